@@ -1,0 +1,53 @@
+# The two commands a newcomer needs: `make run` and `make test`. Both install first.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+DATA_DIR ?= $(CURDIR)/.twoclocks-data
+HOST ?= 127.0.0.1
+PORT ?= 8765
+
+.PHONY: install run test lint typecheck neo4j-start neo4j-stop bench clean
+
+# A stamp keeps `make test` fast after the first install; it is redone whenever
+# pyproject.toml changes. uv comes from PyPI into the venv itself, so a fresh
+# machine needs nothing but Python >= 3.11.
+install: $(VENV)/.installed
+
+$(VENV)/.installed: pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "twoclocks needs Python >= 3.11")'
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --disable-pip-version-check uv
+	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
+	touch $@
+
+run: install
+	$(BIN)/twoclocks serve --data-dir "$(DATA_DIR)" --host $(HOST) --port $(PORT)
+
+# The test Neo4j is started (and stopped) by the pytest session itself through
+# ci/neo4j/start and ci/neo4j/stop; the embedded FalkorDB likewise.
+test: install
+	$(BIN)/python -m pytest -q
+
+lint: install typecheck
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+# mypy cannot follow the editable install's folder mapping (graph/ -> twoclocks.graph),
+# so it reads a tree of links laid out the way the wheel installs the package.
+typecheck: install
+	rm -rf build/typecheck && mkdir -p build/typecheck
+	cp -rs $(CURDIR)/twoclocks build/typecheck/twoclocks
+	for d in graph embeddings api; do ln -s $(CURDIR)/$$d build/typecheck/twoclocks/$$d; done
+	cd build/typecheck && ../../$(BIN)/mypy --config-file ../../pyproject.toml -p twoclocks
+
+neo4j-start:
+	bash ci/neo4j/start
+
+neo4j-stop:
+	bash ci/neo4j/stop
+
+bench: install
+	$(BIN)/python bench/store.py
+
+clean:
+	rm -rf $(VENV) build ci/neo4j/target .pytest_cache .mypy_cache .ruff_cache

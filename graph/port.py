@@ -1,0 +1,115 @@
+"""The Store port: what the service needs from a graph engine, and nothing more.
+
+Stores apply plans made by the pure planners and answer queries; they make no
+decisions about the rules. Every call carries the account: nothing crosses it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping, Sequence
+from datetime import datetime
+from enum import StrEnum
+from typing import Protocol
+
+from pydantic import BaseModel, ConfigDict
+
+from twoclocks.domain.model import FactVersion, Plan
+
+
+class Clock(StrEnum):
+    """Which clock a timeline orders and filters by."""
+
+    WORLD = "world"
+    SYSTEM = "system"
+
+
+class SlotState(BaseModel):
+    """The believed versions of one slot and the slot's optimistic-concurrency counter."""
+
+    model_config = ConfigDict(frozen=True)
+
+    versions: tuple[FactVersion, ...]
+    counter: int
+
+
+class FactQuery(BaseModel):
+    """A read: filters on the slot and on both clocks (see domain.temporal.is_visible).
+
+    ``workspaces``: when given, only versions whose workspace is one of these or
+    has no workspace at all (unplaced) are returned.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    now: datetime
+    subject: str | None = None
+    predicate: str | None = None
+    as_of: datetime | None = None
+    as_believed: datetime | None = None
+    include_history: bool = False
+    workspaces: tuple[str, ...] | None = None
+    limit: int | None = None
+
+
+class Episode(BaseModel):
+    """The raw text or tool event a fact came from, kept dated."""
+
+    model_config = ConfigDict(frozen=True)
+
+    episode_id: str
+    source: str
+    content: str
+    created_at: datetime
+    valid_at: datetime
+
+
+class Store(Protocol):
+    """A bi-temporal fact store over one graph engine."""
+
+    async def start(self) -> None:
+        """Connect and create the schema (indexes, constraints); idempotent."""
+
+    async def close(self) -> None:
+        """Release connections (and, for the embedded engine, stop its process)."""
+
+    async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
+        """Every believed version of the slot (any workspace) and its counter."""
+
+    async def versions_of(self, account: str, fact_id: str) -> list[FactVersion]:
+        """Every version of one logical fact, believed or not; empty if unknown."""
+
+    async def apply(
+        self,
+        account: str,
+        plan: Plan,
+        subject: str,
+        predicate: str,
+        expected_counter: int,
+        embeddings: Mapping[str, Sequence[float]] | None = None,
+    ) -> bool:
+        """Apply the plan atomically iff the slot counter still equals ``expected_counter``.
+
+        ``embeddings`` maps an inserted version's id to its fact embedding.
+
+        Returns False (and changes nothing) when another writer got there first;
+        the caller re-reads, re-plans and retries.
+        """
+
+    async def query(self, account: str, query: FactQuery) -> list[FactVersion]:
+        """Versions matching the query, newest valid_at first."""
+
+    async def timeline(self, account: str, clock: Clock, since: datetime | None,
+                       until: datetime | None, subject: str | None) -> list[FactVersion]:
+        """Every version in time order on one clock (valid_at or created_at), half-open range."""
+
+    def export(self, account: str) -> AsyncIterator[FactVersion]:
+        """Every version of the account, both clocks, oldest record first."""
+
+    async def save_episode(self, account: str, episode: Episode) -> None:
+        """Keep the raw text or event a fact came from."""
+
+    async def delete_fact(self, account: str, fact_id: str) -> int:
+        """Physically remove every version of a fact; operator use only. Returns rows removed."""
+
+
+EPISODE_SOURCES: Sequence[str] = ("remember", "tool", "turn")

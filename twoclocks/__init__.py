@@ -1,0 +1,1 @@
+"""twoclocks: bi-temporal memory for coding agents."""

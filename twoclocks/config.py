@@ -1,0 +1,46 @@
+"""Every setting twoclocks reads, in one place. Only bootstrap.py builds a Settings.
+
+Each field can be set in the environment as ``TWOCLOCKS_<NAME>`` (e.g.
+``TWOCLOCKS_DATA_DIR``); the CLI's flags override the environment.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def default_data_dir() -> Path:
+    """The user data dir (e.g. ~/.local/share/twoclocks), where the embedded store lives."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("twoclocks", appauthor=False))
+
+
+class Settings(BaseSettings):
+    """Server and client settings; see docs/configuration.md for each one."""
+
+    model_config = SettingsConfigDict(env_prefix="TWOCLOCKS_", extra="ignore")
+
+    data_dir: Path = Field(default_factory=default_data_dir,
+                           description="Embedded store, key file and logs live here")
+    store: str = Field("embedded", description="'embedded' (FalkorDB) or a neo4j:// / bolt:// URI")
+    neo4j_user: str | None = Field(None, description="Neo4j user, when the server needs auth")
+    neo4j_password: str | None = Field(None, description="Neo4j password")
+    appendfsync: Literal["always", "everysec"] = Field(
+        "always", description="Embedded store durability: fsync every write, or once a second"
+    )
+    host: str = Field("127.0.0.1", description="Address `serve` listens on")
+    port: int = Field(8765, ge=1, le=65535, description="Port `serve` listens on")
+    model: str = Field("all-MiniLM-L6-v2",
+                       description="Embedding model: the bundled name or a local directory")
+    drift_threshold: float = Field(0.8, ge=0, le=1,
+                                   description="Similarity above which two slot names merge")
+    spaces_file: Path | None = Field(None, description="TOML file mapping directories to spaces")
+    space: str | None = Field(None, description="Force every session into this space")
+    timezone: str = Field("UTC", description="Default account time zone for rendered times")
+    url: str | None = Field(None, description="Where clients find the server")
+    key: str | None = Field(None, description="API key clients send (else the data dir's key file)")

@@ -1,0 +1,94 @@
+"""The one exception tree of twoclocks.
+
+Every error the service raises on purpose is a `TwoclocksError`. The edges (HTTP,
+MCP, CLI, hooks) translate them; nothing below the edges knows about status codes,
+except for the `http_status` hint each class carries so the translation is a lookup,
+not a chain of `isinstance` checks.
+"""
+
+from __future__ import annotations
+
+
+class TwoclocksError(Exception):
+    """Root of every error twoclocks raises on purpose; the message says what to do."""
+
+    http_status: int = 500
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    @property
+    def name(self) -> str:
+        """The wire name of the error, e.g. ``FactNotFound``."""
+        return type(self).__name__
+
+
+class InvalidInput(TwoclocksError):
+    """Raised when a request is malformed: empty text, a field too long, a bad enum value."""
+
+    http_status = 422
+
+
+class NaiveDatetime(InvalidInput):
+    """Raised when a time arrives without a UTC offset; twoclocks never guesses a zone."""
+
+
+class InvalidTemporalRange(InvalidInput):
+    """Raised when an interval would end before it starts, e.g. `ended` at a time before valid_at."""
+
+
+class SecretRefused(InvalidInput):
+    """Raised when a write's subject, predicate, object or evidence looks like a credential."""
+
+
+class FactNotFound(TwoclocksError):
+    """Raised when no fact with the given id exists in the caller's account (or is visible to it)."""
+
+    http_status = 404
+
+
+class FactAlreadyRetired(TwoclocksError):
+    """Raised when revising a fact that is already ended or corrected; re-read current state."""
+
+    http_status = 409
+
+
+class FactNotRetracted(TwoclocksError):
+    """Raised when `reopen` targets a fact that is not retracted, so there is nothing to undo."""
+
+    http_status = 409
+
+
+class WriteConflict(TwoclocksError):
+    """Raised when a slot kept changing under a writer past the retry limit; try again."""
+
+    http_status = 409
+
+
+class AmbiguousWorkspace(TwoclocksError):
+    """Raised when two spaces claim a working directory equally; make one path more specific."""
+
+    http_status = 422
+
+
+class Unauthorized(TwoclocksError):
+    """Raised when a request carries no API key or one that names no account."""
+
+    http_status = 401
+
+
+class StoreUnavailable(TwoclocksError):
+    """Raised when the graph store cannot be reached or refuses to start."""
+
+    http_status = 503
+
+
+class ModelUnavailable(TwoclocksError):
+    """Raised when the embedding model cannot be loaded; the message names the model path."""
+
+    http_status = 503
+
+
+class ConfigError(TwoclocksError):
+    """Raised at start when a setting is missing or contradictory; names the setting."""

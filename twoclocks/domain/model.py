@@ -1,0 +1,238 @@
+"""The fact and its two clocks: the value types every other module speaks.
+
+A fact is ``subject -predicate-> object``; ``(subject, predicate)`` is its slot.
+Each stored row is one immutable *version* of a logical fact (``fact_id`` groups
+the versions). Two half-open intervals, start inclusive and end exclusive:
+
+* valid (world) time ``[valid_at, invalid_at)``: when it was true; set by the writer;
+* record (belief) time ``[created_at, expired_at)``: when the store held it; set
+  only from the store's own clock.
+
+A version never changes after it is written except that ``expired_at`` (with the
+``retired_reason`` that explains it) is set once, and ``episodes`` may grow when a
+restatement confirms it.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from twoclocks.domain.errors import InvalidInput, NaiveDatetime
+
+MAX_TEXT = 500
+"""Longest subject, predicate or object accepted, in characters."""
+
+
+class Kind(StrEnum):
+    """A fact holds until something changes it; an event happened once and never replaces another."""
+
+    FACT = "fact"
+    EVENT = "event"
+
+
+class Cardinality(StrEnum):
+    """How many current values a slot holds."""
+
+    ONE = "one"
+    MANY = "many"
+
+
+class Tier(StrEnum):
+    """Who could witness the fact; set from the writer, never from the text."""
+
+    INFERRED = "inferred"
+    OBSERVED = "observed"
+    ASSERTED = "asserted"
+
+
+class Place(StrEnum):
+    """Where a fact applies, widest first."""
+
+    EVERYWHERE = "everywhere"
+    REPO = "repo"
+    PROJECT = "project"
+    WORKTREE = "worktree"
+
+
+class FactClass(StrEnum):
+    """What a fact is about; the class sets its default place."""
+
+    USER = "user"
+    RULE = "rule"
+    PROJECT = "project"
+    ENVIRONMENT = "environment"
+    DECISION = "decision"
+    TASK = "task"
+
+
+class RetiredReason(StrEnum):
+    """Why a version is no longer the live truth.
+
+    ``ended``: the world changed (world axis closed). ``corrected``: it was never
+    true (belief axis, terminal). ``retracted``: forgotten on request (belief
+    axis, can be reopened).
+    """
+
+    ENDED = "ended"
+    CORRECTED = "corrected"
+    RETRACTED = "retracted"
+
+
+class Outcome(StrEnum):
+    """What a write did."""
+
+    INSERTED = "inserted"
+    RESTATED = "restated"
+    STORED_CLOSED = "stored_closed"
+
+
+class FactStatus(StrEnum):
+    """A logical fact's state, read off its versions."""
+
+    LIVE = "live"
+    ENDED = "ended"
+    CORRECTED = "corrected"
+    RETRACTED = "retracted"
+
+
+def require_aware(value: datetime | None, field: str = "time") -> datetime | None:
+    """Refuse a naive datetime: twoclocks never guesses a time zone."""
+    if value is not None and (value.tzinfo is None or value.utcoffset() is None):
+        raise NaiveDatetime(
+            f"{field} has no UTC offset: send RFC 3339 with an offset, "
+            f"e.g. 2026-01-10T09:00:00+00:00"
+        )
+    return value
+
+
+def require_text(value: str, field: str) -> str:
+    """Strip and check a subject, predicate or object: non-empty, at most MAX_TEXT characters."""
+    text = value.strip()
+    if not text:
+        raise InvalidInput(f"{field} is empty: give a short non-empty text")
+    if len(text) > MAX_TEXT:
+        raise InvalidInput(
+            f"{field} has {len(text)} characters; the limit is {MAX_TEXT}: store a shorter fact"
+        )
+    return text
+
+
+class FactVersion(BaseModel):
+    """One immutable row: a version of a logical fact with both clocks."""
+
+    model_config = ConfigDict(frozen=True)
+
+    version_id: str
+    fact_id: str
+    subject: str
+    predicate: str
+    object: str
+    kind: Kind = Kind.FACT
+    cardinality: Cardinality = Cardinality.ONE
+    tier: Tier | None = None
+    fact_class: FactClass | None = None
+    category: str | None = None
+    place: Place | None = None
+    workspace: str | None = None
+    valid_at: datetime
+    invalid_at: datetime | None = None
+    created_at: datetime
+    expired_at: datetime | None = None
+    retired_reason: RetiredReason | None = None
+    supersedes: str | None = None
+    episodes: tuple[str, ...] = ()
+    writer: str | None = None
+
+    @field_validator("valid_at", "invalid_at", "created_at", "expired_at")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        return require_aware(value)
+
+    @property
+    def slot(self) -> tuple[str, str]:
+        """The (subject, predicate) pair this version fills."""
+        return (self.subject, self.predicate)
+
+    @property
+    def believed(self) -> bool:
+        """True while the store still holds this version (record clock open)."""
+        return self.expired_at is None
+
+
+class Incoming(BaseModel):
+    """A write as the planner sees it: already validated, placed and tiered."""
+
+    model_config = ConfigDict(frozen=True)
+
+    subject: str
+    predicate: str
+    object: str
+    valid_at: datetime
+    kind: Kind = Kind.FACT
+    cardinality: Cardinality | None = None
+    tier: Tier | None = None
+    fact_class: FactClass | None = None
+    category: str | None = None
+    place: Place | None = None
+    workspace: str | None = None
+    episode_id: str | None = None
+    writer: str | None = None
+    supersedes: str | None = None
+    invalid_at: datetime | None = None
+
+    @field_validator("subject", "predicate", "object")
+    @classmethod
+    def _text(cls, value: str) -> str:
+        return require_text(value, "text")
+
+    @field_validator("valid_at", "invalid_at")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        return require_aware(value)
+
+
+class Expiry(BaseModel):
+    """Close one version on the record clock, saying why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    version_id: str
+    reason: RetiredReason
+
+
+class EpisodeLink(BaseModel):
+    """Add an episode to an existing version's provenance (a restatement confirmed it)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    version_id: str
+    episode_id: str
+
+
+class Plan(BaseModel):
+    """What a store must apply, all or nothing, in one transaction.
+
+    ``now`` is the record time of every change in the plan: inserted versions get
+    ``created_at = now`` and expired ones ``expired_at = now``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    now: datetime
+    expire: tuple[Expiry, ...] = ()
+    insert: tuple[FactVersion, ...] = ()
+    link_episodes: tuple[EpisodeLink, ...] = ()
+    outcome: Outcome = Outcome.INSERTED
+    fact_id: str = ""
+    version_id: str = ""
+    predicate: str = ""
+    closed: tuple[str, ...] = Field(default=())
+    successor_id: str | None = None
+
+    @property
+    def changes_anything(self) -> bool:
+        """False for a plan that only reports (nothing to expire, insert or link)."""
+        return bool(self.expire or self.insert or self.link_episodes)

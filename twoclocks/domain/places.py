@@ -1,0 +1,90 @@
+"""Where a fact applies: a ladder of four places, widest first.
+
+everywhere > repo > project > worktree. A fact's class sets its default place
+(``user`` and ``rule`` everywhere; ``project`` and ``environment`` the project;
+``decision`` and ``task`` the worktree; no class counts as ``task``). Some
+categories (env, git, cwd, ...) never go wider than the project. An account may
+move a class's default, e.g. decisions to the project.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pydantic import BaseModel, ConfigDict
+
+from twoclocks.domain.model import FactClass, Place
+
+LADDER: tuple[Place, ...] = (Place.EVERYWHERE, Place.REPO, Place.PROJECT, Place.WORKTREE)
+
+DEFAULT_PLACE: dict[FactClass, Place] = {
+    FactClass.USER: Place.EVERYWHERE,
+    FactClass.RULE: Place.EVERYWHERE,
+    FactClass.PROJECT: Place.PROJECT,
+    FactClass.ENVIRONMENT: Place.PROJECT,
+    FactClass.DECISION: Place.WORKTREE,
+    FactClass.TASK: Place.WORKTREE,
+}
+
+LOCAL_CATEGORIES: frozenset[str] = frozenset(
+    {"env", "git", "cwd", "file", "sandbox", "branch", "path", "port", "process", "build", "test"}
+)
+"""Categories that never go wider than one project."""
+
+
+def narrower(a: Place, b: Place) -> Place:
+    """The narrower of two places on the ladder."""
+    return a if LADDER.index(a) >= LADDER.index(b) else b
+
+
+def resolve_place(
+    fact_class: FactClass | None,
+    category: str | None,
+    overrides: Mapping[FactClass, Place] | None = None,
+) -> Place:
+    """The place a fact is stored with.
+
+    >>> resolve_place(FactClass.USER, None)
+    <Place.EVERYWHERE: 'everywhere'>
+    >>> resolve_place(None, None)
+    <Place.WORKTREE: 'worktree'>
+    >>> resolve_place(FactClass.RULE, "git")
+    <Place.PROJECT: 'project'>
+    >>> resolve_place(FactClass.DECISION, None, {FactClass.DECISION: Place.PROJECT})
+    <Place.PROJECT: 'project'>
+    """
+    klass = fact_class or FactClass.TASK
+    place = (overrides or {}).get(klass, DEFAULT_PLACE[klass])
+    if category and category.lower() in LOCAL_CATEGORIES:
+        place = narrower(place, Place.PROJECT)
+    return place
+
+
+class Workspace(BaseModel):
+    """A session's position on the ladder, resolved by the server from its working directory.
+
+    Each level is a key such as ``repo:github.com/acme/api``; a level that does not
+    apply (not a git checkout, say) is None.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    repo: str | None = None
+    project: str | None = None
+    worktree: str | None = None
+
+    def key_for(self, place: Place) -> str | None:
+        """The workspace key a fact placed at ``place`` is stored under (None: everywhere)."""
+        if place is Place.EVERYWHERE:
+            return None
+        # A narrower level that is unknown falls back to the next wider one that is
+        # known, so a fact is never stored under a key no reader can match.
+        chain = {Place.REPO: (self.repo,),
+                 Place.PROJECT: (self.project, self.repo),
+                 Place.WORKTREE: (self.worktree, self.project, self.repo)}[place]
+        return next((k for k in chain if k), None)
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """Every key a read in this workspace sees (plus unplaced rows)."""
+        return tuple(k for k in (self.repo, self.project, self.worktree) if k)

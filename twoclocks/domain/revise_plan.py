@@ -1,0 +1,182 @@
+"""Retiring a fact: revise (ended / corrected), retract and reopen.
+
+Worked example (the Postgres seed's acme-api, valid times):
+
+* "deploys from main" [Feb 2, ∞) is revised ``ended`` at Apr 14 with the
+  replacement "deploys from trunk": the open version is expired, a closed copy
+  [Feb 2, Apr 14) is written, and "trunk" starts at Apr 14, pointing back with
+  ``supersedes``.
+* "runs on Postgres 15" [Feb 2, ∞) is revised ``corrected`` with "Postgres 16":
+  the version is expired (record axis only) and the successor inherits the whole
+  window [Feb 2, ∞). Correcting an already-ended fact carries its end forward.
+* A fact already corrected refuses every revision; one already ended refuses
+  ``ended``. Both with ``FactAlreadyRetired``, never ``FactNotFound``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+
+from twoclocks.domain.errors import (
+    FactAlreadyRetired,
+    FactNotFound,
+    FactNotRetracted,
+    InvalidInput,
+    InvalidTemporalRange,
+)
+from twoclocks.domain.model import (
+    Expiry,
+    FactStatus,
+    FactVersion,
+    Incoming,
+    Outcome,
+    Plan,
+    RetiredReason,
+)
+from twoclocks.domain.temporal import status_of
+from twoclocks.domain.write_plan import IdFactory, closed_copy, new_version, plan_write
+
+REVISE_REASONS = (RetiredReason.ENDED, RetiredReason.CORRECTED)
+
+
+def _believed(fact_id: str, versions: Sequence[FactVersion]) -> tuple[FactStatus, FactVersion]:
+    if not versions:
+        raise FactNotFound(f"no fact {fact_id} in this account: list facts to find its id")
+    status = status_of(versions)
+    believed = [v for v in versions if v.expired_at is None]
+    if status in (FactStatus.CORRECTED, FactStatus.RETRACTED) or not believed:
+        raise FactAlreadyRetired(
+            f"fact {fact_id} was already {status.value}: re-read current state before revising"
+        )
+    return status, believed[0]
+
+
+def plan_revise(
+    fact_id: str,
+    versions: Sequence[FactVersion],
+    reason: RetiredReason,
+    now: datetime,
+    new_id: IdFactory,
+    at: datetime | None = None,
+    replacement: Incoming | None = None,
+) -> Plan:
+    """Plan an ``ended`` or ``corrected`` revision of one fact, with an optional successor.
+
+    ``replacement`` carries the successor's text; its window is set here: from
+    ``at`` for ``ended``, the original's whole window for ``corrected``.
+    """
+    if reason not in REVISE_REASONS:
+        raise InvalidInput(f"reason must be 'ended' or 'corrected', not {reason.value!r}")
+    status, current = _believed(fact_id, versions)
+
+    if reason is RetiredReason.ENDED:
+        if status is FactStatus.ENDED:
+            raise FactAlreadyRetired(
+                f"fact {fact_id} has already ended: re-read current state before revising"
+            )
+        end = at or now
+        if end < current.valid_at:
+            raise InvalidTemporalRange(
+                f"cannot end fact {fact_id} at {end.isoformat()}: that is before it began "
+                f"({current.valid_at.isoformat()}); give an `at` on or after valid_at"
+            )
+        copy = closed_copy(current, version_id=new_id(), invalid_at=end, now=now)
+        inserts = [copy]
+        successor_start, successor_end = end, None
+    else:
+        if at is not None:
+            raise InvalidInput(
+                "a correction happens on the record clock, which only the store sets: omit `at`"
+            )
+        inserts = []
+        successor_start, successor_end = current.valid_at, current.invalid_at
+
+    successor_id: str | None = None
+    version_id = inserts[0].version_id if inserts else current.version_id
+    if replacement is not None:
+        incoming = replacement.model_copy(
+            update={
+                "subject": current.subject,
+                "valid_at": successor_start,
+                "invalid_at": successor_end,
+                "supersedes": fact_id,
+            }
+        )
+        successor = new_version(
+            incoming, version_id=new_id(), fact_id=new_id(),
+            cardinality=current.cardinality, now=now, invalid_at=successor_end,
+        )
+        inserts.append(successor)
+        successor_id = successor.fact_id
+        version_id = successor.version_id
+
+    return Plan(
+        now=now,
+        expire=(Expiry(version_id=current.version_id, reason=reason),),
+        insert=tuple(inserts),
+        outcome=Outcome.INSERTED,
+        fact_id=fact_id,
+        version_id=version_id,
+        predicate=current.predicate,
+        closed=(fact_id,),
+        successor_id=successor_id,
+    )
+
+
+def plan_retract(fact_id: str, versions: Sequence[FactVersion], now: datetime) -> Plan:
+    """Forget a fact: close it on the record axis and keep the row, so it can be reopened."""
+    _, current = _believed(fact_id, versions)
+    return Plan(
+        now=now,
+        expire=(Expiry(version_id=current.version_id, reason=RetiredReason.RETRACTED),),
+        fact_id=fact_id,
+        version_id=current.version_id,
+        predicate=current.predicate,
+        closed=(fact_id,),
+    )
+
+
+def plan_reopen(
+    fact_id: str,
+    versions: Sequence[FactVersion],
+    slot_visible: Sequence[FactVersion],
+    now: datetime,
+    new_id: IdFactory,
+) -> Plan:
+    """Undo a mistaken retract: the last retracted version is believed again.
+
+    It re-enters its slot through the write planner, so a value written since
+    the retract is respected exactly as a late write would be.
+    """
+    if not versions:
+        raise FactNotFound(f"no fact {fact_id} in this account: list facts to find its id")
+    if status_of(versions) is not FactStatus.RETRACTED:
+        raise FactNotRetracted(f"fact {fact_id} is not retracted, so there is nothing to reopen")
+    last = max(versions, key=lambda v: v.expired_at or v.created_at)
+    incoming = Incoming(
+        subject=last.subject,
+        predicate=last.predicate,
+        object=last.object,
+        valid_at=last.valid_at,
+        invalid_at=last.invalid_at,
+        kind=last.kind,
+        cardinality=last.cardinality,
+        tier=last.tier,
+        fact_class=last.fact_class,
+        category=last.category,
+        place=last.place,
+        workspace=last.workspace,
+        writer=last.writer,
+        supersedes=last.supersedes,
+    )
+    others = [v for v in slot_visible if v.fact_id != fact_id]
+    plan = plan_write(incoming, others, now, new_id, fact_id=fact_id)
+    if plan.outcome is Outcome.RESTATED:
+        # The same value came back under another fact since: nothing to reopen into.
+        return plan
+    reopened = tuple(
+        v.model_copy(update={"episodes": last.episodes}) if v.fact_id == fact_id else v
+        for v in plan.insert
+    )
+    return plan.model_copy(update={"insert": reopened})

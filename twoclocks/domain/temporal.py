@@ -1,0 +1,89 @@
+"""The interval predicates of both clocks, as pure functions.
+
+Both intervals are half-open: start inclusive, end exclusive. The stores answer
+the same questions in Cypher; a contract test drives both over points that land
+exactly on every boundary, so the two must agree.
+
+Worked example (the running example of the Postgres seed, record time in
+brackets): on Feb 2 [Feb 2] "deploys from main" is written; on Apr 14 [Apr 14]
+it is ``ended`` and "deploys from trunk" starts. Then:
+
+* ``is_current(main', now)`` is False: its closed copy has ``invalid_at = Apr 14``;
+* ``holds_at(main', Mar 1)`` is True: ``Feb 2 <= Mar 1 < Apr 14``;
+* ``believed_at(main, Mar 1)`` is True for the open version written Feb 2 and
+  expired Apr 14, so "what did we believe on Mar 1 about May 1" still finds
+  "deploys from main" (``holds_at(main, May 1)`` is True for that version).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+
+from twoclocks.domain.model import FactStatus, FactVersion, RetiredReason
+
+
+def holds_at(version: FactVersion, t: datetime) -> bool:
+    """World axis: ``valid_at <= t < invalid_at`` (an open end holds forever)."""
+    return version.valid_at <= t and (version.invalid_at is None or t < version.invalid_at)
+
+
+def believed_at(version: FactVersion, s: datetime) -> bool:
+    """Record axis: ``created_at <= s < expired_at`` (an open end is still believed)."""
+    return version.created_at <= s and (version.expired_at is None or s < version.expired_at)
+
+
+def is_current(version: FactVersion, now: datetime) -> bool:
+    """Believed now and true now: a fact dated next month is not current yet.
+
+    DESIGN.md §2 writes this as ``invalid_at IS NULL``; that is the same test
+    whenever ends lie in the past. An end scheduled in the future (a value that
+    changes next month) keeps the old value current until then.
+    """
+    return version.expired_at is None and holds_at(version, now)
+
+
+def is_visible(
+    version: FactVersion,
+    now: datetime,
+    as_of: datetime | None = None,
+    as_believed: datetime | None = None,
+    include_history: bool = False,
+) -> bool:
+    """The read filter every query applies, on either clock or both.
+
+    * neither: current facts only (or, with ``include_history``, every version);
+    * ``as_of`` alone: believed now and true at ``as_of``;
+    * ``as_believed`` alone: held at ``as_believed``, whatever its world window;
+    * both: held at ``as_believed`` and true at ``as_of``.
+    """
+    if as_of is None and as_believed is None:
+        return include_history or is_current(version, now)
+    if as_believed is None:
+        believed = version.expired_at is None
+    else:
+        believed = believed_at(version, as_believed)
+    if not believed:
+        return False
+    return as_of is None or holds_at(version, as_of)
+
+
+def status_of(versions: Iterable[FactVersion]) -> FactStatus:
+    """Read a logical fact's state off all its versions (one ``fact_id``).
+
+    The belief-current version decides: open means live, closed means ended.
+    With none believed, the most recently expired version's reason decides.
+    """
+    rows = list(versions)
+    if not rows:
+        raise ValueError("status_of needs at least one version")
+    believed = [v for v in rows if v.expired_at is None]
+    if believed:
+        return FactStatus.LIVE if believed[0].invalid_at is None else FactStatus.ENDED
+    last = max(rows, key=lambda v: (v.expired_at or v.created_at, v.created_at))
+    reason = last.retired_reason or RetiredReason.RETRACTED
+    return {
+        RetiredReason.ENDED: FactStatus.ENDED,
+        RetiredReason.CORRECTED: FactStatus.CORRECTED,
+        RetiredReason.RETRACTED: FactStatus.RETRACTED,
+    }[reason]

@@ -1,0 +1,101 @@
+"""Trust tiers: who could witness a fact, decided from the writer, never from the text.
+
+* ``asserted``: the person's own words; ``observed``: a rule read it from a tool
+  result; ``inferred``: a model's extraction or guess.
+* Each writer (the source, e.g. the turn extractor) and each channel it came
+  through (e.g. a hook) has a ceiling; the lowest of the claim and both ceilings wins.
+* An ``asserted`` claim whose value is not in the person's own message drops to
+  ``inferred``.
+* A write that declares no tier is stored with none, and a row with no tier is
+  never sent to a model.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+
+from twoclocks.domain.model import Tier
+
+_RANK = {Tier.INFERRED: 0, Tier.OBSERVED: 1, Tier.ASSERTED: 2}
+
+
+class Writer(StrEnum):
+    """The source of a write, with its tier ceiling in WRITER_CEILING."""
+
+    PERSON = "person"        # typed by the person: CLI, web UI
+    AGENT = "agent"          # the agent's remember call (MCP tool or HTTP client)
+    TOOL_RULE = "tool_rule"  # a deterministic rule over a tool event (commit, push, ...)
+    EXTRACTOR = "extractor"  # the turn extractor model
+
+
+class Channel(StrEnum):
+    """The surface a write came through."""
+
+    CLI = "cli"
+    HTTP = "http"
+    MCP = "mcp"
+    HOOK = "hook"
+
+
+WRITER_CEILING: dict[Writer, Tier] = {
+    Writer.PERSON: Tier.ASSERTED,
+    Writer.AGENT: Tier.ASSERTED,
+    Writer.TOOL_RULE: Tier.OBSERVED,
+    Writer.EXTRACTOR: Tier.INFERRED,
+}
+
+CHANNEL_CEILING: dict[Channel, Tier] = {
+    Channel.CLI: Tier.ASSERTED,
+    Channel.HTTP: Tier.ASSERTED,
+    Channel.MCP: Tier.ASSERTED,
+    Channel.HOOK: Tier.OBSERVED,
+}
+
+
+def lower(a: Tier, b: Tier) -> Tier:
+    """The less trusted of two tiers."""
+    return a if _RANK[a] <= _RANK[b] else b
+
+
+def _words(text: str) -> str:
+    return " ".join(re.findall(r"\w+", text.lower()))
+
+
+def value_in_evidence(value: str, evidence: str | None) -> bool:
+    """True when the value appears in the person's message (case, punctuation and spacing aside)."""
+    if not evidence:
+        return False
+    needle = _words(value)
+    return bool(needle) and needle in _words(evidence)
+
+
+def effective_tier(
+    claimed: Tier | None,
+    writer: Writer,
+    channel: Channel,
+    value: str,
+    evidence: str | None,
+) -> Tier | None:
+    """The tier a write is stored with.
+
+    >>> effective_tier(Tier.ASSERTED, Writer.AGENT, Channel.MCP, "Buildkite", "we use Buildkite now")
+    <Tier.ASSERTED: 'asserted'>
+    >>> effective_tier(Tier.ASSERTED, Writer.AGENT, Channel.MCP, "Buildkite", "switch CI please")
+    <Tier.INFERRED: 'inferred'>
+    >>> effective_tier(Tier.ASSERTED, Writer.TOOL_RULE, Channel.HOOK, "abc123", None)
+    <Tier.OBSERVED: 'observed'>
+    >>> effective_tier(None, Writer.PERSON, Channel.CLI, "x", "x") is None
+    True
+    """
+    if claimed is None:
+        return None
+    tier = lower(lower(claimed, WRITER_CEILING[writer]), CHANNEL_CEILING[channel])
+    if tier is Tier.ASSERTED and writer is not Writer.PERSON and not value_in_evidence(value, evidence):
+        return Tier.INFERRED
+    return tier
+
+
+def shown_to_model(tier: Tier | None) -> bool:
+    """A row with no tier is never sent to a model."""
+    return tier is not None
