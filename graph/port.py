@@ -111,5 +111,35 @@ class Store(Protocol):
     async def delete_fact(self, account: str, fact_id: str) -> int:
         """Physically remove every version of a fact; operator use only. Returns rows removed."""
 
+    async def search_text(
+        self, account: str, text: str, query: FactQuery, k: int
+    ) -> list[FactVersion]:
+        """Keyword leg: fulltext over fact text and split slot names, best first, filtered by query."""
+
+    async def search_vector(
+        self, account: str, vector: Sequence[float], query: FactQuery, k: int
+    ) -> list[FactVersion]:
+        """Vector leg: nearest fact embeddings through the engine's vector index, filtered by query."""
+
+    async def entities_named(self, account: str, text: str, limit: int) -> list[str]:
+        """Names of the entities a text mentions (fulltext over entity names), best first."""
+
+    async def traverse(
+        self, account: str, entities: Sequence[str], query: FactQuery, depth: int, k: int
+    ) -> list[FactVersion]:
+        """Graph leg: facts reachable from the entities over facts that pass the query, nearest first."""
+
+    async def slot_names(self, account: str, subject: str) -> dict[str, str]:
+        """Every slot name the subject has, and every recorded alias, mapped to its slot name."""
+
+    async def record_alias(self, account: str, subject: str, alias: str, canonical: str) -> None:
+        """Remember that ``alias`` names the slot ``canonical`` for this subject."""
+
+    async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
+        """Register an account with its hashed key; False if the name is taken."""
+
+    async def account_for_key(self, key_hash: str) -> str | None:
+        """The account a hashed key names, or None."""
+
 
 EPISODE_SOURCES: Sequence[str] = ("remember", "tool", "turn")

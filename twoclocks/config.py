@@ -25,8 +25,9 @@ class Settings(BaseSettings):
 
     model_config = SettingsConfigDict(env_prefix="TWOCLOCKS_", extra="ignore")
 
-    data_dir: Path = Field(default_factory=default_data_dir,
-                           description="Embedded store, key file and logs live here")
+    data_dir: Path = Field(
+        default_factory=default_data_dir, description="Embedded store, key file and logs live here"
+    )
     store: str = Field("embedded", description="'embedded' (FalkorDB) or a neo4j:// / bolt:// URI")
     neo4j_user: str | None = Field(None, description="Neo4j user, when the server needs auth")
     neo4j_password: str | None = Field(None, description="Neo4j password")
@@ -35,10 +36,12 @@ class Settings(BaseSettings):
     )
     host: str = Field("127.0.0.1", description="Address `serve` listens on")
     port: int = Field(8765, ge=1, le=65535, description="Port `serve` listens on")
-    model: str = Field("all-MiniLM-L6-v2",
-                       description="Embedding model: the bundled name or a local directory")
-    drift_threshold: float = Field(0.8, ge=0, le=1,
-                                   description="Similarity above which two slot names merge")
+    model: str = Field(
+        "all-MiniLM-L6-v2", description="Embedding model: the bundled name or a local directory"
+    )
+    drift_threshold: float = Field(
+        0.8, ge=0, le=1, description="Similarity above which two slot names merge"
+    )
     spaces_file: Path | None = Field(None, description="TOML file mapping directories to spaces")
     space: str | None = Field(None, description="Force every session into this space")
     timezone: str = Field("UTC", description="Default account time zone for rendered times")

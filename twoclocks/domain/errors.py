@@ -24,8 +24,11 @@ class TwoclocksError(Exception):
         return type(self).__name__
 
 
-class InvalidInput(TwoclocksError):
-    """Raised when a request is malformed: empty text, a field too long, a bad enum value."""
+class InvalidInput(TwoclocksError, ValueError):
+    """Raised when a request is malformed: empty text, a field too long, a bad enum value.
+
+    Also a ValueError, so pydantic validators may raise it and keep its name.
+    """
 
     http_status = 422
 

@@ -33,6 +33,7 @@ from twoclocks.domain.model import (
     Outcome,
     Plan,
     RetiredReason,
+    require_aware,
 )
 from twoclocks.domain.temporal import status_of
 from twoclocks.domain.write_plan import IdFactory, closed_copy, new_version, plan_write
@@ -68,6 +69,7 @@ def plan_revise(
     """
     if reason not in REVISE_REASONS:
         raise InvalidInput(f"reason must be 'ended' or 'corrected', not {reason.value!r}")
+    require_aware(at, "at")
     status, current = _believed(fact_id, versions)
 
     if reason is RetiredReason.ENDED:

@@ -63,11 +63,14 @@ def _words(text: str) -> str:
 
 
 def value_in_evidence(value: str, evidence: str | None) -> bool:
-    """True when the value appears in the person's message (case, punctuation and spacing aside)."""
+    """True when the value appears in the person's message (case, punctuation and spacing aside).
+
+    Whole words only: "5 attempts" is not in "15 attempts", nor "main" in "maintain".
+    """
     if not evidence:
         return False
     needle = _words(value)
-    return bool(needle) and needle in _words(evidence)
+    return bool(needle) and f" {needle} " in f" {_words(evidence)} "
 
 
 def effective_tier(

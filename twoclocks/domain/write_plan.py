@@ -7,7 +7,7 @@ Rules (DESIGN.md §3), each with a worked example; times are valid times:
   Render is [Mar, ∞). The windows meet with no gap and no overlap.
 * **late, older value**: "Render" [Mar, ∞) is current; "Fly" arrives dated Feb.
   It is stored already closed as [Feb, Mar); Render stays current.
-* **restatement**: "runs on CircleCI" is current; "our CI runs on CircleCI"
+* **restatement**: "CI runs on CircleCI" is current; "our CI runs on CircleCI"
   arrives. No new version: the episode is added to the existing one.
 * **many-value slot**: every value is kept open; near-copies are restatements.
 
@@ -152,6 +152,14 @@ def plan_write(
         expire.append(Expiry(version_id=old.version_id, reason=RetiredReason.ENDED))
         if old.valid_at < t:
             insert.append(closed_copy(old, version_id=new_id(), invalid_at=t, now=now))
+        if end is not None and (old.invalid_at is None or end < old.invalid_at):
+            # A bounded incoming window (a reopened closed version) ends inside ``old``:
+            # the rest of ``old`` is kept, as its own fact so each fact has one believed
+            # version, instead of being lost from the timeline.
+            insert.append(old.model_copy(update={
+                "version_id": new_id(), "fact_id": new_id(), "valid_at": end,
+                "created_at": now, "expired_at": None,
+            }))
         if old.invalid_at is None:
             closed.append(old.fact_id)
 

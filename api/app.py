@@ -1,0 +1,63 @@
+"""The FastAPI app factory: the v1 routes, /healthz, the error shape and the body limit."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+
+from twoclocks.api.errors import install_error_handlers
+from twoclocks.api.limits import BodySizeLimit
+from twoclocks.api.routes import router
+from twoclocks.bootstrap import Runtime
+from twoclocks.mcp_tools import mount_mcp
+
+log = logging.getLogger("twoclocks.api")
+
+RuntimeFactory = Callable[[], Awaitable[Runtime]]
+
+
+def create_app(runtime: Runtime | None = None, start: RuntimeFactory | None = None) -> FastAPI:
+    """An app over a running Runtime, or one that starts (and stops) its own via ``start``."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        owned = None
+        if runtime is None and start is not None:
+            owned = await start()
+            app.state.runtime = owned
+        try:
+            yield
+        finally:
+            if owned is not None:
+                await owned.close()
+
+    app = FastAPI(
+        title="twoclocks",
+        version="1",
+        summary="Bi-temporal memory for coding agents",
+        description=(
+            "Facts as edges with two clocks: valid time (when it was true) and record time "
+            "(when the store believed it). Every /v1 call needs `Authorization: Bearer <key>`; "
+            "times are RFC 3339 with an offset; errors are `{error, message}`."
+        ),
+        lifespan=lifespan,
+    )
+    app.state.runtime = runtime
+    install_error_handlers(app)
+    app.add_middleware(BodySizeLimit)
+    app.include_router(router)
+
+    @app.get("/healthz", tags=["health"])
+    async def healthz(request: Request) -> JSONResponse:
+        """200 once the store and the model are ready, else 503 saying what is missing."""
+        rt: Runtime | None = getattr(request.app.state, "runtime", None)
+        ready = bool(rt and rt.ready)
+        body = {"ready": ready, **(rt.details if rt else {})}
+        return JSONResponse(body, status_code=200 if ready else 503)
+
+    mount_mcp(app)
+    return app

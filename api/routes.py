@@ -1,0 +1,163 @@
+"""The HTTP API v1 (DESIGN.md §8). Each route is a thin call into one service function."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from datetime import datetime
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import StreamingResponse
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from twoclocks.api.state import runtime_of
+from twoclocks.domain.model import require_aware
+from twoclocks.domain.trust import Channel, Writer
+from twoclocks.graph.port import Clock
+from twoclocks.service.recall import BlockRequest, BlockResult, RecallRequest, RecallResult
+from twoclocks.service.requests import (
+    Caller,
+    Fact,
+    FactsRequest,
+    RememberRequest,
+    RememberResult,
+    ReviseRequest,
+    ReviseResult,
+)
+
+class ErrorBody(BaseModel):
+    """Every error: the error's type name, and what to do about it."""
+
+    error: str = Field(description="e.g. FactNotFound, NaiveDatetime, SecretRefused")
+    message: str = Field(description="what went wrong and what to do")
+
+
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    401: {"model": ErrorBody, "description": "Unauthorized: no key, or a key naming no account"},
+    413: {"model": ErrorBody, "description": "BodyTooLarge: the body is over 64 KB"},
+    422: {"model": ErrorBody, "description": "InvalidInput, NaiveDatetime, SecretRefused, ..."},
+}
+
+router = APIRouter(prefix="/v1", responses=_ERRORS)
+
+
+async def caller(request: Request) -> Caller:
+    """The account named by the Bearer key; every /v1 call needs one."""
+    header = request.headers.get("authorization", "")
+    scheme, _, key = header.partition(" ")
+    account = await runtime_of(request).accounts.authenticate(
+        key.strip() if scheme.lower() == "bearer" else None
+    )
+    return Caller(account=account, writer=Writer.AGENT, channel=Channel.HTTP)
+
+
+CallerDep = Annotated[Caller, Depends(caller)]
+
+
+class FactList(BaseModel):
+    """A list of fact versions."""
+
+    facts: list[Fact]
+
+
+class FactStatusReply(BaseModel):
+    """The fact a retract or reopen acted on."""
+
+    fact_id: str
+    status: str
+
+
+@router.post("/facts", status_code=201, response_model=RememberResult)
+async def remember(body: RememberRequest, request: Request, who: CallerDep) -> RememberResult:
+    """Store a fact; a new value for a one-value slot closes the old one."""
+    return await runtime_of(request).service.remember(who, body)
+
+
+@router.post(
+    "/facts/{fact_id}/revise",
+    response_model=ReviseResult,
+    responses={
+        404: {"model": ErrorBody, "description": "FactNotFound"},
+        409: {"model": ErrorBody, "description": "FactAlreadyRetired: re-read current state"},
+    },
+)
+async def revise(
+    fact_id: str, body: ReviseRequest, request: Request, who: CallerDep
+) -> ReviseResult:
+    """End (the world changed) or correct (it was never true) a fact."""
+    return await runtime_of(request).service.revise(who, fact_id, body)
+
+
+@router.post("/facts/{fact_id}/retract", response_model=FactStatusReply)
+async def retract(fact_id: str, request: Request, who: CallerDep) -> FactStatusReply:
+    """Forget a fact: closed on the record clock, kept as history."""
+    await runtime_of(request).service.retract(who, fact_id)
+    return FactStatusReply(fact_id=fact_id, status="retracted")
+
+
+@router.post("/facts/{fact_id}/reopen", response_model=FactStatusReply)
+async def reopen(fact_id: str, request: Request, who: CallerDep) -> FactStatusReply:
+    """Undo a retract."""
+    await runtime_of(request).service.reopen(who, fact_id)
+    return FactStatusReply(fact_id=fact_id, status="live")
+
+
+@router.get("/facts", response_model=FactList)
+async def facts(
+    query: Annotated[FactsRequest, Query()], request: Request, who: CallerDep
+) -> FactList:
+    """Facts now, as of a valid time, as believed at a record time, or both."""
+    return FactList(facts=await runtime_of(request).service.facts(who, query))
+
+
+@router.post("/recall", response_model=RecallResult)
+async def recall(body: RecallRequest, request: Request, who: CallerDep) -> RecallResult:
+    """Hybrid recall: keyword, vector and graph legs fused by reciprocal rank."""
+    return await runtime_of(request).recall.recall(who, body)
+
+
+@router.post("/block", response_model=BlockResult)
+async def block(body: BlockRequest, request: Request, who: CallerDep) -> BlockResult:
+    """The size-capped first-turn block, rendered on the server."""
+    return await runtime_of(request).recall.block(who, body)
+
+
+class TimelineQuery(BaseModel):
+    """Query of GET /v1/timeline."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    clock: Clock = Field(Clock.WORLD, description="world orders by valid_at, system by created_at")
+    since: datetime | None = Field(None, description="inclusive")
+    until: datetime | None = Field(None, description="exclusive")
+    subject: str | None = Field(None, max_length=500)
+
+    @field_validator("since", "until")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        return require_aware(value)
+
+
+@router.get("/timeline", response_model=FactList)
+async def timeline(
+    q: Annotated[TimelineQuery, Query()], request: Request, who: CallerDep
+) -> FactList:
+    """Every version in time order on one clock."""
+    rows = await runtime_of(request).service.timeline(who, q.clock, q.since, q.until, q.subject)
+    return FactList(facts=rows)
+
+
+@router.get(
+    "/export",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"application/x-ndjson": {}}}},
+)
+async def export(request: Request, who: CallerDep) -> StreamingResponse:
+    """Every version with both clocks, one JSON object a line."""
+    service = runtime_of(request).service
+
+    async def lines() -> AsyncIterator[bytes]:
+        async for fact in service.export(who):
+            yield (fact.model_dump_json() + "\n").encode()
+
+    return StreamingResponse(lines(), media_type="application/x-ndjson")

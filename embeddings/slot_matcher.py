@@ -1,0 +1,105 @@
+"""Slot drift: find the existing predicate a new predicate should be written under.
+
+The lexical rules of ``twoclocks.domain.slot_names`` decide first (abbreviations merge,
+contrasting qualifiers never do); only names they leave open are compared by the
+cosine similarity of their humanized embeddings.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+
+from twoclocks.domain.slot_names import humanize_predicate, lexical_verdict
+
+from .port import Embedder
+
+# Measured with all-MiniLM-L6-v2 on the humanized names in tests/data/slot_pairs.jsonl
+# (211 pairs, 105 merges): at 0.66 precision 0.952, recall 0.762. Lower buys recall
+# with wrong merges (0.63: precision 0.913, recall 0.800); higher loses synonyms fast
+# (0.77: precision 1.0, recall 0.59). A wrong merge closes another slot's current
+# value, a missed one only leaves two slots, so the cut favours precision. MiniLM
+# scores bare slot names poorly both ways ("pkg manager" / "package manager" 0.53,
+# "frontend port" / "backend port" 0.89), which is why the lexical rules go first.
+# Valid for this model only: re-measure before changing it.
+DEFAULT_THRESHOLD = 0.66
+
+
+class SlotMatcher:
+    """Matches a predicate against a subject's existing predicates; safe to share."""
+
+    def __init__(
+        self, embedder: Embedder, threshold: float = DEFAULT_THRESHOLD, cache_size: int = 4096
+    ) -> None:
+        if not 0.0 <= threshold <= 1.0:
+            raise ValueError(f"threshold must be between 0 and 1, got {threshold}")
+        if cache_size < 1:
+            raise ValueError(f"cache_size must be at least 1, got {cache_size}")
+        self.embedder = embedder
+        self.threshold = threshold
+        self._cache_size = cache_size
+        self._vectors: OrderedDict[str, list[float]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def match(self, predicate: str, existing: Sequence[str]) -> str | None:
+        """Return the existing predicate to write ``predicate`` under, or None for a new slot.
+
+        An exact name wins; then names the lexical rules call the same; then the most
+        similar name the embedding accepts at ``threshold``.
+        """
+        if predicate in existing:
+            return predicate
+        same: list[str] = []
+        open_names: list[str] = []
+        for name in dict.fromkeys(existing):
+            verdict = lexical_verdict(predicate, name)
+            if verdict == "same":
+                same.append(name)
+            elif verdict == "unknown":
+                open_names.append(name)
+        # A lexical "same" is a stronger signal than any similarity score, so it is
+        # preferred even over an open name that happens to score higher.
+        candidates = same or open_names
+        if not candidates:
+            return None
+        if len(same) == 1:
+            return same[0]
+        scores = self.similarities(predicate, candidates)
+        best_name, best_score = max(zip(candidates, scores, strict=True), key=lambda p: p[1])
+        if same or best_score >= self.threshold:
+            return best_name
+        return None
+
+    def similarity(self, a: str, b: str) -> float:
+        """Cosine similarity of the humanized names ``a`` and ``b``."""
+        return self.similarities(a, [b])[0]
+
+    def similarities(self, predicate: str, others: Sequence[str]) -> list[float]:
+        """Cosine similarity of ``predicate`` to each of ``others``, humanized, in order."""
+        texts = [humanize_predicate(predicate), *(humanize_predicate(o) for o in others)]
+        vectors = self._embed(texts)
+        head = vectors[0]
+        return [_dot(head, v) for v in vectors[1:]]
+
+    def _embed(self, texts: list[str]) -> list[list[float]]:
+        unique = list(dict.fromkeys(texts))
+        with self._lock:
+            known = {t: self._vectors[t] for t in unique if t in self._vectors}
+            for text in known:
+                self._vectors.move_to_end(text)
+        missing = [t for t in unique if t not in known]
+        # Embedded outside the lock: a model call is slow and must not block cache hits.
+        fresh = dict(zip(missing, self.embedder.embed_documents(missing), strict=True))
+        if fresh:
+            with self._lock:
+                self._vectors.update(fresh)
+                while len(self._vectors) > self._cache_size:
+                    self._vectors.popitem(last=False)
+        table = known | fresh
+        return [table[t] for t in texts]
+
+
+def _dot(a: list[float], b: list[float]) -> float:
+    # Embedder vectors are unit length, so the dot product is the cosine.
+    return sum(x * y for x, y in zip(a, b, strict=True))

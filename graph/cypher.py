@@ -1,0 +1,289 @@
+"""The Cypher both engines run unchanged; each adapter only wraps it (transaction, one query).
+
+Every statement filters on ``$g`` (the account) so one Neo4j database can hold many
+accounts; on FalkorDB each account is its own graph and the filter is merely redundant.
+All time comparisons use the ``*_us`` integers (see ``schema``), half-open everywhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from datetime import datetime
+from typing import Any
+
+from twoclocks.domain.model import FactVersion
+from twoclocks.graph.port import Clock, FactQuery
+from twoclocks.graph.schema import VERSION_RETURN, opt_us, to_us, versions_from_rows
+
+# --- writes: the parts of one plan, in the order they must run -------------------------
+
+EXPIRE = """
+UNWIND $expire AS x
+MATCH ()-[e:RELATES_TO {uuid: x.version_id}]->()
+WHERE e.group_id = $g AND e.expired_at_us IS NULL
+SET e.expired_at = $now, e.expired_at_us = $now_us, e.retired_reason = x.reason
+"""
+"""Close versions on the record clock; one already closed keeps its first expired_at."""
+
+
+def insert_statement(embedding: str) -> str:
+    """Create the versions of a plan, MERGEing their Entity endpoints.
+
+    ``embedding`` is the engine's expression that turns ``x.embedding`` (a list of floats
+    or null) into the stored vector.
+    """
+    return f"""
+UNWIND $inserts AS x
+MERGE (a:Entity {{group_id: $g, name: x.subject}})
+  ON CREATE SET a.uuid = x.subject_uuid, a.created_at = x.created_at, a.summary = ''
+MERGE (b:Entity {{group_id: $g, name: x.object}})
+  ON CREATE SET b.uuid = x.object_uuid, b.created_at = x.created_at, b.summary = ''
+CREATE (a)-[e:RELATES_TO]->(b)
+SET e = x.props
+SET e.fact_embedding = {embedding}
+"""
+
+
+LINK = """
+UNWIND $links AS x
+MATCH ()-[e:RELATES_TO {uuid: x.version_id}]->()
+WHERE e.group_id = $g
+SET e.episodes = coalesce(e.episodes, [])
+    + [i IN x.episode_ids WHERE NOT i IN coalesce(e.episodes, [])]
+"""
+"""A restatement adds its episode to an existing version (provenance only)."""
+
+MENTIONS = """
+UNWIND $mentions AS m
+MATCH (ep:Episodic {uuid: m.episode_id})
+WHERE ep.group_id = $g
+SET ep.entity_edges = coalesce(ep.entity_edges, [])
+    + [i IN m.edge_ids WHERE NOT i IN coalesce(ep.entity_edges, [])]
+WITH ep, m
+UNWIND m.edge_ids AS edge_id
+MATCH (a:Entity)-[e:RELATES_TO {uuid: edge_id}]->(b:Entity)
+WHERE e.group_id = $g
+MERGE (ep)-[ra:MENTIONS]->(a)
+  ON CREATE SET ra.uuid = ep.uuid + '/' + a.uuid, ra.group_id = $g, ra.created_at = m.created_at
+MERGE (ep)-[rb:MENTIONS]->(b)
+  ON CREATE SET rb.uuid = ep.uuid + '/' + b.uuid, rb.group_id = $g, rb.created_at = m.created_at
+"""
+"""Graphiti's provenance: an episode lists its edges and MENTIONS their entities.
+
+Episodes must be saved (Store.save_episode) before the plan that cites them is applied;
+a plan citing an unknown episode still records the id in the edge's ``episodes``.
+"""
+
+
+def plan_body(embedding: str) -> str:
+    """Every part of a plan as unit subqueries of one statement, in the order they must run.
+
+    Each part runs once per incoming row; with no row (a counter guard that failed) none runs.
+    """
+    parts = (EXPIRE, insert_statement(embedding), LINK, MENTIONS)
+    return "".join(f"CALL {{{part}}}\n" for part in parts)
+
+
+SAVE_EPISODE = """
+MERGE (ep:Episodic {group_id: $g, uuid: $uuid})
+  ON CREATE SET ep += $props, ep.entity_edges = []
+"""
+
+RECORD_ALIAS = """
+MERGE (a:SlotAlias {group_id: $g, subject: $subject, alias: $alias})
+SET a.canonical = $canonical
+"""
+"""Slot drift: ``alias`` names the slot ``canonical`` of this subject from now on."""
+
+SAVE_ACCOUNT = """
+OPTIONAL MATCH (old:Account {name: $name})
+WITH count(old) AS taken
+WHERE taken = 0
+CREATE (a:Account {name: $name, key_hash: $key_hash, created_at_us: $created_at_us})
+RETURN a.name AS name
+"""
+"""Register an account; no row when the name is taken (Neo4j's constraint closes the race)."""
+
+ACCOUNT_FOR_KEY = """
+MATCH (a:Account {key_hash: $key_hash})
+RETURN a.name AS name
+LIMIT 1
+"""
+
+# --- reads ----------------------------------------------------------------------------
+
+SLOT_NAMES = """
+MATCH (:Entity {group_id: $g, name: $subject})-[e:RELATES_TO]->()
+WHERE e.group_id = $g
+RETURN DISTINCT e.predicate AS alias, e.predicate AS canonical
+UNION
+MATCH (a:SlotAlias {group_id: $g, subject: $subject})
+RETURN a.alias AS alias, a.canonical AS canonical
+"""
+"""Every predicate the subject has (any version) and every alias recorded for it."""
+
+
+def slot_map(rows: Iterable[tuple[str, str]]) -> dict[str, str]:
+    """SLOT_NAMES rows as alias -> slot name; a real slot name always maps to itself."""
+    rows = list(rows)
+    names = {alias: canonical for alias, canonical in rows if alias != canonical}
+    names.update({alias: alias for alias, canonical in rows if alias == canonical})
+    return names
+
+READ_SLOT_COUNTER = """
+MATCH (s:Slot {group_id: $g, key: $key})
+RETURN s.counter AS counter
+"""
+
+READ_SLOT_VERSIONS = f"""
+MATCH (:Entity {{group_id: $g, name: $subject}})-[e:RELATES_TO]->()
+WHERE e.group_id = $g AND e.predicate = $predicate AND e.expired_at_us IS NULL
+RETURN {VERSION_RETURN}
+ORDER BY e.valid_at_us, e.created_at_us, e.uuid
+"""
+"""Read after the counter: a write landing in between only makes the counter stale."""
+
+VERSIONS_OF = f"""
+MATCH ()-[e:RELATES_TO]->()
+WHERE e.fact_id = $fact_id AND e.group_id = $g
+RETURN {VERSION_RETURN}
+ORDER BY e.created_at_us, e.valid_at_us, e.uuid
+"""
+
+DELETE_FACT = """
+MATCH ()-[e:RELATES_TO]->()
+WHERE e.fact_id = $fact_id AND e.group_id = $g
+DELETE e
+RETURN count(*) AS removed
+"""
+
+_WINDOW = "e.created_at_us >= $lo AND e.created_at_us < $hi AND e.group_id = $g"
+
+EXPORT_BOUNDS = """
+MATCH ()-[e:RELATES_TO]->()
+WHERE e.group_id = $g
+RETURN min(e.created_at_us) AS lo, max(e.created_at_us) AS hi, count(e) AS n
+"""
+
+EXPORT_COUNT = f"""
+MATCH ()-[e:RELATES_TO]->()
+WHERE {_WINDOW}
+RETURN count(e) AS n
+"""
+
+EXPORT_WINDOW = f"""
+MATCH ()-[e:RELATES_TO]->()
+WHERE {_WINDOW}
+RETURN {VERSION_RETURN}
+ORDER BY e.created_at_us, e.uuid
+"""
+
+EXPORT_PAGE_SIZE = 1000
+
+Rows = Callable[[str, dict[str, Any]], Awaitable[Sequence[Sequence[Any]]]]
+"""An engine's way to run a read and get positional rows."""
+
+
+async def export_pages(account: str, rows: Rows) -> AsyncIterator[FactVersion]:
+    """Every version oldest record first, read in windows of record time of about a page.
+
+    Keyset paging (ORDER BY ... LIMIT after the last row) makes FalkorDB sort everything
+    after the cursor for each page, O(n^2) in all (80 s for 50k rows). A window of
+    ``created_at_us`` is an index range scan instead, and only its own rows are sorted;
+    its width adapts so a window holds about a page (more only when that many versions
+    share one microsecond, i.e. one plan). Rows recorded after the export began are left
+    out, so the export is the account as of its start.
+    """
+    (lo, last, total), *_ = await rows(EXPORT_BOUNDS, {"g": account})
+    if not total:
+        return
+    page = EXPORT_PAGE_SIZE
+    width = max(1, (last - lo + 1) * page // total)
+    while lo <= last:
+        params = {"g": account, "lo": lo, "hi": lo + width}
+        (count,), *_ = await rows(EXPORT_COUNT, params)
+        while count > 2 * page and width > 1:
+            width = max(1, width * page // count)
+            params["hi"] = lo + width
+            (count,), *_ = await rows(EXPORT_COUNT, params)
+        if count:
+            for version in versions_from_rows(await rows(EXPORT_WINDOW, params)):
+                yield version
+        lo = params["hi"]
+        if count < page // 2:
+            width = width * 2 if not count else max(width + 1, width * page // count)
+
+
+def _holds(t: str) -> str:
+    return f"e.valid_at_us <= {t} AND (e.invalid_at_us IS NULL OR {t} < e.invalid_at_us)"
+
+
+def visibility(q: FactQuery) -> tuple[list[str], dict[str, Any]]:
+    """``domain.temporal.is_visible`` as Cypher conditions on ``e`` and their parameters."""
+    if q.as_of is None and q.as_believed is None:
+        if q.include_history:
+            return [], {}
+        return ["e.expired_at_us IS NULL", _holds("$now_us")], {"now_us": to_us(q.now)}
+    conds: list[str] = []
+    params: dict[str, Any] = {}
+    if q.as_believed is None:
+        conds.append("e.expired_at_us IS NULL")
+    else:
+        conds.append(
+            "e.created_at_us <= $s_us AND (e.expired_at_us IS NULL OR $s_us < e.expired_at_us)"
+        )
+        params["s_us"] = to_us(q.as_believed)
+    if q.as_of is not None:
+        conds.append(_holds("$t_us"))
+        params["t_us"] = to_us(q.as_of)
+    return conds, params
+
+
+def _anchor(subject: str | None) -> str:
+    # Starting from the subject's Entity expands a few dozen edges instead of scanning all.
+    if subject is None:
+        return "MATCH ()-[e:RELATES_TO]->()"
+    return "MATCH (:Entity {group_id: $g, name: $subject})-[e:RELATES_TO]->()"
+
+
+def fact_query(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:
+    """The Store.query read: slot filters, both clocks, workspaces, newest valid_at first."""
+    conds, params = visibility(q)
+    conds.insert(0, "e.group_id = $g")
+    params.update(g=account, subject=q.subject, predicate=q.predicate)
+    if q.predicate is not None:
+        conds.append("e.predicate = $predicate")
+    if q.workspaces is not None:
+        conds.append("(e.workspace IS NULL OR e.workspace IN $workspaces)")
+        params["workspaces"] = list(q.workspaces)
+    limit = ""
+    if q.limit is not None:
+        limit = "LIMIT $limit"
+        params["limit"] = max(0, q.limit)
+    cypher = (
+        f"{_anchor(q.subject)}\nWHERE {' AND '.join(conds)}\nRETURN {VERSION_RETURN}\n"
+        f"ORDER BY e.valid_at_us DESC, e.created_at_us DESC, e.uuid\n{limit}"
+    )
+    return cypher, params
+
+
+def timeline_query(
+    account: str, clock: Clock, since: datetime | None, until: datetime | None,
+    subject: str | None,
+) -> tuple[str, dict[str, Any]]:
+    """Every version ordered on one clock, within the half-open range [since, until)."""
+    field = "e.valid_at_us" if clock is Clock.WORLD else "e.created_at_us"
+    other = "e.created_at_us" if clock is Clock.WORLD else "e.valid_at_us"
+    conds = ["e.group_id = $g"]
+    if since is not None:
+        conds.append(f"{field} >= $since_us")
+    if until is not None:
+        conds.append(f"{field} < $until_us")
+    params = {
+        "g": account, "subject": subject, "since_us": opt_us(since), "until_us": opt_us(until),
+    }
+    cypher = (
+        f"{_anchor(subject)}\nWHERE {' AND '.join(conds)}\nRETURN {VERSION_RETURN}\n"
+        f"ORDER BY {field}, {other}, e.uuid"
+    )
+    return cypher, params

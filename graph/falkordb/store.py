@@ -1,0 +1,259 @@
+"""The Store port on FalkorDB: one graph per account, each plan applied as ONE query.
+
+FalkorDB has no multi-statement transactions, but a single GRAPH.QUERY is atomic (a
+runtime error anywhere in it undoes every write it made; verified by the contract test
+``test_failed_apply_leaves_no_partial_write``) and writes to one graph are serialized.
+So ``apply`` checks and bumps the slot counter and applies the whole plan in one query.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import os
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from twoclocks.domain.errors import StoreUnavailable
+from twoclocks.domain.model import FactVersion, Plan
+from twoclocks.graph import cypher
+from twoclocks.graph.port import Clock, Episode, FactQuery, SlotState
+from twoclocks.graph.schema import (
+    check_account,
+    episode_params,
+    iso_utc,
+    plan_params,
+    slot_key,
+    to_us,
+    versions_from_rows,
+)
+
+if TYPE_CHECKING:
+    from falkordb.asyncio import FalkorDB
+    from falkordb.asyncio.graph import AsyncGraph
+
+    from twoclocks.graph.falkordb.server import EmbeddedFalkorDB
+
+ClientFactory = Callable[[], "FalkorDB"]
+
+# Guarded by the counter: on a mismatch the row is filtered out and the rest of the query
+# runs for zero rows, so nothing at all is written (not even a Slot). The counter is
+# projected before the WHERE on purpose: FalkorDB 4.16 pushes `WITH old WHERE <pred on
+# old>` down into the OPTIONAL MATCH, which then yields a null row instead of none.
+APPLY = (
+    """
+OPTIONAL MATCH (old:Slot {group_id: $g, key: $key})
+WITH coalesce(old.counter, 0) AS seen
+WHERE seen = $expected
+MERGE (s:Slot {group_id: $g, key: $key})
+  ON CREATE SET s.counter = 0, s.subject = $subject, s.predicate = $predicate
+SET s.counter = s.counter + 1
+WITH s
+"""
+    + cypher.plan_body("CASE WHEN x.embedding IS NULL THEN NULL ELSE vecf32(x.embedding) END")
+    + "RETURN s.counter AS counter"
+)
+
+OWN_INDEXES = (
+    # Integers only: a range index on a string property answers < and <= wrongly.
+    "CREATE INDEX FOR ()-[e:RELATES_TO]-() ON (e.fact_id, e.predicate, e.valid_at_us, "
+    "e.invalid_at_us, e.created_at_us, e.expired_at_us)",
+    "CREATE INDEX FOR (s:Slot) ON (s.key)",
+    "CREATE INDEX FOR (a:SlotAlias) ON (a.subject)",
+)
+
+ACCOUNTS_GRAPH = "twoclocks:accounts"
+"""The registry of accounts; the ':' keeps it apart from every valid account name."""
+ACCOUNT_INDEXES = ("CREATE INDEX FOR (a:Account) ON (a.name, a.key_hash)",)
+
+
+@functools.cache
+def _graphiti_indexes() -> tuple[str, ...]:
+    """graphiti-core's own FalkorDB index statements (range first, as its driver does)."""
+    from graphiti_core.driver.driver import GraphProvider
+    from graphiti_core.graph_queries import get_fulltext_indices, get_range_indices
+
+    provider = GraphProvider.FALKORDB
+    return (*get_range_indices(provider), *get_fulltext_indices(provider))
+
+
+class FalkorDBStore:
+    """A bi-temporal fact store on FalkorDB; ``close()`` also stops a server it owns."""
+
+    def __init__(
+        self,
+        target: str | os.PathLike[str] | ClientFactory,
+        *,
+        server: EmbeddedFalkorDB | None = None,
+    ) -> None:
+        if callable(target):
+            self._factory: ClientFactory = target
+        else:
+            socket = str(target)
+            self._factory = functools.partial(_unix_client, socket)
+        self._server = server
+        self._client: FalkorDB | None = None
+        self._ready: set[str] = set()
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    @classmethod
+    def embedded(
+        cls, data_dir: str | os.PathLike[str], appendfsync: Literal["always", "everysec"] = "always"
+    ) -> FalkorDBStore:
+        """A store that owns an EmbeddedFalkorDB in ``data_dir`` (started by ``start()``)."""
+        from twoclocks.graph.falkordb.server import EmbeddedFalkorDB
+
+        server = EmbeddedFalkorDB(Path(data_dir), appendfsync=appendfsync)
+        return cls(lambda: server.async_client(), server=server)
+
+    async def start(self) -> None:
+        """Start the owned server (if any), connect, and load the index statements."""
+        if self._client is not None:
+            return
+        if self._server is not None:
+            # Not in a worker thread: the server's parent-death signal is tied to this thread.
+            self._server.start()
+        try:
+            self._client = self._factory()
+            await self._client.connection.ping()
+        except Exception as e:
+            await self.close()
+            raise StoreUnavailable(f"cannot reach FalkorDB: {e}") from e
+        _graphiti_indexes()
+
+    async def close(self) -> None:
+        """Close the connection pool and stop an owned server."""
+        client, self._client = self._client, None
+        self._ready.clear()
+        if client is not None:
+            await client.aclose()
+        if self._server is not None:
+            self._server.stop()
+
+    async def _graph(self, account: str) -> AsyncGraph:
+        return await self._select(check_account(account), (*_graphiti_indexes(), *OWN_INDEXES))
+
+    async def _select(self, name: str, indexes: Sequence[str]) -> AsyncGraph:
+        if self._client is None:
+            raise StoreUnavailable("FalkorDBStore is not started: call start() first")
+        graph = self._client.select_graph(name)
+        if name not in self._ready:
+            async with self._locks.setdefault(name, asyncio.Lock()):
+                if name not in self._ready:
+                    await self._create_indexes(graph, indexes)
+                    self._ready.add(name)
+        return graph
+
+    async def _create_indexes(self, graph: AsyncGraph, indexes: Sequence[str]) -> None:
+        for statement in indexes:
+            try:
+                await graph.query(statement)
+            except Exception as e:
+                # A graph reopened after a restart already has them; FalkorDB has no IF NOT EXISTS.
+                if "already indexed" not in str(e) and "already set" not in str(e):
+                    raise
+
+    async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
+        """Every believed version of the slot (any workspace) and its counter."""
+        graph = await self._graph(account)
+        params = {"g": account, "key": slot_key(subject, predicate), "subject": subject,
+                  "predicate": predicate}  # fmt: skip
+        counter = await graph.ro_query(cypher.READ_SLOT_COUNTER, params)
+        versions = await graph.ro_query(cypher.READ_SLOT_VERSIONS, params)
+        value = counter.result_set[0][0] if counter.result_set else 0
+        return SlotState(versions=tuple(versions_from_rows(versions.result_set)), counter=value)
+
+    async def versions_of(self, account: str, fact_id: str) -> list[FactVersion]:
+        """Every version of one logical fact, believed or not; empty if unknown."""
+        graph = await self._graph(account)
+        result = await graph.ro_query(cypher.VERSIONS_OF, {"g": account, "fact_id": fact_id})
+        return versions_from_rows(result.result_set)
+
+    async def apply(
+        self,
+        account: str,
+        plan: Plan,
+        subject: str,
+        predicate: str,
+        expected_counter: int,
+        embeddings: Mapping[str, Sequence[float]] | None = None,
+    ) -> bool:
+        """Apply the plan in one query iff the slot counter still equals ``expected_counter``."""
+        graph = await self._graph(account)
+        params: dict[str, Any] = plan_params(account, plan, iso_utc, embeddings)
+        params.update(key=slot_key(subject, predicate), subject=subject, predicate=predicate,
+                      expected=expected_counter)  # fmt: skip
+        result = await graph.query(APPLY, params)
+        return bool(result.result_set)
+
+    async def query(self, account: str, query: FactQuery) -> list[FactVersion]:
+        """Versions matching the query, newest valid_at first."""
+        graph = await self._graph(account)
+        statement, params = cypher.fact_query(account, query)
+        result = await graph.ro_query(statement, params)
+        return versions_from_rows(result.result_set)
+
+    async def timeline(
+        self, account: str, clock: Clock, since: datetime | None, until: datetime | None,
+        subject: str | None,
+    ) -> list[FactVersion]:
+        """Every version in time order on one clock, half-open [since, until)."""
+        graph = await self._graph(account)
+        statement, params = cypher.timeline_query(account, clock, since, until, subject)
+        result = await graph.ro_query(statement, params)
+        return versions_from_rows(result.result_set)
+
+    async def export(self, account: str) -> AsyncIterator[FactVersion]:
+        """Every version of the account, oldest record first, a page at a time."""
+        graph = await self._graph(account)
+
+        async def rows(statement: str, params: dict[str, Any]) -> list[list[Any]]:
+            return (await graph.ro_query(statement, params)).result_set
+
+        async for version in cypher.export_pages(account, rows):
+            yield version
+
+    async def save_episode(self, account: str, episode: Episode) -> None:
+        """Keep the raw text or event a fact came from (idempotent on episode_id)."""
+        graph = await self._graph(account)
+        await graph.query(cypher.SAVE_EPISODE, episode_params(account, episode, iso_utc))
+
+    async def delete_fact(self, account: str, fact_id: str) -> int:
+        """Physically remove every version of a fact; operator use only."""
+        graph = await self._graph(account)
+        result = await graph.query(cypher.DELETE_FACT, {"g": account, "fact_id": fact_id})
+        return int(result.result_set[0][0]) if result.result_set else 0
+
+    async def slot_names(self, account: str, subject: str) -> dict[str, str]:
+        """Every slot name the subject has, and every recorded alias, mapped to its slot."""
+        graph = await self._graph(account)
+        result = await graph.ro_query(cypher.SLOT_NAMES, {"g": account, "subject": subject})
+        return cypher.slot_map((row[0], row[1]) for row in result.result_set)
+
+    async def record_alias(self, account: str, subject: str, alias: str, canonical: str) -> None:
+        """Remember that ``alias`` names the slot ``canonical`` for this subject."""
+        graph = await self._graph(account)
+        await graph.query(cypher.RECORD_ALIAS, {"g": account, "subject": subject,
+                                                "alias": alias, "canonical": canonical})
+
+    async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
+        """Register an account with its hashed key; False if the name is taken."""
+        check_account(account)
+        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
+        result = await graph.query(cypher.SAVE_ACCOUNT, {
+            "name": account, "key_hash": key_hash, "created_at_us": to_us(created_at)})
+        return bool(result.result_set)
+
+    async def account_for_key(self, key_hash: str) -> str | None:
+        """The account a hashed key names, or None."""
+        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
+        result = await graph.ro_query(cypher.ACCOUNT_FOR_KEY, {"key_hash": key_hash})
+        return str(result.result_set[0][0]) if result.result_set else None
+
+
+def _unix_client(socket_path: str) -> FalkorDB:
+    from falkordb.asyncio import FalkorDB
+
+    return FalkorDB(unix_socket_path=socket_path)

@@ -1,0 +1,257 @@
+"""The Store port on Neo4j 5: one database, ``group_id`` = account on every node and edge.
+
+``apply`` runs one write transaction: bump the slot counter first (``SET s.counter =
+s.counter + 1`` takes the node's write lock, so concurrent writers of one slot queue
+there), compare with the expected value, and roll back on a mismatch.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator, Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any
+
+from twoclocks.domain.errors import StoreUnavailable
+from twoclocks.domain.model import FactVersion, Plan
+from twoclocks.graph import cypher
+from twoclocks.graph.port import Clock, Episode, FactQuery, SlotState
+from twoclocks.graph.schema import (
+    check_account,
+    episode_params,
+    native_utc,
+    plan_params,
+    slot_key,
+    to_us,
+    version_from_row,
+)
+
+if TYPE_CHECKING:
+    from neo4j import AsyncDriver, AsyncManagedTransaction
+
+# Bump first, then compare: `SET s.counter = s.counter + 1` takes the Slot's write lock,
+# so racing writers of one slot queue here and each sees the previous one's bump (a
+# `WITH s.counter AS c SET s.counter = c + 1` would not). MERGE needs the uniqueness
+# constraint on (group_id, key), or two first writers could each create a Slot. On a
+# mismatch the plan parts run for zero rows and the caller rolls the bump back. One
+# statement, because round trips and the driver's (pure Python) parameter packing cost
+# more than the work itself for a plan of a few rows.
+APPLY = (
+    """
+MERGE (s:Slot {group_id: $g, key: $key})
+  ON CREATE SET s.counter = 0, s.subject = $subject, s.predicate = $predicate
+SET s.counter = s.counter + 1
+WITH s WHERE s.counter = $expected + 1
+"""
+    + cypher.plan_body("x.embedding")
+    + "RETURN s.counter AS counter"
+)
+
+OWN_SCHEMA = (
+    # Uniqueness makes concurrent MERGEs of one entity, slot or episode safe.
+    "CREATE CONSTRAINT twoclocks_entity_key IF NOT EXISTS "
+    "FOR (n:Entity) REQUIRE (n.group_id, n.name) IS UNIQUE",
+    "CREATE CONSTRAINT twoclocks_slot_key IF NOT EXISTS "
+    "FOR (s:Slot) REQUIRE (s.group_id, s.key) IS UNIQUE",
+    "CREATE CONSTRAINT twoclocks_episode_key IF NOT EXISTS "
+    "FOR (n:Episodic) REQUIRE (n.group_id, n.uuid) IS UNIQUE",
+    "CREATE CONSTRAINT twoclocks_alias_key IF NOT EXISTS "
+    "FOR (a:SlotAlias) REQUIRE (a.group_id, a.subject, a.alias) IS UNIQUE",
+    "CREATE CONSTRAINT twoclocks_account_name IF NOT EXISTS "
+    "FOR (a:Account) REQUIRE a.name IS UNIQUE",
+    "CREATE INDEX twoclocks_account_key IF NOT EXISTS FOR (a:Account) ON (a.key_hash)",
+    *(
+        f"CREATE INDEX twoclocks_edge_{p} IF NOT EXISTS FOR ()-[e:RELATES_TO]-() ON (e.{p})"
+        for p in (
+            "fact_id", "predicate", "valid_at_us", "invalid_at_us", "created_at_us",
+            "expired_at_us",
+        )
+    ),
+)
+
+
+_SCHEMA_NAME = re.compile(r"CREATE (?:FULLTEXT |VECTOR )?(?:INDEX|CONSTRAINT) (\w+)")
+
+
+class _CounterMoved(Exception):
+    """Raised inside the transaction to roll it back when another writer got there first."""
+
+
+def _graphiti_schema() -> list[str]:
+    """graphiti-core's own Neo4j range and fulltext indexes (all IF NOT EXISTS)."""
+    from graphiti_core.driver.driver import GraphProvider
+    from graphiti_core.graph_queries import get_fulltext_indices, get_range_indices
+
+    provider = GraphProvider.NEO4J
+    return [*get_range_indices(provider), *get_fulltext_indices(provider)]
+
+
+class Neo4jStore:
+    """A bi-temporal fact store on Neo4j 5.26+ (community is enough)."""
+
+    def __init__(
+        self, uri: str, user: str | None = None, password: str | None = None,
+        database: str = "neo4j",
+    ) -> None:
+        self._uri = uri
+        self._auth = (user, password or "") if user else None
+        self._database = database
+        self._driver: AsyncDriver | None = None
+
+    async def start(self) -> None:
+        """Connect and create graphiti's and our indexes and constraints; idempotent."""
+        if self._driver is not None:
+            return
+        from neo4j import AsyncGraphDatabase
+
+        # Properties we never set on a row (tier, category...) would make the server send
+        # an "unknown property key" warning with every read, and the driver log each one.
+        driver = AsyncGraphDatabase.driver(
+            self._uri, auth=self._auth, notifications_min_severity="OFF"
+        )
+        try:
+            await driver.verify_connectivity()
+        except Exception as e:
+            await driver.close()
+            raise StoreUnavailable(f"cannot reach Neo4j at {self._uri}: {e}") from e
+        self._driver = driver
+        try:
+            await self._create_schema()
+        except BaseException:
+            await self.close()  # so a later start() tries again from scratch
+            raise
+
+    async def _create_schema(self) -> None:
+        from neo4j.exceptions import ClientError
+
+        # Schema statements are slow even when they change nothing: skip what exists.
+        existing = {r["name"] for r in await self._run("SHOW INDEXES YIELD name")}
+        existing |= {r["name"] for r in await self._run("SHOW CONSTRAINTS YIELD name")}
+        for statement in (*_graphiti_schema(), *OWN_SCHEMA):
+            named = _SCHEMA_NAME.search(statement)
+            if named and named.group(1) in existing:
+                continue
+            try:
+                await self._run(statement)
+            except ClientError as e:
+                # IF NOT EXISTS can still lose a race with another process creating it.
+                if "EquivalentSchemaRuleAlreadyExists" not in str(e.code):
+                    raise
+        await self._run("CALL db.awaitIndexes(300)")
+
+    async def close(self) -> None:
+        """Close the driver's connection pool."""
+        driver, self._driver = self._driver, None
+        if driver is not None:
+            await driver.close()
+
+    def _require(self) -> AsyncDriver:
+        if self._driver is None:
+            raise StoreUnavailable("Neo4jStore is not started: call start() first")
+        return self._driver
+
+    async def _run(self, statement: str, params: dict[str, Any] | None = None) -> list[Any]:
+        # An auto-commit run: one round trip fewer than a managed transaction, and every
+        # read or single-statement write here is atomic on its own.
+        async with self._require().session(database=self._database) as session:
+            result = await session.run(statement, params or {})
+            return [record async for record in result]
+
+    async def _read(self, statement: str, params: dict[str, Any]) -> list[FactVersion]:
+        return [version_from_row(record) for record in await self._run(statement, params)]
+
+    async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
+        """Every believed version of the slot (any workspace) and its counter."""
+        params = {"g": check_account(account), "key": slot_key(subject, predicate),
+                  "subject": subject, "predicate": predicate}  # fmt: skip
+        rows = await self._run(cypher.READ_SLOT_COUNTER, params)
+        versions = await self._read(cypher.READ_SLOT_VERSIONS, params)
+        return SlotState(versions=tuple(versions), counter=rows[0]["counter"] if rows else 0)
+
+    async def versions_of(self, account: str, fact_id: str) -> list[FactVersion]:
+        """Every version of one logical fact, believed or not; empty if unknown."""
+        return await self._read(cypher.VERSIONS_OF, {"g": check_account(account),
+                                                     "fact_id": fact_id})
+
+    async def apply(
+        self,
+        account: str,
+        plan: Plan,
+        subject: str,
+        predicate: str,
+        expected_counter: int,
+        embeddings: Mapping[str, Sequence[float]] | None = None,
+    ) -> bool:
+        """Apply the plan in one transaction iff the slot counter still equals the expected."""
+        params = plan_params(check_account(account), plan, native_utc, embeddings)
+        params.update(key=slot_key(subject, predicate), subject=subject, predicate=predicate,
+                      expected=expected_counter)  # fmt: skip
+
+        async def work(tx: AsyncManagedTransaction) -> None:
+            if await (await tx.run(APPLY, params)).single() is None:
+                raise _CounterMoved  # rolls back the bump
+
+        # A managed transaction: the driver retries transient errors (deadlocks between
+        # writers of different slots that share entities); our own exception rolls back.
+        async with self._require().session(database=self._database) as session:
+            try:
+                await session.execute_write(work)
+            except _CounterMoved:
+                return False
+        return True
+
+    async def query(self, account: str, query: FactQuery) -> list[FactVersion]:
+        """Versions matching the query, newest valid_at first."""
+        return await self._read(*cypher.fact_query(check_account(account), query))
+
+    async def timeline(
+        self, account: str, clock: Clock, since: datetime | None, until: datetime | None,
+        subject: str | None,
+    ) -> list[FactVersion]:
+        """Every version in time order on one clock, half-open [since, until)."""
+        return await self._read(
+            *cypher.timeline_query(check_account(account), clock, since, until, subject)
+        )
+
+    async def export(self, account: str) -> AsyncIterator[FactVersion]:
+        """Every version of the account, oldest record first, a page at a time."""
+        async for version in cypher.export_pages(check_account(account), self._run):
+            yield version
+
+    async def save_episode(self, account: str, episode: Episode) -> None:
+        """Keep the raw text or event a fact came from (idempotent on episode_id)."""
+        await self._run(cypher.SAVE_EPISODE,
+                        episode_params(check_account(account), episode, native_utc))
+
+    async def delete_fact(self, account: str, fact_id: str) -> int:
+        """Physically remove every version of a fact; operator use only."""
+        rows = await self._run(cypher.DELETE_FACT, {"g": check_account(account),
+                                                     "fact_id": fact_id})
+        return int(rows[0]["removed"]) if rows else 0
+
+    async def slot_names(self, account: str, subject: str) -> dict[str, str]:
+        """Every slot name the subject has, and every recorded alias, mapped to its slot."""
+        rows = await self._run(cypher.SLOT_NAMES, {"g": check_account(account),
+                                                   "subject": subject})
+        return cypher.slot_map((r["alias"], r["canonical"]) for r in rows)
+
+    async def record_alias(self, account: str, subject: str, alias: str, canonical: str) -> None:
+        """Remember that ``alias`` names the slot ``canonical`` for this subject."""
+        await self._run(cypher.RECORD_ALIAS, {"g": check_account(account), "subject": subject,
+                                              "alias": alias, "canonical": canonical})
+
+    async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
+        """Register an account with its hashed key; False if the name is taken."""
+        from neo4j.exceptions import ConstraintError
+
+        params = {"name": check_account(account), "key_hash": key_hash,
+                  "created_at_us": to_us(created_at)}  # fmt: skip
+        try:
+            return bool(await self._run(cypher.SAVE_ACCOUNT, params))
+        except ConstraintError:  # a racing create of the same name won
+            return False
+
+    async def account_for_key(self, key_hash: str) -> str | None:
+        """The account a hashed key names, or None."""
+        rows = await self._run(cypher.ACCOUNT_FOR_KEY, {"key_hash": key_hash})
+        return str(rows[0]["name"]) if rows else None

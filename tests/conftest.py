@@ -1,0 +1,30 @@
+"""Session fixtures shared by the whole test suite."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import pytest
+from falkordb_fixture import falkordb_server  # noqa: F401  (session fixture)
+from neo4j_server import Neo4jUnavailable, TestNeo4j
+
+
+@pytest.fixture(scope="session")
+def neo4j_uri() -> Iterator[str]:
+    """Bolt URI of a real Neo4j 5.26: $TWOCLOCKS_TEST_NEO4J_URI, else one from ci/neo4j/start.
+
+    Started on first use only, one of this pytest process's own (a clean database), and
+    stopped at session end. When it cannot be had, the test is skipped, or fails under CI=true.
+    """
+    try:
+        server = TestNeo4j.acquire()
+    except Neo4jUnavailable as e:
+        reason = f"no test Neo4j: {e}"
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(reason, pytrace=False)
+        pytest.skip(reason)
+    try:
+        yield server.uri
+    finally:
+        server.release()

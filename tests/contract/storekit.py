@@ -1,0 +1,86 @@
+"""Helpers of the contract suite: a fake clock and a writer that drives the pure planners."""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from twoclocks.domain.model import FactVersion, Incoming, Plan, RetiredReason
+from twoclocks.domain.revise_plan import plan_retract, plan_revise
+from twoclocks.domain.write_plan import plan_write
+from twoclocks.graph.port import SlotState, Store
+
+T0 = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)
+"""The fake clock's epoch: every test time is T0 plus an explicit offset."""
+
+
+def fresh_account() -> str:
+    """A new account name nobody else uses (valid as a FalkorDB graph name)."""
+    return f"t{uuid.uuid4().hex[:16]}"
+
+
+class FakeClock:
+    """The record clock of a test: moves only when told to."""
+
+    def __init__(self, start: datetime = T0) -> None:
+        self.now = start
+
+    def tick(self, **delta: float) -> datetime:
+        """Advance (default one hour) and return the new now."""
+        self.now += timedelta(**(delta or {"hours": 1}))
+        return self.now
+
+
+class Writer:
+    """Reads a slot, plans with the pure planners and applies through the store."""
+
+    def __init__(self, store: Store, account: str) -> None:
+        self.store = store
+        self.account = account
+        self.clock = FakeClock()
+        self._ids = (f"v{i:05d}-{uuid.uuid4().hex[:8]}" for i in itertools.count())
+
+    def new_id(self) -> str:
+        """Ids sort in creation order, which makes failures easier to read."""
+        return next(self._ids)
+
+    async def write(self, subject: str, predicate: str, obj: str, valid_at: datetime,
+                    now: datetime | None = None, **extra: Any) -> Plan:
+        """Plan and apply one write; the apply must win (no concurrency here)."""
+        state = await self.store.read_slot(self.account, subject, predicate)
+        incoming = Incoming(subject=subject, predicate=predicate, object=obj,
+                            valid_at=valid_at, **extra)
+        plan = plan_write(incoming, state.versions, now or self.clock.tick(), self.new_id)
+        assert await self.store.apply(self.account, plan, subject, predicate, state.counter)
+        return plan
+
+    async def _read_fact(self, fact_id: str) -> tuple[SlotState, list[FactVersion]]:
+        # The counter must be read before the versions a plan is made from: a write that
+        # lands in between then only makes the counter stale (the apply is refused).
+        slot = (await self.store.versions_of(self.account, fact_id))[0].slot
+        state = await self.store.read_slot(self.account, *slot)
+        return state, await self.store.versions_of(self.account, fact_id)
+
+    async def revise(self, fact_id: str, reason: RetiredReason, now: datetime | None = None,
+                     at: datetime | None = None, replacement: str | None = None) -> Plan:
+        """Plan and apply an ended/corrected revision, with an optional replacement value."""
+        state, versions = await self._read_fact(fact_id)
+        subject, predicate = versions[0].slot
+        incoming = None
+        if replacement is not None:
+            incoming = Incoming(subject=subject, predicate=predicate, object=replacement,
+                                valid_at=versions[0].valid_at)
+        plan = plan_revise(fact_id, versions, reason, now or self.clock.tick(), self.new_id,
+                           at=at, replacement=incoming)
+        assert await self.store.apply(self.account, plan, subject, predicate, state.counter)
+        return plan
+
+    async def retract(self, fact_id: str, now: datetime | None = None) -> Plan:
+        """Plan and apply a retract (belief axis only)."""
+        state, versions = await self._read_fact(fact_id)
+        subject, predicate = versions[0].slot
+        plan = plan_retract(fact_id, versions, now or self.clock.tick())
+        assert await self.store.apply(self.account, plan, subject, predicate, state.counter)
+        return plan

@@ -1,0 +1,234 @@
+"""DESIGN.md §3 rules through the service, on every real store (FalkorDB and Neo4j)."""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from storekit import FakeClock
+
+from twoclocks.domain.errors import (
+    FactAlreadyRetired,
+    FactNotFound,
+    InvalidInput,
+    InvalidTemporalRange,
+    SecretRefused,
+)
+from twoclocks.domain.places import Workspace
+from twoclocks.graph.port import Store
+from twoclocks.service.memory import MemoryService
+from twoclocks.service.requests import (
+    Caller,
+    FactsRequest,
+    RememberRequest,
+    Replacement,
+    ReviseRequest,
+)
+
+pytestmark = pytest.mark.anyio
+
+
+def day(month: int, d: int) -> datetime:
+    return datetime(2026, month, d, tzinfo=UTC)
+
+
+def service_on(store: Store, clock: FakeClock, resolver=None) -> MemoryService:
+    ids = (uuid.uuid4().hex for _ in itertools.count())
+    kwargs = {"resolve_workspace": resolver} if resolver else {}
+    return MemoryService(store, lambda: clock.now, lambda: next(ids), **kwargs)
+
+
+async def objects(svc: MemoryService, who: Caller, **query) -> list[str]:
+    return sorted(f.object for f in await svc.facts(who, FactsRequest(**query)))
+
+
+async def test_seed_table_and_what_the_store_believed_on_march_1_about_may_1(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(day(2, 2))
+    svc, who = service_on(store, clock), Caller(account=account)
+    main = await svc.remember(
+        who,
+        RememberRequest(
+            subject="acme-api", predicate="deploys_from", object="main", valid_at=day(2, 2)
+        ),
+    )
+    pg = await svc.remember(
+        who,
+        RememberRequest(
+            subject="acme-api", predicate="database", object="Postgres 15", valid_at=day(2, 2)
+        ),
+    )
+    clock.now = day(4, 14)
+    await svc.revise(
+        who,
+        main.fact_id,
+        ReviseRequest(reason="ended", at=day(4, 14), replacement=Replacement(object="trunk")),
+    )
+    clock.now = day(6, 9)
+    await svc.revise(
+        who,
+        pg.fact_id,
+        ReviseRequest(reason="corrected", replacement=Replacement(object="Postgres 16")),
+    )
+    clock.now = day(7, 1)
+
+    assert await objects(svc, who) == ["Postgres 16", "trunk"]
+    assert await objects(svc, who, as_of=day(3, 1)) == ["Postgres 16", "main"]
+    assert await objects(svc, who, as_believed=day(5, 1)) == ["Postgres 15", "main", "trunk"]
+    assert await objects(svc, who, as_of=day(5, 1), as_believed=day(5, 1)) == [
+        "Postgres 15",
+        "trunk",
+    ]
+    # What the Postgres seed's in-place UPDATE cannot answer:
+    assert await objects(svc, who, as_of=day(5, 1), as_believed=day(3, 1)) == [
+        "Postgres 15",
+        "main",
+    ]
+
+
+async def test_twenty_concurrent_revisions_leave_exactly_one_successor(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(day(1, 1))
+    svc, who = service_on(store, clock), Caller(account=account)
+    fact = await svc.remember(
+        who,
+        RememberRequest(
+            subject="prod", predicate="ci_provider", object="CircleCI", valid_at=day(1, 1)
+        ),
+    )
+    clock.now = day(2, 1)
+
+    async def revise(n: int) -> str:
+        try:
+            await svc.revise(
+                who,
+                fact.fact_id,
+                ReviseRequest(reason="ended", replacement=Replacement(object=f"Buildkite {n}")),
+            )
+            return "ok"
+        except FactAlreadyRetired:
+            return "retired"
+
+    results = await asyncio.gather(*(revise(n) for n in range(20)))
+    assert sorted(results).count("ok") == 1 and results.count("retired") == 19
+    current = await svc.facts(who, FactsRequest(subject="prod"))
+    assert len(current) == 1 and current[0].supersedes == fact.fact_id
+
+
+async def test_twenty_concurrent_new_values_leave_one_current_and_chained_windows(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(day(3, 1))
+    svc, who = service_on(store, clock), Caller(account=account)
+    starts = [day(1, 1) + timedelta(days=n) for n in range(20)]
+    await asyncio.gather(
+        *(
+            svc.remember(
+                who,
+                RememberRequest(
+                    subject="svc", predicate="on_call", object=f"engineer {n}", valid_at=t
+                ),
+            )
+            for n, t in enumerate(starts)
+        )
+    )
+    current = await svc.facts(who, FactsRequest(subject="svc"))
+    assert [f.object for f in current] == ["engineer 19"]
+    believed = await svc.facts(who, FactsRequest(subject="svc", as_believed=clock.now))
+    windows = sorted((f.valid_at, f.invalid_at) for f in believed)
+    assert len(windows) == 20
+    for (_, end), (next_start, _) in itertools.pairwise(windows):
+        assert end == next_start, "closed windows must meet with no gap and no overlap"
+
+
+async def test_failed_revision_leaves_the_original_current(store: Store, account: str) -> None:
+    clock = FakeClock(day(1, 1))
+    svc, who = service_on(store, clock), Caller(account=account)
+    fact = await svc.remember(
+        who,
+        RememberRequest(subject="acme", predicate="runtime", object="node 20", valid_at=day(1, 1)),
+    )
+    clock.now = day(2, 1)
+    with pytest.raises(InvalidInput):
+        await svc.revise(
+            who,
+            fact.fact_id,
+            ReviseRequest(
+                reason="ended", replacement=Replacement.model_construct(object="x" * 501)
+            ),
+        )
+    assert [f.object for f in await svc.facts(who, FactsRequest(subject="acme"))] == ["node 20"]
+    assert len(await store.versions_of(account, fact.fact_id)) == 1
+
+
+async def test_revise_errors_are_typed_and_change_nothing(store: Store, account: str) -> None:
+    clock = FakeClock(day(1, 10))
+    svc, who = service_on(store, clock), Caller(account=account)
+    fact = await svc.remember(
+        who,
+        RememberRequest(subject="demo", predicate="build_tool", object="Make", valid_at=day(1, 10)),
+    )
+    with pytest.raises(FactNotFound):
+        await svc.revise(who, "no-such-fact", ReviseRequest(reason="corrected"))
+    with pytest.raises(InvalidTemporalRange):
+        await svc.revise(who, fact.fact_id, ReviseRequest(reason="ended", at=day(1, 1)))
+    assert len(await store.versions_of(account, fact.fact_id)) == 1
+    await svc.revise(who, fact.fact_id, ReviseRequest(reason="corrected"))
+    with pytest.raises(FactAlreadyRetired):
+        await svc.revise(who, fact.fact_id, ReviseRequest(reason="ended"))
+
+
+async def test_secret_is_refused_and_export_shows_nothing_of_it(store: Store, account: str) -> None:
+    svc, who = service_on(store, FakeClock(day(1, 1))), Caller(account=account)
+    with pytest.raises(SecretRefused):
+        await svc.remember(
+            who,
+            RememberRequest(
+                subject="ci", predicate="token", object="ghp_abcdefghijklmnopqrstuvwxyz0123456789"
+            ),
+        )
+    assert [v async for v in svc.export(who)] == []
+
+
+async def test_write_closes_only_what_it_can_see_and_user_facts_close_everywhere(
+    store: Store, account: str
+) -> None:
+    spaces = {
+        "/w/one": Workspace(worktree="worktree:/w/one"),
+        "/w/two": Workspace(worktree="worktree:/w/two"),
+    }
+    clock = FakeClock(day(1, 1))
+    svc = service_on(store, clock, resolver=lambda cwd: spaces.get(cwd or "", Workspace()))
+    who = Caller(account=account)
+    for cwd, branch in (("/w/one", "feature-a"), ("/w/two", "feature-b")):
+        await svc.remember(
+            who,
+            RememberRequest(
+                subject="session", predicate="working_on", object=branch, cwd=cwd, fact_class="task"
+            ),
+        )
+    clock.now = day(1, 2)
+    assert await objects(svc, who, cwd="/w/one") == ["feature-a"]
+    assert await objects(svc, who, cwd="/w/two") == ["feature-b"]
+
+    await svc.remember(
+        who,
+        RememberRequest(
+            subject="me", predicate="name", object="Selin", cwd="/w/one", fact_class="user"
+        ),
+    )
+    clock.now = day(1, 3)
+    await svc.remember(
+        who,
+        RememberRequest(
+            subject="me", predicate="name", object="Selin Aydin", cwd="/w/two", fact_class="user"
+        ),
+    )
+    clock.now = day(1, 4)
+    for cwd in ("/w/one", "/w/two"):
+        assert await objects(svc, who, cwd=cwd, subject="me") == ["Selin Aydin"]

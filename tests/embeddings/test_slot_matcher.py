@@ -1,0 +1,142 @@
+"""Slot drift (DESIGN.md §3): SlotMatcher with the real MiniLM, both directions."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from twoclocks.embeddings.hashing import HashingEmbedder
+from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
+from twoclocks.embeddings.slot_matcher import DEFAULT_THRESHOLD, SlotMatcher
+
+PAIRS_FILE = Path(__file__).resolve().parents[1] / "data" / "slot_pairs.jsonl"
+
+# What the default threshold reaches on tests/data/slot_pairs.jsonl (211 pairs) is
+# precision 0.952 and recall 0.762; the floors below leave a small margin for float
+# noise across CPUs. Recall falls short of the 0.8 aim: see the module docstring of
+# twoclocks.embeddings.slot_matcher for what was measured and why.
+MIN_PRECISION = 0.93
+MIN_RECALL = 0.74
+
+MUST_MERGE = [
+    ("ci_provider", "ci_platform"),
+    ("deploy_target", "deployment_target"),
+    ("db_engine", "database_engine"),
+    ("package_manager", "pkg_manager"),
+    ("repo_url", "repository_url"),
+    ("config_file", "configuration_file"),
+    ("env_name", "environment_name"),
+    ("test_command", "test_cmd"),
+    ("ciProvider", "ci-platform"),
+    ("preferred_editor", "editor"),
+    ("auth_provider", "authentication_provider"),
+]
+
+MUST_NOT_MERGE = [
+    ("deploy_target", "deploy_region"),
+    ("primary_db", "replica_db"),
+    ("frontend_port", "backend_port"),
+    ("owner", "previous_owner"),
+    ("test_command", "build_command"),
+    ("ci_provider", "cd_provider"),
+    ("python_version", "node_version"),
+    ("min_replicas", "max_replicas"),
+    ("staging_url", "production_url"),
+    ("hosting_provider", "dns_provider"),
+    ("linter", "formatter"),
+]
+
+
+@pytest.fixture(scope="module")
+def matcher() -> Iterator[SlotMatcher]:
+    yield SlotMatcher(SentenceTransformerEmbedder().load())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("a", "b"), MUST_MERGE)
+def test_synonyms_merge_in_both_directions(matcher: SlotMatcher, a: str, b: str) -> None:
+    assert matcher.match(a, [b]) == b
+    assert matcher.match(b, [a]) == a
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True,
+    reason="MiniLM scores 'on call engineer' / 'on call' at 0.632, below the 0.66 default; "
+    "a threshold low enough to merge it costs precision (0.913 on the labelled set)",
+)
+def test_on_call_engineer_merges_with_on_call(matcher: SlotMatcher) -> None:
+    assert matcher.match("on_call_engineer", ["on_call"]) == "on_call"
+    assert matcher.match("on_call", ["on_call_engineer"]) == "on_call_engineer"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("a", "b"), MUST_NOT_MERGE)
+def test_different_slots_never_merge_in_either_direction(
+    matcher: SlotMatcher, a: str, b: str
+) -> None:
+    assert matcher.match(a, [b]) is None
+    assert matcher.match(b, [a]) is None
+
+
+@pytest.mark.slow
+def test_match_picks_the_right_slot_among_many(matcher: SlotMatcher) -> None:
+    existing = ["deploy_region", "deployment_target", "ci_platform", "owner", "previous_owner"]
+    assert matcher.match("deploy_target", existing) == "deployment_target"
+    assert matcher.match("ci_provider", existing) == "ci_platform"
+    assert matcher.match("former_owner", existing) == "previous_owner"
+    assert matcher.match("owner", existing) == "owner"
+    assert matcher.match("build_command", existing) is None
+    assert matcher.match("anything", []) is None
+
+
+@pytest.mark.slow
+def test_precision_and_recall_on_the_labelled_pairs(
+    matcher: SlotMatcher, record_property: Callable[[str, object], None]
+) -> None:
+    rows = [json.loads(line) for line in PAIRS_FILE.read_text().splitlines() if line.strip()]
+    tp = fp = fn = tn = 0
+    for row in rows:
+        a, b, merge = row["a"], row["b"], bool(row["merge"])
+        forward = matcher.match(a, [b]) is not None
+        backward = matcher.match(b, [a]) is not None
+        assert forward == backward, f"match is not symmetric for {a} / {b}"
+        tp += forward and merge
+        fp += forward and not merge
+        fn += not forward and merge
+        tn += not forward and not merge
+    precision = tp / (tp + fp)
+    recall = tp / (tp + fn)
+    summary = (
+        f"slot matcher on {len(rows)} labelled pairs at threshold {matcher.threshold}: "
+        f"precision {precision:.3f} recall {recall:.3f} (tp={tp} fp={fp} fn={fn} tn={tn})"
+    )
+    print(summary)
+    record_property("slot_matcher_precision", round(precision, 4))
+    record_property("slot_matcher_recall", round(recall, 4))
+    assert precision >= MIN_PRECISION, summary
+    assert recall >= MIN_RECALL, summary
+
+
+def test_default_threshold_is_the_measured_one() -> None:
+    assert pytest.approx(0.66) == DEFAULT_THRESHOLD
+
+
+def test_exact_and_lexical_matches_need_no_model() -> None:
+    # HashingEmbedder stands in: these paths must not depend on semantics.
+    matcher = SlotMatcher(HashingEmbedder(), threshold=0.99)
+    assert matcher.match("ci_provider", ["ci_provider", "ci_platform"]) == "ci_provider"
+    assert matcher.match("db_engine", ["database_engine"]) == "database_engine"
+    assert matcher.match("deploy_target", ["deploy_region"]) is None
+    assert matcher.match("db_engine", ["database_engine", "db-engine"]) in {
+        "database_engine",
+        "db-engine",
+    }
+
+
+def test_threshold_must_be_a_cosine() -> None:
+    with pytest.raises(ValueError):
+        SlotMatcher(HashingEmbedder(), threshold=1.5)

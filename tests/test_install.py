@@ -1,0 +1,190 @@
+"""`twoclocks install`: writes each client's config under HOME, merges, backs up, is idempotent."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from twoclocks.domain.errors import ConfigError
+from twoclocks.install import CLIENTS, MATCHER, Commands, install, installed
+
+COMMANDS = Commands(
+    twoclocks="/opt/tc/bin/twoclocks",
+    claude_hook="/opt/tc/bin/python -m twoclocks.hooks.claude_code session-start",
+    cursor_hook="/opt/tc/bin/python -m twoclocks.hooks.cursor session-start",
+)
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty HOME; the installer must honor it."""
+    path = tmp_path / "home"
+    path.mkdir()
+    monkeypatch.setenv("HOME", str(path))
+    return path
+
+
+def _files(home: Path) -> dict[str, str]:
+    return {str(p.relative_to(home)): p.read_text() for p in sorted(home.rglob("*")) if p.is_file()}
+
+
+def _json(path: Path) -> dict:
+    return json.loads(path.read_text())
+
+
+def test_claude_code_gets_the_mcp_server_and_the_session_start_hook(home: Path) -> None:
+    install("claude-code", commands=COMMANDS)  # HOME from the environment
+    server = _json(home / ".claude.json")["mcpServers"]["twoclocks"]
+    assert server == {"type": "stdio", "command": "/opt/tc/bin/twoclocks", "args": ["mcp"]}
+    [group] = _json(home / ".claude" / "settings.json")["hooks"]["SessionStart"]
+    assert group["matcher"] == MATCHER == "startup|clear"
+    assert group["hooks"] == [{"type": "command", "command": COMMANDS.claude_hook, "timeout": 5}]
+
+
+def test_codex_gets_a_toml_server_table_and_the_same_hook_shape(home: Path) -> None:
+    install("codex", home, commands=COMMANDS)
+    config = tomllib.loads((home / ".codex" / "config.toml").read_text())
+    assert config["mcp_servers"]["twoclocks"] == {
+        "command": "/opt/tc/bin/twoclocks",
+        "args": ["mcp"],
+    }
+    [group] = _json(home / ".codex" / "hooks.json")["hooks"]["SessionStart"]
+    assert group["matcher"] == "startup|clear"
+    assert group["hooks"][0]["command"] == COMMANDS.claude_hook
+
+
+def test_cursor_gets_the_workspace_folder_and_a_session_start_hook(home: Path) -> None:
+    install("cursor", home, commands=COMMANDS)
+    server = _json(home / ".cursor" / "mcp.json")["mcpServers"]["twoclocks"]
+    assert server["args"] == ["mcp", "--cwd", "${workspaceFolder}"]
+    hooks = _json(home / ".cursor" / "hooks.json")
+    assert hooks == {"version": 1, "hooks": {"sessionStart": [{"command": COMMANDS.cursor_hook}]}}
+
+
+def test_merges_with_existing_settings_and_backs_them_up(home: Path) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    theirs = {
+        "model": "opus",
+        "permissions": {"allow": ["Bash(ls:*)"]},
+        "hooks": {
+            "SessionStart": [
+                {"matcher": "startup", "hooks": [{"type": "command", "command": "echo hi"}]},
+            ],
+            "Stop": [{"hooks": [{"type": "command", "command": "notify"}]}],
+        },
+    }
+    settings.write_text(json.dumps(theirs))
+    user = home / ".claude.json"
+    user.write_text(json.dumps({"numStartups": 7, "mcpServers": {"other": {"command": "x"}}}))
+    original = settings.read_text()
+
+    install("claude-code", home, commands=COMMANDS)
+
+    merged = _json(settings)
+    assert merged["model"] == "opus" and merged["permissions"] == theirs["permissions"]
+    assert merged["hooks"]["Stop"] == theirs["hooks"]["Stop"]
+    assert merged["hooks"]["SessionStart"][0] == theirs["hooks"]["SessionStart"][0]
+    assert len(merged["hooks"]["SessionStart"]) == 2
+    assert _json(user)["numStartups"] == 7
+    assert set(_json(user)["mcpServers"]) == {"other", "twoclocks"}
+    [backup] = list(settings.parent.glob("settings.json.bak-*"))
+    assert backup.read_text() == original
+
+
+def test_codex_toml_keeps_everything_else(home: Path) -> None:
+    config = home / ".codex" / "config.toml"
+    config.parent.mkdir()
+    config.write_text(
+        'model = "gpt-5"\n\n[mcp_servers.other]\ncommand = "x"\n'
+        '[mcp_servers.twoclocks]\ncommand = "old"\nargs = ["old"]\n'
+        '[mcp_servers.twoclocks.env]\nTWOCLOCKS_URL = "http://h:1"\n'
+    )
+    install("codex", home, commands=COMMANDS)
+    parsed = tomllib.loads(config.read_text())
+    assert parsed["model"] == "gpt-5"
+    assert parsed["mcp_servers"]["other"] == {"command": "x"}
+    assert parsed["mcp_servers"]["twoclocks"] == {
+        "command": "/opt/tc/bin/twoclocks",
+        "args": ["mcp"],
+        "env": {"TWOCLOCKS_URL": "http://h:1"},
+    }
+
+
+def test_an_older_twoclocks_hook_is_replaced_not_duplicated(home: Path) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(
+        json.dumps(
+            {
+                "hooks": {
+                    "SessionStart": [
+                        {
+                            "matcher": "startup",
+                            "hooks": [
+                                {
+                                    "type": "command",
+                                    "command": "twoclocks hook claude-code session-start",
+                                }
+                            ],
+                        },
+                    ]
+                }
+            }
+        )
+    )
+    install("claude-code", home, commands=COMMANDS)
+    groups = _json(settings)["hooks"]["SessionStart"]
+    commands = [h["command"] for g in groups for h in g["hooks"]]
+    assert commands == [COMMANDS.claude_hook]
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_running_twice_changes_nothing_the_second_time(client: str, home: Path) -> None:
+    install(client, home, commands=COMMANDS)
+    first = _files(home)
+    report = install(client, home, commands=COMMANDS)
+    assert _files(home) == first
+    assert all(line.startswith("unchanged") for line in report)
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_dry_run_writes_nothing(client: str, home: Path) -> None:
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text('{"model": "opus"}')
+    before = _files(home)
+    report = install(client, home, dry_run=True, commands=COMMANDS)
+    assert _files(home) == before
+    assert report[-1] == "dry run: nothing was written"
+    assert any(line.startswith(("would create", "would update")) for line in report)
+
+
+def test_a_broken_file_is_refused_and_left_alone(home: Path) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text("{ not json")
+    with pytest.raises(ConfigError, match="not valid JSON"):
+        install("claude-code", home, commands=COMMANDS)
+    assert settings.read_text() == "{ not json"
+    assert not (home / ".claude.json").exists()
+
+
+def test_the_key_is_never_written(home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TWOCLOCKS_KEY", "tck_secret-key-value")
+    for client in CLIENTS:
+        install(client, home, commands=COMMANDS)
+    assert not any("tck_secret" in text for text in _files(home).values())
+
+
+def test_installed_reports_parts_and_commands_that_cannot_start(home: Path) -> None:
+    assert not any(p.present for p in installed("claude-code", home))
+    install("claude-code", home, commands=COMMANDS)
+    parts = installed("claude-code", home)
+    assert all(p.present for p in parts)
+    # /opt/tc does not exist here: the moved-venv failure the doctor must show.
+    assert all(p.problem and "does not exist" in p.problem for p in parts)
+    install("claude-code", home)  # this interpreter's real commands
+    assert [p.problem for p in installed("claude-code", home)] == [None, None]

@@ -1,0 +1,91 @@
+"""Trust tiers (DESIGN.md §4): from the writer, never from the text; the lower tier wins."""
+
+from __future__ import annotations
+
+import pytest
+
+from twoclocks.domain.model import Tier
+from twoclocks.domain.trust import (
+    CHANNEL_CEILING,
+    WRITER_CEILING,
+    Channel,
+    Writer,
+    effective_tier,
+    lower,
+    shown_to_model,
+    value_in_evidence,
+)
+
+ASSERTED, OBSERVED, INFERRED = Tier.ASSERTED, Tier.OBSERVED, Tier.INFERRED
+
+
+def test_writer_ceilings() -> None:
+    assert WRITER_CEILING == {
+        Writer.PERSON: ASSERTED,
+        Writer.AGENT: ASSERTED,
+        Writer.TOOL_RULE: OBSERVED,
+        Writer.EXTRACTOR: INFERRED,
+    }
+    # a claim above the writer's ceiling is cut to the ceiling
+    assert effective_tier(ASSERTED, Writer.EXTRACTOR, Channel.HTTP, "Render", "Render") is INFERRED
+    assert effective_tier(ASSERTED, Writer.TOOL_RULE, Channel.HOOK, "abc123", None) is OBSERVED
+    assert effective_tier(OBSERVED, Writer.EXTRACTOR, Channel.HOOK, "Render", None) is INFERRED
+    # a claim at or under the ceiling stands
+    assert effective_tier(ASSERTED, Writer.PERSON, Channel.CLI, "Render", None) is ASSERTED
+    assert effective_tier(OBSERVED, Writer.TOOL_RULE, Channel.HOOK, "abc123", None) is OBSERVED
+
+
+def test_lower_of_source_and_channel_wins() -> None:
+    assert CHANNEL_CEILING[Channel.HOOK] is OBSERVED
+    # the person's own words, arriving through a hook, are at most observed
+    assert effective_tier(ASSERTED, Writer.PERSON, Channel.HOOK, "Render", "Render") is OBSERVED
+    # a tool rule over the CLI is still at most observed (the source is lower)
+    assert effective_tier(ASSERTED, Writer.TOOL_RULE, Channel.CLI, "abc123", None) is OBSERVED
+    # and the claim itself can be the lowest
+    assert effective_tier(INFERRED, Writer.PERSON, Channel.CLI, "Render", "Render") is INFERRED
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "low"),
+    [
+        (ASSERTED, OBSERVED, OBSERVED),
+        (OBSERVED, ASSERTED, OBSERVED),
+        (OBSERVED, INFERRED, INFERRED),
+        (INFERRED, ASSERTED, INFERRED),
+        (ASSERTED, ASSERTED, ASSERTED),
+    ],
+)
+def test_lower_is_the_less_trusted_tier(a: Tier, b: Tier, low: Tier) -> None:
+    assert lower(a, b) is low
+
+
+def test_asserted_claim_whose_value_is_not_in_the_evidence_drops_to_inferred() -> None:
+    said = "we use Buildkite now, not CircleCI"
+    assert effective_tier(ASSERTED, Writer.AGENT, Channel.MCP, "Buildkite", said) is ASSERTED
+    assert effective_tier(ASSERTED, Writer.AGENT, Channel.MCP, "GitHub Actions", said) is INFERRED
+    assert effective_tier(ASSERTED, Writer.AGENT, Channel.HTTP, "Buildkite", None) is INFERRED
+    assert effective_tier(ASSERTED, Writer.AGENT, Channel.HTTP, "Buildkite", "") is INFERRED
+
+
+def test_evidence_match_ignores_case_punctuation_and_spacing() -> None:
+    assert value_in_evidence("Render, Oregon", "deploy is on render   oregon!")
+    assert value_in_evidence("ci_provider", "the CI_PROVIDER is set")
+
+
+def test_evidence_match_is_on_whole_words() -> None:
+    # "5 attempts" is not what the person said when they said "15 attempts"
+    assert not value_in_evidence("5 attempts", "it took 15 attempts")
+    assert not value_in_evidence("main", "we maintain it ourselves")
+    assert (
+        effective_tier(ASSERTED, Writer.AGENT, Channel.MCP, "5 attempts", "it took 15 attempts")
+        is INFERRED
+    )
+    assert value_in_evidence("15 attempts", "it took 15 attempts")
+
+
+def test_no_tier_is_stored_as_none_and_never_shown_to_a_model() -> None:
+    for writer in Writer:
+        for channel in Channel:
+            assert effective_tier(None, writer, channel, "Render", "Render") is None
+    assert shown_to_model(None) is False
+    assert all(shown_to_model(tier) for tier in Tier)

@@ -1,0 +1,300 @@
+"""The write planner (DESIGN.md §3): ``(incoming, visible versions of the slot, now) -> plan``."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from twoclocks.domain.model import (
+    Cardinality,
+    FactVersion,
+    Incoming,
+    Kind,
+    Outcome,
+    Plan,
+    RetiredReason,
+)
+from twoclocks.domain.temporal import is_current, is_visible
+from twoclocks.domain.write_plan import plan_write
+
+
+def at(month: int, day: int = 1) -> datetime:
+    return datetime(2026, month, day, tzinfo=UTC)
+
+
+JAN, FEB, MAR, APR = at(1), at(2), at(3), at(4)
+NOW = at(6)
+LATER = at(7)
+
+
+def id_factory() -> Callable[[], str]:
+    counter = itertools.count(1)
+    return lambda: f"id{next(counter)}"
+
+
+def version(version_id: str, obj: str, valid_at: datetime, **fields: Any) -> FactVersion:
+    base: dict[str, Any] = {
+        "version_id": version_id,
+        "fact_id": f"fact-{version_id}",
+        "subject": "production",
+        "predicate": "deployed_to",
+        "object": obj,
+        "valid_at": valid_at,
+        "created_at": JAN,
+    }
+    base.update(fields)
+    return FactVersion(**base)
+
+
+def incoming(obj: str, valid_at: datetime, **fields: Any) -> Incoming:
+    base: dict[str, Any] = {
+        "subject": "production",
+        "predicate": "deployed_to",
+        "object": obj,
+        "valid_at": valid_at,
+        "episode_id": "ep-new",
+    }
+    base.update(fields)
+    return Incoming(**base)
+
+
+def apply(store: Sequence[FactVersion], plan: Plan) -> list[FactVersion]:
+    """What a store does with a plan: expire, link episodes, append; nothing else."""
+    expire = {e.version_id: e.reason for e in plan.expire}
+    links: dict[str, list[str]] = {}
+    for link in plan.link_episodes:
+        links.setdefault(link.version_id, []).append(link.episode_id)
+    out: list[FactVersion] = []
+    for v in store:
+        update: dict[str, Any] = {}
+        if v.version_id in expire:
+            assert v.expired_at is None, f"{v.version_id} expired twice"
+            update |= {"expired_at": plan.now, "retired_reason": expire.pop(v.version_id)}
+        if v.version_id in links:
+            update["episodes"] = v.episodes + tuple(links.pop(v.version_id))
+        out.append(v.model_copy(update=update) if update else v)
+    assert not expire and not links, "plan names versions the store does not have"
+    return out + list(plan.insert)
+
+
+def believed_windows(store: Sequence[FactVersion]) -> list[tuple[str, datetime, datetime | None]]:
+    rows = [v for v in store if v.expired_at is None]
+    rows.sort(key=lambda v: v.valid_at)
+    return [(v.object, v.valid_at, v.invalid_at) for v in rows]
+
+
+def assert_no_gap_no_overlap(store: Sequence[FactVersion]) -> None:
+    windows = believed_windows(store)
+    for (_, _, end), (_, start, _) in itertools.pairwise(windows):
+        assert end == start, windows
+    assert windows[-1][2] is None, windows
+
+
+def test_new_value_closes_every_visible_current_version_with_no_gap_and_no_overlap() -> None:
+    # Two current versions the writer can see (say one unplaced, one in its worktree).
+    hetzner = version("v1", "Hetzner", JAN)
+    render = version("v2", "Render", FEB, workspace="wt:acme-api")
+    store = [hetzner, render]
+
+    plan = plan_write(incoming("Fly", MAR), store, NOW, id_factory())
+
+    assert plan.outcome is Outcome.INSERTED
+    assert {(e.version_id, e.reason) for e in plan.expire} == {
+        ("v1", RetiredReason.ENDED),
+        ("v2", RetiredReason.ENDED),
+    }
+    assert set(plan.closed) == {"fact-v1", "fact-v2"}
+    copies = {v.object: v for v in plan.insert if v.object != "Fly"}
+    new = next(v for v in plan.insert if v.object == "Fly")
+    # each closed copy keeps its fact and start, ends exactly where the new value starts
+    assert copies["Hetzner"].fact_id == "fact-v1"
+    assert (copies["Hetzner"].valid_at, copies["Hetzner"].invalid_at) == (JAN, MAR)
+    assert (copies["Render"].valid_at, copies["Render"].invalid_at) == (FEB, MAR)
+    assert all(c.created_at == NOW and c.expired_at is None for c in copies.values())
+    assert all(c.retired_reason is RetiredReason.ENDED for c in copies.values())
+    assert (new.valid_at, new.invalid_at, new.created_at) == (MAR, None, NOW)
+    assert new.fact_id not in {"fact-v1", "fact-v2"}
+
+    after = apply(store, plan)
+    assert [v.object for v in after if is_current(v, NOW)] == ["Fly"]
+    # the two old values are history the store still answers for
+    assert {v.object for v in after if is_visible(v, NOW, as_of=at(2, 15))} == {"Hetzner", "Render"}
+    assert {v.object for v in after if is_visible(v, NOW, as_of=MAR)} == {"Fly"}
+
+
+def test_new_value_meets_the_old_window_exactly() -> None:
+    store = [version("v1", "Hetzner", JAN)]
+    after = apply(store, plan_write(incoming("Render", MAR), store, NOW, id_factory()))
+    assert believed_windows(after) == [("Hetzner", JAN, MAR), ("Render", MAR, None)]
+    assert_no_gap_no_overlap(after)
+
+
+def test_late_older_value_is_stored_closed_as_history() -> None:
+    render = version("v1", "Render", MAR)
+    store = [render]
+
+    plan = plan_write(incoming("Fly", FEB), store, NOW, id_factory())
+
+    assert plan.outcome is Outcome.STORED_CLOSED
+    assert plan.expire == ()
+    assert plan.closed == ()
+    (fly,) = plan.insert
+    assert (fly.object, fly.valid_at, fly.invalid_at) == ("Fly", FEB, MAR)
+    after = apply(store, plan)
+    assert [v.object for v in after if is_current(v, NOW)] == ["Render"]
+    assert_no_gap_no_overlap(after)
+
+
+def test_late_value_inside_a_closed_window_splits_it() -> None:
+    # Hetzner [Jan, Mar) is history, Render [Mar, ∞) is current; Fly arrives dated Feb.
+    hetzner = version("v1", "Hetzner", JAN, invalid_at=MAR, retired_reason=RetiredReason.ENDED)
+    render = version("v2", "Render", MAR)
+    store = [hetzner, render]
+
+    plan = plan_write(incoming("Fly", FEB), store, NOW, id_factory())
+
+    assert plan.outcome is Outcome.STORED_CLOSED
+    assert [e.version_id for e in plan.expire] == ["v1"]
+    assert plan.closed == ()  # no open value was closed
+    after = apply(store, plan)
+    assert believed_windows(after) == [
+        ("Hetzner", JAN, FEB),
+        ("Fly", FEB, MAR),
+        ("Render", MAR, None),
+    ]
+    # what the store believed before the late write is still answerable
+    assert [v.object for v in after if is_visible(v, NOW, as_of=at(2, 15), as_believed=JAN)] == [
+        "Hetzner"
+    ]
+
+
+def test_restatement_adds_episode_instead_of_new_version() -> None:
+    ci = version("v1", "CI runs on CircleCI", JAN, episodes=("ep-1",))
+    store = [ci]
+
+    plan = plan_write(
+        incoming("our CI runs on CircleCI", MAR, episode_id="ep-2"), store, NOW, id_factory()
+    )
+
+    assert plan.outcome is Outcome.RESTATED
+    assert plan.insert == () and plan.expire == ()
+    assert (plan.fact_id, plan.version_id) == ("fact-v1", "v1")
+    assert [(link.version_id, link.episode_id) for link in plan.link_episodes] == [("v1", "ep-2")]
+    (after,) = apply(store, plan)
+    assert after.episodes == ("ep-1", "ep-2")
+    assert after.valid_at == JAN  # the restatement does not move the start
+
+
+def test_restatement_of_an_episode_already_linked_links_nothing() -> None:
+    ci = version("v1", "CI runs on CircleCI", JAN, episodes=("ep-1",))
+    plan = plan_write(
+        incoming("CI runs on CircleCI", MAR, episode_id="ep-1"), [ci], NOW, id_factory()
+    )
+    assert plan.outcome is Outcome.RESTATED
+    assert not plan.changes_anything
+
+
+def test_changed_number_is_not_a_restatement() -> None:
+    retries = version("v1", "3 attempts", JAN)
+    plan = plan_write(incoming("5 attempts", MAR), [retries], NOW, id_factory())
+    assert plan.outcome is Outcome.INSERTED
+    assert [e.version_id for e in plan.expire] == ["v1"]
+    assert believed_windows(apply([retries], plan)) == [
+        ("3 attempts", JAN, MAR),
+        ("5 attempts", MAR, None),
+    ]
+
+
+def test_many_value_slot_keeps_each_value_and_drops_near_copies() -> None:
+    selin = version("v1", "Selin Aydin", JAN, predicate="works_with", cardinality=Cardinality.MANY)
+    new = id_factory()
+
+    other = plan_write(incoming("Mehmet Kaya", MAR, predicate="works_with"), [selin], NOW, new)
+    assert other.outcome is Outcome.INSERTED
+    assert other.expire == () and other.closed == ()
+    store = apply([selin], other)
+    assert sorted(v.object for v in store if is_current(v, NOW)) == ["Mehmet Kaya", "Selin Aydin"]
+    assert all(v.cardinality is Cardinality.MANY for v in store)
+
+    copy = plan_write(
+        incoming("selin aydin", APR, predicate="works_with", episode_id="ep-9"), store, NOW, new
+    )
+    assert copy.outcome is Outcome.RESTATED
+    assert copy.insert == () and copy.expire == ()
+    assert [(link.version_id, link.episode_id) for link in copy.link_episodes] == [("v1", "ep-9")]
+
+
+def test_event_never_closes_an_earlier_event() -> None:
+    ran = version("v1", "pytest -q", JAN, predicate="ran_command", kind=Kind.EVENT)
+    plan = plan_write(
+        incoming("make lint", MAR, predicate="ran_command", kind=Kind.EVENT),
+        [ran],
+        NOW,
+        id_factory(),
+    )
+    assert plan.outcome is Outcome.INSERTED
+    assert plan.expire == ()
+    assert plan.insert[0].cardinality is Cardinality.MANY
+
+
+def test_write_closes_only_what_it_can_see() -> None:
+    # The slot holds one current value per worktree; the writer in worktree A sees only A's.
+    in_a = version("v1", "feature/login", JAN, predicate="working_on", workspace="wt:a")
+    in_b = version("v2", "fix/flaky-ci", JAN, predicate="working_on", workspace="wt:b")
+    store = [in_a, in_b]
+
+    plan = plan_write(
+        incoming("feature/signup", MAR, predicate="working_on", workspace="wt:a"),
+        [in_a],
+        NOW,
+        id_factory(),
+    )
+
+    assert [e.version_id for e in plan.expire] == ["v1"]
+    assert plan.closed == ("fact-v1",)
+    after = apply(store, plan)
+    current = {(v.workspace, v.object) for v in after if is_current(v, NOW)}
+    assert current == {("wt:a", "feature/signup"), ("wt:b", "fix/flaky-ci")}
+
+
+def test_value_replaced_at_its_own_start_is_only_expired() -> None:
+    render = version("v1", "Render", MAR)
+    plan = plan_write(incoming("Fly", MAR), [render], NOW, id_factory())
+
+    assert [e.version_id for e in plan.expire] == ["v1"]
+    # no zero-length copy [Mar, Mar): the only insert is the new value
+    assert [(v.object, v.valid_at, v.invalid_at) for v in plan.insert] == [("Fly", MAR, None)]
+    assert plan.closed == ("fact-v1",)
+    after = apply([render], plan)
+    assert believed_windows(after) == [("Fly", MAR, None)]
+    # before the write, the store believed Render from Mar on
+    assert [v.object for v in after if is_visible(v, LATER, as_of=APR, as_believed=JAN)] == [
+        "Render"
+    ]
+
+
+def test_expired_versions_given_to_the_planner_are_ignored() -> None:
+    old = version("v1", "Hetzner", JAN, expired_at=FEB)
+    plan = plan_write(incoming("Render", MAR), [old], NOW, id_factory())
+    assert plan.expire == ()
+    assert [(v.object, v.invalid_at) for v in plan.insert] == [("Render", None)]
+
+
+def test_future_dated_write_keeps_the_old_value_current_until_it_starts() -> None:
+    hetzner = version("v1", "Hetzner", JAN)
+    plan = plan_write(incoming("Render", LATER), [hetzner], NOW, id_factory())
+    after = apply([hetzner], plan)
+    assert [v.object for v in after if is_current(v, NOW)] == ["Hetzner"]
+    assert [v.object for v in after if is_current(v, LATER)] == ["Render"]
+
+
+def test_planner_uses_the_given_clock_and_id_factory_only() -> None:
+    store = [version("v1", "Hetzner", JAN)]
+    first = plan_write(incoming("Render", MAR), store, NOW, id_factory())
+    second = plan_write(incoming("Render", MAR), store, NOW, id_factory())
+    assert first == second  # deterministic: no clock reads, no random ids
+    assert first.now == NOW
+    assert {v.version_id for v in first.insert} | {first.fact_id} <= {"id1", "id2", "id3"}
+    assert all(v.created_at == NOW for v in first.insert)

@@ -1,0 +1,188 @@
+"""The one wiring point: reads settings, builds the store, the model and the services.
+
+Nothing else in twoclocks reads configuration or the environment, and nothing
+connects or loads a model at import time: everything happens in ``start_runtime``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from twoclocks.config import Settings
+from twoclocks.domain.errors import ConfigError, InvalidInput
+from twoclocks.domain.places import Workspace
+from twoclocks.embeddings.port import Embedder
+from twoclocks.graph.port import Store
+from twoclocks.service.accounts import Accounts
+from twoclocks.service.memory import MemoryService
+from twoclocks.workspaces import SpacesConfig, resolve_workspace
+
+log = logging.getLogger("twoclocks")
+
+KEY_FILE = "key"
+LOCAL_ACCOUNT = "local"
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Settings from the environment (``TWOCLOCKS_*``), with explicit overrides on top."""
+    return Settings(**{k: v for k, v in overrides.items() if v is not None})
+
+
+def system_clock() -> datetime:
+    """The store's record clock: the wall clock in UTC."""
+    return datetime.now(UTC)
+
+
+def new_id() -> str:
+    """A fresh id for a fact or a version."""
+    return uuid.uuid4().hex
+
+
+def quiet_libraries() -> None:
+    """Settle what third-party libraries read from the environment at import time."""
+    # graphiti-core reports telemetry by default and reads these when first imported.
+    os.environ["GRAPHITI_TELEMETRY_ENABLED"] = "false"
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+    os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+
+
+def open_store(settings: Settings, attach: bool = False) -> Store:
+    """The store the settings name: the embedded FalkorDB by default, or Neo4j by URI.
+
+    ``attach``: for a command run beside a live server on the same data dir (e.g.
+    `accounts create`), connect to that server's engine instead of starting one.
+    """
+    target = settings.store.strip()
+    if target in ("", "embedded", "falkordb"):
+        from twoclocks.graph.falkordb.store import FalkorDBStore
+
+        data_dir = settings.data_dir / "falkordb"
+        if attach:
+            return FalkorDBStore.attach_or_embedded(data_dir, settings.appendfsync)
+        return FalkorDBStore.embedded(data_dir, settings.appendfsync)
+    if target.startswith(("neo4j://", "neo4j+s://", "bolt://", "bolt+s://")):
+        from twoclocks.graph.neo4j.store import Neo4jStore
+
+        return Neo4jStore(target, user=settings.neo4j_user, password=settings.neo4j_password)
+    raise ConfigError(
+        f"store {target!r} is not understood: use 'embedded' or a neo4j:// or bolt:// URI"
+    )
+
+
+def load_embedder(settings: Settings) -> Embedder:
+    """The local sentence-transformers model, loaded now (ModelUnavailable names its path)."""
+    from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
+
+    return SentenceTransformerEmbedder(settings.model).load()
+
+
+def workspace_resolver(settings: Settings) -> Callable[[str | None], Workspace]:
+    """cwd -> workspace, with the spaces file and the forced space from the settings."""
+    spaces = SpacesConfig.load(settings.spaces_file) if settings.spaces_file else None
+    return lambda cwd: resolve_workspace(cwd, spaces, settings.space)
+
+
+def account_zone(settings: Settings) -> ZoneInfo:
+    """The time zone rendered times use."""
+    try:
+        return ZoneInfo(settings.timezone)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise ConfigError(
+            f"time zone {settings.timezone!r} is unknown: use an IANA name such as Europe/Istanbul"
+        ) from None
+
+
+@dataclass
+class Runtime:
+    """Everything a running server holds: the store, the model and the services over them."""
+
+    settings: Settings
+    store: Store
+    embedder: Embedder | None
+    service: MemoryService
+    accounts: Accounts
+    recall: Any = None
+    ready: bool = False
+    details: dict[str, Any] = field(default_factory=dict)
+
+    async def close(self) -> None:
+        """Stop the store (and the embedded engine's process)."""
+        self.ready = False
+        await self.store.close()
+
+
+async def start_runtime(
+    settings: Settings,
+    *,
+    store: Store | None = None,
+    embedder: Embedder | None = None,
+    load_model: bool = True,
+    attach: bool = False,
+) -> Runtime:
+    """Build and start everything; tests pass their own store or embedder."""
+    quiet_libraries()
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    if embedder is None and load_model:
+        embedder = load_embedder(settings)
+    store = store or open_store(settings, attach)
+    await store.start()
+    resolver = workspace_resolver(settings)
+    matcher = None
+    if embedder is not None:
+        from twoclocks.embeddings.slot_matcher import SlotMatcher
+
+        matcher = SlotMatcher(embedder, settings.drift_threshold)
+    service = MemoryService(store, system_clock, new_id, embedder, resolver, matcher)
+    accounts = Accounts(store, system_clock)
+    runtime = Runtime(settings, store, embedder, service, accounts)
+    from twoclocks.service.recall import RecallService
+
+    runtime.recall = RecallService(store, system_clock, embedder, resolver, account_zone(settings))
+    runtime.ready = True
+    runtime.details = {
+        "store": type(store).__name__,
+        "model": embedder.model_name if embedder else None,
+    }
+    return runtime
+
+
+def key_file(data_dir: Path) -> Path:
+    """Where the local account's key is kept (mode 0600)."""
+    return data_dir / KEY_FILE
+
+
+async def ensure_local_account(runtime: Runtime) -> str | None:
+    """On first run, create the `local` account and write its key to the data dir."""
+    path = key_file(runtime.settings.data_dir)
+    if path.exists():
+        return None
+    try:
+        key = await runtime.accounts.create(LOCAL_ACCOUNT)
+    except InvalidInput:
+        log.warning("account 'local' exists but %s is missing; create a new account", path)
+        return None
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(key + "\n")
+    return key
+
+
+def client_settings() -> tuple[str, str | None]:
+    """For CLI, hooks and MCP-over-stdio: the server URL and the key to send."""
+    settings = load_settings()
+    url = settings.url or f"http://{settings.host}:{settings.port}"
+    key = settings.key
+    if not key:
+        path = key_file(settings.data_dir)
+        if path.exists():
+            key = path.read_text().strip()
+    return url, key

@@ -1,0 +1,100 @@
+"""The agent-facing commands: `mcp`, `hook`, `install`, `doctor`.
+
+Registered on the main CLI with ``app.add_typer(agents_app)`` (no name: the commands
+join the top level). Each is a thin call into its module, imported when run, so
+`twoclocks --help` stays quick.
+"""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from twoclocks.domain.errors import TwoclocksError
+
+app = typer.Typer(no_args_is_help=True)
+hook_app = typer.Typer(help="Client hooks (run by the client, not by hand).", no_args_is_help=True)
+claude_code_app = typer.Typer(help="Claude Code (and Codex) hooks.", no_args_is_help=True)
+cursor_app = typer.Typer(help="Cursor hooks.", no_args_is_help=True)
+hook_app.add_typer(claude_code_app, name="claude-code")
+hook_app.add_typer(cursor_app, name="cursor")
+app.add_typer(hook_app, name="hook")
+
+
+class ClientName(StrEnum):
+    """The clients `install` knows."""
+
+    CLAUDE_CODE = "claude-code"
+    CODEX = "codex"
+    CURSOR = "cursor"
+
+
+def _fail(exc: TwoclocksError) -> None:
+    typer.echo(f"{exc.name}: {exc.message}", err=True)
+    raise typer.Exit(2)
+
+
+@app.command()
+def mcp(
+    cwd: Annotated[
+        str | None,
+        typer.Option(
+            help="The session's directory (default: where this process starts); "
+            "Cursor passes ${workspaceFolder}"
+        ),
+    ] = None,
+) -> None:
+    """Serve the MCP tools over stdio, forwarding to the running server."""
+    from twoclocks.mcp_tools import run_stdio
+
+    try:
+        run_stdio(cwd)
+    except TwoclocksError as exc:
+        _fail(exc)
+
+
+@claude_code_app.command("session-start")
+def claude_code_session_start() -> None:
+    """Print the first-turn block for Claude Code or Codex; silent on any failure."""
+    from twoclocks.hooks.claude_code import main
+
+    sys.exit(main(["session-start"]))
+
+
+@cursor_app.command("session-start")
+def cursor_session_start() -> None:
+    """Print the first-turn block for Cursor; silent on any failure."""
+    from twoclocks.hooks.cursor import main
+
+    sys.exit(main(["session-start"]))
+
+
+@app.command()
+def install(
+    client: Annotated[ClientName, typer.Argument(help="Which client to set up")],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change")] = False,
+) -> None:
+    """Add the MCP server and the session-start hook to a client's config (merged, backed up)."""
+    from twoclocks.install import install as run_install
+
+    try:
+        for line in run_install(client.value, dry_run=dry_run):
+            typer.echo(line)
+    except TwoclocksError as exc:
+        _fail(exc)
+
+
+@app.command()
+def doctor() -> None:
+    """Check the server, the key, the data dir, hook failures and client configs."""
+    from twoclocks import bootstrap
+    from twoclocks.doctor import run
+
+    url, key = bootstrap.client_settings()
+    code, lines = run(url, key, bootstrap.load_settings().data_dir)
+    for line in lines:
+        typer.echo(line)
+    raise typer.Exit(code)

@@ -1,0 +1,72 @@
+"""A small HTTP client for the v1 API, used by the CLI, the hooks and MCP over stdio."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+
+from twoclocks import bootstrap
+from twoclocks.domain import errors
+from twoclocks.domain.errors import StoreUnavailable, TwoclocksError, Unauthorized
+
+
+def _error_from(status: int, body: Any) -> TwoclocksError:
+    name = body.get("error") if isinstance(body, dict) else None
+    message = body.get("message") if isinstance(body, dict) else str(body)
+    cls = getattr(errors, name or "", None)
+    if isinstance(cls, type) and issubclass(cls, TwoclocksError):
+        return cls(message or name or "")
+    exc = TwoclocksError(f"HTTP {status}: {message}")
+    return exc
+
+
+class Client:
+    """Talks to a running twoclocks server with one account's key."""
+
+    def __init__(self, url: str, key: str | None, timeout: float = 30.0) -> None:
+        self.url = url.rstrip("/")
+        self.key = key
+        self.timeout = timeout
+
+    @classmethod
+    def from_environment(cls, timeout: float = 30.0) -> Client:
+        """TWOCLOCKS_URL and TWOCLOCKS_KEY, else the key file in the data dir."""
+        url, key = bootstrap.client_settings()
+        return cls(url, key, timeout)
+
+    def _headers(self) -> dict[str, str]:
+        if not self.key:
+            raise Unauthorized(
+                "no API key: set TWOCLOCKS_KEY or run `twoclocks serve` once to create the key file"
+            )
+        return {"Authorization": f"Bearer {self.key}"}
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        """One JSON call; a v1 error comes back as the matching TwoclocksError."""
+        try:
+            r = httpx.request(
+                method, self.url + path, json=body, headers=self._headers(), timeout=self.timeout
+            )
+        except httpx.HTTPError as exc:
+            raise StoreUnavailable(f"cannot reach twoclocks at {self.url}: {exc}") from None
+        data = r.json() if r.content else None
+        if r.status_code >= 400:
+            raise _error_from(r.status_code, data)
+        return data
+
+    def stream_lines(self, path: str) -> Iterator[str]:
+        """The lines of an NDJSON answer, as they arrive."""
+        try:
+            with httpx.stream(
+                "GET", self.url + path, headers=self._headers(), timeout=self.timeout
+            ) as r:
+                if r.status_code >= 400:
+                    r.read()
+                    raise _error_from(r.status_code, r.json())
+                for line in r.iter_lines():
+                    if line.strip():
+                        yield line
+        except httpx.HTTPError as exc:
+            raise StoreUnavailable(f"cannot reach twoclocks at {self.url}: {exc}") from None

@@ -1,0 +1,191 @@
+"""`twoclocks doctor`: one line per check, ✓ or ✗ and what to do; exit 0 only when all pass.
+
+A session-start hook fails silently by design, and a broken memory looks exactly
+like an empty one; this is where those failures become visible.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+from twoclocks.hooks.claude_code import LOG_NAME, read_failures
+from twoclocks.install import CLIENTS, installed
+
+RECENT = timedelta(hours=24)
+"""Hook failures older than this are shown but no longer fail the check."""
+
+HTTP_TIMEOUT_S = 3.0
+
+
+@dataclass(frozen=True)
+class Check:
+    """One line of the report; ``ok`` None is neutral (shown, never a failure)."""
+
+    ok: bool | None
+    text: str
+    details: tuple[str, ...] = ()
+
+    def lines(self) -> Iterator[str]:
+        """The check as printed."""
+        mark = {True: "✓", False: "✗", None: "–"}[self.ok]
+        yield f"{mark} {self.text}"
+        for line in self.details:
+            yield f"    {line}"
+
+
+def check_server(url: str) -> Check:
+    """The server answers /healthz and says it is ready."""
+    import httpx
+
+    try:
+        answer = httpx.get(url.rstrip("/") + "/healthz", timeout=HTTP_TIMEOUT_S)
+    except httpx.HTTPError as exc:
+        return Check(
+            False,
+            f"server not reachable at {url} ({type(exc).__name__}): "
+            "start it with `twoclocks serve`, or set TWOCLOCKS_URL",
+        )
+    if answer.status_code == 200:
+        body = answer.json()
+        return Check(
+            True, f"server ready at {url} (store {body.get('store')}, model {body.get('model')})"
+        )
+    return Check(
+        False,
+        f"server at {url} is not ready (HTTP {answer.status_code}: "
+        f"{answer.text[:200]}): wait, or read its log",
+    )
+
+
+def check_key(url: str, key: str | None, data_dir: Path) -> Check:
+    """A key is configured and the server accepts it."""
+    from urllib.parse import urlencode
+
+    from twoclocks.client import Client
+    from twoclocks.domain.errors import TwoclocksError, Unauthorized
+
+    if not key:
+        return Check(
+            False,
+            f"no API key: set TWOCLOCKS_KEY, or run `twoclocks serve` once so "
+            f"it writes {data_dir / 'key'}",
+        )
+    try:
+        Client(url, key, timeout=HTTP_TIMEOUT_S).call(
+            "GET", "/v1/facts?" + urlencode({"subject": "twoclocks doctor"})
+        )
+    except Unauthorized as exc:
+        return Check(False, f"the server refuses the key: {exc.message}")
+    except TwoclocksError as exc:
+        return Check(False, f"cannot check the key: {exc.name}: {exc.message}")
+    return Check(True, "API key accepted")
+
+
+def check_data_dir(data_dir: Path) -> Check:
+    """The data dir exists and is writable; the key file is private."""
+    if not data_dir.is_dir():
+        return Check(
+            False,
+            f"data dir {data_dir} does not exist: run `twoclocks serve` once, "
+            "or set TWOCLOCKS_DATA_DIR",
+        )
+    if not os.access(data_dir, os.W_OK):
+        return Check(False, f"data dir {data_dir} is not writable: hooks cannot log there")
+    key = data_dir / "key"
+    if key.exists() and key.stat().st_mode & 0o077:
+        return Check(False, f"{key} is readable by others: chmod 600 {key}")
+    return Check(True, f"data dir {data_dir}")
+
+
+def check_hook_log(data_dir: Path, now: datetime | None = None) -> Check:
+    """The last 5 hook failures; any in the last 24 hours fails the check."""
+    failures = read_failures(data_dir, limit=200)
+    path = data_dir / LOG_NAME
+    if not failures:
+        return Check(True, f"no hook failures logged ({path})")
+    now = now or datetime.now(UTC)
+    lines = tuple(
+        f"{f.get('at')}  {f.get('hook')}  {f.get('error')}: {f.get('message')}"
+        + (f"  (cwd {f['cwd']})" if f.get("cwd") else "")
+        for f in failures[-5:]
+    )
+    recent = [f for f in failures if _when(f.get("at")) > now - RECENT]
+    if recent:
+        return Check(
+            False,
+            f"{len(recent)} hook failure(s) in the last 24 hours, the latest "
+            f"{recent[-1].get('error')}: sessions started without memory "
+            f"(from {path})",
+            lines,
+        )
+    return Check(True, f"no hook failures in the last 24 hours (older ones in {path})", lines)
+
+
+def _when(value: object) -> datetime:
+    try:
+        return datetime.strptime(str(value), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+    except ValueError:
+        return datetime.min.replace(tzinfo=UTC)
+
+
+def check_clients(home: Path | None = None) -> list[Check]:
+    """One line per client: installed, partly installed (✗), or not installed (neutral)."""
+    checks = []
+    for client in CLIENTS:
+        parts = installed(client, home)
+        present = [p for p in parts if p.present]
+        broken = [p for p in present if p.problem]
+        if not present:
+            checks.append(Check(None, f"{client}: not installed (`twoclocks install {client}`)"))
+        elif broken:
+            checks.append(
+                Check(
+                    False,
+                    f"{client}: {broken[0].what} in {broken[0].path} cannot "
+                    f"start ({broken[0].problem}): run "
+                    f"`twoclocks install {client}` again",
+                )
+            )
+        elif len(present) < len(parts):
+            missing = ", ".join(p.what for p in parts if not p.present)
+            checks.append(
+                Check(False, f"{client}: {missing} missing: run `twoclocks install {client}`")
+            )
+        else:
+            checks.append(
+                Check(True, f"{client}: " + " and ".join(p.what for p in parts) + " installed")
+            )
+    if not any(c.ok for c in checks):
+        checks.append(
+            Check(
+                False, "no client is set up: run `twoclocks install claude-code` (or codex, cursor)"
+            )
+        )
+    return checks
+
+
+def run(
+    url: str, key: str | None, data_dir: Path, home: Path | None = None
+) -> tuple[int, list[str]]:
+    """Every check; (exit code, printed lines)."""
+    started = time.monotonic()
+    server = check_server(url)
+    checks = [server]
+    checks.append(
+        check_key(url, key, data_dir)
+        if server.ok
+        else Check(False, "API key not checked: the server is not reachable")
+    )
+    checks += [check_data_dir(data_dir), check_hook_log(data_dir), *check_clients(home)]
+    lines = [line for check in checks for line in check.lines()]
+    failed = sum(1 for c in checks if c.ok is False)
+    lines.append(
+        f"{'all good' if not failed else f'{failed} problem(s)'} "
+        f"({time.monotonic() - started:.1f} s)"
+    )
+    return (1 if failed else 0), lines

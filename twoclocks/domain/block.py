@@ -1,0 +1,317 @@
+"""The first-turn block: what a new session is told before its first prompt (DESIGN.md §6).
+
+The service selects the versions (current facts of the workspace and unplaced
+ones, plus closed versions still believed, for history); this module only orders,
+labels and fits them in the budget. Worked example (``now`` 2026-03-02 12:00 UTC,
+shown in Europe/Istanbul)::
+
+    [[CM-MEM]] rules: 1 your current message overrides every fact;
+    2 when facts conflict the newest valid_at wins; 3 ✗ INVALID lines are history;
+    4 these lines are the whole result of this read: cite memory for nothing else.
+    result: rows
+    Rules you set:
+    - keep your answers to five lines or less
+    Facts:
+    - production · deploy target: Render, Oregon region (since 2026-03-01 12:00 +03, asserted)
+    Recent changes (last 48 h):
+    - production · deploy target: Hetzner -> Render, Oregon region (changed 2026-03-01 12:00 +03)
+
+Rules:
+
+* a row with no tier is never rendered; a ``rule`` the person asserted is quoted
+  verbatim under "Rules you set"; an inferred line is marked as a guess;
+* facts of this workspace come first, then unplaced ones, then the rest; newest
+  ``valid_at`` first inside each group, or ``query_rank`` order when given;
+* at most 3 recent changes: versions whose world-time end falls in the last 48 h,
+  each paired with its successor (old -> new);
+* closed versions show as ``✗ INVALID`` only for session-state predicates;
+* the whole text fits ``budget`` characters; when anything is cut, the last line
+  (inside the budget) says how many rows are missing and which tool lists them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from datetime import datetime, timedelta, tzinfo
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from twoclocks.domain.errors import InvalidInput
+from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Tier
+from twoclocks.domain.slot_names import humanize_predicate, predicate_tokens
+from twoclocks.domain.temporal import is_current
+from twoclocks.domain.trust import shown_to_model
+
+BlockStatus = Literal["rows", "empty", "unavailable"]
+
+HEADER = (
+    "[[CM-MEM]] rules: 1 your current message overrides every fact;\n"
+    "2 when facts conflict the newest valid_at wins; 3 ✗ INVALID lines are history;\n"
+    "4 these lines are the whole result of this read: cite memory for nothing else."
+)
+
+DEFAULT_BUDGET = 8000
+"""Characters; under Claude Code's 10,000-character cap on a hook's additionalContext."""
+
+MIN_BUDGET = 500
+"""The smallest budget that still holds the header, the result line and the cut line."""
+
+MAX_RECENT_CHANGES = 3
+RECENT_WINDOW = timedelta(hours=48)
+
+SESSION_STATE: frozenset[str] = frozenset(
+    {
+        "decided", "decision", "working_on", "current_task", "current_ticket",
+        "current_branch", "current_focus", "current_goal", "next_step", "next_steps",
+        "blocked_on", "in_progress", "todo",
+    }
+)  # fmt: skip
+"""Predicates (as snake_case words) whose closed versions still show, as ✗ INVALID history.
+
+Where work stood last session is worth seeing even after it moved on; an old deploy
+target is not, because its successor already says everything the model needs.
+"""
+
+_HEADINGS = {
+    "rule": "Rules you set:",
+    "fact": "Facts:",
+    "change": "Recent changes (last 48 h):",
+    "invalid": "History, no longer true:",
+}
+# Cutting follows this order (rules are kept longest); display follows _DISPLAY.
+_PRIORITY = ("rule", "change", "fact", "invalid")
+_DISPLAY = ("rule", "fact", "change", "invalid")
+
+
+class RenderedBlock(BaseModel):
+    """The block's text, what it says about the read, how many rows it shows and how many it cut."""
+
+    model_config = ConfigDict(frozen=True)
+
+    status: BlockStatus
+    text: str
+    rows: int
+    more: int
+
+
+def format_time(moment: datetime, tz: tzinfo) -> str:
+    """A time in the account's zone, minutes only, offset in hours when whole.
+
+    >>> from datetime import timezone
+    >>> six_utc = datetime(2026, 1, 10, 6, 0, tzinfo=timezone.utc)
+    >>> format_time(six_utc, timezone(timedelta(hours=3)))
+    '2026-01-10 09:00 +03'
+    >>> format_time(six_utc, timezone(timedelta(hours=-5.5)))
+    '2026-01-10 00:30 -05:30'
+    """
+    local = moment.astimezone(tz)
+    offset = local.utcoffset() or timedelta(0)
+    sign = "-" if offset < timedelta(0) else "+"
+    minutes = abs(int(offset.total_seconds())) // 60
+    hours, mins = divmod(minutes, 60)
+    zone = f"{sign}{hours:02d}" + (f":{mins:02d}" if mins else "")
+    return f"{local:%Y-%m-%d %H:%M} {zone}"
+
+
+def is_session_state(predicate: str) -> bool:
+    """True for predicates whose history the block keeps as ✗ INVALID lines.
+
+    >>> is_session_state("workingOn"), is_session_state("deploy_target")
+    (True, False)
+    """
+    return "_".join(predicate_tokens(predicate)) in SESSION_STATE
+
+
+def _one_line(text: str) -> str:
+    # A line break inside a value would forge a line of its own (a fake rule, a
+    # fake "result:"), so every value is folded onto its fact's single line.
+    return " ".join(text.split())
+
+
+def _tier_note(tier: Tier | None) -> str:
+    if tier is Tier.INFERRED:
+        return "inferred — a guess, verify"
+    return tier.value if tier else ""
+
+
+def _fact_line(v: FactVersion, tz: tzinfo) -> str:
+    return (
+        f"- {_one_line(v.subject)} · {humanize_predicate(v.predicate)}: {_one_line(v.object)}"
+        f" (since {format_time(v.valid_at, tz)}, {_tier_note(v.tier)})"
+    )
+
+
+def _change_line(old: FactVersion, new: FactVersion | None, tz: tzinfo) -> str:
+    assert old.invalid_at is not None
+    value = _one_line(new.object) if new is not None else "(ended, no new value)"
+    if new is not None and new.predicate != old.predicate:
+        value = f"{humanize_predicate(new.predicate)}: {value}"
+    guessed = new is not None and new.tier is Tier.INFERRED
+    guess = ", new value inferred — a guess" if guessed else ""
+    return (
+        f"- {_one_line(old.subject)} · {humanize_predicate(old.predicate)}: "
+        f"{_one_line(old.object)} -> {value} (changed {format_time(old.invalid_at, tz)}{guess})"
+    )
+
+
+def _invalid_line(v: FactVersion, tz: tzinfo) -> str:
+    assert v.invalid_at is not None
+    return (
+        f"✗ INVALID {_one_line(v.subject)} · {humanize_predicate(v.predicate)}: "
+        f"{_one_line(v.object)} (from {format_time(v.valid_at, tz)} "
+        f"until {format_time(v.invalid_at, tz)}, {_tier_note(v.tier)})"
+    )
+
+
+def _more_line(count: int, tool: str) -> str:
+    return f"… {count} more facts not shown: call {tool} to list them"
+
+
+def _ordered(
+    rows: Sequence[FactVersion],
+    workspace_keys: Collection[str],
+    query_rank: Mapping[str, int] | None,
+) -> list[FactVersion]:
+    """This workspace, then unplaced, then the rest; newest first, or by query rank, inside each."""
+
+    def group(v: FactVersion) -> int:
+        if v.workspace is None:
+            return 1
+        return 0 if v.workspace in workspace_keys else 2
+
+    def key(v: FactVersion) -> tuple[int, float, float, str]:
+        rank = float("inf")
+        if query_rank is not None and v.version_id in query_rank:
+            rank = float(query_rank[v.version_id])
+        return (group(v), rank, -v.valid_at.timestamp(), v.version_id)
+
+    return sorted(rows, key=key)
+
+
+def _successor(old: FactVersion, rows: Sequence[FactVersion]) -> FactVersion | None:
+    """The version that took over when ``old`` ended: it points back, or opens the same slot."""
+    assert old.invalid_at is not None
+    end = old.invalid_at
+    pointing = [v for v in rows if v.supersedes == old.fact_id and v.fact_id != old.fact_id]
+    later: list[FactVersion] = []
+    if old.cardinality is Cardinality.ONE:
+        later = [
+            v for v in rows
+            if v.slot == old.slot and v.fact_id != old.fact_id and v.valid_at >= end
+        ]  # fmt: skip
+    candidates = pointing or later
+    if not candidates:
+        return None
+    # The windows meet with no gap, so the earliest start is the successor; one in
+    # the same workspace beats one that happens to start at the same instant elsewhere.
+    return min(candidates, key=lambda v: (v.valid_at, v.workspace != old.workspace, v.version_id))
+
+
+def _sections(
+    facts: Sequence[FactVersion],
+    now: datetime,
+    tz: tzinfo,
+    workspace_keys: Collection[str],
+    query_rank: Mapping[str, int] | None,
+) -> dict[str, list[str]]:
+    shown = [v for v in facts if shown_to_model(v.tier)]
+    current = _ordered([v for v in shown if is_current(v, now)], workspace_keys, query_rank)
+    closed = [
+        v for v in shown
+        if v.expired_at is None and v.invalid_at is not None and v.invalid_at <= now
+    ]  # fmt: skip
+    # Newest end first: the latest change is the one the model is likeliest to trip on.
+    closed.sort(key=lambda v: (-(v.invalid_at or now).timestamp(), v.version_id))
+
+    rules = [v for v in current if v.fact_class is FactClass.RULE and v.tier is Tier.ASSERTED]
+    rule_ids = {v.version_id for v in rules}
+
+    changes: list[str] = []
+    in_changes: set[str] = set()
+    for old in closed:
+        if len(changes) == MAX_RECENT_CHANGES:
+            break
+        assert old.invalid_at is not None
+        if now - old.invalid_at > RECENT_WINDOW:
+            continue
+        changes.append(_change_line(old, _successor(old, shown), tz))
+        in_changes.add(old.version_id)
+
+    return {
+        "rule": [f"- {_one_line(v.object)}" for v in rules],
+        "fact": [_fact_line(v, tz) for v in current if v.version_id not in rule_ids],
+        "change": changes,
+        "invalid": [
+            _invalid_line(v, tz)
+            for v in closed
+            if is_session_state(v.predicate) and v.version_id not in in_changes
+        ],
+    }
+
+
+def _fit(
+    sections: dict[str, list[str]], head: str, budget: int, more_tool: str
+) -> tuple[dict[str, list[str]], int]:
+    """Keep lines in priority order while they fit, leaving room for the cut line."""
+    total = sum(len(lines) for lines in sections.values())
+
+    def size(kept: dict[str, list[str]]) -> int:
+        lines = [head]
+        for name, rows in kept.items():
+            if rows:
+                lines += [_HEADINGS[name], *rows]
+        return len("\n".join(lines))
+
+    if size(sections) <= budget:
+        return sections, 0
+    room = budget - len(_more_line(total, more_tool)) - 1
+    kept: dict[str, list[str]] = {name: [] for name in sections}
+    used = len(head)
+    for name in _PRIORITY:
+        for line in sections[name]:
+            cost = len(line) + 1 + (0 if kept[name] else len(_HEADINGS[name]) + 1)
+            if used + cost > room:
+                shown = sum(len(rows) for rows in kept.values())
+                return kept, total - shown
+            kept[name].append(line)
+            used += cost
+    raise AssertionError("unreachable: the whole block fit after all")  # pragma: no cover
+
+
+def render_block(
+    facts: Sequence[FactVersion],
+    *,
+    now: datetime,
+    tz: tzinfo,
+    workspace_keys: Collection[str],
+    status: BlockStatus,
+    budget: int = DEFAULT_BUDGET,
+    query_rank: Mapping[str, int] | None = None,
+    more_tool: str = "recall",
+) -> RenderedBlock:
+    """Render the first-turn [[CM-MEM]] block from the versions the service selected.
+
+    ``status`` is what the store said: ``unavailable`` renders the header and that
+    result alone; otherwise the result is ``rows`` or ``empty`` from what is shown
+    (a store holding only untiered rows is ``empty`` to a model).
+    """
+    if budget < MIN_BUDGET:
+        raise InvalidInput(f"budget {budget} is below {MIN_BUDGET} characters: ask for more")
+    if status == "unavailable":
+        return RenderedBlock(status="unavailable", text=f"{HEADER}\nresult: unavailable",
+                             rows=0, more=0)
+    sections = _sections(facts, now, tz, workspace_keys, query_rank)
+    if not any(sections.values()):
+        return RenderedBlock(status="empty", text=f"{HEADER}\nresult: empty", rows=0, more=0)
+
+    head = f"{HEADER}\nresult: rows"
+    kept, more = _fit(sections, head, budget, more_tool)
+    lines = [head]
+    for name in _DISPLAY:
+        if kept[name]:
+            lines += [_HEADINGS[name], *kept[name]]
+    if more:
+        lines.append(_more_line(more, more_tool))
+    text = "\n".join(lines)
+    return RenderedBlock(status="rows", text=text, rows=sum(map(len, kept.values())), more=more)

@@ -1,0 +1,339 @@
+"""Predicate names as words, and the lexical half of slot-drift matching.
+
+Writers name one slot in many ways (``ci_provider``, ``ciPlatform``, ``ci-provider``).
+Embeddings catch most synonyms, but they are weak exactly where a merge would do the
+most harm: two names that share almost every word yet mean different slots
+(``deploy_target`` vs ``deploy_region``, ``owner`` vs ``previous_owner``). The rules
+here settle those cases before any similarity is consulted, and settle abbreviations
+(``db`` / ``database``) that a small model scores unevenly.
+
+Everything here is pure: no model, no I/O, the similarity arrives as a number.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+LexicalVerdict = Literal["same", "different", "unknown"]
+
+# Splits "ciProvider" and "HTTPServerPort" at case changes but keeps digits on the
+# word they follow, so "s3Bucket" stays "s3 bucket" and "oauth2" stays whole.
+_CAMEL_LOWER_UPPER = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_CAMEL_ACRONYM_END = re.compile(r"(?<=[A-Z])(?=[A-Z][a-z])")
+_SEPARATORS = re.compile(r"[\s_.\-/:]+")
+
+# Abbreviations and spelling variants, mapped to one canonical spelling. A value may
+# be several words ("pr" -> "pull request"). Only expansions that are unambiguous in
+# predicate names belong here: "auth" (authentication or authorization?) and "dev"
+# as a person are left to the embedding.
+_CANONICAL: dict[str, tuple[str, ...]] = {
+    "db": ("database",),
+    "env": ("environment",),
+    "repo": ("repository",),
+    "deploy": ("deployment",),
+    "config": ("configuration",),
+    "cfg": ("configuration",),
+    "conf": ("configuration",),
+    "pkg": ("package",),
+    "cmd": ("command",),
+    "dir": ("directory",),
+    "ver": ("version",),
+    "py": ("python",),
+    "nodejs": ("node",),
+    "js": ("javascript",),
+    "ts": ("typescript",),
+    "k8s": ("kubernetes",),
+    "prod": ("production",),
+    "stg": ("staging",),
+    "dev": ("development",),
+    "authn": ("authentication",),
+    "authz": ("authorization",),
+    "pr": ("pull", "request"),
+    "mr": ("merge", "request"),
+    "min": ("minimum",),
+    "max": ("maximum",),
+    "num": ("number",),
+    "addr": ("address",),
+    "svc": ("service",),
+    "msg": ("message",),
+    "img": ("image",),
+    "lib": ("library",),
+    "app": ("application",),
+    "info": ("information",),
+    "doc": ("documentation",),
+    "docs": ("documentation",),
+    "lang": ("language",),
+    "tz": ("timezone",),
+    "gh": ("github",),
+    "mgr": ("manager",),
+    "perf": ("performance",),
+    "src": ("source",),
+    "tmp": ("temporary",),
+    "temp": ("temporary",),
+    "prev": ("previous",),
+    "curr": ("current",),
+    "bench": ("benchmark",),
+    # Synonyms inside the discriminator vocabulary: without these, "former_owner" and
+    # "previous_owner" would look like two contrasting qualifiers.
+    "former": ("previous",),
+    "old": ("previous",),
+    "prior": ("previous",),
+    "latest": ("last",),
+    "main": ("primary",),
+    "begin": ("start",),
+    "finish": ("end",),
+    # Verb forms of one activity name the same slot ("testing_framework").
+    "testing": ("test",),
+    "linting": ("lint",),
+    "formatting": ("format",),
+    "logging": ("log",),
+    "building": ("build",),
+    "deploying": ("deployment",),
+    "benchmarking": ("benchmark",),
+    "typechecking": ("typecheck",),
+}
+
+# Words ending in "s" that are not plurals; stripping them would invent a new word.
+_NOT_PLURAL = frozenset(
+    {
+        "aws", "gcs", "https", "kubernetes", "postgres", "redis", "jenkins", "status",
+        "alias", "canvas", "css", "sass", "ios", "macos", "windows", "news", "series",
+        "analytics", "always", "less", "process", "access", "address", "class", "bus",
+    }
+)  # fmt: skip
+
+# Attribute nouns name a property of a thing rather than the thing: "db" vs "db_port".
+_ATTRIBUTE_NOUNS = frozenset(
+    {
+        "version", "port", "host", "url", "command", "name", "user", "path", "key",
+        "id", "count", "size", "limit", "timeout", "date", "time", "email", "image",
+        "tag", "branch", "region", "zone", "address", "budget", "format", "level",
+        "directory", "location", "schedule",
+    }
+)  # fmt: skip
+
+# Attribute nouns a name often adds or drops while meaning the same slot:
+# "deploy_command" / "deploy_script", "ssh_user" / "ssh_username", "formatter" /
+# "format_tool". Their presence on one side only proves nothing.
+_OPTIONAL_ATTRIBUTES = frozenset({"command", "user", "path", "format", "budget", "address", "time"})
+
+# Attribute nouns that stand in for a neighbour: "db_host" / "db_address",
+# "release_date" / "release_time", "test_directory" / "test_path",
+# "backup_location" / "backup_directory". Swapping one for another proves nothing.
+_LOOSE_ATTRIBUTES = frozenset({"address", "time", "path", "location"})
+
+# Qualifiers that split a slot in two when one name has one and the other does not:
+# "owner" vs "previous_owner", "db" vs "db_port", "replicas" vs "max_replicas".
+_ABSENCE_DISCRIMINATORS = (_ATTRIBUTE_NOUNS - _OPTIONAL_ATTRIBUTES) | frozenset(
+    {
+        # time and order
+        "previous", "new", "next", "last", "first", "original", "legacy", "future",
+        # roles of one of several things
+        "primary", "replica", "secondary", "standby", "backup", "fallback",
+        # sides and directions
+        "frontend", "backend", "source", "target", "upstream", "downstream",
+        # bounds and ends
+        "minimum", "maximum", "start", "end", "lower", "upper",
+        # environments
+        "production", "staging", "development", "qa", "preview", "local",
+        # kinds of test
+        "unit", "integration", "e2e", "smoke",
+    }
+)  # fmt: skip
+
+# Side words are qualifiers only before a noun; see _qualifiers.
+_SIDE_WORDS = frozenset({"frontend", "backend"})
+
+# Tokens that never stand for one another: when each name has a different one of these
+# ("test_command" vs "build_command", "log_level" vs "log_format"), the slots differ.
+_SWAP_DISCRIMINATORS = (
+    _ABSENCE_DISCRIMINATORS
+    | (_ATTRIBUTE_NOUNS - _LOOSE_ATTRIBUTES)
+    | frozenset(
+        {
+            # activities a project runs
+            "build", "test", "lint", "format", "install", "deployment", "release", "run",
+            "serve", "migrate", "seed", "typecheck", "benchmark", "compile", "publish",
+            "clean", "watch",
+            # platforms and clients
+            "mobile", "web", "desktop", "client", "server", "ios", "android",
+            # data flow
+            "input", "output", "read", "write", "inbound", "outbound", "request",
+            "response", "fork", "origin",
+            # periods
+            "hourly", "daily", "weekly", "monthly", "quarterly", "yearly",
+            # pipelines
+            "ci", "cd",
+        }
+    )
+)  # fmt: skip
+
+
+def humanize_predicate(name: str) -> str:
+    """Turn a predicate name into lowercase words: "ciProvider" -> "ci provider".
+
+    >>> humanize_predicate("ciProvider")
+    'ci provider'
+    >>> humanize_predicate("deploy-target.v2")
+    'deploy target v2'
+    >>> humanize_predicate("HTTPServerPort")
+    'http server port'
+    >>> humanize_predicate("s3Bucket")
+    's3 bucket'
+    """
+    return " ".join(predicate_tokens(name))
+
+
+def predicate_tokens(name: str) -> list[str]:
+    """Split a predicate name into lowercase words on ``_ - .``, spaces and camelCase.
+
+    >>> predicate_tokens("on_call-engineer")
+    ['on', 'call', 'engineer']
+    >>> predicate_tokens("dbURL")
+    ['db', 'url']
+    """
+    words: list[str] = []
+    for part in _SEPARATORS.split(name):
+        if not part:
+            continue
+        part = _CAMEL_LOWER_UPPER.sub(" ", part)
+        part = _CAMEL_ACRONYM_END.sub(" ", part)
+        words.extend(word.lower() for word in part.split())
+    return words
+
+
+def _singular(word: str) -> str:
+    # A light plural rule, applied to both names alike, so "maintainers" meets
+    # "maintainer"; a wrong stem is harmless because it is never shown or embedded.
+    if word in _NOT_PLURAL or len(word) < 3 or not word.endswith("s"):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "xes", "zes", "ches", "shes")):
+        return word[:-2]
+    if word.endswith(("ss", "us", "is", "os")):
+        return word
+    return word[:-1]
+
+
+def canonical_tokens(name: str) -> list[str]:
+    """Predicate words with plurals, abbreviations and spelling variants made canonical.
+
+    >>> canonical_tokens("pkg_managers")
+    ['package', 'manager']
+    >>> canonical_tokens("prReviewer")
+    ['pull', 'request', 'reviewer']
+    """
+    out: list[str] = []
+    for word in predicate_tokens(name):
+        if word in _CANONICAL:
+            out.extend(_CANONICAL[word])
+            continue
+        single = _singular(word)
+        out.extend(_CANONICAL.get(single, (single,)))
+    return out
+
+
+def lexical_verdict(a: str, b: str) -> LexicalVerdict:
+    """Say whether two predicate names are the same slot, different slots, or unclear.
+
+    "same": equal once humanized, or equal after plurals and abbreviations are made
+    canonical (db/database, env/environment, repo/repository, deploy/deployment,
+    config/configuration, ...), or equal once the spaces are gone (on_call/oncall).
+
+    "different": one name carries a discriminating qualifier the other lacks
+    (previous, primary, replica, frontend, min, max, start, end, region, port, url,
+    version, count, ...); or each carries a different discriminating word (test vs
+    build, primary vs replica, ci vs cd); or both share an attribute noun but qualify
+    it with different words (python_version vs node_version).
+
+    "unknown": everything else; the embedding decides.
+
+    >>> lexical_verdict("db_engine", "database_engine")
+    'same'
+    >>> lexical_verdict("deploy_target", "deploymentTarget")
+    'same'
+    >>> lexical_verdict("on_call", "oncall")
+    'same'
+    >>> lexical_verdict("deploy_target", "deploy_region")
+    'different'
+    >>> lexical_verdict("owner", "previous_owner")
+    'different'
+    >>> lexical_verdict("primary_db", "replica_db")
+    'different'
+    >>> lexical_verdict("frontend_port", "backend_port")
+    'different'
+    >>> lexical_verdict("test_command", "build_command")
+    'different'
+    >>> lexical_verdict("ci_provider", "ci_platform")
+    'unknown'
+    """
+    raw_a, raw_b = predicate_tokens(a), predicate_tokens(b)
+    if raw_a == raw_b or "".join(raw_a) == "".join(raw_b):
+        return "same"
+    canon_a, canon_b = canonical_tokens(a), canonical_tokens(b)
+    canon_a, canon_b = (
+        _join_compounds(canon_a, set(canon_b)),
+        _join_compounds(canon_b, set(canon_a)),
+    )
+    if canon_a == canon_b or "".join(canon_a) == "".join(canon_b):
+        return "same"
+
+    set_a, set_b = set(canon_a), set(canon_b)
+    only_a = _qualifiers(canon_a) - set_b
+    only_b = _qualifiers(canon_b) - set_a
+    if (only_a | only_b) & _ABSENCE_DISCRIMINATORS:
+        return "different"
+    if only_a & _SWAP_DISCRIMINATORS and only_b & _SWAP_DISCRIMINATORS:
+        return "different"
+    if (set_a - set_b) and (set_b - set_a) and set_a & set_b & _ATTRIBUTE_NOUNS:
+        return "different"
+    return "unknown"
+
+
+def _join_compounds(tokens: list[str], other: set[str]) -> list[str]:
+    # "on call rotation" meets "oncall schedule": two neighbours whose concatenation is
+    # a word of the other name are that word, so only real differences remain.
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if i + 1 < len(tokens) and tokens[i] + tokens[i + 1] in other:
+            out.append(tokens[i] + tokens[i + 1])
+            i += 2
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
+
+
+def _qualifiers(tokens: list[str]) -> set[str]:
+    # As the last word, "backend" / "frontend" name an implementation ("search_backend",
+    # "cache_backend"), not a side of an application, so they discriminate nothing there.
+    words = set(tokens)
+    if tokens and tokens[-1] in _SIDE_WORDS and tokens.count(tokens[-1]) == 1:
+        words.discard(tokens[-1])
+    return words
+
+
+def should_merge(a: str, b: str, similarity: float, threshold: float) -> bool:
+    """Decide whether predicate ``a`` should be written under existing predicate ``b``.
+
+    The lexical verdict wins when it has one; otherwise the embedding similarity of the
+    humanized names must reach ``threshold``.
+
+    >>> should_merge("db_host", "database_host", similarity=0.1, threshold=0.8)
+    True
+    >>> should_merge("deploy_target", "deploy_region", similarity=0.99, threshold=0.8)
+    False
+    >>> should_merge("ci_provider", "ci_platform", similarity=0.85, threshold=0.8)
+    True
+    >>> should_merge("ci_provider", "ci_platform", similarity=0.70, threshold=0.8)
+    False
+    """
+    verdict = lexical_verdict(a, b)
+    if verdict == "same":
+        return True
+    if verdict == "different":
+        return False
+    return similarity >= threshold

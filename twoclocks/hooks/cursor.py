@@ -1,0 +1,79 @@
+"""`twoclocks hook cursor session-start`: the first-turn block for Cursor's sessionStart hook.
+
+Same fetch, budget and silence-on-failure as the Claude Code hook; only the shapes
+differ. Cursor names the workspace in ``workspace_roots`` and reads the context from
+a flat ``additional_context`` field (Cursor's hooks documentation; not yet tested
+against Cursor itself). Its sessionStart is fire-and-forget, so the block may land
+after the first prompt.
+
+Fast entry: ``python -m twoclocks.hooks.cursor session-start``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import IO, Any
+
+from twoclocks.hooks.claude_code import (
+    HTTP_TIMEOUT_S,
+    MAX_CONTEXT,
+    HookFailure,
+    client_target,
+    fetch_block,
+    log_failure,
+)
+
+
+def workspace_of(payload: Mapping[str, Any]) -> str | None:
+    """The first workspace root Cursor reports (or a cwd, should it send one)."""
+    roots = payload.get("workspace_roots")
+    candidates = list(roots) if isinstance(roots, list) else []
+    candidates.append(payload.get("cwd"))
+    for value in candidates:
+        if isinstance(value, str) and os.path.isabs(value):
+            return value
+    return None
+
+
+def session_start(
+    stdin: IO[str], stdout: IO[str], env: Mapping[str, str], timeout: float = HTTP_TIMEOUT_S
+) -> None:
+    """Read Cursor's hook input, print ``{"additional_context": block}``; failures print nothing."""
+    started = time.monotonic()
+    payload: dict[str, Any] = {}
+    data_dir: Path | None = None
+    try:
+        loaded = json.loads(stdin.read() or "{}")
+        payload = loaded if isinstance(loaded, dict) else {}
+        cwd = workspace_of(payload)
+        if cwd is None:
+            raise HookFailure("InvalidInput", "the hook input names no absolute workspace root")
+        target = client_target(env)
+        data_dir = target.data_dir
+        text = fetch_block(target, cwd, timeout)["text"]
+        if len(text) > MAX_CONTEXT:
+            raise HookFailure("BlockTooLarge", f"{len(text)} characters, over {MAX_CONTEXT}")
+        stdout.write(json.dumps({"additional_context": text}, ensure_ascii=True) + "\n")
+        stdout.flush()
+    except Exception as exc:
+        log_failure(data_dir, "cursor session-start", exc, payload, started)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run a hook event; always exits 0."""
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        if args[:1] == ["session-start"]:
+            session_start(sys.stdin, sys.stdout, os.environ)
+    except BaseException:  # nothing may escape a hook
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,665 @@
+"""The MCP server: six tools over one Backend, in-process at /mcp or over stdio.
+
+Each tool is a thin edge: it builds the same request the HTTP API takes and hands
+it to a Backend, which either calls the service functions in this process
+(``InProcessBackend``, mounted in the FastAPI app) or forwards to a running server
+(``HttpBackend``, for ``twoclocks mcp`` over stdio). No tool takes a space,
+workspace or account: the account comes from the API key and the workspace from
+the session's directory, never from anything a model could be argued into.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from datetime import datetime
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Protocol
+from urllib.parse import quote, urlencode
+
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.transport_security import TransportSecuritySettings
+from mcp_types import ToolAnnotations
+from pydantic import BaseModel, Field, ValidationError
+
+from twoclocks.domain.errors import InvalidInput, StoreUnavailable, TwoclocksError
+from twoclocks.domain.model import require_aware
+from twoclocks.domain.trust import Channel, Writer
+from twoclocks.graph.port import Clock
+from twoclocks.service.recall import RecallRequest, RecallResult
+from twoclocks.service.requests import (
+    Caller,
+    Fact,
+    RememberRequest,
+    RememberResult,
+    ReviseRequest,
+    ReviseResult,
+)
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+    from starlette.types import Receive, Scope, Send
+
+    from twoclocks.bootstrap import Runtime
+    from twoclocks.client import Client
+
+log = logging.getLogger("twoclocks.mcp")
+
+MCP_PATH = "/mcp"
+CWD_HEADER = "x-twoclocks-cwd"
+"""Over HTTP the server cannot see the client's directory; a client config may send it here."""
+
+TIMELINE_LIMIT = 500
+
+SERVER_INSTRUCTIONS = """\
+twoclocks is the person's long-term memory, shared by every coding agent they use.
+It holds short facts (subject -predicate-> object) with two clocks: when each fact
+was true in the world (valid_at / invalid_at) and when memory believed it
+(created_at / expired_at). The first-turn block you may already have is the
+current state for this directory; recall searches further.
+
+- remember durable facts the person states or that you observe in tool results
+  (decisions, environment, conventions, preferences), one short fact per call.
+- When a value simply changes, remember the new value: the old one closes itself.
+- revise needs a reason. Ask: "if someone asked what was true last month, should
+  this fact be in the answer?" yes -> ended; no -> corrected. If you cannot tell, ask.
+- The server decides the workspace from the session's directory; no tool takes one.
+- Times are RFC 3339 with an offset, e.g. 2026-03-01T09:00:00+03:00."""
+
+REMEMBER_DOC = """\
+Store one short fact about the person's work so later sessions, in any agent, know it.
+A fact is subject -predicate-> object, e.g. subject "production", predicate
+"deploy_target", object "Render, Oregon region". Keep it under about 10 words; one
+fact per call.
+
+- A new value for a one-value slot (same subject and predicate) closes the old value
+  at the new valid_at. When something simply changed, remember the new value; no
+  revise needed. Restating a stored fact only adds evidence.
+- tier: "asserted" only for the person's own words (pass their message as evidence),
+  "observed" for what you read in a tool result (commit, test run, file), "inferred"
+  for your own guess. Omit it when unsure: untiered facts are kept but never shown
+  to a model.
+- The workspace is decided by the server from the session's directory.
+- Anything that looks like a credential is refused (SecretRefused).
+Returns fact_id, the outcome (inserted / restated / stored_closed), the slot name
+used (it may be an existing synonym) and the ids of facts it closed."""
+
+RECALL_DOC = """\
+Search memory for facts relevant to a question, by keyword, meaning and graph links.
+Returns current facts unless as_of (what was true at that world time), as_believed
+(what memory held at that record time) or include_history is given.
+status "empty" means memory has no matching fact; "unavailable" means the store could
+not answer, which is not the same as "no". Each fact carries its fact_id (for revise
+and retract), valid_at / invalid_at (when it was true) and created_at / expired_at
+(when memory believed it); tier "inferred" is a guess, not the person's word."""
+
+REVISE_DOC = """\
+Retire a fact that is no longer the truth, optionally naming its replacement.
+The reason decides which clock closes, and it changes every later answer:
+
+- ended: it WAS true and the world changed (we moved off CircleCI; the freeze is
+  over). Answers about the past still include it, up to `at` (default now).
+- corrected: it was NEVER true (a typo, a misheard name, a wrong guess). It leaves
+  every past answer too, and the replacement takes over its whole time window.
+
+The test: if someone asked what was true last month, should this fact be in the
+answer? yes -> ended; no -> corrected. When you cannot tell, ask the person; do
+not guess.
+
+Not idempotent: revising a fact again fails with FactAlreadyRetired (recall again
+for the current fact_id); the one exception is correcting a fact that had ended,
+when it turns out it was never true. To record a plain change of value going
+forward, remember the new value instead."""
+
+RETRACT_DOC = """\
+Forget a fact: use it when the person asks you to forget something, or for a fact
+that should never have been stored (not about their work, stored by mistake).
+It stops being recalled and is kept only as history, which an operator can reopen.
+If the fact was wrong, revise it as corrected; if it stopped being true, revise it
+as ended: retract records neither, so prefer revise in those cases."""
+
+TIMELINE_DOC = """\
+List fact versions in time order on one clock: "world" orders by when things were
+true (valid_at), "system" by when memory learned them (created_at). Use it for
+"what changed", "when did we switch X", or to find an old version's fact_id.
+since is inclusive and until exclusive, both RFC 3339 with an offset; limit caps
+the rows (the rest are counted in `more`)."""
+
+SEARCH_EPISODES_DOC = """\
+Search the raw episodes facts came from (the person's own messages, tool events)
+for quotes and context that short facts leave out. status "unsupported" means this
+server cannot search episodes yet: use recall instead."""
+
+EPISODES_UNSUPPORTED = (
+    "episode search is not available on this server yet; episodes are kept, but only "
+    "facts can be searched: use recall"
+)
+
+
+# -- what the tools return -------------------------------------------------------------
+
+
+class FactList(BaseModel):
+    """Fact versions, and how many more matched than were returned."""
+
+    facts: list[Fact]
+    more: int = 0
+
+
+class FactStatusReply(BaseModel):
+    """The fact a retract acted on, and its status now."""
+
+    fact_id: str
+    status: str
+
+
+class EpisodeHit(BaseModel):
+    """One raw episode a fact came from."""
+
+    episode_id: str
+    source: str
+    content: str
+    valid_at: datetime
+    created_at: datetime
+
+
+class EpisodeSearch(BaseModel):
+    """Episodes matching a query; ``unsupported`` when the server cannot search them."""
+
+    status: Literal["rows", "empty", "unsupported"]
+    episodes: list[EpisodeHit]
+    note: str | None = None
+
+
+# -- the backend port ------------------------------------------------------------------
+
+
+class Backend(Protocol):
+    """Where the tools send their requests: the service in-process, or a server over HTTP."""
+
+    def cwd(self, ctx: Context) -> str | None:
+        """The session's working directory, which decides the workspace."""
+        ...
+
+    async def remember(self, ctx: Context, req: RememberRequest) -> RememberResult:
+        """POST /v1/facts."""
+        ...
+
+    async def recall(self, ctx: Context, req: RecallRequest) -> RecallResult:
+        """POST /v1/recall."""
+        ...
+
+    async def revise(self, ctx: Context, fact_id: str, req: ReviseRequest) -> ReviseResult:
+        """POST /v1/facts/{fact_id}/revise."""
+        ...
+
+    async def retract(self, ctx: Context, fact_id: str) -> None:
+        """POST /v1/facts/{fact_id}/retract."""
+        ...
+
+    async def timeline(
+        self,
+        ctx: Context,
+        clock: Clock,
+        since: datetime | None,
+        until: datetime | None,
+        subject: str | None,
+    ) -> list[Fact]:
+        """GET /v1/timeline."""
+        ...
+
+    async def search_episodes(self, ctx: Context, query: str, k: int) -> EpisodeSearch:
+        """Episode search (no service function or route exists for it yet)."""
+        ...
+
+
+class InProcessBackend:
+    """Calls the service functions of this process's Runtime, as the /v1 routes do."""
+
+    def __init__(self, runtime_of: Callable[[], Runtime | None]) -> None:
+        self._runtime_of = runtime_of
+
+    def _runtime(self) -> Runtime:
+        runtime = self._runtime_of()
+        if runtime is None:
+            raise StoreUnavailable("the service is still starting: retry in a few seconds")
+        return runtime
+
+    async def _caller(self, ctx: Context) -> Caller:
+        # Same rule as the /v1 routes: the Bearer key names the account, nothing else does.
+        headers = ctx.headers or {}
+        scheme, _, key = (headers.get("authorization") or "").partition(" ")
+        account = await self._runtime().accounts.authenticate(
+            key.strip() if scheme.lower() == "bearer" else None
+        )
+        return Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
+
+    def cwd(self, ctx: Context) -> str | None:
+        """The directory the client's config sends in X-Twoclocks-Cwd, else none."""
+        value = (ctx.headers or {}).get(CWD_HEADER)
+        return value.strip() if value and value.strip() else None
+
+    async def remember(self, ctx: Context, req: RememberRequest) -> RememberResult:
+        """Store a fact through MemoryService.remember."""
+        return await self._runtime().service.remember(await self._caller(ctx), req)
+
+    async def recall(self, ctx: Context, req: RecallRequest) -> RecallResult:
+        """Hybrid recall through RecallService.recall."""
+        result: RecallResult = await self._runtime().recall.recall(await self._caller(ctx), req)
+        return result
+
+    async def revise(self, ctx: Context, fact_id: str, req: ReviseRequest) -> ReviseResult:
+        """End or correct through MemoryService.revise."""
+        return await self._runtime().service.revise(await self._caller(ctx), fact_id, req)
+
+    async def retract(self, ctx: Context, fact_id: str) -> None:
+        """Forget through MemoryService.retract."""
+        await self._runtime().service.retract(await self._caller(ctx), fact_id)
+
+    async def timeline(
+        self,
+        ctx: Context,
+        clock: Clock,
+        since: datetime | None,
+        until: datetime | None,
+        subject: str | None,
+    ) -> list[Fact]:
+        """Versions in time order through MemoryService.timeline."""
+        caller = await self._caller(ctx)
+        return await self._runtime().service.timeline(caller, clock, since, until, subject)
+
+    async def search_episodes(self, ctx: Context, query: str, k: int) -> EpisodeSearch:
+        """No episode search in the service yet: an explicit 'unsupported', never a fake 'empty'."""
+        await self._caller(ctx)
+        return EpisodeSearch(status="unsupported", episodes=[], note=EPISODES_UNSUPPORTED)
+
+
+class HttpBackend:
+    """Forwards every tool call to a running twoclocks server over the v1 API."""
+
+    def __init__(self, client: Client, cwd: str | None) -> None:
+        self.client = client
+        self._cwd = cwd
+
+    def cwd(self, ctx: Context) -> str | None:
+        """The directory this stdio server was started in (or was told with --cwd)."""
+        return self._cwd
+
+    async def _call(self, method: str, path: str, body: Any = None) -> Any:
+        # The client is synchronous; keep the stdio event loop free while it waits.
+        return await asyncio.to_thread(self.client.call, method, path, body)
+
+    async def remember(self, ctx: Context, req: RememberRequest) -> RememberResult:
+        """POST /v1/facts."""
+        body = req.model_dump(mode="json", by_alias=True, exclude_none=True)
+        return RememberResult.model_validate(await self._call("POST", "/v1/facts", body))
+
+    async def recall(self, ctx: Context, req: RecallRequest) -> RecallResult:
+        """POST /v1/recall."""
+        body = req.model_dump(mode="json", exclude_none=True)
+        return RecallResult.model_validate(await self._call("POST", "/v1/recall", body))
+
+    async def revise(self, ctx: Context, fact_id: str, req: ReviseRequest) -> ReviseResult:
+        """POST /v1/facts/{fact_id}/revise."""
+        body = req.model_dump(mode="json", exclude_none=True)
+        answer = await self._call("POST", f"/v1/facts/{_segment(fact_id)}/revise", body)
+        return ReviseResult.model_validate(answer)
+
+    async def retract(self, ctx: Context, fact_id: str) -> None:
+        """POST /v1/facts/{fact_id}/retract."""
+        await self._call("POST", f"/v1/facts/{_segment(fact_id)}/retract", {})
+
+    async def timeline(
+        self,
+        ctx: Context,
+        clock: Clock,
+        since: datetime | None,
+        until: datetime | None,
+        subject: str | None,
+    ) -> list[Fact]:
+        """GET /v1/timeline."""
+        query = {
+            "clock": clock.value,
+            "since": since.isoformat() if since else None,
+            "until": until.isoformat() if until else None,
+            "subject": subject,
+        }
+        path = "/v1/timeline?" + urlencode({k: v for k, v in query.items() if v is not None})
+        answer = await self._call("GET", path)
+        return [Fact.model_validate(f) for f in answer["facts"]]
+
+    async def search_episodes(self, ctx: Context, query: str, k: int) -> EpisodeSearch:
+        """No /v1 route for episode search yet: an explicit 'unsupported'."""
+        return EpisodeSearch(status="unsupported", episodes=[], note=EPISODES_UNSUPPORTED)
+
+
+def _segment(fact_id: str) -> str:
+    """A fact id as one URL path segment: a model-supplied '../x' must not change the route."""
+    return quote(fact_id, safe="")
+
+
+# -- translating errors at this edge -----------------------------------------------------
+
+
+@contextmanager
+def _tool_errors() -> Iterator[None]:
+    """Our errors leave as MCP tool errors named `TypeName: what to do`."""
+    try:
+        yield
+    except TwoclocksError as exc:
+        raise ToolError(f"{exc.name}: {exc.message}") from None
+    except ValidationError as exc:
+        raise ToolError(_describe_invalid(exc)) from None
+
+
+def _describe_invalid(exc: ValidationError) -> str:
+    # A domain error raised inside a validator (NaiveDatetime, ...) keeps its own name.
+    for err in exc.errors():
+        cause = (err.get("ctx") or {}).get("error")
+        if isinstance(cause, TwoclocksError):
+            return f"{cause.name}: {cause.message}"
+    parts = []
+    for err in exc.errors()[:5]:
+        where = ".".join(str(p) for p in err.get("loc", ()))
+        parts.append(f"{where or 'input'}: {err.get('msg', 'invalid')}")
+    return "InvalidInput: " + "; ".join(parts)
+
+
+def _time(value: str | None, name: str) -> datetime | None:
+    """An RFC 3339 time with an offset; a naive or unreadable one is refused by name."""
+    if value is None or not value.strip():
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip())
+    except ValueError:
+        raise InvalidInput(
+            f"{name}: {value!r} is not an RFC 3339 time; write e.g. 2026-03-01T09:00:00+00:00"
+        ) from None
+    return require_aware(parsed, name)
+
+
+def _drop_none(values: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in values.items() if v is not None}
+
+
+# -- the server ------------------------------------------------------------------------
+
+When = Annotated[
+    str | None, Field(description="RFC 3339 with an offset, e.g. 2026-03-01T09:00:00+00:00")
+]
+
+
+def build_server(backend: Backend) -> MCPServer:
+    """The MCP server with the six tools, each a thin call into ``backend``."""
+    server: MCPServer = MCPServer(
+        "twoclocks",
+        instructions=SERVER_INSTRUCTIONS,
+        log_level="WARNING",
+        warn_on_duplicate_tools=True,
+    )
+    writes = ToolAnnotations(
+        read_only_hint=False, destructive_hint=False, idempotent_hint=True, open_world_hint=False
+    )
+    reads = ToolAnnotations(read_only_hint=True, open_world_hint=False)
+
+    @server.tool(title="Remember a fact", description=REMEMBER_DOC, annotations=writes)
+    async def remember(
+        subject: Annotated[str, Field(description="What the fact is about, e.g. 'production'")],
+        predicate: Annotated[str, Field(description="The slot name, e.g. 'deploy_target'")],
+        object: Annotated[str, Field(description="The value, e.g. 'Render, Oregon region'")],
+        ctx: Context,
+        valid_at: When = None,
+        kind: Annotated[
+            Literal["fact", "event"],
+            Field(description="fact: holds until changed; event: happened once"),
+        ] = "fact",
+        cardinality: Annotated[
+            Literal["one", "many"] | None,
+            Field(description="one current value (default) or many (e.g. team members)"),
+        ] = None,
+        tier: Annotated[
+            Literal["asserted", "observed", "inferred"] | None,
+            Field(description="who could witness it; omit when unsure"),
+        ] = None,
+        fact_class: Annotated[
+            Literal["user", "rule", "project", "environment", "decision", "task"] | None,
+            Field(description="what it is about; sets where it applies (user/rule: everywhere)"),
+        ] = None,
+        category: Annotated[
+            str | None, Field(description="optional: env, git, build, test, ...", max_length=40)
+        ] = None,
+        evidence: Annotated[
+            str | None,
+            Field(description="the person's own message, verbatim, when tier is asserted"),
+        ] = None,
+    ) -> RememberResult:
+        with _tool_errors():
+            req = RememberRequest.model_validate(
+                _drop_none(
+                    {
+                        "subject": subject,
+                        "predicate": predicate,
+                        "object": object,
+                        "valid_at": _time(valid_at, "valid_at"),
+                        "kind": kind,
+                        "cardinality": cardinality,
+                        "tier": tier,
+                        "class": fact_class,
+                        "category": category,
+                        "evidence": evidence,
+                        "cwd": backend.cwd(ctx),
+                    }
+                )
+            )
+            return await backend.remember(ctx, req)
+
+    @server.tool(title="Recall facts", description=RECALL_DOC, annotations=reads)
+    async def recall(
+        query: Annotated[str, Field(description="What to look for, in words", max_length=2000)],
+        ctx: Context,
+        k: Annotated[int, Field(ge=1, le=200, description="How many facts (1-200)")] = 10,
+        as_of: When = None,
+        as_believed: When = None,
+        include_history: Annotated[
+            bool, Field(description="also ended, corrected and retracted versions")
+        ] = False,
+    ) -> RecallResult:
+        with _tool_errors():
+            req = RecallRequest.model_validate(
+                _drop_none(
+                    {
+                        "query": query,
+                        "k": k,
+                        "as_of": _time(as_of, "as_of"),
+                        "as_believed": _time(as_believed, "as_believed"),
+                        "include_history": include_history,
+                        "cwd": backend.cwd(ctx),
+                    }
+                )
+            )
+            return await backend.recall(ctx, req)
+
+    @server.tool(
+        title="Revise a fact (ended or corrected)",
+        description=REVISE_DOC,
+        annotations=ToolAnnotations(
+            read_only_hint=False,
+            destructive_hint=True,
+            idempotent_hint=False,
+            open_world_hint=False,
+        ),
+    )
+    async def revise(
+        fact_id: Annotated[str, Field(description="The fact_id from recall or timeline")],
+        reason: Annotated[
+            Literal["ended", "corrected"],
+            Field(description="ended: was true, the world changed; corrected: was never true"),
+        ],
+        ctx: Context,
+        at: Annotated[
+            str | None,
+            Field(description="for ended: when it stopped being true (RFC 3339; default now)"),
+        ] = None,
+        replacement: Annotated[
+            str | None, Field(description="the new value, if there is one", max_length=500)
+        ] = None,
+        tier: Annotated[
+            Literal["asserted", "observed", "inferred"] | None,
+            Field(description="tier of the replacement; omit when unsure"),
+        ] = None,
+        evidence: Annotated[
+            str | None,
+            Field(description="the person's own message, verbatim, when tier is asserted"),
+        ] = None,
+    ) -> ReviseResult:
+        with _tool_errors():
+            body: dict[str, Any] = {"reason": reason, "at": _time(at, "at")}
+            if replacement is not None:
+                body["replacement"] = _drop_none(
+                    {"object": replacement, "tier": tier, "evidence": evidence}
+                )
+            req = ReviseRequest.model_validate(_drop_none(body))
+            return await backend.revise(ctx, fact_id, req)
+
+    @server.tool(
+        title="Forget a fact",
+        description=RETRACT_DOC,
+        annotations=ToolAnnotations(
+            read_only_hint=False, destructive_hint=True, idempotent_hint=True, open_world_hint=False
+        ),
+    )
+    async def retract(
+        fact_id: Annotated[str, Field(description="The fact_id from recall or timeline")],
+        ctx: Context,
+    ) -> FactStatusReply:
+        with _tool_errors():
+            await backend.retract(ctx, fact_id)
+            return FactStatusReply(fact_id=fact_id, status="retracted")
+
+    @server.tool(title="Timeline of facts", description=TIMELINE_DOC, annotations=reads)
+    async def timeline(
+        ctx: Context,
+        clock: Annotated[
+            Literal["world", "system"],
+            Field(description="world: by valid_at; system: by created_at"),
+        ] = "world",
+        since: When = None,
+        until: When = None,
+        subject: Annotated[
+            str | None, Field(description="only facts about this subject", max_length=500)
+        ] = None,
+        limit: Annotated[
+            int, Field(ge=1, le=TIMELINE_LIMIT, description="most rows to return")
+        ] = 100,
+    ) -> FactList:
+        with _tool_errors():
+            rows = await backend.timeline(
+                ctx, Clock(clock), _time(since, "since"), _time(until, "until"), subject
+            )
+            return FactList(facts=rows[:limit], more=max(0, len(rows) - limit))
+
+    @server.tool(title="Search episodes", description=SEARCH_EPISODES_DOC, annotations=reads)
+    async def search_episodes(
+        query: Annotated[
+            str, Field(description="What to look for, in words", min_length=1, max_length=2000)
+        ],
+        ctx: Context,
+        k: Annotated[int, Field(ge=1, le=50, description="How many episodes (1-50)")] = 5,
+    ) -> EpisodeSearch:
+        with _tool_errors():
+            return await backend.search_episodes(ctx, query, k)
+
+    return server
+
+
+# -- serving: in the FastAPI app, or over stdio -------------------------------------------
+
+# Every /mcp call needs a Bearer key, which a DNS-rebinding page cannot send, and the
+# server may run on 0.0.0.0 or behind a proxy, where a Host allow-list would refuse it.
+_NO_HOST_CHECK = TransportSecuritySettings(enable_dns_rebinding_protection=False)
+
+
+class _StreamableEndpoint:
+    """The ASGI endpoint at /mcp; answers 503 until the app's lifespan has started MCP."""
+
+    def __init__(self, server: MCPServer) -> None:
+        self.server = server
+        self.running = False
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if not self.running:
+            body = json.dumps(
+                {
+                    "error": "StoreUnavailable",
+                    "message": "MCP is not started: run the app with its lifespan",
+                }
+            )
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 503,
+                    "headers": [(b"content-type", b"application/json")],
+                }
+            )
+            await send({"type": "http.response.body", "body": body.encode()})
+            return
+        await self.server.session_manager.handle_request(scope, receive, send)
+
+
+def mount_mcp(app: FastAPI, runtime_of: Callable[[], Runtime | None] | None = None) -> MCPServer:
+    """Serve the tools at /mcp (streamable HTTP) inside ``app``; idempotent.
+
+    The MCP session manager runs inside the app's own lifespan (wrapped here), so
+    it starts after the Runtime and stops before it. ``runtime_of`` defaults to
+    ``app.state.runtime``, read at call time, as the /v1 routes do.
+    """
+    existing = getattr(app.state, "mcp_server", None)
+    if existing is not None:
+        return existing  # type: ignore[no-any-return]
+    getter = runtime_of or (lambda: getattr(app.state, "runtime", None))
+    server = build_server(InProcessBackend(getter))
+    endpoint = _StreamableEndpoint(server)
+    app.router.add_route(MCP_PATH, endpoint, include_in_schema=False)  # type: ignore[arg-type]
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(asgi_app: Any) -> AsyncIterator[Any]:
+        async with inner(asgi_app) as state:
+            # Stateless JSON: every request stands alone, so replicas behind one
+            # balancer need no sticky sessions; no tool asks the client anything back.
+            # A fresh session manager per lifespan, since one can run only once.
+            server.streamable_http_app(
+                streamable_http_path=MCP_PATH,
+                stateless_http=True,
+                json_response=True,
+                transport_security=_NO_HOST_CHECK,
+            )
+            async with server.session_manager.run():
+                endpoint.running = True
+                try:
+                    yield state
+                finally:
+                    endpoint.running = False
+
+    app.router.lifespan_context = lifespan
+    app.state.mcp_server = server
+    return server
+
+
+def stdio_cwd(option: str | None) -> str:
+    """The session's directory for stdio: --cwd when it is a real path, else the process's."""
+    # Cursor substitutes ${workspaceFolder}; an unsubstituted one must not become a path.
+    if option and "${" not in option and os.path.isabs(os.path.expanduser(option)):
+        return os.path.expanduser(option)
+    return os.getcwd()
+
+
+def run_stdio(cwd: str | None = None) -> None:
+    """`twoclocks mcp`: the tools over stdio, forwarded to the running server."""
+    from twoclocks.client import Client
+
+    build_server(HttpBackend(Client.from_environment(), stdio_cwd(cwd))).run("stdio")

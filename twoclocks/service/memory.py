@@ -1,0 +1,311 @@
+"""The service functions every entry point calls: remember, revise, retract, reopen, read.
+
+Data flows one way: entry point -> one function here -> pure planner -> Store port.
+The record clock and id factory are injected, so tests drive time by hand.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from pydantic import ValidationError
+
+from twoclocks.domain.errors import FactNotFound, InvalidInput, TwoclocksError, WriteConflict
+from twoclocks.domain.model import FactClass, FactVersion, Incoming, Plan
+from twoclocks.domain.places import Workspace, resolve_place
+from twoclocks.domain.revise_plan import plan_reopen, plan_retract, plan_revise
+from twoclocks.domain.slot_names import humanize_predicate
+from twoclocks.domain.trust import effective_tier
+from twoclocks.domain.write_plan import plan_write
+from twoclocks.embeddings.port import Embedder
+from twoclocks.embeddings.slot_matcher import SlotMatcher
+from twoclocks.graph.port import Clock, Episode, FactQuery, SlotState, Store
+from twoclocks.secret_scan import refuse_secrets
+from twoclocks.service.requests import (
+    Caller,
+    Fact,
+    FactsRequest,
+    RememberRequest,
+    RememberResult,
+    ReviseRequest,
+    ReviseResult,
+)
+
+RecordClock = Callable[[], datetime]
+"""The store's own clock: the only source of created_at / expired_at."""
+
+IdFactory = Callable[[], str]
+WorkspaceResolver = Callable[[str | None], Workspace]
+
+MAX_ATTEMPTS = 60
+"""Optimistic retries per write; 20 racing writers on one slot need at most 20 rounds."""
+
+
+def fact_text(subject: str, predicate: str, obj: str) -> str:
+    """The sentence a version is searched and embedded by: "production deploy target Render"."""
+    return f"{subject} {humanize_predicate(predicate)} {obj}"
+
+
+def incoming(**fields: Any) -> Incoming:
+    """Build an Incoming; a rule it breaks comes out as that rule's typed error."""
+    try:
+        return Incoming(**fields)
+    except ValidationError as exc:
+        for err in exc.errors():
+            cause = (err.get("ctx") or {}).get("error")
+            if isinstance(cause, TwoclocksError):
+                raise cause from None
+        raise InvalidInput(str(exc)) from None
+
+
+def no_workspace(_cwd: str | None) -> Workspace:
+    """A resolver for callers that have no spaces configured: every row is unplaced."""
+    return Workspace()
+
+
+class MemoryService:
+    """The write and read rules of DESIGN.md §2-§4 over one Store."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: RecordClock,
+        new_id: IdFactory,
+        embedder: Embedder | None = None,
+        resolve_workspace: WorkspaceResolver = no_workspace,
+        slot_matcher: SlotMatcher | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.new_id = new_id
+        self.embedder = embedder
+        self.resolve_workspace = resolve_workspace
+        self.slot_matcher = slot_matcher
+
+    # -- writing -----------------------------------------------------------------
+
+    async def remember(self, caller: Caller, req: RememberRequest) -> RememberResult:
+        """Store one fact (or confirm it, or file it as history) and close what it replaces."""
+        refuse_secrets(
+            [("subject", req.subject), ("predicate", req.predicate), ("object", req.object)]
+        )
+        workspace = self.resolve_workspace(req.cwd)
+        place = resolve_place(req.fact_class, req.category)
+        now = self.clock()
+        episode_id = None
+        if req.evidence:
+            # The person's own words are kept as a dated episode the fact points to.
+            refuse_secrets([("evidence", req.evidence)])
+            episode_id = self.new_id()
+            await self.store.save_episode(
+                caller.account,
+                Episode(
+                    episode_id=episode_id,
+                    source="remember",
+                    content=req.evidence,
+                    created_at=now,
+                    valid_at=req.valid_at or now,
+                ),
+            )
+        subject = req.subject.strip()
+        predicate = await self._slot_name(caller.account, subject, req.predicate.strip())
+        new = incoming(
+            subject=subject,
+            predicate=predicate,
+            object=req.object,
+            valid_at=req.valid_at or now,
+            kind=req.kind,
+            cardinality=req.cardinality,
+            tier=effective_tier(req.tier, caller.writer, caller.channel, req.object, req.evidence),
+            fact_class=req.fact_class,
+            category=req.category,
+            place=place,
+            workspace=workspace.key_for(place),
+            writer=caller.writer.value,
+            episode_id=episode_id,
+        )
+        sees_everything = req.fact_class is FactClass.USER
+
+        async def plan(state: SlotState, now: datetime) -> Plan:
+            visible = [
+                v
+                for v in state.versions
+                if sees_everything or v.workspace is None or v.workspace in workspace.keys
+            ]
+            return plan_write(new, visible, now, self.new_id)
+
+        done = await self._apply(caller.account, new.subject, new.predicate, plan)
+        return RememberResult(
+            fact_id=done.fact_id,
+            version_id=done.version_id,
+            outcome=done.outcome,
+            predicate=done.predicate,
+            closed=list(done.closed),
+        )
+
+    async def revise(self, caller: Caller, fact_id: str, req: ReviseRequest) -> ReviseResult:
+        """End or correct a fact, optionally naming its successor, all in one transaction."""
+        replacement = None
+        if req.replacement is not None:
+            r = req.replacement
+            refuse_secrets(
+                [("replacement.object", r.object), ("replacement.predicate", r.predicate)]
+            )
+        current = await self._versions(caller.account, fact_id)
+        subject, predicate = current[0].subject, current[0].predicate
+        if req.replacement is not None:
+            r = req.replacement
+            replacement = incoming(
+                subject=subject,
+                predicate=r.predicate or predicate,
+                object=r.object,
+                valid_at=current[0].valid_at,
+                kind=current[0].kind,
+                tier=effective_tier(r.tier, caller.writer, caller.channel, r.object, r.evidence),
+                fact_class=current[0].fact_class,
+                category=current[0].category,
+                place=current[0].place,
+                workspace=current[0].workspace,
+                writer=caller.writer.value,
+            )
+
+        async def plan(_state: SlotState, now: datetime) -> Plan:
+            versions = await self.store.versions_of(caller.account, fact_id)
+            return plan_revise(fact_id, versions, req.reason, now, self.new_id, req.at, replacement)
+
+        done = await self._apply(caller.account, subject, predicate, plan)
+        return ReviseResult(fact_id=fact_id, successor_id=done.successor_id)
+
+    async def retract(self, caller: Caller, fact_id: str) -> None:
+        """Forget a fact: closed on the record clock, kept as history, reopenable."""
+        current = await self._versions(caller.account, fact_id)
+
+        async def plan(_state: SlotState, now: datetime) -> Plan:
+            versions = await self.store.versions_of(caller.account, fact_id)
+            return plan_retract(fact_id, versions, now)
+
+        await self._apply(caller.account, current[0].subject, current[0].predicate, plan)
+
+    async def reopen(self, caller: Caller, fact_id: str) -> None:
+        """Undo a mistaken retract."""
+        current = await self._versions(caller.account, fact_id)
+        subject, predicate = current[0].subject, current[0].predicate
+
+        async def plan(state: SlotState, now: datetime) -> Plan:
+            versions = await self.store.versions_of(caller.account, fact_id)
+            return plan_reopen(fact_id, versions, state.versions, now, self.new_id)
+
+        await self._apply(caller.account, subject, predicate, plan)
+
+    async def _slot_name(self, account: str, subject: str, predicate: str) -> str:
+        """Slot drift: write under the subject's existing slot when the name means the same.
+
+        ``ci_platform`` arriving where ``ci_provider`` exists is written under
+        ``ci_provider`` and the alias recorded; ``deploy_region`` beside
+        ``deploy_target`` stays its own slot.
+        """
+        names = await self.store.slot_names(account, subject)
+        if predicate in names:
+            return names[predicate]
+        if self.slot_matcher is None or not names:
+            return predicate
+        slots = sorted(set(names.values()))
+        match = await asyncio.to_thread(self.slot_matcher.match, predicate, slots)
+        if match is None or match == predicate:
+            return predicate
+        await self.store.record_alias(account, subject, predicate, match)
+        return match
+
+    # -- reading -----------------------------------------------------------------
+
+    async def facts(self, caller: Caller, req: FactsRequest) -> list[Fact]:
+        """This workspace's rows plus unplaced rows, on either clock or both."""
+        workspace = self.resolve_workspace(req.cwd)
+        predicate = req.predicate
+        if req.subject and predicate:
+            # Reads merge aliased slots: asking for ci_platform finds ci_provider.
+            predicate = (await self.store.slot_names(caller.account, req.subject)).get(
+                predicate, predicate
+            )
+        query = FactQuery(
+            now=self.clock(),
+            subject=req.subject,
+            predicate=predicate,
+            as_of=req.as_of,
+            as_believed=req.as_believed,
+            include_history=req.include_history,
+            workspaces=workspace.keys,
+        )
+        return [Fact.of(v) for v in await self.store.query(caller.account, query)]
+
+    async def timeline(
+        self,
+        caller: Caller,
+        clock: Clock,
+        since: datetime | None = None,
+        until: datetime | None = None,
+        subject: str | None = None,
+    ) -> list[Fact]:
+        """Every version in time order on one clock: world (valid_at) or system (created_at)."""
+        rows = await self.store.timeline(caller.account, clock, since, until, subject)
+        return [Fact.of(v) for v in rows]
+
+    async def export(self, caller: Caller) -> AsyncIterator[Fact]:
+        """Every version with both clocks, for NDJSON export."""
+        async for version in self.store.export(caller.account):
+            yield Fact.of(version)
+
+    # -- the optimistic write loop -------------------------------------------------
+
+    async def _versions(self, account: str, fact_id: str) -> list[FactVersion]:
+        versions = await self.store.versions_of(account, fact_id)
+        if not versions:
+            raise FactNotFound(f"no fact {fact_id} in this account: list facts to find its id")
+        return versions
+
+    async def _apply(
+        self,
+        account: str,
+        subject: str,
+        predicate: str,
+        plan: Callable[[SlotState, datetime], Awaitable[Plan]],
+    ) -> Plan:
+        """Read the slot, plan, apply iff the slot did not move meanwhile; else retry.
+
+        The planner runs again on every attempt, so a racer that lost sees the
+        winner's write: N racing revisions leave one successor and N-1
+        FactAlreadyRetired.
+        """
+        vectors: dict[str, list[float]] = {}  # by fact text, so a retry does not re-encode
+        for attempt in range(MAX_ATTEMPTS):
+            state = await self.store.read_slot(account, subject, predicate)
+            planned = await plan(state, self.clock())
+            if not planned.changes_anything:
+                return planned
+            embeddings = await self._embeddings(planned.insert, vectors)
+            if await self.store.apply(
+                account, planned, subject, predicate, state.counter, embeddings
+            ):
+                return planned
+            # Another writer moved the slot: back off a little so racers spread out.
+            await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
+        raise WriteConflict(
+            f"slot ({subject}, {predicate}) kept changing during {MAX_ATTEMPTS} attempts; try again"
+        )
+
+    async def _embeddings(
+        self, versions: Sequence[FactVersion], known: dict[str, list[float]]
+    ) -> dict[str, list[float]] | None:
+        """Fact embeddings of the versions a plan inserts, encoded in one batch off the loop."""
+        if self.embedder is None or not versions:
+            return None
+        texts = [fact_text(v.subject, v.predicate, v.object) for v in versions]
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
+        if missing:
+            encoded = await asyncio.to_thread(self.embedder.embed_documents, missing)
+            known.update(zip(missing, encoded, strict=True))
+        return {v.version_id: known[t] for v, t in zip(versions, texts, strict=True)}

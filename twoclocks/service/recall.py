@@ -1,0 +1,196 @@
+"""Hybrid recall and the first-turn block (DESIGN.md §6).
+
+Three legs, each filtered by the same clocks and workspace as a plain read:
+keyword (fulltext), vector (local embeddings through the engine's vector index)
+and graph traversal (from the entities the query names, up to three relations
+deep). Their rankings are fused by reciprocal rank.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable
+from datetime import datetime, tzinfo
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET, render_block
+from twoclocks.domain.errors import InvalidInput, StoreUnavailable
+from twoclocks.domain.fusion import reciprocal_rank_fusion
+from twoclocks.domain.model import FactVersion, require_aware
+from twoclocks.domain.places import Workspace
+from twoclocks.domain.trust import shown_to_model
+from twoclocks.embeddings.port import Embedder
+from twoclocks.graph.port import FactQuery, Store
+from twoclocks.service.requests import Caller, Fact
+
+log = logging.getLogger("twoclocks.recall")
+
+TRAVERSAL_DEPTH = 3
+"""Chained questions ("the citizenship of the spouse of the author of X") need three hops."""
+
+BLOCK_CANDIDATES = 400
+"""Most rows the block considers; 8,000 characters hold far fewer."""
+
+Status = Literal["rows", "empty", "unavailable"]
+
+
+class RecallRequest(BaseModel):
+    """A recall: a question in words, plus the usual clock filters."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: str = Field(min_length=1, max_length=2000, description="what to look for, in words")
+    k: int = Field(10, ge=1, le=200, description="how many facts to return (1-200)")
+    as_of: datetime | None = Field(None, description="what was true at this valid time")
+    as_believed: datetime | None = Field(
+        None, description="what the store held at this record time"
+    )
+    include_history: bool = Field(False, description="closed versions too")
+    cwd: str | None = Field(None, max_length=4096, description="the session's working directory")
+
+    @field_validator("query")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise InvalidInput("query is blank: ask in words, e.g. 'which CI do we use'")
+        return value.strip()
+
+    @field_validator("as_of", "as_believed")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        return require_aware(value)
+
+
+class ScoredFact(Fact):
+    """A fact with its fused recall score (higher is better)."""
+
+    score: float
+
+
+class RecallResult(BaseModel):
+    """rows, empty (a measured 'no record'), or unavailable (the store could not answer)."""
+
+    status: Status
+    facts: list[ScoredFact]
+
+
+class BlockRequest(BaseModel):
+    """The first-turn block for a session's working directory."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cwd: str | None = Field(None, max_length=4096, description="the session's working directory")
+    query: str | None = Field(None, max_length=2000, description="the first prompt, if known")
+    budget: int = Field(DEFAULT_BUDGET, ge=MIN_BUDGET, le=10_000, description="characters")
+
+
+class BlockResult(BaseModel):
+    """The rendered block: its status, text, how many fact lines, and how many were cut."""
+
+    status: Status
+    text: str
+    rows: int
+    more: int
+
+
+class RecallService:
+    """Recall and block over one Store and one Embedder."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], datetime],
+        embedder: Embedder | None,
+        resolve_workspace: Callable[[str | None], Workspace],
+        tz: tzinfo,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.embedder = embedder
+        self.resolve_workspace = resolve_workspace
+        self.tz = tz
+
+    async def recall(self, caller: Caller, req: RecallRequest) -> RecallResult:
+        """Fuse the keyword, vector and graph legs; only tiered rows, since a model reads them."""
+        workspace = self.resolve_workspace(req.cwd)
+        query = FactQuery(
+            now=self.clock(),
+            as_of=req.as_of,
+            as_believed=req.as_believed,
+            include_history=req.include_history,
+            workspaces=workspace.keys,
+        )
+        try:
+            ranked = await self._ranked(caller.account, req.query, query, req.k)
+        except StoreUnavailable as exc:
+            log.warning("recall unavailable: %s", exc)
+            return RecallResult(status="unavailable", facts=[])
+        facts = [ScoredFact(**Fact.of(v).model_dump(), score=score) for v, score in ranked]
+        return RecallResult(status="rows" if facts else "empty", facts=facts)
+
+    async def _ranked(
+        self, account: str, text: str, query: FactQuery, k: int
+    ) -> list[tuple[FactVersion, float]]:
+        pool = max(k * 3, 30)
+        vector = await asyncio.to_thread(self.embedder.embed_query, text) if self.embedder else None
+        entities = await self.store.entities_named(account, text, 10)
+        legs = await asyncio.gather(
+            self.store.search_text(account, text, query, pool),
+            self.store.search_vector(account, vector, query, pool) if vector else _nothing(),
+            self.store.traverse(account, entities, query, TRAVERSAL_DEPTH, pool)
+            if entities
+            else _nothing(),
+        )
+        by_id = {v.version_id: v for leg in legs for v in leg}
+        fused = reciprocal_rank_fusion(
+            [[v.version_id for v in leg if shown_to_model(v.tier)] for leg in legs]
+        )
+        return [(by_id[vid], score) for vid, score in fused[:k]]
+
+    async def block(self, caller: Caller, req: BlockRequest) -> BlockResult:
+        """The [[CM-MEM]] block: this workspace first, then unplaced, newest first, capped."""
+        workspace = self.resolve_workspace(req.cwd)
+        now = self.clock()
+        status: Status = "rows"
+        rows: list[FactVersion] = []
+        rank: dict[str, int] | None = None
+        try:
+            # Believed now, whatever the world window: current facts plus the closed
+            # ones the block shows as recent changes or session-state history.
+            believed = await self.store.query(
+                caller.account,
+                FactQuery(
+                    now=now, as_believed=now, workspaces=workspace.keys, limit=BLOCK_CANDIDATES
+                ),
+            )
+            rows = [v for v in believed if v.valid_at <= now]
+            if req.query and req.query.strip():
+                ranked = await self._ranked(
+                    caller.account,
+                    req.query.strip(),
+                    FactQuery(now=now, workspaces=workspace.keys),
+                    50,
+                )
+                rank = {v.version_id: i for i, (v, _) in enumerate(ranked)}
+        except StoreUnavailable as exc:
+            log.warning("block unavailable: %s", exc)
+            status = "unavailable"
+        rendered = render_block(
+            rows,
+            now=now,
+            tz=self.tz,
+            workspace_keys=workspace.keys,
+            status=status,
+            budget=req.budget,
+            query_rank=rank,
+        )
+        return BlockResult(
+            status=rendered.status, text=rendered.text, rows=rendered.rows, more=rendered.more
+        )
+
+
+async def _nothing() -> list[FactVersion]:
+    return []

@@ -1,0 +1,149 @@
+"""The shapes every entry point (HTTP, MCP, CLI, hooks) hands to the service, and gets back."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from twoclocks.domain.model import (
+    MAX_TEXT,
+    Cardinality,
+    FactClass,
+    FactVersion,
+    Kind,
+    Outcome,
+    Place,
+    RetiredReason,
+    Tier,
+    require_aware,
+)
+from twoclocks.domain.trust import Channel, Writer
+
+_STRICT = ConfigDict(extra="forbid", populate_by_name=True)
+
+
+class Caller(BaseModel):
+    """Who is asking: the account (from the API key), the writer and the channel."""
+
+    model_config = ConfigDict(frozen=True)
+
+    account: str
+    writer: Writer = Writer.AGENT
+    channel: Channel = Channel.HTTP
+
+
+class RememberRequest(BaseModel):
+    """A new fact; `evidence` is the person's own message, for the asserted check."""
+
+    model_config = _STRICT
+
+    subject: str = Field(min_length=1, max_length=MAX_TEXT, description="What the fact is about")
+    predicate: str = Field(min_length=1, max_length=MAX_TEXT, description="The slot name")
+    object: str = Field(min_length=1, max_length=MAX_TEXT, description="The value")
+    valid_at: datetime | None = Field(None, description="When it became true (default: now)")
+    kind: Kind = Field(Kind.FACT, description="fact (holds until changed) or event (happened once)")
+    cardinality: Cardinality | None = Field(None, description="one or many current values")
+    tier: Tier | None = Field(None, description="asserted / observed / inferred; none if unsure")
+    fact_class: FactClass | None = Field(None, alias="class", description="sets the default place")
+    category: str | None = Field(None, max_length=40, description="e.g. env, git, build")
+    cwd: str | None = Field(None, max_length=4096, description="the session's working directory")
+    evidence: str | None = Field(None, max_length=10_000, description="the person's own message")
+
+    @field_validator("valid_at")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        return require_aware(value, "valid_at")
+
+
+class RememberResult(BaseModel):
+    """What a write did; `predicate` is the slot name used after drift merging."""
+
+    fact_id: str
+    version_id: str
+    outcome: Outcome
+    predicate: str
+    closed: list[str]
+
+
+class Replacement(BaseModel):
+    """The successor of a revised fact; its window is set by the revision."""
+
+    model_config = _STRICT
+
+    object: str = Field(min_length=1, max_length=MAX_TEXT, description="the new value")
+    predicate: str | None = Field(
+        None, min_length=1, max_length=MAX_TEXT, description="a new slot name, if it changes"
+    )
+    tier: Tier | None = Field(None, description="asserted / observed / inferred")
+    evidence: str | None = Field(None, max_length=10_000, description="the person's own message")
+
+
+class ReviseRequest(BaseModel):
+    """Retire a fact: `ended` (the world changed) or `corrected` (it was never true)."""
+
+    model_config = _STRICT
+
+    reason: Literal[RetiredReason.ENDED, RetiredReason.CORRECTED] = Field(
+        description="ended: the world changed; corrected: it was never true"
+    )
+    at: datetime | None = Field(None, description="for ended: when it stopped being true")
+    replacement: Replacement | None = Field(None, description="the successor's value")
+
+    @field_validator("at")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        return require_aware(value, "at")
+
+
+class ReviseResult(BaseModel):
+    """The revised fact and its successor, if one was given."""
+
+    fact_id: str
+    successor_id: str | None
+
+
+class FactsRequest(BaseModel):
+    """A read on either clock or both."""
+
+    model_config = _STRICT
+
+    subject: str | None = Field(None, max_length=MAX_TEXT, description="only this subject")
+    predicate: str | None = Field(None, max_length=MAX_TEXT, description="only this slot name")
+    as_of: datetime | None = Field(None, description="what was true at this valid time")
+    as_believed: datetime | None = Field(
+        None, description="what the store held at this record time"
+    )
+    include_history: bool = Field(False, description="every version, not only current ones")
+    cwd: str | None = Field(None, max_length=4096, description="the session's working directory")
+
+    @field_validator("as_of", "as_believed")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        return require_aware(value)
+
+
+class Fact(BaseModel):
+    """One version of a fact as the wire shows it, both clocks included."""
+
+    fact_id: str
+    version_id: str
+    subject: str
+    predicate: str
+    object: str
+    kind: Kind
+    tier: Tier | None
+    place: Place | None
+    workspace: str | None
+    valid_at: datetime
+    invalid_at: datetime | None
+    created_at: datetime
+    expired_at: datetime | None
+    retired_reason: RetiredReason | None
+    supersedes: str | None
+
+    @classmethod
+    def of(cls, version: FactVersion) -> Fact:
+        """The wire form of a stored version."""
+        return cls.model_validate(version.model_dump(include=set(cls.model_fields)))
