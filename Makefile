@@ -16,6 +16,7 @@ install: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "twoclocks needs Python >= 3.11")'
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip --version >/dev/null 2>&1 || $(BIN)/python -m ensurepip
 	$(BIN)/python -m pip install -q --disable-pip-version-check uv
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 	touch $@

@@ -13,7 +13,7 @@ from typing import Any
 
 def _type(schema: dict[str, Any], components: dict[str, Any]) -> str:
     if "$ref" in schema:
-        return schema["$ref"].rsplit("/", 1)[-1]
+        return str(schema["$ref"]).rsplit("/", 1)[-1]
     if "anyOf" in schema:
         kinds = [_type(s, components) for s in schema["anyOf"] if s.get("type") != "null"]
         return " or ".join(kinds) + (" or null" if len(kinds) < len(schema["anyOf"]) else "")
@@ -44,25 +44,41 @@ def render_markdown(doc: dict[str, Any]) -> str:
         "",
         "Generated from the OpenAPI document by `python -m twoclocks.api.openapi_doc`;",
         "a test fails when this file and the app disagree. Every `/v1` call needs",
-        "`Authorization: Bearer <key>`; errors are `{\"error\": \"<TypeName>\", \"message\": ...}`.",
+        '`Authorization: Bearer <key>`; errors are `{"error": "<TypeName>", "message": ...}`.',
         "",
     ]
     for path, methods in doc["paths"].items():
         for method, op in methods.items():
-            out += [f"## `{method.upper()} {path}`", "", op.get("description") or op.get("summary", ""), ""]
+            out += [
+                f"## `{method.upper()} {path}`",
+                "",
+                op.get("description") or op.get("summary", ""),
+                "",
+            ]
             params = op.get("parameters", [])
             if params:
-                out += ["| parameter | in | type | required | description |", "|---|---|---|---|---|"]
+                out += [
+                    "| parameter | in | type | required | description |",
+                    "|---|---|---|---|---|",
+                ]
                 for p in params:
-                    desc = (p.get("description") or p.get("schema", {}).get("description") or "")
-                    out.append(f"| `{p['name']}` | {p['in']} | {_type(p.get('schema', {}), components)} "
-                               f"| {'yes' if p.get('required') else 'no'} | {desc} |")
+                    desc = p.get("description") or p.get("schema", {}).get("description") or ""
+                    out.append(
+                        f"| `{p['name']}` | {p['in']} | {_type(p.get('schema', {}), components)} "
+                        f"| {'yes' if p.get('required') else 'no'} | {desc} |"
+                    )
                 out.append("")
             body = op.get("requestBody", {}).get("content", {}).get("application/json", {})
             if body:
                 name = _type(body["schema"], components)
-                out += [f"Body: `{name}`", "", "| field | type | required | description |",
-                        "|---|---|---|---|", *_fields(components.get(name, {}), components), ""]
+                out += [
+                    f"Body: `{name}`",
+                    "",
+                    "| field | type | required | description |",
+                    "|---|---|---|---|",
+                    *_fields(components.get(name, {}), components),
+                    "",
+                ]
             for status, resp in op.get("responses", {}).items():
                 content = resp.get("content", {})
                 schema = content.get("application/json", {}).get("schema")
@@ -72,11 +88,20 @@ def render_markdown(doc: dict[str, Any]) -> str:
             out.append("")
     for name in sorted(components):
         schema = components[name]
-        if "properties" not in schema or name.startswith(("HTTPValidationError", "ValidationError")):
+        if "properties" not in schema or name.startswith(
+            ("HTTPValidationError", "ValidationError")
+        ):
             continue
-        out += [f"### {name}", "", schema.get("description", ""), "",
-                "| field | type | required | description |", "|---|---|---|---|",
-                *_fields(schema, components), ""]
+        out += [
+            f"### {name}",
+            "",
+            schema.get("description", ""),
+            "",
+            "| field | type | required | description |",
+            "|---|---|---|---|",
+            *_fields(schema, components),
+            "",
+        ]
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -23,7 +23,9 @@ from twoclocks.service.requests import (
     RememberResult,
     ReviseRequest,
     ReviseResult,
+    Text,
 )
+
 
 class ErrorBody(BaseModel):
     """Every error: the error's type name, and what to do about it."""
@@ -130,7 +132,7 @@ class TimelineQuery(BaseModel):
     clock: Clock = Field(Clock.WORLD, description="world orders by valid_at, system by created_at")
     since: datetime | None = Field(None, description="inclusive")
     until: datetime | None = Field(None, description="exclusive")
-    subject: str | None = Field(None, max_length=500)
+    subject: Text | None = Field(None, max_length=500)
 
     @field_validator("since", "until")
     @classmethod

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 def runtime_of(request: Request) -> Runtime:
     """The Runtime the app was started with; 503 while it is still starting."""
-    runtime = getattr(request.app.state, "runtime", None)
+    runtime: Runtime | None = getattr(request.app.state, "runtime", None)
     if runtime is None:
         raise StoreUnavailable("the service is still starting: retry in a few seconds")
     return runtime

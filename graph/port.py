@@ -98,8 +98,14 @@ class Store(Protocol):
     async def query(self, account: str, query: FactQuery) -> list[FactVersion]:
         """Versions matching the query, newest valid_at first."""
 
-    async def timeline(self, account: str, clock: Clock, since: datetime | None,
-                       until: datetime | None, subject: str | None) -> list[FactVersion]:
+    async def timeline(
+        self,
+        account: str,
+        clock: Clock,
+        since: datetime | None,
+        until: datetime | None,
+        subject: str | None,
+    ) -> list[FactVersion]:
         """Every version in time order on one clock (valid_at or created_at), half-open range."""
 
     def export(self, account: str) -> AsyncIterator[FactVersion]:
@@ -140,6 +146,9 @@ class Store(Protocol):
 
     async def account_for_key(self, key_hash: str) -> str | None:
         """The account a hashed key names, or None."""
+
+    async def search_episodes(self, account: str, text: str, k: int) -> list[Episode]:
+        """Episodes whose content matches the text (fulltext), newest first among matches."""
 
 
 EPISODE_SOURCES: Sequence[str] = ("remember", "tool", "turn")

@@ -28,7 +28,7 @@ from typing import Any
 
 from twoclocks.domain.errors import InvalidInput
 from twoclocks.domain.model import FactVersion, Plan
-from twoclocks.domain.slot_names import humanize_predicate
+from twoclocks.domain.slot_names import fact_text
 from twoclocks.graph.port import Episode
 
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -93,11 +93,6 @@ def slot_key(subject: str, predicate: str) -> str:
 def entity_uuid(account: str, name: str) -> str:
     """The uuid of the Entity node named ``name`` in ``account``: the same on every write."""
     return str(uuid.uuid5(_NAMESPACE, f"{account}\n{name}"))
-
-
-def fact_text(subject: str, predicate: str, obj: str) -> str:
-    """Graphiti's ``fact``: 'subject predicate-words object', what fulltext search reads."""
-    return f"{subject} {humanize_predicate(predicate)} {obj}"
 
 
 def _opt(value: datetime | None, encode: TimeEncoder) -> Any:

@@ -26,8 +26,7 @@ def make_repo(root: Path, remote: str | None = "git@github.com:acme/api.git") ->
     config = "[core]\n\trepositoryformatversion = 0\n\tbare = false\n"
     if remote:
         config += (
-            f'[remote "origin"]\n\turl = {remote}\n'
-            "\tfetch = +refs/heads/*:refs/remotes/origin/*\n"
+            f'[remote "origin"]\n\turl = {remote}\n\tfetch = +refs/heads/*:refs/remotes/origin/*\n'
         )
     (root / ".git" / "config").write_text(config)
     return root
@@ -143,9 +142,15 @@ def test_a_relative_gitdir_file_is_followed(tmp_path):
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs the git CLI to make a worktree")
 def test_real_linked_worktrees_get_distinct_worktree_keys_and_one_repo_key(tmp_path):
     main = tmp_path / "api"
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull,
-           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
-           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+    env = {
+        **os.environ,
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_SYSTEM": os.devnull,
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@example.com",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@example.com",
+    }
 
     def git(*args: str, cwd: Path = main) -> None:
         subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
@@ -194,15 +199,18 @@ def test_a_relative_cwd_is_refused(tmp_path):
 def test_the_longest_matching_path_wins(tmp_path):
     codes = tmp_path / "codes"
     api = make_repo(codes / "acme" / "api")
-    config = spaces(tmp_path, f"""
+    config = spaces(
+        tmp_path,
+        f"""
 [[space]]
 id = "personal"
 paths = ["{codes}"]
 
 [[space]]
 id = "work"
-paths = ["{codes / 'acme'}"]
-""")
+paths = ["{codes / "acme"}"]
+""",
+    )
     ws = resolve_workspace(str(api / "src"), config, None)
     assert ws.project == "project:work"
     assert ws.repo == "repo:github.com/acme/api"
@@ -212,14 +220,17 @@ paths = ["{codes / 'acme'}"]
 def test_equal_matches_raise_ambiguous_workspace_naming_both(tmp_path):
     shared = tmp_path / "shared"
     shared.mkdir()
-    config = spaces(tmp_path, f"""
+    config = spaces(
+        tmp_path,
+        f"""
 [[space]]
 id = "work"
 paths = ["{shared}"]
 [[space]]
 id = "personal"
 paths = ["{shared}"]
-""")
+""",
+    )
     with pytest.raises(AmbiguousWorkspace) as err:
         resolve_workspace(str(shared / "x"), config, None)
     assert 'matches "work" and "personal" equally; make one path more specific' in str(err.value)
@@ -231,8 +242,10 @@ def test_the_override_wins_over_every_match(tmp_path):
     ws = resolve_workspace(str(repo), config, "personal")
     assert ws.project == "project:personal"
     # Even an ambiguous config is not consulted when the person forced a space.
-    ambiguous = spaces(tmp_path, f'[[space]]\nid = "a"\npaths = ["{repo}"]\n'
-                                 f'[[space]]\nid = "b"\npaths = ["{repo}"]\n')
+    ambiguous = spaces(
+        tmp_path,
+        f'[[space]]\nid = "a"\npaths = ["{repo}"]\n[[space]]\nid = "b"\npaths = ["{repo}"]\n',
+    )
     assert resolve_workspace(str(repo), ambiguous, "work").project == "project:work"
     assert resolve_workspace(str(repo), None, "  ").project == f"project:{repo}"
 
@@ -264,8 +277,10 @@ def test_a_path_covers_itself_and_below_but_not_a_sibling_sharing_its_prefix(tmp
 
 def test_default_space_applies_when_no_path_matches(tmp_path):
     repo = make_repo(tmp_path / "api")
-    config = spaces(tmp_path, 'default_space = "personal"\n'
-                              '[[space]]\nid = "work"\npaths = ["/nowhere/at/all"]\n')
+    config = spaces(
+        tmp_path,
+        'default_space = "personal"\n[[space]]\nid = "work"\npaths = ["/nowhere/at/all"]\n',
+    )
     ws = resolve_workspace(str(repo), config, None)
     assert ws.project == "project:personal"
     assert ws.repo == "repo:github.com/acme/api"
@@ -281,7 +296,7 @@ def test_a_symlinked_cwd_resolves_like_its_target(tmp_path):
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ('spaces = []\n', "unknown setting"),
+        ("spaces = []\n", "unknown setting"),
         ('[[space]]\npaths = ["/a"]\n', "needs an id"),
         ('[[space]]\nid = "w"\n', "needs paths"),
         ('[[space]]\nid = "w"\npaths = ["relative/dir"]\n', "absolute"),

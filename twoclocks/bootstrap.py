@@ -23,6 +23,7 @@ from twoclocks.embeddings.port import Embedder
 from twoclocks.graph.port import Store
 from twoclocks.service.accounts import Accounts
 from twoclocks.service.memory import MemoryService
+from twoclocks.service.recall import RecallService
 from twoclocks.workspaces import SpacesConfig, resolve_workspace
 
 log = logging.getLogger("twoclocks")
@@ -110,7 +111,7 @@ class Runtime:
     embedder: Embedder | None
     service: MemoryService
     accounts: Accounts
-    recall: Any = None
+    recall: RecallService
     ready: bool = False
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -143,10 +144,8 @@ async def start_runtime(
         matcher = SlotMatcher(embedder, settings.drift_threshold)
     service = MemoryService(store, system_clock, new_id, embedder, resolver, matcher)
     accounts = Accounts(store, system_clock)
-    runtime = Runtime(settings, store, embedder, service, accounts)
-    from twoclocks.service.recall import RecallService
-
-    runtime.recall = RecallService(store, system_clock, embedder, resolver, account_zone(settings))
+    recall = RecallService(store, system_clock, embedder, resolver, account_zone(settings))
+    runtime = Runtime(settings, store, embedder, service, accounts, recall)
     runtime.ready = True
     runtime.details = {
         "store": type(store).__name__,

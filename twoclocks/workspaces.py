@@ -144,8 +144,9 @@ class SpacesConfig:
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
             raise ConfigError(f"{source}: space id(s) defined twice: {', '.join(dupes)}")
-        return cls(spaces=tuple(spaces), default_space=default.strip() if default else None,
-                   source=source)
+        return cls(
+            spaces=tuple(spaces), default_space=default.strip() if default else None, source=source
+        )
 
     def space_for(self, directory: str) -> str | None:
         """The space whose path matches ``directory`` longest; None when none matches.
@@ -249,7 +250,7 @@ def parse_git_config(text: str) -> dict[str, list[str]]:
             name, sub = header.group(1).lower(), header.group(2)
             # [remote "origin"] keeps its subsection's case; [core] is case-blind.
             section = f"{name}.{sub}" if sub is not None else name
-            stripped = stripped[header.end():].strip()
+            stripped = stripped[header.end() :].strip()
             if not stripped:
                 continue
         key, sep, value = stripped.partition("=")
@@ -269,7 +270,7 @@ def _git_dir_of(top: str) -> str | None:
         text = _read(dot_git) or ""
         for line in text.splitlines():
             if line.startswith("gitdir:"):
-                return os.path.normpath(os.path.join(top, line[len("gitdir:"):].strip()))
+                return os.path.normpath(os.path.join(top, line[len("gitdir:") :].strip()))
     return None
 
 

@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
-from twoclocks.graph import cypher
+from twoclocks.graph import cypher, search_cypher
+from twoclocks.graph.falkordb import search
 from twoclocks.graph.port import Clock, Episode, FactQuery, SlotState
 from twoclocks.graph.schema import (
     check_account,
@@ -62,6 +63,7 @@ OWN_INDEXES = (
     "e.invalid_at_us, e.created_at_us, e.expired_at_us)",
     "CREATE INDEX FOR (s:Slot) ON (s.key)",
     "CREATE INDEX FOR (a:SlotAlias) ON (a.subject)",
+    *search.INDEXES,  # recall: search_text fulltext and the fact_embedding vector index
 )
 
 ACCOUNTS_GRAPH = "twoclocks:accounts"
@@ -183,6 +185,7 @@ class FalkorDBStore:
         """Apply the plan in one query iff the slot counter still equals ``expected_counter``."""
         graph = await self._graph(account)
         params: dict[str, Any] = plan_params(account, plan, iso_utc, embeddings)
+        search_cypher.prepare_inserts(params)  # search_text; refuses wrong-length vectors
         params.update(key=slot_key(subject, predicate), subject=subject, predicate=predicate,
                       expected=expected_counter)  # fmt: skip
         result = await graph.query(APPLY, params)
@@ -210,7 +213,8 @@ class FalkorDBStore:
         graph = await self._graph(account)
 
         async def rows(statement: str, params: dict[str, Any]) -> list[list[Any]]:
-            return (await graph.ro_query(statement, params)).result_set
+            result: list[list[Any]] = (await graph.ro_query(statement, params)).result_set
+            return result
 
         async for version in cypher.export_pages(account, rows):
             yield version
@@ -251,6 +255,52 @@ class FalkorDBStore:
         graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
         result = await graph.ro_query(cypher.ACCOUNT_FOR_KEY, {"key_hash": key_hash})
         return str(result.result_set[0][0]) if result.result_set else None
+
+    # --- recall legs: Cypher and logic in twoclocks.graph.search_cypher / falkordb.search ---
+
+    @classmethod
+    def attach_or_embedded(
+        cls, data_dir: str | os.PathLike[str], appendfsync: Literal["always", "everysec"] = "always"
+    ) -> FalkorDBStore:
+        """A client of the live server on ``data_dir`` if one runs (``close()`` leaves it
+        running), else ``embedded(data_dir, appendfsync)``."""
+        from twoclocks.graph.falkordb.attach import live_socket
+
+        socket = live_socket(data_dir)
+        return cls(socket) if socket is not None else cls.embedded(data_dir, appendfsync)
+
+    async def search_text(
+        self, account: str, text: str, query: FactQuery, k: int
+    ) -> list[FactVersion]:
+        """Keyword leg: fulltext over search_text, best first, filtered like ``query``."""
+        rows = search.reader(await self._graph(account))
+        return await search_cypher.search_text_leg(rows, search.DIALECT, account, text, query, k)
+
+    async def search_vector(
+        self, account: str, vector: Sequence[float], query: FactQuery, k: int
+    ) -> list[FactVersion]:
+        """Vector leg through the HNSW index, nearest first, filtered like ``query``."""
+        rows = search.reader(await self._graph(account))
+        return await search_cypher.search_vector_leg(
+            rows, search.DIALECT, account, vector, query, k
+        )
+
+    async def entities_named(self, account: str, text: str, limit: int) -> list[str]:
+        """Names of the entities a text mentions, best first."""
+        rows = search.reader(await self._graph(account))
+        return await search_cypher.entities_named_leg(rows, search.DIALECT, account, text, limit)
+
+    async def traverse(
+        self, account: str, entities: Sequence[str], query: FactQuery, depth: int, k: int
+    ) -> list[FactVersion]:
+        """Graph leg: facts reachable over facts that pass ``query``, nearest first."""
+        rows = search.reader(await self._graph(account))
+        return await search_cypher.traverse_leg(rows, account, entities, query, depth, k)
+
+    async def search_episodes(self, account: str, text: str, k: int) -> list[Episode]:
+        """Episodes whose content matches the text, newest first among matches."""
+        rows = search.reader(await self._graph(account))
+        return await search_cypher.search_episodes_leg(rows, search.DIALECT, account, text, k)
 
 
 def _unix_client(socket_path: str) -> FalkorDB:

@@ -14,7 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
-from twoclocks.graph import cypher
+from twoclocks.graph import cypher, search_cypher
+from twoclocks.graph.neo4j import search
 from twoclocks.graph.port import Clock, Episode, FactQuery, SlotState
 from twoclocks.graph.schema import (
     check_account,
@@ -67,6 +68,7 @@ OWN_SCHEMA = (
             "expired_at_us",
         )
     ),
+    *search.SCHEMA,  # recall: fulltext (search_text, Entity.name, Episodic.content), vector
 )
 
 
@@ -184,6 +186,7 @@ class Neo4jStore:
     ) -> bool:
         """Apply the plan in one transaction iff the slot counter still equals the expected."""
         params = plan_params(check_account(account), plan, native_utc, embeddings)
+        search_cypher.prepare_inserts(params)  # search_text; refuses wrong-length vectors
         params.update(key=slot_key(subject, predicate), subject=subject, predicate=predicate,
                       expected=expected_counter)  # fmt: skip
 
@@ -255,3 +258,44 @@ class Neo4jStore:
         """The account a hashed key names, or None."""
         rows = await self._run(cypher.ACCOUNT_FOR_KEY, {"key_hash": key_hash})
         return str(rows[0]["name"]) if rows else None
+
+    # --- recall legs: Cypher and logic in twoclocks.graph.search_cypher / neo4j.search ---
+
+    async def _rows(self, statement: str, params: dict[str, Any]) -> list[list[Any]]:
+        return [list(record) for record in await self._run(statement, params)]
+
+    async def search_text(
+        self, account: str, text: str, query: FactQuery, k: int
+    ) -> list[FactVersion]:
+        """Keyword leg: fulltext over search_text, best first, filtered like ``query``."""
+        return await search_cypher.search_text_leg(
+            self._rows, search.DIALECT, check_account(account), text, query, k
+        )
+
+    async def search_vector(
+        self, account: str, vector: Sequence[float], query: FactQuery, k: int
+    ) -> list[FactVersion]:
+        """Vector leg through the relationship vector index, nearest first, filtered."""
+        return await search_cypher.search_vector_leg(
+            self._rows, search.DIALECT, check_account(account), vector, query, k
+        )
+
+    async def entities_named(self, account: str, text: str, limit: int) -> list[str]:
+        """Names of the entities a text mentions, best first."""
+        return await search_cypher.entities_named_leg(
+            self._rows, search.DIALECT, check_account(account), text, limit
+        )
+
+    async def traverse(
+        self, account: str, entities: Sequence[str], query: FactQuery, depth: int, k: int
+    ) -> list[FactVersion]:
+        """Graph leg: facts reachable over facts that pass ``query``, nearest first."""
+        return await search_cypher.traverse_leg(
+            self._rows, check_account(account), entities, query, depth, k
+        )
+
+    async def search_episodes(self, account: str, text: str, k: int) -> list[Episode]:
+        """Episodes whose content matches the text, newest first among matches."""
+        return await search_cypher.search_episodes_leg(
+            self._rows, search.DIALECT, check_account(account), text, k
+        )

@@ -20,10 +20,16 @@ def test_docs_api_md_matches_the_openapi_document() -> None:
 def test_every_v1_call_of_the_design_is_served() -> None:
     paths = create_app().openapi()["paths"]
     wanted = {
-        ("post", "/v1/facts"), ("get", "/v1/facts"), ("post", "/v1/facts/{fact_id}/revise"),
-        ("post", "/v1/facts/{fact_id}/retract"), ("post", "/v1/facts/{fact_id}/reopen"),
-        ("post", "/v1/recall"), ("post", "/v1/block"), ("get", "/v1/timeline"),
-        ("get", "/v1/export"), ("get", "/healthz"),
+        ("post", "/v1/facts"),
+        ("get", "/v1/facts"),
+        ("post", "/v1/facts/{fact_id}/revise"),
+        ("post", "/v1/facts/{fact_id}/retract"),
+        ("post", "/v1/facts/{fact_id}/reopen"),
+        ("post", "/v1/recall"),
+        ("post", "/v1/block"),
+        ("get", "/v1/timeline"),
+        ("get", "/v1/export"),
+        ("get", "/healthz"),
     }
     served = {(m, p) for p, methods in paths.items() for m in methods}
     assert wanted <= served

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 from datetime import datetime, timedelta
+from typing import Any
 
 import pytest
 from storekit import T0, Writer, fresh_account
@@ -173,9 +174,10 @@ async def test_failed_apply_leaves_no_partial_write(store: Store, writer: Writer
                         valid_at=T0 + DAY, episode_id="ep-x")
     plan = plan_write(incoming, state.versions, writer.clock.tick(), writer.new_id)
     assert plan.expire and len(plan.insert) == 2
-    # The last insert carries a vector no engine can store: the query fails after the
-    # expiry and the first insert already ran, so both must be undone.
-    bad = {plan.insert[-1].version_id: [0.5, {"not": "a number"}]}
+    # The last insert carries a vector no engine can store (of the right length, so no
+    # check before the query refuses it): the engine fails after the expiry and the
+    # first insert already ran, so both must be undone.
+    bad = {plan.insert[-1].version_id: [0.5] * 383 + [{"not": "a number"}]}
     with pytest.raises(Exception):  # noqa: B017 - each engine raises its own error type
         await store.apply(account, plan, "prod", "hosted_on", state.counter, bad)  # type: ignore[arg-type]
     assert await everything(store, account) == before
@@ -308,14 +310,17 @@ async def test_text_round_trips_exactly(store: Store, writer: Writer, account: s
 
 
 @pytest.mark.falkordb
-async def test_falkordb_string_range_bug_does_not_affect_us(falkordb_server: object) -> None:
+async def test_falkordb_string_range_bug_does_not_affect_us(falkordb_server: Any) -> None:
+    from falkordb.asyncio import FalkorDB
+
     from twoclocks.graph.falkordb.store import FalkorDBStore
 
-    store = FalkorDBStore(falkordb_server.socket_path)  # type: ignore[attr-defined]
+    socket = str(falkordb_server.socket_path)
+    raw, store = FalkorDB(unix_socket_path=socket), FalkorDBStore(socket)
     await store.start()
     try:
         account = fresh_account()
-        graph = store._client.select_graph(account)  # type: ignore[union-attr]
+        graph = raw.select_graph(account)
         await graph.query("CREATE INDEX FOR (n:Probe) ON (n.at)")
         await graph.query("UNWIND range(1, 9) AS d "
                           "CREATE (:Probe {at: '2026-01-0' + toString(d) + 'T00:00:00+00:00'})")
@@ -340,3 +345,4 @@ async def test_falkordb_string_range_bug_does_not_affect_us(falkordb_server: obj
         assert "Edge By Index Scan" in str(explain)  # the integer filter really uses an index
     finally:
         await store.close()
+        await raw.aclose()

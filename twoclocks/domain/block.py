@@ -299,8 +299,9 @@ def render_block(
     if budget < MIN_BUDGET:
         raise InvalidInput(f"budget {budget} is below {MIN_BUDGET} characters: ask for more")
     if status == "unavailable":
-        return RenderedBlock(status="unavailable", text=f"{HEADER}\nresult: unavailable",
-                             rows=0, more=0)
+        return RenderedBlock(
+            status="unavailable", text=f"{HEADER}\nresult: unavailable", rows=0, more=0
+        )
     sections = _sections(facts, now, tz, workspace_keys, query_rank)
     if not any(sections.values()):
         return RenderedBlock(status="empty", text=f"{HEADER}\nresult: empty", rows=0, more=0)

@@ -38,7 +38,7 @@ class NaiveDatetime(InvalidInput):
 
 
 class InvalidTemporalRange(InvalidInput):
-    """Raised when an interval would end before it starts, e.g. `ended` at a time before valid_at."""
+    """Raised when an interval would end before it starts, e.g. `ended` before valid_at."""
 
 
 class SecretRefused(InvalidInput):
@@ -46,7 +46,7 @@ class SecretRefused(InvalidInput):
 
 
 class FactNotFound(TwoclocksError):
-    """Raised when no fact with the given id exists in the caller's account (or is visible to it)."""
+    """Raised when no fact with the given id exists in (or is visible to) the caller's account."""
 
     http_status = 404
 

@@ -15,8 +15,10 @@ RRF_K = 60
 T = TypeVar("T", bound=Hashable)
 
 
-def reciprocal_rank_fusion(rankings: Sequence[Sequence[T]], k: int = RRF_K) -> list[tuple[T, float]]:
-    """Fuse rankings (best first) into ``(item, score)`` pairs, best first; ties keep first-seen order.
+def reciprocal_rank_fusion(
+    rankings: Sequence[Sequence[T]], k: int = RRF_K
+) -> list[tuple[T, float]]:
+    """Fuse rankings (best first) into ``(item, score)`` pairs, best first; ties keep order.
 
     >>> reciprocal_rank_fusion([["a", "b"], ["b", "c"]])
     [('b', 0.03252247488101534), ('a', 0.01639344262295082), ('c', 0.016129032258064516)]

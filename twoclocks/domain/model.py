@@ -27,7 +27,7 @@ MAX_TEXT = 500
 
 
 class Kind(StrEnum):
-    """A fact holds until something changes it; an event happened once and never replaces another."""
+    """A fact holds until something changes it; an event happened once, replacing nothing."""
 
     FACT = "fact"
     EVENT = "event"
@@ -108,9 +108,22 @@ def require_aware(value: datetime | None, field: str = "time") -> datetime | Non
     return value
 
 
+_CONTROL = {chr(c) for c in range(32) if chr(c) not in "\n\t"} | {"\x7f"}
+
+
+def require_printable(value: str, field: str = "text") -> str:
+    """Refuse control characters (NUL and the like): no engine stores them faithfully."""
+    bad = next((ch for ch in value if ch in _CONTROL), None)
+    if bad is not None:
+        raise InvalidInput(
+            f"{field} contains the control character U+{ord(bad):04X}: remove it and send again"
+        )
+    return value
+
+
 def require_text(value: str, field: str) -> str:
     """Strip and check a subject, predicate or object: non-empty, at most MAX_TEXT characters."""
-    text = value.strip()
+    text = require_printable(value, field).strip()
     if not text:
         raise InvalidInput(f"{field} is empty: give a short non-empty text")
     if len(text) > MAX_TEXT:

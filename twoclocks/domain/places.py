@@ -79,9 +79,11 @@ class Workspace(BaseModel):
             return None
         # A narrower level that is unknown falls back to the next wider one that is
         # known, so a fact is never stored under a key no reader can match.
-        chain = {Place.REPO: (self.repo,),
-                 Place.PROJECT: (self.project, self.repo),
-                 Place.WORKTREE: (self.worktree, self.project, self.repo)}[place]
+        chain = {
+            Place.REPO: (self.repo,),
+            Place.PROJECT: (self.project, self.repo),
+            Place.WORKTREE: (self.worktree, self.project, self.repo),
+        }[place]
         return next((k for k in chain if k), None)
 
     @property

@@ -14,9 +14,11 @@ from collections import Counter
 RESTATEMENT_OVERLAP = 0.7
 
 FILLER_WORDS: frozenset[str] = frozenset(
-    """a an the and or of on in at to for with by from is are was were be been being it its
-    this that these those our my your their we i you they now still currently also just
-    really actually already again then there here as so very""".split()
+    """
+    a an the and or of on in at to for with by from is are was were be been being it
+    its this that these those our my your their we i you they now still currently
+    also just really actually already again then there here as so very
+    """.split()
 )
 
 _WORD = re.compile(r"[\w./:@#+-]+", re.UNICODE)

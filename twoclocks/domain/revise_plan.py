@@ -106,8 +106,12 @@ def plan_revise(
             }
         )
         successor = new_version(
-            incoming, version_id=new_id(), fact_id=new_id(),
-            cardinality=current.cardinality, now=now, invalid_at=successor_end,
+            incoming,
+            version_id=new_id(),
+            fact_id=new_id(),
+            cardinality=current.cardinality,
+            now=now,
+            invalid_at=successor_end,
         )
         inserts.append(successor)
         successor_id = successor.fact_id

@@ -337,3 +337,12 @@ def should_merge(a: str, b: str, similarity: float, threshold: float) -> bool:
     if verdict == "different":
         return False
     return similarity >= threshold
+
+
+def fact_text(subject: str, predicate: str, obj: str) -> str:
+    """The sentence a fact is searched and embedded by (Graphiti's ``fact``).
+
+    >>> fact_text("production", "deploy_target", "Render")
+    'production deploy target Render'
+    """
+    return f"{subject} {humanize_predicate(predicate)} {obj}"

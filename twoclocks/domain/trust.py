@@ -23,8 +23,8 @@ _RANK = {Tier.INFERRED: 0, Tier.OBSERVED: 1, Tier.ASSERTED: 2}
 class Writer(StrEnum):
     """The source of a write, with its tier ceiling in WRITER_CEILING."""
 
-    PERSON = "person"        # typed by the person: CLI, web UI
-    AGENT = "agent"          # the agent's remember call (MCP tool or HTTP client)
+    PERSON = "person"  # typed by the person: CLI, web UI
+    AGENT = "agent"  # the agent's remember call (MCP tool or HTTP client)
     TOOL_RULE = "tool_rule"  # a deterministic rule over a tool event (commit, push, ...)
     EXTRACTOR = "extractor"  # the turn extractor model
 
@@ -82,7 +82,7 @@ def effective_tier(
 ) -> Tier | None:
     """The tier a write is stored with.
 
-    >>> effective_tier(Tier.ASSERTED, Writer.AGENT, Channel.MCP, "Buildkite", "we use Buildkite now")
+    >>> effective_tier(Tier.ASSERTED, Writer.AGENT, Channel.MCP, "Buildkite", "use Buildkite")
     <Tier.ASSERTED: 'asserted'>
     >>> effective_tier(Tier.ASSERTED, Writer.AGENT, Channel.MCP, "Buildkite", "switch CI please")
     <Tier.INFERRED: 'inferred'>
@@ -94,7 +94,11 @@ def effective_tier(
     if claimed is None:
         return None
     tier = lower(lower(claimed, WRITER_CEILING[writer]), CHANNEL_CEILING[channel])
-    if tier is Tier.ASSERTED and writer is not Writer.PERSON and not value_in_evidence(value, evidence):
+    if (
+        tier is Tier.ASSERTED
+        and writer is not Writer.PERSON
+        and not value_in_evidence(value, evidence)
+    ):
         return Tier.INFERRED
     return tier
 

@@ -41,7 +41,9 @@ def _restated(incoming: Incoming, candidates: Sequence[FactVersion], now: dateti
         if is_restatement(version.object, incoming.object):
             links: tuple[EpisodeLink, ...] = ()
             if incoming.episode_id and incoming.episode_id not in version.episodes:
-                links = (EpisodeLink(version_id=version.version_id, episode_id=incoming.episode_id),)
+                links = (
+                    EpisodeLink(version_id=version.version_id, episode_id=incoming.episode_id),
+                )
             return Plan(
                 now=now,
                 link_episodes=links,
@@ -85,7 +87,9 @@ def new_version(
     )
 
 
-def closed_copy(version: FactVersion, *, version_id: str, invalid_at: datetime, now: datetime) -> FactVersion:
+def closed_copy(
+    version: FactVersion, *, version_id: str, invalid_at: datetime, now: datetime
+) -> FactVersion:
     """The copy of ``version`` that records its world-time end; the original gets expired."""
     return version.model_copy(
         update={
@@ -120,8 +124,12 @@ def plan_write(
             return restated
         end = incoming.invalid_at
         version = new_version(
-            incoming, version_id=new_id(), fact_id=fact_id or new_id(),
-            cardinality=cardinality, now=now, invalid_at=end,
+            incoming,
+            version_id=new_id(),
+            fact_id=fact_id or new_id(),
+            cardinality=cardinality,
+            now=now,
+            invalid_at=end,
         )
         return Plan(
             now=now,
@@ -156,16 +164,18 @@ def plan_write(
             # A bounded incoming window (a reopened closed version) ends inside ``old``:
             # the rest of ``old`` is kept, as its own fact so each fact has one believed
             # version, instead of being lost from the timeline.
-            insert.append(old.model_copy(update={
-                "version_id": new_id(), "fact_id": new_id(), "valid_at": end,
-                "created_at": now, "expired_at": None,
-            }))
+            rest = {"version_id": new_id(), "fact_id": new_id(), "valid_at": end}
+            insert.append(old.model_copy(update={**rest, "created_at": now, "expired_at": None}))
         if old.invalid_at is None:
             closed.append(old.fact_id)
 
     version = new_version(
-        incoming, version_id=new_id(), fact_id=fact_id or new_id(),
-        cardinality=cardinality, now=now, invalid_at=end,
+        incoming,
+        version_id=new_id(),
+        fact_id=fact_id or new_id(),
+        cardinality=cardinality,
+        now=now,
+        invalid_at=end,
     )
     insert.append(version)
     return Plan(

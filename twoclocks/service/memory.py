@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -18,7 +19,7 @@ from twoclocks.domain.errors import FactNotFound, InvalidInput, TwoclocksError, 
 from twoclocks.domain.model import FactClass, FactVersion, Incoming, Plan
 from twoclocks.domain.places import Workspace, resolve_place
 from twoclocks.domain.revise_plan import plan_reopen, plan_retract, plan_revise
-from twoclocks.domain.slot_names import humanize_predicate
+from twoclocks.domain.slot_names import fact_text
 from twoclocks.domain.trust import effective_tier
 from twoclocks.domain.write_plan import plan_write
 from twoclocks.embeddings.port import Embedder
@@ -41,13 +42,10 @@ RecordClock = Callable[[], datetime]
 IdFactory = Callable[[], str]
 WorkspaceResolver = Callable[[str | None], Workspace]
 
+FACT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+
 MAX_ATTEMPTS = 60
 """Optimistic retries per write; 20 racing writers on one slot need at most 20 rounds."""
-
-
-def fact_text(subject: str, predicate: str, obj: str) -> str:
-    """The sentence a version is searched and embedded by: "production deploy target Render"."""
-    return f"{subject} {humanize_predicate(predicate)} {obj}"
 
 
 def incoming(**fields: Any) -> Incoming:
@@ -91,26 +89,17 @@ class MemoryService:
     async def remember(self, caller: Caller, req: RememberRequest) -> RememberResult:
         """Store one fact (or confirm it, or file it as history) and close what it replaces."""
         refuse_secrets(
-            [("subject", req.subject), ("predicate", req.predicate), ("object", req.object)]
+            [
+                ("subject", req.subject),
+                ("predicate", req.predicate),
+                ("object", req.object),
+                ("evidence", req.evidence),
+            ]
         )
         workspace = self.resolve_workspace(req.cwd)
         place = resolve_place(req.fact_class, req.category)
         now = self.clock()
-        episode_id = None
-        if req.evidence:
-            # The person's own words are kept as a dated episode the fact points to.
-            refuse_secrets([("evidence", req.evidence)])
-            episode_id = self.new_id()
-            await self.store.save_episode(
-                caller.account,
-                Episode(
-                    episode_id=episode_id,
-                    source="remember",
-                    content=req.evidence,
-                    created_at=now,
-                    valid_at=req.valid_at or now,
-                ),
-            )
+        episode_id = self.new_id() if req.evidence else None
         subject = req.subject.strip()
         predicate = await self._slot_name(caller.account, subject, req.predicate.strip())
         new = incoming(
@@ -129,6 +118,19 @@ class MemoryService:
             episode_id=episode_id,
         )
         sees_everything = req.fact_class is FactClass.USER
+        if req.evidence and episode_id:
+            # The person's own words are kept as a dated episode the fact points to;
+            # saved only once the write has passed every check above.
+            await self.store.save_episode(
+                caller.account,
+                Episode(
+                    episode_id=episode_id,
+                    source="remember",
+                    content=req.evidence,
+                    created_at=now,
+                    valid_at=new.valid_at,
+                ),
+            )
 
         async def plan(state: SlotState, now: datetime) -> Plan:
             visible = [
@@ -262,7 +264,8 @@ class MemoryService:
     # -- the optimistic write loop -------------------------------------------------
 
     async def _versions(self, account: str, fact_id: str) -> list[FactVersion]:
-        versions = await self.store.versions_of(account, fact_id)
+        # An id that no writer could have issued is unknown without asking the engine.
+        versions = await self.store.versions_of(account, fact_id) if FACT_ID.match(fact_id) else []
         if not versions:
             raise FactNotFound(f"no fact {fact_id} in this account: list facts to find its id")
         return versions

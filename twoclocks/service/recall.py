@@ -24,7 +24,7 @@ from twoclocks.domain.places import Workspace
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.embeddings.port import Embedder
 from twoclocks.graph.port import FactQuery, Store
-from twoclocks.service.requests import Caller, Fact
+from twoclocks.service.requests import Caller, Fact, Text
 
 log = logging.getLogger("twoclocks.recall")
 
@@ -42,14 +42,14 @@ class RecallRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    query: str = Field(min_length=1, max_length=2000, description="what to look for, in words")
+    query: Text = Field(min_length=1, max_length=2000, description="what to look for, in words")
     k: int = Field(10, ge=1, le=200, description="how many facts to return (1-200)")
     as_of: datetime | None = Field(None, description="what was true at this valid time")
     as_believed: datetime | None = Field(
         None, description="what the store held at this record time"
     )
     include_history: bool = Field(False, description="closed versions too")
-    cwd: str | None = Field(None, max_length=4096, description="the session's working directory")
+    cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
 
     @field_validator("query")
     @classmethod
@@ -82,8 +82,8 @@ class BlockRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    cwd: str | None = Field(None, max_length=4096, description="the session's working directory")
-    query: str | None = Field(None, max_length=2000, description="the first prompt, if known")
+    cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
+    query: Text | None = Field(None, max_length=2000, description="the first prompt, if known")
     budget: int = Field(DEFAULT_BUDGET, ge=MIN_BUDGET, le=10_000, description="characters")
 
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
 
 from twoclocks.domain.model import (
     MAX_TEXT,
@@ -18,10 +18,14 @@ from twoclocks.domain.model import (
     RetiredReason,
     Tier,
     require_aware,
+    require_printable,
 )
 from twoclocks.domain.trust import Channel, Writer
 
 _STRICT = ConfigDict(extra="forbid", populate_by_name=True)
+
+Text = Annotated[str, AfterValidator(require_printable)]
+"""A string with no control characters other than newline and tab."""
 
 
 class Caller(BaseModel):
@@ -39,17 +43,17 @@ class RememberRequest(BaseModel):
 
     model_config = _STRICT
 
-    subject: str = Field(min_length=1, max_length=MAX_TEXT, description="What the fact is about")
-    predicate: str = Field(min_length=1, max_length=MAX_TEXT, description="The slot name")
-    object: str = Field(min_length=1, max_length=MAX_TEXT, description="The value")
+    subject: Text = Field(min_length=1, max_length=MAX_TEXT, description="What the fact is about")
+    predicate: Text = Field(min_length=1, max_length=MAX_TEXT, description="The slot name")
+    object: Text = Field(min_length=1, max_length=MAX_TEXT, description="The value")
     valid_at: datetime | None = Field(None, description="When it became true (default: now)")
     kind: Kind = Field(Kind.FACT, description="fact (holds until changed) or event (happened once)")
     cardinality: Cardinality | None = Field(None, description="one or many current values")
     tier: Tier | None = Field(None, description="asserted / observed / inferred; none if unsure")
     fact_class: FactClass | None = Field(None, alias="class", description="sets the default place")
-    category: str | None = Field(None, max_length=40, description="e.g. env, git, build")
-    cwd: str | None = Field(None, max_length=4096, description="the session's working directory")
-    evidence: str | None = Field(None, max_length=10_000, description="the person's own message")
+    category: Text | None = Field(None, max_length=40, description="e.g. env, git, build")
+    cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
+    evidence: Text | None = Field(None, max_length=10_000, description="the person's own message")
 
     @field_validator("valid_at")
     @classmethod
@@ -72,12 +76,12 @@ class Replacement(BaseModel):
 
     model_config = _STRICT
 
-    object: str = Field(min_length=1, max_length=MAX_TEXT, description="the new value")
-    predicate: str | None = Field(
+    object: Text = Field(min_length=1, max_length=MAX_TEXT, description="the new value")
+    predicate: Text | None = Field(
         None, min_length=1, max_length=MAX_TEXT, description="a new slot name, if it changes"
     )
     tier: Tier | None = Field(None, description="asserted / observed / inferred")
-    evidence: str | None = Field(None, max_length=10_000, description="the person's own message")
+    evidence: Text | None = Field(None, max_length=10_000, description="the person's own message")
 
 
 class ReviseRequest(BaseModel):
@@ -109,14 +113,14 @@ class FactsRequest(BaseModel):
 
     model_config = _STRICT
 
-    subject: str | None = Field(None, max_length=MAX_TEXT, description="only this subject")
-    predicate: str | None = Field(None, max_length=MAX_TEXT, description="only this slot name")
+    subject: Text | None = Field(None, max_length=MAX_TEXT, description="only this subject")
+    predicate: Text | None = Field(None, max_length=MAX_TEXT, description="only this slot name")
     as_of: datetime | None = Field(None, description="what was true at this valid time")
     as_believed: datetime | None = Field(
         None, description="what the store held at this record time"
     )
     include_history: bool = Field(False, description="every version, not only current ones")
-    cwd: str | None = Field(None, max_length=4096, description="the session's working directory")
+    cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
 
     @field_validator("as_of", "as_believed")
     @classmethod

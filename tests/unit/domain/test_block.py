@@ -142,11 +142,13 @@ def test_typical_block():
             "- production · deploy target: Render, Oregon region"
             " (since 2026-03-01 16:00 +03, asserted)",
             "- user · working on: PAY-1433 router cache (since 2026-03-01 12:00 +03, asserted)",
-            "- api · ci provider: Buildkite (since 2026-02-25 12:00 +03, inferred — a guess, verify)",
+            "- api · ci provider: Buildkite"
+            " (since 2026-02-25 12:00 +03, inferred — a guess, verify)",
             "- user · name: Selin (since 2026-01-31 12:00 +03, asserted)",
             "- web · framework: Next.js 15 (since 2026-02-28 12:00 +03, observed)",
             "Recent changes (last 48 h):",
-            "- production · deploy target: Hetzner Cloud, Falkenstein region -> Render, Oregon region"
+            "- production · deploy target: Hetzner Cloud, Falkenstein region"
+            " -> Render, Oregon region"
             " (changed 2026-03-01 16:00 +03)",
             "- user · working on: PAY-1432 add .nvmrc -> PAY-1433 router cache"
             " (changed 2026-03-01 06:00 +03)",

@@ -1,0 +1,380 @@
+"""The recall legs (DESIGN.md §6), shared by both engines: text, filters, Cypher, ranking.
+
+Each engine supplies only what differs (``Dialect``): the index procedure a search
+starts from and its query syntax (RediSearch on FalkorDB, Lucene on Neo4j). Everything
+after the ``CALL`` - the account, both clocks, the workspaces, the slot filters - is the
+same Cypher on both, built from ``cypher.visibility`` so every leg filters exactly like
+``Store.query``.
+
+Keyword search reads a ``search_text`` property written with each version: the fact
+text plus the words of subject, predicate and object split at ``_ - . /`` and camelCase,
+lowercased. So "which CI do we use?" reaches ``ci_provider = "CircleCI"`` through the
+word ``ci`` (of ``ci provider`` and of ``Circle CI``), which no tokenizer finds inside
+``ci_provider`` or ``CircleCI`` on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from twoclocks.domain.errors import ConfigError
+from twoclocks.domain.model import FactVersion
+from twoclocks.domain.slot_names import predicate_tokens
+from twoclocks.graph.cypher import visibility
+from twoclocks.graph.port import Episode, FactQuery
+from twoclocks.graph.schema import VERSION_COLUMNS, VERSION_RETURN, from_us, version_from_row
+
+EMBEDDING_DIMENSION = 384
+"""Length of every stored fact embedding and query vector (all-MiniLM-L6-v2).
+
+The vector indexes are created with this dimension. FalkorDB stores a vector of another
+length without complaint and its index then never returns it, so ``prepare_inserts``
+refuses one before anything is written.
+"""
+
+MAX_TERMS = 32
+"""Most query words sent to a fulltext index (Lucene refuses over 1,024 clauses)."""
+
+VECTOR_FETCH_MIN = 100
+VECTOR_FETCH_MAX = 12_800
+"""The vector index answers top-K before our filters: over-fetch K = max(4k, 100) and
+widen x4 while too few rows pass, up to this many (Neo4j's index spans every account)."""
+
+ENTITY_CANDIDATES = 50
+MAX_FRONTIER = 500
+"""Most entities one traversal hop expands from (the newest edges' endpoints first)."""
+
+# Words that carry no subject matter in a question about one's own project. Includes the
+# stop lists of RediSearch and of Lucene's English analyzer, so no query is left holding
+# only words the index dropped.
+STOP_WORDS = frozenset(
+    """
+    a about above after again against all also am an and any are as at be because been
+    before being below between both but by can could did do does doing done down during
+    each either else ever every few for from further get gets got had has have having he
+    her here hers herself him himself his how i if in into is it its itself just let lets
+    me more most much must my myself no nor not now of off on once only or other our ours
+    ourselves out over own please same shall she should so some such than that the their
+    theirs them themselves then there these they this those through to too under until
+    up upon us use used uses using very was we were what whats when where whether which
+    while who whom whose why will with would yes yet you your yours yourself yourselves
+    tell know remember recall show find give list s t
+    """.split()
+)
+
+_WORD = re.compile(r"[^\W_]+")
+
+
+def words(text: str) -> list[str]:
+    """Lowercase words of any text, split at punctuation, ``_`` and camelCase.
+
+    >>> words("CircleCI runs ci_provider.yml on api-gateway")
+    ['circle', 'ci', 'runs', 'ci', 'provider', 'yml', 'on', 'api', 'gateway']
+    """
+    out: list[str] = []
+    for chunk in _WORD.findall(text):
+        out.extend(w for w in predicate_tokens(chunk) if w)
+    return out
+
+
+def _plain_words(text: str) -> list[str]:
+    """Lowercase words split at punctuation and ``_`` only ("CircleCI" stays whole)."""
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def query_terms(text: str) -> list[str]:
+    """The words of a question worth looking up: unsplit and camel-split, minus stop words.
+
+    >>> query_terms("Which CI do we use?")
+    ['ci']
+    >>> query_terms("what's our CircleCI config?")
+    ['circleci', 'config', 'circle', 'ci']
+    """
+    terms = [w for w in (*_plain_words(text), *words(text)) if w not in STOP_WORDS]
+    return list(dict.fromkeys(terms))[:MAX_TERMS]
+
+
+def search_text(subject: str, predicate: str, obj: str, fact: str) -> str:
+    """What the keyword index reads for one version: the fact plus its split words.
+
+    >>> search_text("ci", "ci_provider", "CircleCI", "ci ci provider CircleCI")
+    'ci ci provider circleci circle'
+    """
+    base = fact.lower()
+    seen = set(_plain_words(base))
+    extra = [w for w in (*words(subject), *words(predicate), *words(obj)) if w not in seen]
+    return " ".join([base, *dict.fromkeys(extra)])
+
+
+def prepare_inserts(params: dict[str, Any]) -> dict[str, Any]:
+    """Add ``search_text`` to every inserted edge of ``plan_params`` output; check vectors.
+
+    A vector of the wrong length is refused here, before anything is written: FalkorDB
+    would store it and its vector index would silently never return that fact.
+    """
+    for row in params.get("inserts", ()):
+        props = row["props"]
+        props["search_text"] = search_text(
+            props["subject"], props["predicate"], props["object"], props["fact"]
+        )
+        vector = row.get("embedding")
+        if vector is not None and len(vector) != EMBEDDING_DIMENSION:
+            raise ConfigError(
+                f"fact embedding has {len(vector)} dimensions but the vector index holds "
+                f"{EMBEDDING_DIMENSION}: configure a {EMBEDDING_DIMENSION}-dimension model "
+                "(all-MiniLM-L6-v2)"
+            )
+    return params
+
+
+def check_query_vector(vector: Sequence[float]) -> list[float]:
+    """The query vector as plain floats, refused (ConfigError) when its length is wrong."""
+    values = [float(x) for x in vector]
+    if len(values) != EMBEDDING_DIMENSION:
+        raise ConfigError(
+            f"query embedding has {len(values)} dimensions but the vector index holds "
+            f"{EMBEDDING_DIMENSION}: configure a {EMBEDDING_DIMENSION}-dimension model"
+        )
+    return values
+
+
+# --- filters ----------------------------------------------------------------------------
+
+
+def edge_filter(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:
+    """``Store.query``'s conditions on ``e`` (account, clocks, slot, workspaces) as one string."""
+    conds, params = visibility(q)
+    conds.insert(0, "e.group_id = $g")
+    params["g"] = account
+    if q.subject is not None:
+        conds.append("e.subject = $subject")
+        params["subject"] = q.subject
+    if q.predicate is not None:
+        conds.append("e.predicate = $predicate")
+        params["predicate"] = q.predicate
+    if q.workspaces is not None:
+        conds.append("(e.workspace IS NULL OR e.workspace IN $workspaces)")
+        params["workspaces"] = list(q.workspaces)
+    return " AND ".join(conds), params
+
+
+# --- the engine-specific part ------------------------------------------------------------
+
+Rows = Callable[[str, dict[str, Any]], Awaitable[Sequence[Sequence[Any]]]]
+"""An engine's way to run a read and get positional rows."""
+
+
+@dataclass(frozen=True)
+class Dialect:
+    """What one engine does differently: the CALLs (each yields ``e``/``n`` and ``score``)."""
+
+    text_call: str
+    """Fulltext over RELATES_TO.search_text with ``$ftq``; yields ``e, score``."""
+    vector_call: str
+    """Vector index over RELATES_TO.fact_embedding with ``$fetch``, ``$vector``."""
+    vector_order: str
+    """``ASC`` when the vector score is a distance, ``DESC`` when a similarity."""
+    entity_call: str
+    """Fulltext over Entity.name with ``$ftq``; yields ``n, score``."""
+    episode_call: str
+    """Fulltext over Episodic.content with ``$ftq``; yields ``n, score``."""
+    any_of: Callable[[str, Sequence[str]], str]
+    """A fulltext query on one field (property) matching any of the terms."""
+    all_of: Callable[[str, Sequence[str]], str]
+    """A fulltext query on one field (property) matching all of the terms."""
+
+
+def _versions(rows: Iterable[Sequence[Any]], skip: int = 0) -> list[FactVersion]:
+    return [
+        version_from_row(dict(zip(VERSION_COLUMNS, row[skip:], strict=True))) for row in rows
+    ]
+
+
+async def search_text_leg(
+    rows: Rows, dialect: Dialect, account: str, text: str, query: FactQuery, k: int
+) -> list[FactVersion]:
+    """Keyword leg: any of the question's words, best fulltext score first."""
+    terms = query_terms(text)
+    if not terms or k <= 0:
+        return []
+    where, params = edge_filter(account, query)
+    statement = (
+        f"{dialect.text_call}\nWITH e, score WHERE {where}\n"
+        f"RETURN {VERSION_RETURN}\n"
+        "ORDER BY score DESC, e.valid_at_us DESC, e.uuid\nLIMIT $k"
+    )
+    params.update(ftq=dialect.any_of("search_text", terms), k=k)
+    return _versions(await rows(statement, params))
+
+
+async def search_vector_leg(
+    rows: Rows, dialect: Dialect, account: str, vector: Sequence[float], query: FactQuery,
+    k: int,
+) -> list[FactVersion]:
+    """Vector leg through the engine's vector index, nearest first, filtered like ``query``.
+
+    The index answers top-K over every edge before our filters run, so K starts at
+    max(4k, 100) and grows x4 while fewer than k rows pass and the index had more.
+    """
+    if k <= 0:
+        return []
+    where, params = edge_filter(account, query)
+    statement = (
+        f"{dialect.vector_call}\n"
+        "WITH collect([e, score]) AS hits\n"
+        "UNWIND hits AS hit\n"
+        "WITH size(hits) AS fetched, hit[0] AS e, hit[1] AS score\n"
+        f"WHERE {where}\n"
+        f"RETURN fetched, {VERSION_RETURN}\n"
+        f"ORDER BY score {dialect.vector_order}, e.valid_at_us DESC, e.uuid\nLIMIT $k"
+    )
+    params.update(vector=check_query_vector(vector), k=k)
+    fetch = max(4 * k, VECTOR_FETCH_MIN)
+    while True:
+        params["fetch"] = fetch
+        found = await rows(statement, params)
+        # No row passed: we cannot tell whether the index ran dry, so widen anyway.
+        exhausted = bool(found) and found[0][0] < fetch
+        if len(found) >= k or exhausted or fetch >= VECTOR_FETCH_MAX:
+            return _versions(found, skip=1)
+        fetch = min(fetch * 4, VECTOR_FETCH_MAX)
+
+
+def _norm(word: str) -> str:
+    # A light plural rule so "authors" meets "author" (the index stems; we only compare).
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+async def entities_named_leg(
+    rows: Rows, dialect: Dialect, account: str, text: str, limit: int
+) -> list[str]:
+    """Entities whose names the text mentions: fulltext candidates, kept when at least half
+    of the name's words are in the text, best covered first."""
+    terms = query_terms(text)
+    if not terms or limit <= 0:
+        return []
+    statement = (
+        f"{dialect.entity_call}\nWITH n, score WHERE n.group_id = $g\n"
+        "RETURN n.name AS name, score ORDER BY score DESC, name LIMIT $n"
+    )
+    found = await rows(
+        statement, {"g": account, "ftq": dialect.any_of("name", terms), "n": ENTITY_CANDIDATES}
+    )
+    asked = {_norm(w) for w in (*_plain_words(text), *words(text))}
+    ranked: list[tuple[float, int, float, str]] = []
+    for name, score in found:
+        tokens = [w for w in words(name) if w not in STOP_WORDS] or words(name)
+        if not tokens:
+            continue
+        plain = {_norm(w) for w in _plain_words(name)}
+        hit = sum(1 for w in tokens if _norm(w) in asked)
+        whole = plain <= asked  # "CircleCI" asked as "circleci"
+        coverage = 1.0 if whole else hit / len(tokens)
+        if coverage >= 0.5:
+            ranked.append((-coverage, -max(hit, len(plain) if whole else 0), -float(score), name))
+    ranked.sort()
+    return [name for *_, name in ranked[:limit]]
+
+
+_HOP_MATCH = (
+    "MATCH {pattern} WHERE a.group_id = $g AND a.name IN $frontier "
+    "AND NOT e.uuid IN $seen AND {where} RETURN e"
+)
+
+TRAVERSE_HOP = (
+    "CALL {\n"
+    + _HOP_MATCH.replace("{pattern}", "(a:Entity)-[e:RELATES_TO]->(:Entity)")
+    + "\nUNION\n"
+    + _HOP_MATCH.replace("{pattern}", "(a:Entity)<-[e:RELATES_TO]-(:Entity)")
+    + f"""
+}}
+WITH e
+RETURN {VERSION_RETURN}
+ORDER BY e.valid_at_us DESC, e.created_at_us DESC, e.uuid
+LIMIT $need
+"""
+)
+"""One hop of the graph leg: the facts touching the frontier that pass every filter.
+
+Both directions, as a UNION of two directed matches (which also drops the second copy of
+an edge between two frontier entities). Not one undirected ``(a)-[e]-()``: FalkorDB 4.16
+plans that as an edge index scan when ``e`` has an indexed property in the WHERE, and the
+scan follows outgoing edges only, so incoming facts were silently lost.
+"""
+
+
+async def traverse_leg(
+    rows: Rows, account: str, entities: Sequence[str], query: FactQuery, depth: int, k: int
+) -> list[FactVersion]:
+    """Facts reachable from the entities over facts that pass the query, nearest first.
+
+    Breadth first, one query per hop, in either direction along RELATES_TO: a fact that
+    fails the filters (ended, expired, another workspace) is neither returned nor
+    followed. Ranked by hop count, then newest valid_at; stops once k are found.
+    """
+    frontier = list(dict.fromkeys(entities))
+    if not frontier or k <= 0 or depth <= 0:
+        return []
+    where, params = edge_filter(account, query)
+    statement = TRAVERSE_HOP.replace("{where}", where)
+    visited = set(frontier)
+    found: list[FactVersion] = []
+    seen: set[str] = set()
+    for _hop in range(depth):
+        params.update(frontier=frontier[:MAX_FRONTIER], seen=sorted(seen), need=k - len(found))
+        hop = [v for v in _versions(await rows(statement, params)) if v.version_id not in seen]
+        found.extend(hop)
+        seen.update(v.version_id for v in hop)
+        if len(found) >= k:
+            break
+        nxt = [n for v in hop for n in (v.subject, v.object) if n not in visited]
+        frontier = list(dict.fromkeys(nxt))
+        visited.update(frontier)
+        if not frontier:
+            break
+    return found[:k]
+
+
+EPISODE_RETURN = (
+    "n.uuid AS episode_id, n.source_description AS source, n.content AS content, "
+    "n.created_at_us AS created_at_us, n.valid_at_us AS valid_at_us"
+)
+
+
+def _episode(row: Sequence[Any]) -> Episode:
+    episode_id, source, content, created_us, valid_us = row
+    return Episode(
+        episode_id=episode_id, source=source or "", content=content or "",
+        created_at=from_us(created_us), valid_at=from_us(valid_us),
+    )  # fmt: skip
+
+
+async def search_episodes_leg(
+    rows: Rows, dialect: Dialect, account: str, text: str, k: int
+) -> list[Episode]:
+    """Episodes whose content matches: those with every word first, then any word; newest
+    first within each."""
+    terms = query_terms(text)
+    if not terms or k <= 0:
+        return []
+    statement = (
+        f"{dialect.episode_call}\nWITH n, score WHERE n.group_id = $g AND NOT n.uuid IN $seen\n"
+        f"RETURN {EPISODE_RETURN}\nORDER BY n.created_at_us DESC, n.uuid\nLIMIT $k"
+    )
+    out: list[Episode] = []
+    queries = [dialect.all_of("content", terms)]
+    if len(terms) > 1:
+        queries.append(dialect.any_of("content", terms))
+    for ftq in queries:
+        params = {"g": account, "ftq": ftq, "k": k - len(out),
+                  "seen": [e.episode_id for e in out]}  # fmt: skip
+        out.extend(_episode(row) for row in await rows(statement, params))
+        if len(out) >= k:
+            break
+    return out
+
