@@ -22,7 +22,7 @@ _EMPTY_FEATURE = "\x00empty"
 class HashingEmbedder:
     """Feature-hashing embedder: same text, same vector, on every run and machine."""
 
-    def __init__(self, dimension: int = 256, model_name: str = "hashing-trigram-v1") -> None:
+    def __init__(self, dimension: int = 384, model_name: str = "hashing-trigram-v1") -> None:
         if dimension < 8:
             raise ValueError(f"dimension must be at least 8, got {dimension}")
         self.dimension = dimension

@@ -29,12 +29,28 @@ from twoclocks.workspaces import SpacesConfig, resolve_workspace
 log = logging.getLogger("twoclocks")
 
 KEY_FILE = "key"
+STORE_FILE = "store"
 LOCAL_ACCOUNT = "local"
 
 
 def load_settings(**overrides: Any) -> Settings:
-    """Settings from the environment (``TWOCLOCKS_*``), with explicit overrides on top."""
-    return Settings(**{k: v for k, v in overrides.items() if v is not None})
+    """Settings from the environment (``TWOCLOCKS_*``), with explicit overrides on top.
+
+    When neither names a store, the store a server last ran on with this data dir
+    is used, so `accounts create --data-dir DIR` reaches the server's own store.
+    """
+    settings = Settings(**{k: v for k, v in overrides.items() if v is not None})
+    if overrides.get("store") is None and "TWOCLOCKS_STORE" not in os.environ:
+        recorded = settings.data_dir / STORE_FILE
+        if recorded.exists():
+            settings = settings.model_copy(update={"store": recorded.read_text().strip()})
+    return settings
+
+
+def record_store(settings: Settings) -> None:
+    """Note in the data dir which store a server runs on (a URI, never a password)."""
+    if "@" not in settings.store:  # a URI with user:password@ is not written to disk
+        (settings.data_dir / STORE_FILE).write_text(settings.store + "\n")
 
 
 def system_clock() -> datetime:
@@ -146,6 +162,7 @@ async def start_runtime(
     accounts = Accounts(store, system_clock)
     recall = RecallService(store, system_clock, embedder, resolver, account_zone(settings))
     runtime = Runtime(settings, store, embedder, service, accounts, recall)
+    record_store(settings)
     runtime.ready = True
     runtime.details = {
         "store": type(store).__name__,

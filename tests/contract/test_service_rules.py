@@ -232,3 +232,29 @@ async def test_write_closes_only_what_it_can_see_and_user_facts_close_everywhere
     clock.now = day(1, 4)
     for cwd in ("/w/one", "/w/two"):
         assert await objects(svc, who, cwd=cwd, subject="me") == ["Selin Aydin"]
+
+
+async def test_account_cannot_read_revise_or_count_another_accounts_facts(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(day(1, 1))
+    svc = service_on(store, clock)
+    owner, other = Caller(account=account), Caller(account=account + "b")
+    fact = await svc.remember(owner, RememberRequest(
+        subject="prod", predicate="db", object="Postgres 16", valid_at=day(1, 1)))
+    clock.now = day(1, 2)
+    assert await svc.facts(other, FactsRequest(subject="prod")) == []
+    assert await svc.facts(other, FactsRequest(include_history=True)) == []
+    assert [f async for f in svc.export(other)] == []
+    # Revising or retracting B's id from A says "not found", exactly as for an id
+    # that never existed: nothing tells A the fact exists.
+    for act in (
+        svc.revise(other, fact.fact_id, ReviseRequest(reason="corrected")),
+        svc.retract(other, fact.fact_id),
+        svc.reopen(other, fact.fact_id),
+    ):
+        with pytest.raises(FactNotFound) as refused:
+            await act
+        assert fact.fact_id in refused.value.message
+    assert [f.object for f in await svc.facts(owner, FactsRequest(subject="prod"))] == [
+        "Postgres 16"]

@@ -1,0 +1,64 @@
+"""Wiring: the local account and its key file, the recorded store, the settings."""
+
+from __future__ import annotations
+
+import stat
+from pathlib import Path
+
+import pytest
+
+from twoclocks import bootstrap
+from twoclocks.config import Settings
+from twoclocks.domain.errors import ConfigError
+
+pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def test_first_run_creates_the_local_account_and_a_0600_key_file(tmp_path: Path) -> None:
+    settings = bootstrap.load_settings(data_dir=tmp_path)
+    runtime = await bootstrap.start_runtime(settings, load_model=False)
+    try:
+        key = await bootstrap.ensure_local_account(runtime)
+        path = bootstrap.key_file(tmp_path)
+        assert key and path.read_text().strip() == key
+        assert stat.S_IMODE(path.stat().st_mode) == 0o600
+        assert await runtime.accounts.authenticate(key) == "local"
+        assert await bootstrap.ensure_local_account(runtime) is None
+        assert path.read_text().strip() == key
+    finally:
+        await runtime.close()
+
+
+def test_a_data_dir_remembers_the_store_its_server_ran_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("TWOCLOCKS_STORE", raising=False)
+    bootstrap.record_store(Settings(data_dir=tmp_path, store="bolt://127.0.0.1:7687"))
+    assert bootstrap.load_settings(data_dir=tmp_path).store == "bolt://127.0.0.1:7687"
+    assert bootstrap.load_settings(data_dir=tmp_path, store="embedded").store == "embedded"
+
+
+def test_a_uri_with_a_password_is_never_written_to_disk(tmp_path: Path) -> None:
+    bootstrap.record_store(Settings(data_dir=tmp_path, store="neo4j://u:secret@db:7687"))
+    assert not (tmp_path / bootstrap.STORE_FILE).exists()
+
+
+def test_an_unknown_store_is_a_config_error_naming_it(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="mysql://x"):
+        bootstrap.open_store(Settings(data_dir=tmp_path, store="mysql://x"))
+
+
+def test_an_unknown_time_zone_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="Mars/Olympus"):
+        bootstrap.account_zone(Settings(data_dir=tmp_path, timezone="Mars/Olympus"))
+
+
+def test_docs_configuration_lists_every_setting() -> None:
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "configuration.md").read_text()
+    for name in Settings.model_fields:
+        assert f"TWOCLOCKS_{name.upper()}" in doc, f"docs/configuration.md misses {name}"

@@ -1,0 +1,42 @@
+"""The CLI against a real embedded store in a temp data dir."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from twoclocks.cli import app
+
+pytestmark = pytest.mark.falkordb
+
+
+def test_accounts_create_prints_the_key_as_its_last_line(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["accounts", "create", "bars", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    key = result.output.strip().splitlines()[-1]
+    assert key.startswith("tck_") and len(key) > 30
+
+
+def test_accounts_create_refuses_a_taken_name_with_a_clear_message(tmp_path: Path) -> None:
+    runner = CliRunner()
+    runner.invoke(app, ["accounts", "create", "bars", "--data-dir", str(tmp_path)])
+    again = runner.invoke(app, ["accounts", "create", "bars", "--data-dir", str(tmp_path)])
+    assert again.exit_code == 2
+    assert "exists already" in again.output
+
+
+def test_accounts_create_refuses_a_bad_name(tmp_path: Path) -> None:
+    result = CliRunner().invoke(app, ["accounts", "create", "a b", "--data-dir", str(tmp_path)])
+    assert result.exit_code == 2 and "letters, digits" in result.output
+
+
+def test_client_commands_without_a_server_say_where_they_looked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TWOCLOCKS_URL", "http://127.0.0.1:9")
+    monkeypatch.setenv("TWOCLOCKS_KEY", "tck_x")
+    result = CliRunner().invoke(app, ["recall", "which CI"])
+    assert result.exit_code == 2
+    assert "cannot reach twoclocks at http://127.0.0.1:9" in result.output
