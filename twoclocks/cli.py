@@ -54,9 +54,20 @@ def serve(
     from twoclocks.api.app import create_app
 
     settings = bootstrap.load_settings(data_dir=data_dir, host=host, port=port, store=store)
+    # The model loads before the server starts, so a model that cannot be loaded
+    # stops `serve` with one line naming its path rather than a traceback.
+    try:
+        bootstrap.quiet_libraries()
+        embedder = bootstrap.load_embedder(settings)
+    except TwoclocksError as exc:
+        _fail(exc)
 
     async def start() -> bootstrap.Runtime:
-        runtime = await bootstrap.start_runtime(settings)
+        try:
+            runtime = await bootstrap.start_runtime(settings, embedder=embedder)
+        except TwoclocksError as exc:
+            typer.echo(f"{exc.name}: {exc.message}", err=True)
+            raise SystemExit(2) from None
         key = await bootstrap.ensure_local_account(runtime)
         if key:
             typer.echo(

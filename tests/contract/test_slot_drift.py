@@ -1,0 +1,71 @@
+"""Slot drift through the service with the real MiniLM model, on every store (DESIGN.md §3)."""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from datetime import UTC, datetime
+
+import pytest
+from storekit import FakeClock
+
+from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
+from twoclocks.embeddings.slot_matcher import SlotMatcher
+from twoclocks.graph.port import Store
+from twoclocks.service.memory import MemoryService
+from twoclocks.service.requests import Caller, FactsRequest, RememberRequest
+
+pytestmark = [pytest.mark.anyio, pytest.mark.slow]
+
+
+@pytest.fixture(scope="module")
+def matcher() -> SlotMatcher:
+    return SlotMatcher(SentenceTransformerEmbedder().load())
+
+
+def service(store: Store, matcher: SlotMatcher, clock: FakeClock) -> MemoryService:
+    ids = (uuid.uuid4().hex for _ in itertools.count())
+    return MemoryService(store, lambda: clock.now, lambda: next(ids),
+                         embedder=matcher.embedder, slot_matcher=matcher)
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("ci_provider", "ci_platform"), ("deploy_target", "deployment_target"),
+     ("db_engine", "database_engine")],
+)
+async def test_slot_drift_synonym_is_written_under_the_existing_slot_and_closes_it(
+    store: Store, account: str, matcher: SlotMatcher, first: str, second: str
+) -> None:
+    clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
+    svc, who = service(store, matcher, clock), Caller(account=account)
+    old = await svc.remember(who, RememberRequest(subject="prod", predicate=first, object="A"))
+    clock.tick()
+    new = await svc.remember(who, RememberRequest(subject="prod", predicate=second, object="B"))
+    assert new.predicate == first and new.closed == [old.fact_id]
+    clock.tick()
+    # Reads merge aliased slots: the alias finds the slot it names.
+    by_alias = await svc.facts(who, FactsRequest(subject="prod", predicate=second))
+    assert [(f.predicate, f.object) for f in by_alias] == [(first, "B")]
+
+
+@pytest.mark.parametrize(
+    ("first", "second"),
+    [("deploy_target", "deploy_region"), ("primary_db", "replica_db"),
+     ("frontend_port", "backend_port"), ("owner", "previous_owner")],
+)
+async def test_slot_drift_near_names_stay_separate_slots(
+    store: Store, account: str, matcher: SlotMatcher, first: str, second: str
+) -> None:
+    clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
+    svc, who = service(store, matcher, clock), Caller(account=account)
+    for a, b in ((first, second), (second, first)):
+        subject = f"svc-{a}"
+        await svc.remember(who, RememberRequest(subject=subject, predicate=a, object="A"))
+        clock.tick()
+        written = await svc.remember(who, RememberRequest(subject=subject, predicate=b,
+                                                          object="B"))
+        assert written.predicate == b and written.closed == []
+        clock.tick()
+        current = await svc.facts(who, FactsRequest(subject=subject))
+        assert sorted(f.object for f in current) == ["A", "B"]
