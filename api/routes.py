@@ -11,6 +11,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from twoclocks.api.state import runtime_of
+from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.model import require_aware
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Clock
@@ -163,3 +164,15 @@ async def export(request: Request, who: CallerDep) -> StreamingResponse:
             yield (fact.model_dump_json() + "\n").encode()
 
     return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+
+@router.get("/settings", response_model=AccountSettings)
+async def get_settings(request: Request, who: CallerDep) -> AccountSettings:
+    """This account's time zone and per-class place defaults."""
+    return await runtime_of(request).accounts.settings(who.account)
+
+
+@router.put("/settings", response_model=AccountSettings)
+async def put_settings(body: AccountSettings, request: Request, who: CallerDep) -> AccountSettings:
+    """Replace this account's settings, e.g. move decisions to the project."""
+    return await runtime_of(request).accounts.update_settings(who.account, body)

@@ -104,6 +104,19 @@ RETURN a.name AS name
 """
 """Register an account; no row when the name is taken (Neo4j's constraint closes the race)."""
 
+ACCOUNT_SETTINGS = """
+MATCH (a:Account {name: $name})
+RETURN a.settings_json AS settings
+"""
+"""An account's settings as JSON text (null until first saved)."""
+
+SAVE_ACCOUNT_SETTINGS = """
+MATCH (a:Account {name: $name})
+SET a.settings_json = $settings
+RETURN a.name AS name
+"""
+"""Replace an account's settings; no row when the account does not exist."""
+
 ACCOUNT_FOR_KEY = """
 MATCH (a:Account {key_hash: $key_hash})
 RETURN a.name AS name
@@ -129,6 +142,7 @@ def slot_map(rows: Iterable[tuple[str, str]]) -> dict[str, str]:
     names = {alias: canonical for alias, canonical in rows if alias != canonical}
     names.update({alias: alias for alias, canonical in rows if alias == canonical})
     return names
+
 
 READ_SLOT_COUNTER = """
 MATCH (s:Slot {group_id: $g, key: $key})
@@ -268,7 +282,10 @@ def fact_query(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:
 
 
 def timeline_query(
-    account: str, clock: Clock, since: datetime | None, until: datetime | None,
+    account: str,
+    clock: Clock,
+    since: datetime | None,
+    until: datetime | None,
     subject: str | None,
 ) -> tuple[str, dict[str, Any]]:
     """Every version ordered on one clock, within the half-open range [since, until)."""
@@ -280,7 +297,10 @@ def timeline_query(
     if until is not None:
         conds.append(f"{field} < $until_us")
     params = {
-        "g": account, "subject": subject, "since_us": opt_us(since), "until_us": opt_us(until),
+        "g": account,
+        "subject": subject,
+        "since_us": opt_us(since),
+        "until_us": opt_us(until),
     }
     cypher = (
         f"{_anchor(subject)}\nWHERE {' AND '.join(conds)}\nRETURN {VERSION_RETURN}\n"

@@ -120,12 +120,12 @@ class Store(Protocol):
     async def search_text(
         self, account: str, text: str, query: FactQuery, k: int
     ) -> list[FactVersion]:
-        """Keyword leg: fulltext over fact text and split slot names, best first, filtered by query."""
+        """Keyword leg: fulltext over fact text and split slot names, best first."""
 
     async def search_vector(
         self, account: str, vector: Sequence[float], query: FactQuery, k: int
     ) -> list[FactVersion]:
-        """Vector leg: nearest fact embeddings through the engine's vector index, filtered by query."""
+        """Vector leg: nearest fact embeddings through the engine's vector index."""
 
     async def entities_named(self, account: str, text: str, limit: int) -> list[str]:
         """Names of the entities a text mentions (fulltext over entity names), best first."""
@@ -133,7 +133,10 @@ class Store(Protocol):
     async def traverse(
         self, account: str, entities: Sequence[str], query: FactQuery, depth: int, k: int
     ) -> list[FactVersion]:
-        """Graph leg: facts reachable from the entities over facts that pass the query, nearest first."""
+        """Graph leg: facts reachable from the entities over passing facts, nearest first.
+
+        Every leg applies the query's clock and workspace filters (on every hop here).
+        """
 
     async def slot_names(self, account: str, subject: str) -> dict[str, str]:
         """Every slot name the subject has, and every recorded alias, mapped to its slot name."""
@@ -146,6 +149,12 @@ class Store(Protocol):
 
     async def account_for_key(self, key_hash: str) -> str | None:
         """The account a hashed key names, or None."""
+
+    async def account_settings(self, account: str) -> str | None:
+        """The account's settings as JSON text, or None when never saved."""
+
+    async def save_account_settings(self, account: str, settings: str) -> bool:
+        """Replace the account's settings (JSON text); False if there is no such account."""
 
     async def search_episodes(self, account: str, text: str, k: int) -> list[Episode]:
         """Episodes whose content matches the text (fulltext), newest first among matches."""

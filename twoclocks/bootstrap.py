@@ -158,9 +158,18 @@ async def start_runtime(
         from twoclocks.embeddings.slot_matcher import SlotMatcher
 
         matcher = SlotMatcher(embedder, settings.drift_threshold)
-    service = MemoryService(store, system_clock, new_id, embedder, resolver, matcher)
     accounts = Accounts(store, system_clock)
-    recall = RecallService(store, system_clock, embedder, resolver, account_zone(settings))
+    service = MemoryService(
+        store, system_clock, new_id, embedder, resolver, matcher, settings_of=accounts.settings
+    )
+    recall = RecallService(
+        store,
+        system_clock,
+        embedder,
+        resolver,
+        account_zone(settings),
+        settings_of=accounts.settings,
+    )
     runtime = Runtime(settings, store, embedder, service, accounts, recall)
     record_store(settings)
     runtime.ready = True

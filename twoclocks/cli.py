@@ -275,6 +275,34 @@ def export(
         _fail(exc)
 
 
+@app.command()
+def settings(
+    timezone: Annotated[str | None, typer.Option(help="IANA zone, e.g. Europe/Istanbul")] = None,
+    place: Annotated[
+        list[str] | None, typer.Option(help="CLASS=PLACE, e.g. decision=project (repeatable)")
+    ] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Show this account's settings, or change its time zone and per-class places."""
+    current = _call("GET", "/v1/settings")
+    if timezone is not None or place:
+        if timezone is not None:
+            current["timezone"] = timezone
+        for item in place or []:
+            klass, _, where = item.partition("=")
+            current.setdefault("places", {})[klass.strip()] = where.strip()
+        current = _call("PUT", "/v1/settings", current)
+    places = ", ".join(f"{k} -> {v}" for k, v in (current.get("places") or {}).items())
+    _show(
+        current,
+        as_json,
+        [
+            f"timezone: {current.get('timezone') or 'server default'}",
+            f"places: {places or 'the defaults'}",
+        ],
+    )
+
+
 def main() -> None:
     """Console entry point."""
     app()

@@ -256,6 +256,21 @@ class FalkorDBStore:
         result = await graph.ro_query(cypher.ACCOUNT_FOR_KEY, {"key_hash": key_hash})
         return str(result.result_set[0][0]) if result.result_set else None
 
+    async def account_settings(self, account: str) -> str | None:
+        """The account's settings as JSON text, or None when never saved."""
+        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
+        result = await graph.ro_query(cypher.ACCOUNT_SETTINGS, {"name": check_account(account)})
+        rows = result.result_set
+        return str(rows[0][0]) if rows and rows[0][0] else None
+
+    async def save_account_settings(self, account: str, settings: str) -> bool:
+        """Replace the account's settings (JSON text); False if there is no such account."""
+        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
+        result = await graph.query(
+            cypher.SAVE_ACCOUNT_SETTINGS, {"name": check_account(account), "settings": settings}
+        )
+        return bool(result.result_set)
+
     # --- recall legs: Cypher and logic in twoclocks.graph.search_cypher / falkordb.search ---
 
     @classmethod

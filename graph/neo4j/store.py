@@ -259,6 +259,16 @@ class Neo4jStore:
         rows = await self._run(cypher.ACCOUNT_FOR_KEY, {"key_hash": key_hash})
         return str(rows[0]["name"]) if rows else None
 
+    async def account_settings(self, account: str) -> str | None:
+        """The account's settings as JSON text, or None when never saved."""
+        rows = await self._run(cypher.ACCOUNT_SETTINGS, {"name": check_account(account)})
+        return str(rows[0]["settings"]) if rows and rows[0]["settings"] else None
+
+    async def save_account_settings(self, account: str, settings: str) -> bool:
+        """Replace the account's settings (JSON text); False if there is no such account."""
+        params = {"name": check_account(account), "settings": settings}
+        return bool(await self._run(cypher.SAVE_ACCOUNT_SETTINGS, params))
+
     # --- recall legs: Cypher and logic in twoclocks.graph.search_cypher / neo4j.search ---
 
     async def _rows(self, statement: str, params: dict[str, Any]) -> list[list[Any]]:

@@ -176,3 +176,37 @@ async def test_empty_query_and_k_out_of_range_are_clear_errors(api: httpx.AsyncC
     assert r.status_code == 422 and "blank" in r.json()["message"]
     r = await api.post("/v1/recall", json={"query": "ci", "k": 500})
     assert r.status_code == 422 and "k" in r.json()["message"]
+
+
+async def test_account_settings_move_decisions_to_the_project_and_set_the_zone(
+    api: httpx.AsyncClient, tmp_path: Any
+) -> None:
+    assert (await api.get("/v1/settings")).json() == {"timezone": None, "places": {}}
+    r = await api.put("/v1/settings", json={"timezone": "Mars/Olympus"})
+    assert r.status_code == 422 and "Mars/Olympus" in r.json()["message"]
+    r = await api.put(
+        "/v1/settings", json={"timezone": "Europe/Istanbul", "places": {"decision": "project"}}
+    )
+    assert r.status_code == 200
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / ".git" / "config").write_text(
+        '[remote "origin"]\n\turl = git@github.com:acme/api.git\n'
+    )
+    r = await api.post(
+        "/v1/facts",
+        json={
+            "subject": "router-cache",
+            "predicate": "decided",
+            "object": "plain Map with a size cap",
+            "class": "decision",
+            "tier": "asserted",
+            "cwd": str(repo),
+            "valid_at": "2026-01-10T09:00:00+00:00",
+        },
+    )
+    assert r.status_code == 201
+    fact = (await api.get("/v1/facts", params={"cwd": str(repo)})).json()["facts"][0]
+    assert fact["place"] == "project"
+    block = (await api.post("/v1/block", json={"cwd": str(repo)})).json()["text"]
+    assert "2026-01-10 12:00 +03" in block

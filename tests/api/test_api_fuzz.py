@@ -30,7 +30,9 @@ def _free_port() -> int:
 
 
 @pytest.fixture(scope="module")
-def live_api(falkordb_server: Any, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
+def live_api(
+    falkordb_server: Any, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[tuple[str, str]]:
     """A real server (uvicorn in a thread) over the real FalkorDB, and a fresh account's key."""
     data_dir = tmp_path_factory.mktemp("fuzz")
     keys: list[str] = []
@@ -76,13 +78,16 @@ def test_no_route_answers_5xx(api_schema: Any, live_api: tuple[str, str]) -> Non
         operation = result.ok()
 
         @given(case=operation.as_strategy())
-        @settings(max_examples=50, deadline=None, database=None,
-                  suppress_health_check=list(HealthCheck))
+        @settings(
+            max_examples=50, deadline=None, database=None, suppress_health_check=list(HealthCheck)
+        )
         def check(case: Any) -> None:
             response = case.call(headers={"Authorization": f"Bearer {key}"})
             if response.status_code >= 500:
-                failures.append(f"{case.method} {case.formatted_path} -> "
-                                f"{response.status_code}: {response.text[:200]}")
+                failures.append(
+                    f"{case.method} {case.formatted_path} -> "
+                    f"{response.status_code}: {response.text[:200]}"
+                )
 
         check()
     assert not failures, "\n".join(failures[:10])

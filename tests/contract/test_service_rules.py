@@ -240,8 +240,10 @@ async def test_account_cannot_read_revise_or_count_another_accounts_facts(
     clock = FakeClock(day(1, 1))
     svc = service_on(store, clock)
     owner, other = Caller(account=account), Caller(account=account + "b")
-    fact = await svc.remember(owner, RememberRequest(
-        subject="prod", predicate="db", object="Postgres 16", valid_at=day(1, 1)))
+    fact = await svc.remember(
+        owner,
+        RememberRequest(subject="prod", predicate="db", object="Postgres 16", valid_at=day(1, 1)),
+    )
     clock.now = day(1, 2)
     assert await svc.facts(other, FactsRequest(subject="prod")) == []
     assert await svc.facts(other, FactsRequest(include_history=True)) == []
@@ -257,4 +259,20 @@ async def test_account_cannot_read_revise_or_count_another_accounts_facts(
             await act
         assert fact.fact_id in refused.value.message
     assert [f.object for f in await svc.facts(owner, FactsRequest(subject="prod"))] == [
-        "Postgres 16"]
+        "Postgres 16"
+    ]
+
+
+async def test_account_settings_round_trip_and_belong_to_one_account(
+    store: Store, account: str
+) -> None:
+    from twoclocks.domain.account_settings import AccountSettings
+    from twoclocks.service.accounts import Accounts
+
+    accounts = Accounts(store, lambda: day(1, 1))
+    await accounts.create(account)
+    await accounts.create(account + "b")
+    wanted = AccountSettings(timezone="Europe/Istanbul", places={"decision": "project"})
+    assert await accounts.update_settings(account, wanted) == wanted
+    assert await accounts.settings(account) == wanted
+    assert await accounts.settings(account + "b") == AccountSettings()

@@ -6,7 +6,9 @@ from __future__ import annotations
 import hashlib
 import re
 import secrets
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.errors import InvalidInput, Unauthorized
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import RecordClock
@@ -49,3 +51,26 @@ class Accounts:
             raise Unauthorized("this API key names no account: check TWOCLOCKS_KEY or the key file")
         self._cache[digest] = account
         return account
+
+    async def settings(self, account: str) -> AccountSettings:
+        """The account's own settings (defaults where it set none)."""
+        raw = await self.store.account_settings(account)
+        return AccountSettings.model_validate_json(raw) if raw else AccountSettings()
+
+    async def update_settings(self, account: str, new: AccountSettings) -> AccountSettings:
+        """Replace the account's settings after checking the time zone exists."""
+        if new.timezone is not None:
+            zone_of(new.timezone)
+        if not await self.store.save_account_settings(account, new.model_dump_json()):
+            raise Unauthorized(f"account {account!r} does not exist")
+        return new
+
+
+def zone_of(name: str) -> ZoneInfo:
+    """An IANA time zone by name; InvalidInput naming it when unknown."""
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise InvalidInput(
+            f"time zone {name!r} is unknown: use an IANA name such as Europe/Istanbul"
+        ) from None

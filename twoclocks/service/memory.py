@@ -15,6 +15,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.errors import FactNotFound, InvalidInput, TwoclocksError, WriteConflict
 from twoclocks.domain.model import FactClass, FactVersion, Incoming, Plan
 from twoclocks.domain.places import Workspace, resolve_place
@@ -40,6 +41,7 @@ RecordClock = Callable[[], datetime]
 """The store's own clock: the only source of created_at / expired_at."""
 
 IdFactory = Callable[[], str]
+SettingsLookup = Callable[[str], Awaitable[AccountSettings]]
 WorkspaceResolver = Callable[[str | None], Workspace]
 
 FACT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
@@ -76,6 +78,7 @@ class MemoryService:
         embedder: Embedder | None = None,
         resolve_workspace: WorkspaceResolver = no_workspace,
         slot_matcher: SlotMatcher | None = None,
+        settings_of: SettingsLookup | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -83,6 +86,7 @@ class MemoryService:
         self.embedder = embedder
         self.resolve_workspace = resolve_workspace
         self.slot_matcher = slot_matcher
+        self.settings_of = settings_of
 
     # -- writing -----------------------------------------------------------------
 
@@ -97,7 +101,8 @@ class MemoryService:
             ]
         )
         workspace = self.resolve_workspace(req.cwd)
-        place = resolve_place(req.fact_class, req.category)
+        overrides = (await self.settings_of(caller.account)).places if self.settings_of else None
+        place = resolve_place(req.fact_class, req.category, overrides)
         now = self.clock()
         episode_id = self.new_id() if req.evidence else None
         subject = req.subject.strip()

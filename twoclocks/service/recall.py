@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime, tzinfo
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET, render_block
 from twoclocks.domain.errors import InvalidInput, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
@@ -24,6 +25,7 @@ from twoclocks.domain.places import Workspace
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.embeddings.port import Embedder
 from twoclocks.graph.port import FactQuery, Store
+from twoclocks.service.accounts import zone_of
 from twoclocks.service.requests import Caller, Fact, Text
 
 log = logging.getLogger("twoclocks.recall")
@@ -106,12 +108,14 @@ class RecallService:
         embedder: Embedder | None,
         resolve_workspace: Callable[[str | None], Workspace],
         tz: tzinfo,
+        settings_of: Callable[[str], Awaitable[AccountSettings]] | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.embedder = embedder
         self.resolve_workspace = resolve_workspace
         self.tz = tz
+        self.settings_of = settings_of
 
     async def recall(self, caller: Caller, req: RecallRequest) -> RecallResult:
         """Fuse the keyword, vector and graph legs; only tiered rows, since a model reads them."""
@@ -178,10 +182,14 @@ class RecallService:
         except StoreUnavailable as exc:
             log.warning("block unavailable: %s", exc)
             status = "unavailable"
+        tz = self.tz
+        if self.settings_of is not None and status != "unavailable":
+            zone = (await self.settings_of(caller.account)).timezone
+            tz = zone_of(zone) if zone else tz
         rendered = render_block(
             rows,
             now=now,
-            tz=self.tz,
+            tz=tz,
             workspace_keys=workspace.keys,
             status=status,
             budget=req.budget,
