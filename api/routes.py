@@ -14,7 +14,7 @@ from twoclocks.api.state import runtime_of
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.model import require_aware
 from twoclocks.domain.trust import Channel, Writer
-from twoclocks.graph.port import Clock
+from twoclocks.graph.port import Clock, Episode
 from twoclocks.service.recall import BlockRequest, BlockResult, RecallRequest, RecallResult
 from twoclocks.service.requests import (
     Caller,
@@ -176,3 +176,22 @@ async def get_settings(request: Request, who: CallerDep) -> AccountSettings:
 async def put_settings(body: AccountSettings, request: Request, who: CallerDep) -> AccountSettings:
     """Replace this account's settings, e.g. move decisions to the project."""
     return await runtime_of(request).accounts.update_settings(who.account, body)
+
+
+class EpisodeList(BaseModel):
+    """Episodes matching a query: rows, or empty (a measured 'no record')."""
+
+    status: str = Field(description="rows or empty")
+    episodes: list[Episode]
+
+
+@router.get("/episodes", response_model=EpisodeList)
+async def episodes(
+    request: Request,
+    who: CallerDep,
+    query: Annotated[str, Query(min_length=1, max_length=2000, description="words to find")],
+    k: Annotated[int, Query(ge=1, le=200, description="how many episodes (1-200)")] = 10,
+) -> EpisodeList:
+    """Search the raw episodes (the person's own words, tool events) facts came from."""
+    found = await runtime_of(request).service.search_episodes(who, query, k)
+    return EpisodeList(status="rows" if found else "empty", episodes=found)

@@ -205,11 +205,22 @@ async def test_retract_hides_the_fact_from_recall(
     assert stored["fact_id"] not in ids
 
 
-async def test_search_episodes_says_it_is_unsupported(runtime: bootstrap.Runtime, key: str) -> None:
+async def test_search_episodes_finds_the_persons_own_words(
+    runtime: bootstrap.Runtime, key: str
+) -> None:
     async with mcp_over_http(runtime, _headers(key)) as client:
-        result = await client.call_tool("search_episodes", {"query": "deploy"})
-    assert result.structured_content["status"] == "unsupported"
-    assert result.structured_content["episodes"] == []
+        missing = await client.call_tool("search_episodes", {"query": "walrus"})
+        await _remember(
+            client,
+            subject="router-cache",
+            predicate="decided",
+            object="plain Map with a size cap",
+            evidence="we'll use a plain Map with a size cap, not lru-cache",
+        )
+        found = await client.call_tool("search_episodes", {"query": "lru-cache"})
+    assert missing.structured_content == {"status": "empty", "episodes": [], "note": None}
+    assert found.structured_content["status"] == "rows"
+    assert "not lru-cache" in found.structured_content["episodes"][0]["content"]
 
 
 async def test_mcp_answers_503_outside_the_lifespan(runtime: bootstrap.Runtime) -> None:

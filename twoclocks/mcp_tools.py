@@ -131,13 +131,8 @@ the rows (the rest are counted in `more`)."""
 
 SEARCH_EPISODES_DOC = """\
 Search the raw episodes facts came from (the person's own messages, tool events)
-for quotes and context that short facts leave out. status "unsupported" means this
-server cannot search episodes yet: use recall instead."""
-
-EPISODES_UNSUPPORTED = (
-    "episode search is not available on this server yet; episodes are kept, but only "
-    "facts can be searched: use recall"
-)
+for quotes and context that short facts leave out. status "empty" means no episode
+matched: that is a measured "no record", not an error."""
 
 
 # -- what the tools return -------------------------------------------------------------
@@ -168,9 +163,9 @@ class EpisodeHit(BaseModel):
 
 
 class EpisodeSearch(BaseModel):
-    """Episodes matching a query; ``unsupported`` when the server cannot search them."""
+    """Episodes matching a query: rows, or empty."""
 
-    status: Literal["rows", "empty", "unsupported"]
+    status: Literal["rows", "empty"]
     episodes: list[EpisodeHit]
     note: str | None = None
 
@@ -273,9 +268,10 @@ class InProcessBackend:
         return await self._runtime().service.timeline(caller, clock, since, until, subject)
 
     async def search_episodes(self, ctx: Context, query: str, k: int) -> EpisodeSearch:
-        """No episode search in the service yet: an explicit 'unsupported', never a fake 'empty'."""
-        await self._caller(ctx)
-        return EpisodeSearch(status="unsupported", episodes=[], note=EPISODES_UNSUPPORTED)
+        """Episodes through MemoryService.search_episodes."""
+        found = await self._runtime().service.search_episodes(await self._caller(ctx), query, k)
+        hits = [EpisodeHit.model_validate(e.model_dump()) for e in found]
+        return EpisodeSearch(status="rows" if hits else "empty", episodes=hits)
 
 
 class HttpBackend:
@@ -333,8 +329,9 @@ class HttpBackend:
         return [Fact.model_validate(f) for f in answer["facts"]]
 
     async def search_episodes(self, ctx: Context, query: str, k: int) -> EpisodeSearch:
-        """No /v1 route for episode search yet: an explicit 'unsupported'."""
-        return EpisodeSearch(status="unsupported", episodes=[], note=EPISODES_UNSUPPORTED)
+        """GET /v1/episodes."""
+        answer = await self._call("GET", "/v1/episodes?" + urlencode({"query": query, "k": k}))
+        return EpisodeSearch.model_validate(answer)
 
 
 def _segment(fact_id: str) -> str:

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.errors import FactNotFound, InvalidInput, TwoclocksError, WriteConflict
-from twoclocks.domain.model import FactClass, FactVersion, Incoming, Plan
+from twoclocks.domain.model import FactClass, FactVersion, Incoming, Plan, require_printable
 from twoclocks.domain.places import Workspace, resolve_place
 from twoclocks.domain.revise_plan import plan_reopen, plan_retract, plan_revise
 from twoclocks.domain.slot_names import fact_text
@@ -260,6 +260,15 @@ class MemoryService:
         """Every version in time order on one clock: world (valid_at) or system (created_at)."""
         rows = await self.store.timeline(caller.account, clock, since, until, subject)
         return [Fact.of(v) for v in rows]
+
+    async def search_episodes(self, caller: Caller, query: str, k: int = 10) -> list[Episode]:
+        """The raw episodes (the person's words, tool events) matching a query, newest first."""
+        text = require_printable(query, "query").strip()
+        if not text:
+            raise InvalidInput("query is blank: ask in words, e.g. 'router cache'")
+        if not 1 <= k <= 200:
+            raise InvalidInput(f"k must be between 1 and 200, not {k}")
+        return await self.store.search_episodes(caller.account, text, k)
 
     async def export(self, caller: Caller) -> AsyncIterator[Fact]:
         """Every version with both clocks, for NDJSON export."""
