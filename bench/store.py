@@ -74,10 +74,10 @@ def synth_history(n: int, seed: int = 7) -> tuple[list[FactVersion], datetime]:
         now += timedelta(minutes=1)
         # Mostly "now"; one in ten is dated up to a month back (a late, older value).
         valid_at = now - timedelta(days=rng.random() * 30) if rng.random() < 0.1 else now
-        incoming = Incoming(subject=subject, predicate=predicate, object=f"value {i} of {key}",
-                            valid_at=valid_at)
-        plan = plan_write(incoming, believed.get((subject, predicate), []), now,
-                          lambda: next(ids))
+        incoming = Incoming(
+            subject=subject, predicate=predicate, object=f"value {i} of {key}", valid_at=valid_at
+        )
+        plan = plan_write(incoming, believed.get((subject, predicate), []), now, lambda: next(ids))
         expired = {x.version_id for x in plan.expire}
         for vid in expired:
             versions[vid] = versions[vid].model_copy(update={"expired_at": now})
@@ -127,8 +127,9 @@ async def run_engine(store: Store, engine: str, size: int) -> Result:
 
         async def write(subject: str = subject, predicate: str = predicate, i: int = i) -> None:
             state = await store.read_slot(account, subject, predicate)
-            incoming = Incoming(subject=subject, predicate=predicate, object=f"new value {i}",
-                                valid_at=now)
+            incoming = Incoming(
+                subject=subject, predicate=predicate, object=f"new value {i}", valid_at=now
+            )
             plan = plan_write(incoming, state.versions, now, lambda: uuid.uuid4().hex)
             assert await store.apply(account, plan, subject, predicate, state.counter)
 
@@ -154,8 +155,10 @@ def pct(samples: list[float], p: float) -> float:
 
 def table(results: list[Result]) -> str:
     """The results as a fixed-width table."""
-    head = (f"{'engine':<9}{'writes':>8}{'versions':>10}{'load rows/s':>13}{'export rows/s':>15}"
-            f"{'write p50/p95 ms':>19}{'slot as_of p50/p95':>21}{'subject as_of p50/p95':>24}")
+    head = (
+        f"{'engine':<9}{'writes':>8}{'versions':>10}{'load rows/s':>13}{'export rows/s':>15}"
+        f"{'write p50/p95 ms':>19}{'slot as_of p50/p95':>21}{'subject as_of p50/p95':>24}"
+    )
     lines = [head, "-" * len(head)]
     for r in results:
         lines.append(
@@ -164,15 +167,22 @@ def table(results: list[Result]) -> str:
             f"{pct(r.slot_ms, 50):>12.2f}/{pct(r.slot_ms, 95):<8.2f}"
             f"{pct(r.subject_ms, 50):>15.2f}/{pct(r.subject_ms, 95):<8.2f}"
         )
-    lines.append(f"(writes/s on the single-write path = 1000 / write p50; "
-                 f"reads: {READS} each, mean subject rows ~{PREDICATES} slots x history)")
+    lines.append(
+        f"(writes/s on the single-write path = 1000 / write p50; "
+        f"reads: {READS} each, mean subject rows ~{PREDICATES} slots x history)"
+    )
     return "\n".join(lines)
 
 
 def start_neo4j() -> tuple[str, bool]:
     """Run ci/neo4j/start; return its URI and whether this run started the server."""
-    proc = subprocess.run(["bash", str(REPO / "ci/neo4j/start")], capture_output=True,
-                          text=True, timeout=600, check=False)
+    proc = subprocess.run(
+        ["bash", str(REPO / "ci/neo4j/start")],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
     lines = proc.stdout.strip().splitlines()
     if proc.returncode != 0 or not lines or not lines[-1].startswith("bolt://"):
         sys.exit(f"ci/neo4j/start failed:\n{proc.stderr[-2000:]}")
@@ -209,8 +219,7 @@ async def bench(engine: str, sizes: list[int], neo4j_uri: str | None) -> list[Re
     finally:
         await store.close()
         if started:
-            subprocess.run(["bash", str(REPO / "ci/neo4j/stop")], capture_output=True,
-                           check=False)
+            subprocess.run(["bash", str(REPO / "ci/neo4j/stop")], capture_output=True, check=False)
     return results
 
 

@@ -188,9 +188,7 @@ class Dialect:
 
 
 def _versions(rows: Iterable[Sequence[Any]], skip: int = 0) -> list[FactVersion]:
-    return [
-        version_from_row(dict(zip(VERSION_COLUMNS, row[skip:], strict=True))) for row in rows
-    ]
+    return [version_from_row(dict(zip(VERSION_COLUMNS, row[skip:], strict=True))) for row in rows]
 
 
 async def search_text_leg(
@@ -211,7 +209,11 @@ async def search_text_leg(
 
 
 async def search_vector_leg(
-    rows: Rows, dialect: Dialect, account: str, vector: Sequence[float], query: FactQuery,
+    rows: Rows,
+    dialect: Dialect,
+    account: str,
+    vector: Sequence[float],
+    query: FactQuery,
     k: int,
 ) -> list[FactVersion]:
     """Vector leg through the engine's vector index, nearest first, filtered like ``query``.
@@ -253,8 +255,12 @@ def _norm(word: str) -> str:
 async def entities_named_leg(
     rows: Rows, dialect: Dialect, account: str, text: str, limit: int
 ) -> list[str]:
-    """Entities whose names the text mentions: fulltext candidates, kept when at least half
-    of the name's words are in the text, best covered first."""
+    """Entities whose names the text mentions, best first.
+
+    Fulltext finds candidates sharing any word with the text; a candidate is kept when at
+    least half of its name's words are in the text. When some names are there whole, only
+    those are kept: "billing-api-17" asked for must not bring "billing-api-1" along.
+    """
     terms = query_terms(text)
     if not terms or limit <= 0:
         return []
@@ -271,13 +277,15 @@ async def entities_named_leg(
         tokens = [w for w in words(name) if w not in STOP_WORDS] or words(name)
         if not tokens:
             continue
-        plain = {_norm(w) for w in _plain_words(name)}
         hit = sum(1 for w in tokens if _norm(w) in asked)
-        whole = plain <= asked  # "CircleCI" asked as "circleci"
-        coverage = 1.0 if whole else hit / len(tokens)
+        if {_norm(w) for w in _plain_words(name)} <= asked:  # "CircleCI" asked as "circleci"
+            hit = len(tokens)
+        coverage = hit / len(tokens)
         if coverage >= 0.5:
-            ranked.append((-coverage, -max(hit, len(plain) if whole else 0), -float(score), name))
+            ranked.append((-coverage, -hit, -float(score), name))
     ranked.sort()
+    if ranked and ranked[0][0] == -1.0:
+        ranked = [r for r in ranked if r[0] == -1.0]
     return [name for *_, name in ranked[:limit]]
 
 
@@ -348,9 +356,12 @@ EPISODE_RETURN = (
 
 def _episode(row: Sequence[Any]) -> Episode:
     episode_id, source, content, created_us, valid_us = row
+    created, valid = from_us(created_us), from_us(valid_us)
+    if created is None or valid is None:
+        raise ValueError(f"episode {episode_id} has no clocks")
     return Episode(
         episode_id=episode_id, source=source or "", content=content or "",
-        created_at=from_us(created_us), valid_at=from_us(valid_us),
+        created_at=created, valid_at=valid,
     )  # fmt: skip
 
 
@@ -377,4 +388,3 @@ async def search_episodes_leg(
         if len(out) >= k:
             break
     return out
-

@@ -45,7 +45,8 @@ def test_client_commands_without_a_server_say_where_they_looked(
 def test_serve_with_a_model_that_cannot_load_stops_with_its_path(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-model"
     result = CliRunner().invoke(
-        app, ["serve", "--data-dir", str(tmp_path), "--port", "1"],
+        app,
+        ["serve", "--data-dir", str(tmp_path), "--port", "1"],
         env={"TWOCLOCKS_MODEL": str(missing)},
     )
     assert result.exit_code == 2

@@ -37,8 +37,7 @@ def _all_of(field: str, terms: Sequence[str]) -> str:
 
 DIALECT = Dialect(
     text_call=(
-        "CALL db.idx.fulltext.queryRelationships('RELATES_TO', $ftq) "
-        "YIELD relationship AS e, score"
+        "CALL db.idx.fulltext.queryRelationships('RELATES_TO', $ftq) YIELD relationship AS e, score"
     ),
     vector_call=(
         "CALL db.idx.vector.queryRelationships('RELATES_TO', 'fact_embedding', $fetch, "
@@ -56,6 +55,7 @@ def reader(graph: AsyncGraph) -> Rows:
     """A read-only query runner over one account's graph, positional rows."""
 
     async def rows(statement: str, params: dict[str, Any]) -> list[list[Any]]:
-        return (await graph.ro_query(statement, params)).result_set
+        result: list[list[Any]] = (await graph.ro_query(statement, params)).result_set
+        return result
 
     return rows

@@ -199,7 +199,11 @@ class FalkorDBStore:
         return versions_from_rows(result.result_set)
 
     async def timeline(
-        self, account: str, clock: Clock, since: datetime | None, until: datetime | None,
+        self,
+        account: str,
+        clock: Clock,
+        since: datetime | None,
+        until: datetime | None,
         subject: str | None,
     ) -> list[FactVersion]:
         """Every version in time order on one clock, half-open [since, until)."""
@@ -239,15 +243,19 @@ class FalkorDBStore:
     async def record_alias(self, account: str, subject: str, alias: str, canonical: str) -> None:
         """Remember that ``alias`` names the slot ``canonical`` for this subject."""
         graph = await self._graph(account)
-        await graph.query(cypher.RECORD_ALIAS, {"g": account, "subject": subject,
-                                                "alias": alias, "canonical": canonical})
+        await graph.query(
+            cypher.RECORD_ALIAS,
+            {"g": account, "subject": subject, "alias": alias, "canonical": canonical},
+        )
 
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
         """Register an account with its hashed key; False if the name is taken."""
         check_account(account)
         graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
-        result = await graph.query(cypher.SAVE_ACCOUNT, {
-            "name": account, "key_hash": key_hash, "created_at_us": to_us(created_at)})
+        result = await graph.query(
+            cypher.SAVE_ACCOUNT,
+            {"name": account, "key_hash": key_hash, "created_at_us": to_us(created_at)},
+        )
         return bool(result.result_set)
 
     async def account_for_key(self, key_hash: str) -> str | None:

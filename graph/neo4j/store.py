@@ -64,7 +64,11 @@ OWN_SCHEMA = (
     *(
         f"CREATE INDEX twoclocks_edge_{p} IF NOT EXISTS FOR ()-[e:RELATES_TO]-() ON (e.{p})"
         for p in (
-            "fact_id", "predicate", "valid_at_us", "invalid_at_us", "created_at_us",
+            "fact_id",
+            "predicate",
+            "valid_at_us",
+            "invalid_at_us",
+            "created_at_us",
             "expired_at_us",
         )
     ),
@@ -92,7 +96,10 @@ class Neo4jStore:
     """A bi-temporal fact store on Neo4j 5.26+ (community is enough)."""
 
     def __init__(
-        self, uri: str, user: str | None = None, password: str | None = None,
+        self,
+        uri: str,
+        user: str | None = None,
+        password: str | None = None,
         database: str = "neo4j",
     ) -> None:
         self._uri = uri
@@ -172,8 +179,9 @@ class Neo4jStore:
 
     async def versions_of(self, account: str, fact_id: str) -> list[FactVersion]:
         """Every version of one logical fact, believed or not; empty if unknown."""
-        return await self._read(cypher.VERSIONS_OF, {"g": check_account(account),
-                                                     "fact_id": fact_id})
+        return await self._read(
+            cypher.VERSIONS_OF, {"g": check_account(account), "fact_id": fact_id}
+        )
 
     async def apply(
         self,
@@ -208,7 +216,11 @@ class Neo4jStore:
         return await self._read(*cypher.fact_query(check_account(account), query))
 
     async def timeline(
-        self, account: str, clock: Clock, since: datetime | None, until: datetime | None,
+        self,
+        account: str,
+        clock: Clock,
+        since: datetime | None,
+        until: datetime | None,
         subject: str | None,
     ) -> list[FactVersion]:
         """Every version in time order on one clock, half-open [since, until)."""
@@ -223,25 +235,33 @@ class Neo4jStore:
 
     async def save_episode(self, account: str, episode: Episode) -> None:
         """Keep the raw text or event a fact came from (idempotent on episode_id)."""
-        await self._run(cypher.SAVE_EPISODE,
-                        episode_params(check_account(account), episode, native_utc))
+        await self._run(
+            cypher.SAVE_EPISODE, episode_params(check_account(account), episode, native_utc)
+        )
 
     async def delete_fact(self, account: str, fact_id: str) -> int:
         """Physically remove every version of a fact; operator use only."""
-        rows = await self._run(cypher.DELETE_FACT, {"g": check_account(account),
-                                                     "fact_id": fact_id})
+        rows = await self._run(
+            cypher.DELETE_FACT, {"g": check_account(account), "fact_id": fact_id}
+        )
         return int(rows[0]["removed"]) if rows else 0
 
     async def slot_names(self, account: str, subject: str) -> dict[str, str]:
         """Every slot name the subject has, and every recorded alias, mapped to its slot."""
-        rows = await self._run(cypher.SLOT_NAMES, {"g": check_account(account),
-                                                   "subject": subject})
+        rows = await self._run(cypher.SLOT_NAMES, {"g": check_account(account), "subject": subject})
         return cypher.slot_map((r["alias"], r["canonical"]) for r in rows)
 
     async def record_alias(self, account: str, subject: str, alias: str, canonical: str) -> None:
         """Remember that ``alias`` names the slot ``canonical`` for this subject."""
-        await self._run(cypher.RECORD_ALIAS, {"g": check_account(account), "subject": subject,
-                                              "alias": alias, "canonical": canonical})
+        await self._run(
+            cypher.RECORD_ALIAS,
+            {
+                "g": check_account(account),
+                "subject": subject,
+                "alias": alias,
+                "canonical": canonical,
+            },
+        )
 
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
         """Register an account with its hashed key; False if the name is taken."""

@@ -19,6 +19,7 @@ ENGINES = [
     pytest.param("neo4j", marks=pytest.mark.neo4j),
 ]
 
+
 @pytest.fixture
 def anyio_backend() -> str:
     """Run the async tests on asyncio only (the drivers are asyncio clients)."""

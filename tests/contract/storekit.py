@@ -46,12 +46,20 @@ class Writer:
         """Ids sort in creation order, which makes failures easier to read."""
         return next(self._ids)
 
-    async def write(self, subject: str, predicate: str, obj: str, valid_at: datetime,
-                    now: datetime | None = None, **extra: Any) -> Plan:
+    async def write(
+        self,
+        subject: str,
+        predicate: str,
+        obj: str,
+        valid_at: datetime,
+        now: datetime | None = None,
+        **extra: Any,
+    ) -> Plan:
         """Plan and apply one write; the apply must win (no concurrency here)."""
         state = await self.store.read_slot(self.account, subject, predicate)
-        incoming = Incoming(subject=subject, predicate=predicate, object=obj,
-                            valid_at=valid_at, **extra)
+        incoming = Incoming(
+            subject=subject, predicate=predicate, object=obj, valid_at=valid_at, **extra
+        )
         plan = plan_write(incoming, state.versions, now or self.clock.tick(), self.new_id)
         assert await self.store.apply(self.account, plan, subject, predicate, state.counter)
         return plan
@@ -63,17 +71,34 @@ class Writer:
         state = await self.store.read_slot(self.account, *slot)
         return state, await self.store.versions_of(self.account, fact_id)
 
-    async def revise(self, fact_id: str, reason: RetiredReason, now: datetime | None = None,
-                     at: datetime | None = None, replacement: str | None = None) -> Plan:
+    async def revise(
+        self,
+        fact_id: str,
+        reason: RetiredReason,
+        now: datetime | None = None,
+        at: datetime | None = None,
+        replacement: str | None = None,
+    ) -> Plan:
         """Plan and apply an ended/corrected revision, with an optional replacement value."""
         state, versions = await self._read_fact(fact_id)
         subject, predicate = versions[0].slot
         incoming = None
         if replacement is not None:
-            incoming = Incoming(subject=subject, predicate=predicate, object=replacement,
-                                valid_at=versions[0].valid_at)
-        plan = plan_revise(fact_id, versions, reason, now or self.clock.tick(), self.new_id,
-                           at=at, replacement=incoming)
+            incoming = Incoming(
+                subject=subject,
+                predicate=predicate,
+                object=replacement,
+                valid_at=versions[0].valid_at,
+            )
+        plan = plan_revise(
+            fact_id,
+            versions,
+            reason,
+            now or self.clock.tick(),
+            self.new_id,
+            at=at,
+            replacement=incoming,
+        )
         assert await self.store.apply(self.account, plan, subject, predicate, state.counter)
         return plan
 

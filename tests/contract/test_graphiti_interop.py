@@ -83,15 +83,24 @@ async def test_graphiti_search_finds_facts_written_by_twoclocks(
         SearchConfig,
     )
 
-    await store.save_episode(account, Episode(episode_id="ep-1", source="remember",
-                                              content="we deploy to Render now",
-                                              created_at=T0, valid_at=T0))
-    plan = await writer.write("production", "deployed_to", "Render, Oregon region", T0,
-                              episode_id="ep-1")
+    await store.save_episode(
+        account,
+        Episode(
+            episode_id="ep-1",
+            source="remember",
+            content="we deploy to Render now",
+            created_at=T0,
+            valid_at=T0,
+        ),
+    )
+    plan = await writer.write(
+        "production", "deployed_to", "Render, Oregon region", T0, episode_id="ep-1"
+    )
     await writer.write("ci", "provider", "CircleCI", T0)
     config = SearchConfig(
-        edge_config=EdgeSearchConfig(search_methods=[EdgeSearchMethod.bm25],
-                                     reranker=EdgeReranker.rrf),
+        edge_config=EdgeSearchConfig(
+            search_methods=[EdgeSearchMethod.bm25], reranker=EdgeReranker.rrf
+        ),
         limit=5,
     )
     results = await graphiti.search_("Render Oregon", config=config, group_ids=[account])

@@ -42,14 +42,23 @@ class EmbeddingStore:
     def __getattr__(self, name: str) -> Any:
         return getattr(self._store, name)
 
-    async def apply(self, account: str, plan: Plan, subject: str, predicate: str,
-                    expected_counter: int,
-                    embeddings: Mapping[str, Sequence[float]] | None = None) -> bool:
+    async def apply(
+        self,
+        account: str,
+        plan: Plan,
+        subject: str,
+        predicate: str,
+        expected_counter: int,
+        embeddings: Mapping[str, Sequence[float]] | None = None,
+    ) -> bool:
         if embeddings is None:
-            embeddings = {v.version_id: vector(fact_text(v.subject, v.predicate, v.object))
-                          for v in plan.insert}
-        return await self._store.apply(account, plan, subject, predicate, expected_counter,
-                                       embeddings)
+            embeddings = {
+                v.version_id: vector(fact_text(v.subject, v.predicate, v.object))
+                for v in plan.insert
+            }
+        return await self._store.apply(
+            account, plan, subject, predicate, expected_counter, embeddings
+        )
 
 
 @pytest.fixture
@@ -62,8 +71,9 @@ def objects(versions: Sequence[FactVersion]) -> list[str]:
     return [v.object for v in versions]
 
 
-async def legs(store: Store, account: str, text: str, q: FactQuery,
-               k: int = 50) -> dict[str, list[FactVersion]]:
+async def legs(
+    store: Store, account: str, text: str, q: FactQuery, k: int = 50
+) -> dict[str, list[FactVersion]]:
     """Every leg's answer to one question (traversal from the entities the text names)."""
     entities = await store.entities_named(account, text, 10)
     return {
@@ -73,8 +83,9 @@ async def legs(store: Store, account: str, text: str, q: FactQuery,
     }
 
 
-async def test_short_word_ci_finds_ci_provider_circleci(store: Store, ew: Writer,
-                                                        account: str) -> None:
+async def test_short_word_ci_finds_ci_provider_circleci(
+    store: Store, ew: Writer, account: str
+) -> None:
     await ew.write("project", "ci_provider", "CircleCI", T0)
     await ew.write("project", "deploy_target", "Render, Oregon region", T0)
     await ew.write("project", "language", "Python 3.11", T0)
@@ -111,8 +122,9 @@ async def test_vector_leg_uses_the_index_and_respects_the_clocks(
 
     # The world changed on day 10: the CircleCI version is history, found only in its window.
     ended = ew.clock.tick()
-    await ew.revise(ci.fact_id, RetiredReason.ENDED, at=T0 + 10 * DAY, now=ended,
-                    replacement="GitHub Actions")
+    await ew.revise(
+        ci.fact_id, RetiredReason.ENDED, at=T0 + 10 * DAY, now=ended, replacement="GitHub Actions"
+    )
     ask = vector("project ci provider CircleCI")
     later = FactQuery(now=ew.clock.tick() + 20 * DAY)
     assert "CircleCI" not in objects(await store.search_vector(account, ask, later, 10))
@@ -129,33 +141,61 @@ async def test_vector_leg_uses_the_index_and_respects_the_clocks(
     incoming = Incoming(subject="noise", predicate="item", object="x", valid_at=T0)
     t = ew.clock.tick()
     history = [
-        new_version(incoming.model_copy(update={"object": f"alpha beta gamma {i}"}),
-                    version_id=ew.new_id(), fact_id=ew.new_id(), cardinality=Cardinality.MANY,
-                    now=t, invalid_at=T0 + DAY)
+        new_version(
+            incoming.model_copy(update={"object": f"alpha beta gamma {i}"}),
+            version_id=ew.new_id(),
+            fact_id=ew.new_id(),
+            cardinality=Cardinality.MANY,
+            now=t,
+            invalid_at=T0 + DAY,
+        )
         for i in range(300)
     ]
-    current = new_version(incoming.model_copy(update={"object": "zeta"}),
-                          version_id=ew.new_id(), fact_id=ew.new_id(),
-                          cardinality=Cardinality.MANY, now=t, invalid_at=None)
+    current = new_version(
+        incoming.model_copy(update={"object": "zeta"}),
+        version_id=ew.new_id(),
+        fact_id=ew.new_id(),
+        cardinality=Cardinality.MANY,
+        now=t,
+        invalid_at=None,
+    )
     plan = Plan(now=t, insert=(*history, current))
     assert await ew.store.apply(account, plan, "noise", "item", 0)
-    hits = await store.search_vector(account, vector("noise item alpha beta gamma"),
-                                     FactQuery(now=t + 2 * DAY, subject="noise"), 1)
+    hits = await store.search_vector(
+        account,
+        vector("noise item alpha beta gamma"),
+        FactQuery(now=t + 2 * DAY, subject="noise"),
+        1,
+    )
     assert [v.version_id for v in hits] == [current.version_id]
 
     # A vector the index cannot hold is refused before anything is written.
     with pytest.raises(ConfigError):
         await store.search_vector(account, [0.1] * 256, q, 5)
     state = await store.read_slot(account, "project", "owner")
-    bad_plan = Plan(now=t, insert=(new_version(
-        Incoming(subject="project", predicate="owner", object="team", valid_at=T0),
-        version_id=ew.new_id(), fact_id=ew.new_id(), cardinality=Cardinality.ONE, now=t,
-        invalid_at=None),))
+    bad_plan = Plan(
+        now=t,
+        insert=(
+            new_version(
+                Incoming(subject="project", predicate="owner", object="team", valid_at=T0),
+                version_id=ew.new_id(),
+                fact_id=ew.new_id(),
+                cardinality=Cardinality.ONE,
+                now=t,
+                invalid_at=None,
+            ),
+        ),
+    )
     with pytest.raises(ConfigError):
-        await store.apply(account, bad_plan, "project", "owner", state.counter,
-                          {bad_plan.insert[0].version_id: [0.5] * 256})
-    assert await store.query(account, FactQuery(now=t, subject="project",
-                                                predicate="owner")) == []
+        await store.apply(
+            account,
+            bad_plan,
+            "project",
+            "owner",
+            state.counter,
+            {bad_plan.insert[0].version_id: [0.5] * 256},
+        )
+    assert await store.query(account, FactQuery(now=t, subject="project", predicate="owner")) == []
 
     # And it is the engine's vector index that answers.
     assert await _has_vector_index(store, account, engine)
@@ -165,8 +205,9 @@ async def _has_vector_index(store: Store, account: str, engine: str) -> bool:
     if engine == "falkordb":
         graph = await store._graph(account)  # type: ignore[attr-defined]
         rows = (await graph.ro_query("CALL db.indexes()")).result_set
-        return any(r[0] == "RELATES_TO" and "VECTOR" in r[2].get("fact_embedding", [])
-                   for r in rows)
+        return any(
+            r[0] == "RELATES_TO" and "VECTOR" in r[2].get("fact_embedding", []) for r in rows
+        )
     rows = await store._run(  # type: ignore[attr-defined]
         "SHOW INDEXES YIELD name, type, state, entityType, properties "
         "WHERE name = 'twoclocks_edge_embedding' RETURN type, state, entityType, properties"
@@ -174,8 +215,7 @@ async def _has_vector_index(store: Store, account: str, engine: str) -> bool:
     return [tuple(r) for r in rows] == [("VECTOR", "ONLINE", "RELATIONSHIP", ["fact_embedding"])]
 
 
-async def test_traversal_follows_three_relations(store: Store, ew: Writer,
-                                                 account: str) -> None:
+async def test_traversal_follows_three_relations(store: Store, ew: Writer, account: str) -> None:
     await ew.write("The Left Hand of Darkness", "author", "Ursula K. Le Guin", T0)
     spouse = await ew.write("Ursula K. Le Guin", "spouse", "Charles Le Guin", T0)
     await ew.write("Charles Le Guin", "citizenship", "Kenya", T0)
@@ -191,12 +231,16 @@ async def test_traversal_follows_three_relations(store: Store, ew: Writer,
     found = await store.traverse(account, entities[:1], q, 3, 10)
     # Nearest first: hop 1 (both directions), hop 2, hop 3; never the fourth relation.
     assert [(v.subject, v.predicate) for v in found][2:] == [
-        ("Ursula K. Le Guin", "spouse"), ("Charles Le Guin", "citizenship")]
+        ("Ursula K. Le Guin", "spouse"),
+        ("Charles Le Guin", "citizenship"),
+    ]
     assert {v.predicate for v in found[:2]} == {"author", "setting_of"}
     assert "Nairobi" not in objects(found)
     assert "Kenya" not in objects(await store.traverse(account, entities[:1], q, 2, 10))
     assert objects(await store.traverse(account, entities[:1], q, 3, 1)) in (
-        ["Ursula K. Le Guin"], ["The Left Hand of Darkness"])
+        ["Ursula K. Le Guin"],
+        ["The Left Hand of Darkness"],
+    )
 
     # A stale link breaks the chain for a current read, but not for a read in its window.
     await ew.revise(spouse.fact_id, RetiredReason.ENDED, at=T0 + 10 * DAY, now=ew.clock.tick())
@@ -210,28 +254,38 @@ async def test_traversal_follows_three_relations(store: Store, ew: Writer,
     assert await store.traverse(fresh_account(), ["The Left Hand of Darkness"], q, 3, 10) == []
 
 
-async def test_no_stale_version_leaks_through_any_leg(store: Store, ew: Writer,
-                                                      account: str) -> None:
+async def test_no_stale_version_leaks_through_any_leg(
+    store: Store, ew: Writer, account: str
+) -> None:
     clock = ew.clock
     ended = await ew.write("deploy", "ci_provider", "CircleCI pipelines", T0)
-    await ew.revise(ended.fact_id, RetiredReason.ENDED, at=T0 + 10 * DAY, now=clock.tick(),
-                    replacement="GitHub Actions pipelines")
+    await ew.revise(
+        ended.fact_id,
+        RetiredReason.ENDED,
+        at=T0 + 10 * DAY,
+        now=clock.tick(),
+        replacement="GitHub Actions pipelines",
+    )
     wrong = await ew.write("deploy", "region", "Oregon datacenter", T0)
     corrected_at = clock.tick()
-    await ew.revise(wrong.fact_id, RetiredReason.CORRECTED, now=corrected_at,
-                    replacement="Ohio datacenter")
+    await ew.revise(
+        wrong.fact_id, RetiredReason.CORRECTED, now=corrected_at, replacement="Ohio datacenter"
+    )
     gone = await ew.write("deploy", "owner", "team blue squad", T0)
     retracted_at = clock.tick()
     await ew.retract(gone.fact_id, now=retracted_at)
     await ew.write("deploy", "runner", "Render workers", T0, workspace="wt-b")
     everything = [v async for v in store.export(account)]
-    stale = {v.version_id for v in everything
-             if v.expired_at is not None or v.invalid_at is not None}
+    stale = {
+        v.version_id for v in everything if v.expired_at is not None or v.invalid_at is not None
+    }
     # ended: the expired original and its closed copy; corrected and retracted: the original.
     assert len(stale) == 4
 
-    question = ("deploy ci provider CircleCI GitHub Actions pipelines region Oregon Ohio "
-                "datacenter owner team blue squad runner Render workers")
+    question = (
+        "deploy ci provider CircleCI GitHub Actions pipelines region Oregon Ohio "
+        "datacenter owner team blue squad runner Render workers"
+    )
     now = clock.tick() + 30 * DAY
     queries = [
         FactQuery(now=now, workspaces=("wt-a",)),
@@ -242,16 +296,18 @@ async def test_no_stale_version_leaks_through_any_leg(store: Store, ew: Writer,
         FactQuery(now=now, as_of=T0 + 5 * DAY, as_believed=retracted_at),
     ]
     for q in queries:
-        want = {v.version_id for v in everything
-                if is_visible(v, q.now, q.as_of, q.as_believed, q.include_history)
-                and (q.workspaces is None or v.workspace in (None, *q.workspaces))}
+        want = {
+            v.version_id
+            for v in everything
+            if is_visible(v, q.now, q.as_of, q.as_believed, q.include_history)
+            and (q.workspaces is None or v.workspace in (None, *q.workspaces))
+        }
         for leg, got in (await legs(store, account, question, q)).items():
             assert {v.version_id for v in got} == want, (leg, q)
 
     current = FactQuery(now=now, workspaces=("wt-a",))
     for leg, got in (await legs(store, account, question, current)).items():
-        assert sorted(objects(got)) == [
-            "GitHub Actions pipelines", "Ohio datacenter"], leg
+        assert sorted(objects(got)) == ["GitHub Actions pipelines", "Ohio datacenter"], leg
         assert not {v.version_id for v in got} & stale
     history = FactQuery(now=now, include_history=True)
     for leg, got in (await legs(store, account, question, history)).items():
@@ -269,7 +325,9 @@ async def test_slot_aliases_round_trip(store: Store, writer: Writer, account: st
     await store.record_alias(account, "ci", "ciService", "ci_provider")
     await store.record_alias(account, "web", "ci_platform", "build_host")  # another subject
     assert await store.slot_names(account, "ci") == {
-        "ci_provider": "ci_provider", "ci_platform": "ci_provider", "ciService": "ci_provider",
+        "ci_provider": "ci_provider",
+        "ci_platform": "ci_provider",
+        "ciService": "ci_provider",
     }
     # Re-recording moves an alias; a real slot name always maps to itself.
     await writer.write("ci", "ci_vendor", "Buildkite", T0)
@@ -301,8 +359,9 @@ async def test_accounts_by_key_hash(store: Store) -> None:
 
 async def test_episode_search(store: Store, account: str) -> None:
     def episode(i: int, content: str, at: datetime) -> Episode:
-        return Episode(episode_id=f"ep-{i}", source="turn", content=content, created_at=at,
-                       valid_at=at)
+        return Episode(
+            episode_id=f"ep-{i}", source="turn", content=content, created_at=at, valid_at=at
+        )
 
     for ep in (
         episode(1, "We deploy the API to Render from main", T0),
@@ -320,8 +379,9 @@ async def test_episode_search(store: Store, account: str) -> None:
     assert found[0].source == "turn" and found[0].created_at == T0 + 2 * DAY
     assert found[1].content == "We deploy the API to Render from main"
     assert [e.episode_id for e in await store.search_episodes(account, "render", 2)] == [
-        "ep-4", "ep-2"]
-    assert [e.episode_id for e in await store.search_episodes(account, "circleci", 5)] == [
-        "ep-3"]
+        "ep-4",
+        "ep-2",
+    ]
+    assert [e.episode_id for e in await store.search_episodes(account, "circleci", 5)] == ["ep-3"]
     assert await store.search_episodes(account, "what is it?", 5) == []
     assert await store.search_episodes(fresh_account(), "render", 5) == []

@@ -25,14 +25,18 @@ def matcher() -> SlotMatcher:
 
 def service(store: Store, matcher: SlotMatcher, clock: FakeClock) -> MemoryService:
     ids = (uuid.uuid4().hex for _ in itertools.count())
-    return MemoryService(store, lambda: clock.now, lambda: next(ids),
-                         embedder=matcher.embedder, slot_matcher=matcher)
+    return MemoryService(
+        store, lambda: clock.now, lambda: next(ids), embedder=matcher.embedder, slot_matcher=matcher
+    )
 
 
 @pytest.mark.parametrize(
     ("first", "second"),
-    [("ci_provider", "ci_platform"), ("deploy_target", "deployment_target"),
-     ("db_engine", "database_engine")],
+    [
+        ("ci_provider", "ci_platform"),
+        ("deploy_target", "deployment_target"),
+        ("db_engine", "database_engine"),
+    ],
 )
 async def test_slot_drift_synonym_is_written_under_the_existing_slot_and_closes_it(
     store: Store, account: str, matcher: SlotMatcher, first: str, second: str
@@ -51,8 +55,12 @@ async def test_slot_drift_synonym_is_written_under_the_existing_slot_and_closes_
 
 @pytest.mark.parametrize(
     ("first", "second"),
-    [("deploy_target", "deploy_region"), ("primary_db", "replica_db"),
-     ("frontend_port", "backend_port"), ("owner", "previous_owner")],
+    [
+        ("deploy_target", "deploy_region"),
+        ("primary_db", "replica_db"),
+        ("frontend_port", "backend_port"),
+        ("owner", "previous_owner"),
+    ],
 )
 async def test_slot_drift_near_names_stay_separate_slots(
     store: Store, account: str, matcher: SlotMatcher, first: str, second: str
@@ -63,8 +71,7 @@ async def test_slot_drift_near_names_stay_separate_slots(
         subject = f"svc-{a}"
         await svc.remember(who, RememberRequest(subject=subject, predicate=a, object="A"))
         clock.tick()
-        written = await svc.remember(who, RememberRequest(subject=subject, predicate=b,
-                                                          object="B"))
+        written = await svc.remember(who, RememberRequest(subject=subject, predicate=b, object="B"))
         assert written.predicate == b and written.closed == []
         clock.tick()
         current = await svc.facts(who, FactsRequest(subject=subject))

@@ -41,12 +41,18 @@ async def build_history(w: Writer) -> None:
     await w.write("api", "deploys_from", "release branch", T0 + 5 * DAY, now=clock.tick(days=1))
     # A record time equal to a valid time puts two kinds of boundary on one instant.
     late = await w.write("api", "runs_on", "Postgres 15", T0 + 3 * DAY, now=T0 + 20 * DAY)
-    await w.revise(late.fact_id, RetiredReason.CORRECTED, now=clock.tick(days=9),
-                   replacement="Postgres 16")
+    await w.revise(
+        late.fact_id, RetiredReason.CORRECTED, now=clock.tick(days=9), replacement="Postgres 16"
+    )
     await w.write("api", "region", "eu-west", T0 + 2 * DAY, now=clock.tick(hours=5))
     region = (await w.store.read_slot(w.account, "api", "region")).versions[0]
-    await w.revise(region.fact_id, RetiredReason.ENDED, at=T0 + 25 * DAY, now=clock.tick(),
-                   replacement="us-east")
+    await w.revise(
+        region.fact_id,
+        RetiredReason.ENDED,
+        at=T0 + 25 * DAY,
+        now=clock.tick(),
+        replacement="us-east",
+    )
     await w.retract(a.fact_id, now=clock.tick(days=1))
     await w.write("api", "owner", "team blue", T0 + 40 * DAY, now=clock.tick())  # future-dated
     many = Cardinality.MANY
@@ -68,30 +74,44 @@ async def test_store_query_agrees_with_pure_predicates_on_every_boundary(
     async def check(**kw: object) -> None:
         q = FactQuery(**kw)  # type: ignore[arg-type]
         got = await store.query(account, q)
-        want = {v.version_id for v in rows
-                if is_visible(v, q.now, q.as_of, q.as_believed, q.include_history)}
+        want = {
+            v.version_id
+            for v in rows
+            if is_visible(v, q.now, q.as_of, q.as_believed, q.include_history)
+        }
         assert {v.version_id for v in got} == want, kw
         assert [v.valid_at for v in got] == sorted((v.valid_at for v in got), reverse=True)
 
     last = max(record_points)
     cases: list[dict[str, object]] = []
     for t in sorted(set(world_points) | set(record_points)):
-        cases += [{"now": t}, {"now": t, "include_history": True}, {"now": t, "as_of": t},
-                  {"now": t, "as_believed": t}, {"now": t, "as_of": t, "as_believed": t}]
-    cases += [{"now": last, "as_of": t, "as_believed": s}
-              for t, s in itertools.product(world_points, record_points)]
+        cases += [
+            {"now": t},
+            {"now": t, "include_history": True},
+            {"now": t, "as_of": t},
+            {"now": t, "as_believed": t},
+            {"now": t, "as_of": t, "as_believed": t},
+        ]
+    cases += [
+        {"now": last, "as_of": t, "as_believed": s}
+        for t, s in itertools.product(world_points, record_points)
+    ]
     for i in range(0, len(cases), 32):  # a few at a time: the answers do not depend on order
         await asyncio.gather(*(check(**case) for case in cases[i : i + 32]))
     # The slot filters narrow the same answer.
     for t in world_points[::3]:
         q = FactQuery(now=last, as_of=t, subject="api", predicate="deploys_from")
         got = {v.version_id for v in await store.query(account, q)}
-        assert got == {v.version_id for v in rows if v.slot == ("api", "deploys_from")
-                       and is_visible(v, last, as_of=t)}
+        assert got == {
+            v.version_id
+            for v in rows
+            if v.slot == ("api", "deploys_from") and is_visible(v, last, as_of=t)
+        }
 
 
-async def test_new_value_closes_current_with_no_gap_no_overlap(store: Store, writer: Writer,
-                                                               account: str) -> None:
+async def test_new_value_closes_current_with_no_gap_no_overlap(
+    store: Store, writer: Writer, account: str
+) -> None:
     await writer.write("prod", "hosted_on", "Hetzner", T0)
     second = await writer.write("prod", "hosted_on", "Render", T0 + 60 * DAY)
     assert second.outcome is Outcome.INSERTED
@@ -106,8 +126,9 @@ async def test_new_value_closes_current_with_no_gap_no_overlap(store: Store, wri
         assert [v.object for v in await store.query(account, FactQuery(now=now, as_of=t))] == [obj]
 
 
-async def test_late_older_value_is_stored_closed(store: Store, writer: Writer,
-                                                 account: str) -> None:
+async def test_late_older_value_is_stored_closed(
+    store: Store, writer: Writer, account: str
+) -> None:
     await writer.write("prod", "hosted_on", "Render", T0 + 60 * DAY)
     late = await writer.write("prod", "hosted_on", "Fly", T0 + 30 * DAY)
     assert late.outcome is Outcome.STORED_CLOSED
@@ -117,19 +138,22 @@ async def test_late_older_value_is_stored_closed(store: Store, writer: Writer,
     assert [v.object for v in await store.query(account, FactQuery(now=now))] == ["Render"]
 
 
-async def test_restatement_adds_episode_not_version(store: Store, writer: Writer,
-                                                    account: str) -> None:
+async def test_restatement_adds_episode_not_version(
+    store: Store, writer: Writer, account: str
+) -> None:
     first = await writer.write("ci", "provider", "CI runs on CircleCI", T0, episode_id="ep-1")
-    again = await writer.write("ci", "provider", "our CI runs on CircleCI", T0 + DAY,
-                               episode_id="ep-2")
+    again = await writer.write(
+        "ci", "provider", "our CI runs on CircleCI", T0 + DAY, episode_id="ep-2"
+    )
     assert again.outcome is Outcome.RESTATED and not again.insert
     (version,) = await store.versions_of(account, first.fact_id)
     assert version.episodes == ("ep-1", "ep-2")
     assert len(await everything(store, account)) == 1
 
 
-async def test_apply_is_refused_when_the_slot_counter_moved(store: Store, writer: Writer,
-                                                            account: str) -> None:
+async def test_apply_is_refused_when_the_slot_counter_moved(
+    store: Store, writer: Writer, account: str
+) -> None:
     await writer.write("prod", "hosted_on", "Hetzner", T0)
     stale = await store.read_slot(account, "prod", "hosted_on")
     await writer.write("prod", "hosted_on", "Render", T0 + DAY)
@@ -149,8 +173,12 @@ async def test_twenty_concurrent_applies_to_one_slot_leave_one_winner(
     state = await store.read_slot(account, "prod", "hosted_on")
     now = writer.clock.tick()
     plans = [
-        plan_write(Incoming(subject="prod", predicate="hosted_on", object=f"host {i}",
-                            valid_at=T0 + DAY), state.versions, now, writer.new_id)
+        plan_write(
+            Incoming(subject="prod", predicate="hosted_on", object=f"host {i}", valid_at=T0 + DAY),
+            state.versions,
+            now,
+            writer.new_id,
+        )
         for i in range(20)
     ]
     won = await asyncio.gather(
@@ -165,13 +193,15 @@ async def test_twenty_concurrent_applies_to_one_slot_leave_one_winner(
     assert len(await everything(store, account)) == 1 + len(winner.insert)
 
 
-async def test_failed_apply_leaves_no_partial_write(store: Store, writer: Writer,
-                                                    account: str) -> None:
+async def test_failed_apply_leaves_no_partial_write(
+    store: Store, writer: Writer, account: str
+) -> None:
     await writer.write("prod", "hosted_on", "Hetzner", T0)
     state = await store.read_slot(account, "prod", "hosted_on")
     before = await everything(store, account)
-    incoming = Incoming(subject="prod", predicate="hosted_on", object="Render",
-                        valid_at=T0 + DAY, episode_id="ep-x")
+    incoming = Incoming(
+        subject="prod", predicate="hosted_on", object="Render", valid_at=T0 + DAY, episode_id="ep-x"
+    )
     plan = plan_write(incoming, state.versions, writer.clock.tick(), writer.new_id)
     assert plan.expire and len(plan.insert) == 2
     # The last insert carries a vector no engine can store (of the right length, so no
@@ -206,8 +236,9 @@ async def test_accounts_never_see_each_other(store: Store, writer: Writer, accou
     assert len(await store.versions_of(account, mine.fact_id)) == 1
 
 
-async def test_timeline_orders_by_the_chosen_clock(store: Store, writer: Writer,
-                                                   account: str) -> None:
+async def test_timeline_orders_by_the_chosen_clock(
+    store: Store, writer: Writer, account: str
+) -> None:
     # Written in record order c, a, b; world order a, b, c.
     await writer.write("x", "p3", "c", T0 + 30 * DAY, now=T0 + 1 * DAY)
     await writer.write("x", "p1", "a", T0 + 10 * DAY, now=T0 + 2 * DAY)
@@ -227,16 +258,23 @@ async def test_timeline_orders_by_the_chosen_clock(store: Store, writer: Writer,
     assert [v.object for v in everyone] == ["a", "other subject", "b", "c"]
 
 
-async def test_export_has_both_clocks_on_every_version(store: Store, writer: Writer,
-                                                       account: str) -> None:
+async def test_export_has_both_clocks_on_every_version(
+    store: Store, writer: Writer, account: str
+) -> None:
     await build_history(writer)
     history = len(await everything(store, account))
     # Over two export pages, all in one record instant: paging must break the tie by id.
     now = writer.clock.tick()
     incoming = Incoming(subject="bulk", predicate="item", object="x", valid_at=T0)
     bulk = [
-        new_version(incoming.model_copy(update={"object": f"item {i}"}), version_id=writer.new_id(),
-                    fact_id=writer.new_id(), cardinality=Cardinality.MANY, now=now, invalid_at=None)
+        new_version(
+            incoming.model_copy(update={"object": f"item {i}"}),
+            version_id=writer.new_id(),
+            fact_id=writer.new_id(),
+            cardinality=Cardinality.MANY,
+            now=now,
+            invalid_at=None,
+        )
         for i in range(2100)
     ]
     assert await store.apply(account, Plan(now=now, insert=tuple(bulk)), "bulk", "item", 0)
@@ -249,8 +287,9 @@ async def test_export_has_both_clocks_on_every_version(store: Store, writer: Wri
     assert any(v.invalid_at for v in rows)
 
 
-async def test_delete_fact_removes_every_version(store: Store, writer: Writer,
-                                                 account: str) -> None:
+async def test_delete_fact_removes_every_version(
+    store: Store, writer: Writer, account: str
+) -> None:
     first = await writer.write("prod", "hosted_on", "Hetzner", T0)
     await writer.write("prod", "hosted_on", "Render", T0 + DAY)
     await writer.write("prod", "region", "eu", T0)
@@ -262,8 +301,9 @@ async def test_delete_fact_removes_every_version(store: Store, writer: Writer,
     assert sorted(v.object for v in await everything(store, account)) == ["Render", "eu"]
 
 
-async def test_query_keeps_this_workspace_and_unplaced_rows(store: Store, writer: Writer,
-                                                            account: str) -> None:
+async def test_query_keeps_this_workspace_and_unplaced_rows(
+    store: Store, writer: Writer, account: str
+) -> None:
     await writer.write("repo", "test_cmd", "make test", T0, workspace="wt-a")
     await writer.write("repo", "lint_cmd", "ruff", T0, workspace="wt-b")
     await writer.write("repo", "lang", "python", T0)
@@ -273,15 +313,17 @@ async def test_query_keeps_this_workspace_and_unplaced_rows(store: Store, writer
     assert [v.object for v in await store.query(account, FactQuery(now=now, limit=1))]
 
 
-async def test_slot_names_map_aliases_to_their_slot(store: Store, writer: Writer,
-                                                     account: str) -> None:
+async def test_slot_names_map_aliases_to_their_slot(
+    store: Store, writer: Writer, account: str
+) -> None:
     await writer.write("ci", "ci_provider", "CircleCI", T0)
     await writer.write("ci", "deploy_target", "Render", T0)
     await store.record_alias(account, "ci", "ci_platform", "ci_provider")
     await store.record_alias(account, "ci", "ci_platform", "ci_provider")  # idempotent
     await store.record_alias(account, "other", "x", "y")
     assert await store.slot_names(account, "ci") == {
-        "ci_provider": "ci_provider", "deploy_target": "deploy_target",
+        "ci_provider": "ci_provider",
+        "deploy_target": "deploy_target",
         "ci_platform": "ci_provider",
     }
     assert await store.slot_names(fresh_account(), "ci") == {}
@@ -301,8 +343,11 @@ async def test_account_names_are_unique_and_keys_find_them(store: Store) -> None
 
 async def test_text_round_trips_exactly(store: Store, writer: Writer, account: str) -> None:
     # FalkorDB's client inlines parameters into the query text: quoting must survive all this.
-    texts = ['He said "hi"\nthen \\path\\ ünï 🙂 $x {a: 1} `b` \'q\'\tend', "a\\",
-             "CYPHER x=1 RETURN 1"]
+    texts = [
+        "He said \"hi\"\nthen \\path\\ ünï 🙂 $x {a: 1} `b` 'q'\tend",
+        "a\\",
+        "CYPHER x=1 RETURN 1",
+    ]
     for i, text in enumerate(texts):
         await writer.write(text, f"p{i}", text, T0)
         (got,) = await store.query(account, FactQuery(now=T0, subject=text))
@@ -322,10 +367,13 @@ async def test_falkordb_string_range_bug_does_not_affect_us(falkordb_server: Any
         account = fresh_account()
         graph = raw.select_graph(account)
         await graph.query("CREATE INDEX FOR (n:Probe) ON (n.at)")
-        await graph.query("UNWIND range(1, 9) AS d "
-                          "CREATE (:Probe {at: '2026-01-0' + toString(d) + 'T00:00:00+00:00'})")
-        bug = await graph.query("MATCH (n:Probe) WHERE n.at < '2026-01-03T00:00:00+00:00' "
-                                "RETURN n.at ORDER BY n.at")
+        await graph.query(
+            "UNWIND range(1, 9) AS d "
+            "CREATE (:Probe {at: '2026-01-0' + toString(d) + 'T00:00:00+00:00'})"
+        )
+        bug = await graph.query(
+            "MATCH (n:Probe) WHERE n.at < '2026-01-03T00:00:00+00:00' RETURN n.at ORDER BY n.at"
+        )
         # The engine bug: with a range index on a string, `<` also returns later strings.
         # If this starts failing, FalkorDB fixed it; the integer clocks stay correct anyway.
         assert ["2026-01-09T00:00:00+00:00"] in bug.result_set
@@ -336,12 +384,15 @@ async def test_falkordb_string_range_bug_does_not_affect_us(falkordb_server: Any
             await w.write("prod", "hosted_on", f"host {day}", T0 + day * DAY)
         now = w.clock.tick()
         for day in range(1, 10):
-            for t, want in [(T0 + day * DAY - US, [f"host {day - 1}"] if day > 1 else []),
-                            (T0 + day * DAY, [f"host {day}"])]:
+            for t, want in [
+                (T0 + day * DAY - US, [f"host {day - 1}"] if day > 1 else []),
+                (T0 + day * DAY, [f"host {day}"]),
+            ]:
                 got = await store.query(account, FactQuery(now=now, as_of=t))
                 assert [v.object for v in got] == want, t
-        explain = await graph.explain("MATCH ()-[e:RELATES_TO]->() WHERE e.valid_at_us <= 1 "
-                                      "RETURN e")
+        explain = await graph.explain(
+            "MATCH ()-[e:RELATES_TO]->() WHERE e.valid_at_us <= 1 RETURN e"
+        )
         assert "Edge By Index Scan" in str(explain)  # the integer filter really uses an index
     finally:
         await store.close()

@@ -76,8 +76,9 @@ def test_attaches_to_a_server_owned_by_another_process(tmp_path: Path) -> None:
         sys.stdin.read()
         server.stop()
     """)
-    owner = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, text=True)
+    owner = subprocess.Popen(
+        [sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
     try:
         assert owner.stdout is not None and owner.stdin is not None
         server_pid = int(owner.stdout.readline())

