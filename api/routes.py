@@ -11,6 +11,7 @@ from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from twoclocks.api.state import runtime_of
+from twoclocks.client import CHANNEL_HEADER
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.model import require_aware
 from twoclocks.domain.trust import Channel, Writer
@@ -51,7 +52,22 @@ async def caller(request: Request) -> Caller:
     account = await runtime_of(request).accounts.authenticate(
         key.strip() if scheme.lower() == "bearer" else None
     )
-    return Caller(account=account, writer=Writer.AGENT, channel=Channel.HTTP)
+    return Caller(account=account, **writer_and_channel(request.headers.get(CHANNEL_HEADER)))
+
+
+def writer_and_channel(declared: str | None) -> dict[str, Any]:
+    """Who wrote, from the surface a client says it is: the CLI is the person typing.
+
+    Anything else (an MCP tool, a plain HTTP client) writes as the agent, and a hook
+    as a tool rule; an unknown value counts as plain HTTP, never as more trusted.
+    """
+    surfaces = {
+        "cli": (Writer.PERSON, Channel.CLI),
+        "mcp": (Writer.AGENT, Channel.MCP),
+        "hook": (Writer.TOOL_RULE, Channel.HOOK),
+    }
+    writer, channel = surfaces.get((declared or "").strip().lower(), (Writer.AGENT, Channel.HTTP))
+    return {"writer": writer, "channel": channel}
 
 
 CallerDep = Annotated[Caller, Depends(caller)]

@@ -38,10 +38,11 @@ refuses one before anything is written.
 MAX_TERMS = 32
 """Most query words sent to a fulltext index (Lucene refuses over 1,024 clauses)."""
 
-VECTOR_FETCH_MIN = 100
-VECTOR_FETCH_MAX = 12_800
-"""The vector index answers top-K before our filters: over-fetch K = max(4k, 100) and
-widen x4 while too few rows pass, up to this many (Neo4j's index spans every account)."""
+FETCH_MIN = 100
+FETCH_MAX = 12_800
+"""An index that answers its top-K before our filters (any vector index; Lucene fulltext)
+is asked for K = max(4k, 100), widened x4 while too few rows pass, up to FETCH_MAX
+(Neo4j's indexes span every account)."""
 
 ENTITY_CANDIDATES = 50
 MAX_FRONTIER = 500
@@ -172,7 +173,11 @@ class Dialect:
     """What one engine does differently: the CALLs (each yields ``e``/``n`` and ``score``)."""
 
     text_call: str
-    """Fulltext over RELATES_TO.search_text with ``$ftq``; yields ``e, score``."""
+    """Fulltext over RELATES_TO.search_text with ``$ftq`` (and ``$fetch`` when
+    ``text_limited``); yields ``e, score``."""
+    text_limited: bool
+    """True when ``text_call`` returns only the ``$fetch`` best matches (Lucene, over every
+    account), False when it returns every match of this account's graph (RediSearch)."""
     vector_call: str
     """Vector index over RELATES_TO.fact_embedding with ``$fetch``, ``$vector``."""
     vector_order: str
@@ -185,64 +190,99 @@ class Dialect:
     """A fulltext query on one field (property) matching any of the terms."""
     all_of: Callable[[str, Sequence[str]], str]
     """A fulltext query on one field (property) matching all of the terms."""
+    two_of: Callable[[str, Sequence[str]], str]
+    """A fulltext query on one field (property) matching at least two of the terms."""
 
 
 def _versions(rows: Iterable[Sequence[Any]], skip: int = 0) -> list[FactVersion]:
-    return [version_from_row(dict(zip(VERSION_COLUMNS, row[skip:], strict=True))) for row in rows]
+    return [
+        version_from_row(dict(zip(VERSION_COLUMNS, row[skip:], strict=True))) for row in rows
+    ]
 
 
-async def search_text_leg(
-    rows: Rows, dialect: Dialect, account: str, text: str, query: FactQuery, k: int
+async def _filtered_top(
+    rows: Rows, call: str, order: str, where: str, params: dict[str, Any], k: int,
+    limited: bool,
 ) -> list[FactVersion]:
-    """Keyword leg: any of the question's words, best fulltext score first."""
-    terms = query_terms(text)
-    if not terms or k <= 0:
-        return []
-    where, params = edge_filter(account, query)
-    statement = (
-        f"{dialect.text_call}\nWITH e, score WHERE {where}\n"
-        f"RETURN {VERSION_RETURN}\n"
-        "ORDER BY score DESC, e.valid_at_us DESC, e.uuid\nLIMIT $k"
-    )
-    params.update(ftq=dialect.any_of("search_text", terms), k=k)
-    return _versions(await rows(statement, params))
+    """The k best rows of an index CALL that pass ``where``, best first.
 
-
-async def search_vector_leg(
-    rows: Rows,
-    dialect: Dialect,
-    account: str,
-    vector: Sequence[float],
-    query: FactQuery,
-    k: int,
-) -> list[FactVersion]:
-    """Vector leg through the engine's vector index, nearest first, filtered like ``query``.
-
-    The index answers top-K over every edge before our filters run, so K starts at
-    max(4k, 100) and grows x4 while fewer than k rows pass and the index had more.
+    ``limited``: the CALL answers only its ``$fetch`` best (a vector index, Lucene), before
+    our filters run; so fetch max(4k, 100) and widen x4 while fewer than k rows pass and
+    the index had more, up to FETCH_MAX.
     """
-    if k <= 0:
-        return []
-    where, params = edge_filter(account, query)
+    tail = f"ORDER BY score {order}, e.valid_at_us DESC, e.uuid\nLIMIT $k"
+    params["k"] = k
+    if not limited:
+        statement = f"{call}\nWITH e, score WHERE {where}\nRETURN {VERSION_RETURN}\n{tail}"
+        return _versions(await rows(statement, params))
     statement = (
-        f"{dialect.vector_call}\n"
+        f"{call}\n"
         "WITH collect([e, score]) AS hits\n"
         "UNWIND hits AS hit\n"
         "WITH size(hits) AS fetched, hit[0] AS e, hit[1] AS score\n"
         f"WHERE {where}\n"
-        f"RETURN fetched, {VERSION_RETURN}\n"
-        f"ORDER BY score {dialect.vector_order}, e.valid_at_us DESC, e.uuid\nLIMIT $k"
+        f"RETURN fetched, {VERSION_RETURN}\n{tail}"
     )
-    params.update(vector=check_query_vector(vector), k=k)
-    fetch = max(4 * k, VECTOR_FETCH_MIN)
+    fetch = max(4 * k, FETCH_MIN)
     while True:
         params["fetch"] = fetch
         found = await rows(statement, params)
         # No row passed: we cannot tell whether the index ran dry, so widen anyway.
         exhausted = bool(found) and found[0][0] < fetch
-        if len(found) >= k or exhausted or fetch >= VECTOR_FETCH_MAX:
+        if len(found) >= k or exhausted or fetch >= FETCH_MAX:
             return _versions(found, skip=1)
-        fetch = min(fetch * 4, VECTOR_FETCH_MAX)
+        fetch = min(fetch * 4, FETCH_MAX)
+
+
+PAIR_TERMS = 10
+"""Most terms combined pairwise for the "two of" tier (45 pairs)."""
+
+
+async def search_text_leg(
+    rows: Rows, dialect: Dialect, account: str, text: str, query: FactQuery, k: int
+) -> list[FactVersion]:
+    """Keyword leg, best fulltext score first, in two tiers.
+
+    First the facts that have at least two of the question's words, then (when those are
+    fewer than k) those with any one. A plain OR over every word ranks poorly and, at 100k
+    facts, makes the engine score and sort tens of thousands of matches for words such as
+    "service"; requiring two words cuts that by an order of magnitude and puts the fact
+    that matches the subject AND the slot first.
+    """
+    terms = query_terms(text)
+    if not terms or k <= 0:
+        return []
+    where, params = edge_filter(account, query)
+    tiers = [dialect.any_of("search_text", terms)]
+    if len(terms) > 1:
+        tiers.insert(0, dialect.two_of("search_text", terms[:PAIR_TERMS]))
+    found: list[FactVersion] = []
+    for ftq in tiers:
+        params.update(ftq=ftq, seen=[v.version_id for v in found])
+        found += await _filtered_top(
+            rows, dialect.text_call, "DESC", f"{where} AND NOT e.uuid IN $seen", params,
+            k - len(found), dialect.text_limited,
+        )
+        if len(found) >= k:
+            break
+    return found
+
+
+async def search_vector_leg(
+    rows: Rows, dialect: Dialect, account: str, vector: Sequence[float], query: FactQuery,
+    k: int,
+) -> list[FactVersion]:
+    """Vector leg through the engine's vector index, nearest first, filtered like ``query``.
+
+    The index answers top-K over every edge before our filters run (see _filtered_top).
+    """
+    if k <= 0:
+        return []
+    where, params = edge_filter(account, query)
+    params["vector"] = check_query_vector(vector)
+    return await _filtered_top(
+        rows, dialect.vector_call, dialect.vector_order, where, params, k, limited=True
+    )
 
 
 def _norm(word: str) -> str:

@@ -52,3 +52,41 @@ def test_serve_with_a_model_that_cannot_load_stops_with_its_path(tmp_path: Path)
     assert result.exit_code == 2
     assert "ModelUnavailable" in result.output and str(missing) in result.output
     assert "Traceback" not in result.output
+
+
+def test_admin_purge_fact_needs_yes_and_erases_every_version(tmp_path: Path) -> None:
+    import asyncio
+
+    from twoclocks import bootstrap
+    from twoclocks.service.requests import Caller, RememberRequest
+
+    settings = bootstrap.load_settings(data_dir=tmp_path)
+
+    async def write() -> str:
+        runtime = await bootstrap.start_runtime(settings, load_model=False)
+        try:
+            await runtime.accounts.create("ops")
+            done = await runtime.service.remember(
+                Caller(account="ops"), RememberRequest(subject="a", predicate="b", object="c")
+            )
+            return done.fact_id
+        finally:
+            await runtime.close()
+
+    fact_id = asyncio.run(write())
+    runner = CliRunner()
+    base = ["admin", "purge-fact", fact_id, "--account", "ops", "--data-dir", str(tmp_path)]
+    refused = runner.invoke(app, base)
+    assert refused.exit_code == 2 and "--yes" in refused.output
+    done = runner.invoke(app, [*base, "--yes"])
+    assert done.exit_code == 0, done.output
+    assert "removed 1 version" in done.output
+
+    async def versions() -> int:
+        runtime = await bootstrap.start_runtime(settings, load_model=False)
+        try:
+            return len(await runtime.store.versions_of("ops", fact_id))
+        finally:
+            await runtime.close()
+
+    assert asyncio.run(versions()) == 0

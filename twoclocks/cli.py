@@ -103,10 +103,44 @@ def accounts_create(name: str, data_dir: DataDir = None, store: Store = None) ->
     typer.echo(key)
 
 
+admin_app = typer.Typer(
+    help="Operator commands, run on the server's machine.", no_args_is_help=True
+)
+app.add_typer(admin_app, name="admin")
+
+
+@admin_app.command("purge-fact")
+def admin_purge_fact(
+    fact_id: str,
+    account: Annotated[str, typer.Option(help="the account the fact belongs to")],
+    data_dir: DataDir = None,
+    store: Store = None,
+    yes: Annotated[bool, typer.Option("--yes", help="really delete, no undo")] = False,
+) -> None:
+    """Physically delete every version of a fact. Agents can only retract; this erases."""
+    if not yes:
+        typer.echo("purge-fact erases history for good; add --yes to confirm", err=True)
+        raise typer.Exit(2)
+    settings = bootstrap.load_settings(data_dir=data_dir, store=store)
+
+    async def purge() -> int:
+        runtime = await bootstrap.start_runtime(settings, load_model=False, attach=True)
+        try:
+            return await runtime.store.delete_fact(account, fact_id)
+        finally:
+            await runtime.close()
+
+    try:
+        removed = asyncio.run(purge())
+    except TwoclocksError as exc:
+        _fail(exc)
+    typer.echo(f"removed {removed} version(s) of {fact_id} from {account!r}")
+
+
 def _client() -> Any:
     from twoclocks.client import Client
 
-    return Client.from_environment()
+    return Client.from_environment(channel="cli")
 
 
 def _show(answer: Any, as_json: bool, lines: list[str] | None = None) -> None:
@@ -263,14 +297,21 @@ def export(
     """Every version with both clocks, as NDJSON."""
     try:
         client = _client()
-        sink = output.open("w") if output else sys.stdout
+        if output is None:
+            for line in client.stream_lines("/v1/export"):
+                sys.stdout.write(line + "\n")
+            return
         count = 0
-        for line in client.stream_lines("/v1/export"):
-            sink.write(line + "\n")
-            count += 1
-        if output:
-            sink.close()
-            typer.echo(f"{count} versions written to {output}", err=True)
+        with (
+            output.open("w") as sink,
+            typer.progressbar(
+                client.stream_lines("/v1/export"), label="exporting", file=sys.stderr
+            ) as lines,
+        ):
+            for line in lines:
+                sink.write(line + "\n")
+                count += 1
+        typer.echo(f"{count} versions written to {output}", err=True)
     except TwoclocksError as exc:
         _fail(exc)
 

@@ -22,26 +22,37 @@ def _error_from(status: int, body: Any) -> TwoclocksError:
     return exc
 
 
+CHANNEL_HEADER = "X-Twoclocks-Channel"
+"""Which surface a request came through: cli, mcp, hook or http (the default)."""
+
+
 class Client:
     """Talks to a running twoclocks server with one account's key."""
 
-    def __init__(self, url: str, key: str | None, timeout: float = 30.0) -> None:
+    def __init__(
+        self, url: str, key: str | None, timeout: float = 30.0, channel: str = "http"
+    ) -> None:
         self.url = url.rstrip("/")
         self.key = key
         self.timeout = timeout
+        self.channel = channel
 
     @classmethod
-    def from_environment(cls, timeout: float = 30.0) -> Client:
-        """TWOCLOCKS_URL and TWOCLOCKS_KEY, else the key file in the data dir."""
+    def from_environment(cls, timeout: float = 30.0, channel: str = "http") -> Client:
+        """TWOCLOCKS_URL and TWOCLOCKS_KEY, else the key file in the data dir.
+
+        ``channel`` (cli, mcp, hook, http) tells the server which surface the write came
+        through; its tier ceiling applies (DESIGN.md §4).
+        """
         url, key = bootstrap.client_settings()
-        return cls(url, key, timeout)
+        return cls(url, key, timeout, channel)
 
     def _headers(self) -> dict[str, str]:
         if not self.key:
             raise Unauthorized(
                 "no API key: set TWOCLOCKS_KEY or run `twoclocks serve` once to create the key file"
             )
-        return {"Authorization": f"Bearer {self.key}"}
+        return {"Authorization": f"Bearer {self.key}", CHANNEL_HEADER: self.channel}
 
     def call(self, method: str, path: str, body: Any = None) -> Any:
         """One JSON call; a v1 error comes back as the matching TwoclocksError."""

@@ -659,4 +659,4 @@ def run_stdio(cwd: str | None = None) -> None:
     """`twoclocks mcp`: the tools over stdio, forwarded to the running server."""
     from twoclocks.client import Client
 
-    build_server(HttpBackend(Client.from_environment(), stdio_cwd(cwd))).run("stdio")
+    build_server(HttpBackend(Client.from_environment(channel="mcp"), stdio_cwd(cwd))).run("stdio")

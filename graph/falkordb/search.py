@@ -35,10 +35,16 @@ def _all_of(field: str, terms: Sequence[str]) -> str:
     return f"@{field}:({' '.join(terms)})"
 
 
+def _two_of(field: str, terms: Sequence[str]) -> str:
+    pairs = [f"({a} {b})" for i, a in enumerate(terms) for b in terms[i + 1 :]]
+    return f"@{field}:({'|'.join(pairs)})"
+
+
 DIALECT = Dialect(
     text_call=(
         "CALL db.idx.fulltext.queryRelationships('RELATES_TO', $ftq) YIELD relationship AS e, score"
     ),
+    text_limited=False,  # every match of this account's graph, unordered
     vector_call=(
         "CALL db.idx.vector.queryRelationships('RELATES_TO', 'fact_embedding', $fetch, "
         "vecf32($vector)) YIELD relationship AS e, score"
@@ -48,6 +54,7 @@ DIALECT = Dialect(
     episode_call="CALL db.idx.fulltext.queryNodes('Episodic', $ftq) YIELD node AS n, score",
     any_of=_any_of,
     all_of=_all_of,
+    two_of=_two_of,
 )
 
 

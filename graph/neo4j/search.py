@@ -45,11 +45,19 @@ def _all_of(field: str, terms: Sequence[str]) -> str:
     return f"{field}:({' AND '.join(escape(t) for t in terms)})"
 
 
+def _two_of(field: str, terms: Sequence[str]) -> str:
+    safe = [escape(t) for t in terms]
+    pairs = [f"({a} AND {b})" for i, a in enumerate(safe) for b in safe[i + 1 :]]
+    return f"{field}:({' OR '.join(pairs)})"
+
+
 DIALECT = Dialect(
     text_call=(
-        "CALL db.index.fulltext.queryRelationships('twoclocks_edge_text', $ftq) "
-        "YIELD relationship AS e, score"
+        "CALL db.index.fulltext.queryRelationships('twoclocks_edge_text', $ftq, "
+        "{limit: $fetch}) YIELD relationship AS e, score"
     ),
+    text_limited=True,  # the $fetch best by score, over every account
+
     vector_call=(
         "CALL db.index.vector.queryRelationships('twoclocks_edge_embedding', $fetch, $vector) "
         "YIELD relationship AS e, score"
@@ -63,4 +71,5 @@ DIALECT = Dialect(
     ),
     any_of=_any_of,
     all_of=_all_of,
+    two_of=_two_of,
 )

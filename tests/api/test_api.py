@@ -210,3 +210,20 @@ async def test_account_settings_move_decisions_to_the_project_and_set_the_zone(
     assert fact["place"] == "project"
     block = (await api.post("/v1/block", json={"cwd": str(repo)})).json()["text"]
     assert "2026-01-10 12:00 +03" in block
+
+
+async def test_the_cli_writes_as_the_person_and_an_agent_claim_needs_evidence(
+    api: httpx.AsyncClient,
+) -> None:
+    fact = {"subject": "me", "predicate": "editor", "object": "Helix", "tier": "asserted"}
+    r = await api.post("/v1/facts", json=fact, headers={"X-Twoclocks-Channel": "cli"})
+    by_person = r.json()["fact_id"]
+    r = await api.post("/v1/facts", json={**fact, "subject": "you"})
+    by_agent = r.json()["fact_id"]
+    r = await api.post("/v1/facts", json={**fact, "subject": "hook"},
+                       headers={"X-Twoclocks-Channel": "hook"})
+    by_hook = r.json()["fact_id"]
+    tiers = {f["fact_id"]: f["tier"] for f in (await api.get("/v1/facts")).json()["facts"]}
+    assert tiers[by_person] == "asserted"
+    assert tiers[by_agent] == "inferred"  # asserted, but "Helix" is in no message of the person
+    assert tiers[by_hook] == "observed"  # a hook's ceiling
