@@ -24,7 +24,8 @@ from mcp.client.streamable_http import streamable_http_client
 from twoclocks import bootstrap
 from twoclocks.api.app import create_app
 from twoclocks.embeddings.hashing import HashingEmbedder
-from twoclocks.mcp_tools import CWD_HEADER, MCP_PATH, HttpBackend, build_server, mount_mcp
+from twoclocks.mcp_backends import CWD_HEADER, HttpBackend
+from twoclocks.mcp_tools import MCP_PATH, build_server, mount_mcp
 
 pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
 
