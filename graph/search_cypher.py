@@ -195,13 +195,16 @@ class Dialect:
 
 
 def _versions(rows: Iterable[Sequence[Any]], skip: int = 0) -> list[FactVersion]:
-    return [
-        version_from_row(dict(zip(VERSION_COLUMNS, row[skip:], strict=True))) for row in rows
-    ]
+    return [version_from_row(dict(zip(VERSION_COLUMNS, row[skip:], strict=True))) for row in rows]
 
 
 async def _filtered_top(
-    rows: Rows, call: str, order: str, where: str, params: dict[str, Any], k: int,
+    rows: Rows,
+    call: str,
+    order: str,
+    where: str,
+    params: dict[str, Any],
+    k: int,
     limited: bool,
 ) -> list[FactVersion]:
     """The k best rows of an index CALL that pass ``where``, best first.
@@ -260,8 +263,13 @@ async def search_text_leg(
     for ftq in tiers:
         params.update(ftq=ftq, seen=[v.version_id for v in found])
         found += await _filtered_top(
-            rows, dialect.text_call, "DESC", f"{where} AND NOT e.uuid IN $seen", params,
-            k - len(found), dialect.text_limited,
+            rows,
+            dialect.text_call,
+            "DESC",
+            f"{where} AND NOT e.uuid IN $seen",
+            params,
+            k - len(found),
+            dialect.text_limited,
         )
         if len(found) >= k:
             break
@@ -269,7 +277,11 @@ async def search_text_leg(
 
 
 async def search_vector_leg(
-    rows: Rows, dialect: Dialect, account: str, vector: Sequence[float], query: FactQuery,
+    rows: Rows,
+    dialect: Dialect,
+    account: str,
+    vector: Sequence[float],
+    query: FactQuery,
     k: int,
 ) -> list[FactVersion]:
     """Vector leg through the engine's vector index, nearest first, filtered like ``query``.

@@ -57,7 +57,6 @@ DIALECT = Dialect(
         "{limit: $fetch}) YIELD relationship AS e, score"
     ),
     text_limited=True,  # the $fetch best by score, over every account
-
     vector_call=(
         "CALL db.index.vector.queryRelationships('twoclocks_edge_embedding', $fetch, $vector) "
         "YIELD relationship AS e, score"

@@ -220,8 +220,9 @@ async def test_the_cli_writes_as_the_person_and_an_agent_claim_needs_evidence(
     by_person = r.json()["fact_id"]
     r = await api.post("/v1/facts", json={**fact, "subject": "you"})
     by_agent = r.json()["fact_id"]
-    r = await api.post("/v1/facts", json={**fact, "subject": "hook"},
-                       headers={"X-Twoclocks-Channel": "hook"})
+    r = await api.post(
+        "/v1/facts", json={**fact, "subject": "hook"}, headers={"X-Twoclocks-Channel": "hook"}
+    )
     by_hook = r.json()["fact_id"]
     tiers = {f["fact_id"]: f["tier"] for f in (await api.get("/v1/facts")).json()["facts"]}
     assert tiers[by_person] == "asserted"
