@@ -270,6 +270,8 @@ def fact_query(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:
     if q.workspaces is not None:
         conds.append("(e.workspace IS NULL OR e.workspace IN $workspaces)")
         params["workspaces"] = list(q.workspaces)
+    if q.tiered_only:
+        conds.append("e.tier IS NOT NULL")
     limit = ""
     if q.limit is not None:
         limit = "LIMIT $limit"

@@ -36,7 +36,8 @@ class FactQuery(BaseModel):
     """A read: filters on the slot and on both clocks (see domain.temporal.is_visible).
 
     ``workspaces``: when given, only versions whose workspace is one of these or
-    has no workspace at all (unplaced) are returned.
+    has no workspace at all (unplaced) are returned. ``tiered_only``: only versions with
+    a trust tier (``domain.trust.shown_to_model``), for reads whose rows go to a model.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -48,6 +49,7 @@ class FactQuery(BaseModel):
     as_believed: datetime | None = None
     include_history: bool = False
     workspaces: tuple[str, ...] | None = None
+    tiered_only: bool = False
     limit: int | None = None
 
 

@@ -159,6 +159,8 @@ def edge_filter(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:
     if q.workspaces is not None:
         conds.append("(e.workspace IS NULL OR e.workspace IN $workspaces)")
         params["workspaces"] = list(q.workspaces)
+    if q.tiered_only:
+        conds.append("e.tier IS NOT NULL")
     return " AND ".join(conds), params
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from twoclocks.graph.search_cypher import EMBEDDING_DIMENSION, Dialect, Rows
 
 if TYPE_CHECKING:
-    from falkordb.asyncio.graph import AsyncGraph
+    from twoclocks.graph.falkordb.guarded import GuardedGraph
 
 INDEXES = (
     # Joins graphiti-core's RELATES_TO fulltext index (created before this one).
@@ -58,7 +58,7 @@ DIALECT = Dialect(
 )
 
 
-def reader(graph: AsyncGraph) -> Rows:
+def reader(graph: GuardedGraph) -> Rows:
     """A read-only query runner over one account's graph, positional rows."""
 
     async def rows(statement: str, params: dict[str, Any]) -> list[list[Any]]:

@@ -20,6 +20,7 @@ from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.graph import cypher, search_cypher
 from twoclocks.graph.falkordb import search
+from twoclocks.graph.falkordb.guarded import GuardedGraph
 from twoclocks.graph.port import Clock, Episode, FactQuery, SlotState
 from twoclocks.graph.schema import (
     check_account,
@@ -33,7 +34,6 @@ from twoclocks.graph.schema import (
 
 if TYPE_CHECKING:
     from falkordb.asyncio import FalkorDB
-    from falkordb.asyncio.graph import AsyncGraph
 
     from twoclocks.graph.falkordb.server import EmbeddedFalkorDB
 
@@ -134,13 +134,13 @@ class FalkorDBStore:
         if self._server is not None:
             self._server.stop()
 
-    async def _graph(self, account: str) -> AsyncGraph:
+    async def _graph(self, account: str) -> GuardedGraph:
         return await self._select(check_account(account), (*_graphiti_indexes(), *OWN_INDEXES))
 
-    async def _select(self, name: str, indexes: Sequence[str]) -> AsyncGraph:
+    async def _select(self, name: str, indexes: Sequence[str]) -> GuardedGraph:
         if self._client is None:
             raise StoreUnavailable("FalkorDBStore is not started: call start() first")
-        graph = self._client.select_graph(name)
+        graph = GuardedGraph(self._client.select_graph(name))
         if name not in self._ready:
             async with self._locks.setdefault(name, asyncio.Lock()):
                 if name not in self._ready:
@@ -148,7 +148,7 @@ class FalkorDBStore:
                     self._ready.add(name)
         return graph
 
-    async def _create_indexes(self, graph: AsyncGraph, indexes: Sequence[str]) -> None:
+    async def _create_indexes(self, graph: GuardedGraph, indexes: Sequence[str]) -> None:
         for statement in indexes:
             try:
                 await graph.query(statement)

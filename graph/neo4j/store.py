@@ -7,6 +7,7 @@ there), compare with the expected value, and roll back on a mismatch.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import datetime
@@ -28,7 +29,7 @@ from twoclocks.graph.schema import (
 )
 
 if TYPE_CHECKING:
-    from neo4j import AsyncDriver, AsyncManagedTransaction
+    from neo4j import AsyncDriver, AsyncManagedTransaction, AsyncSession
 
 # Bump first, then compare: `SET s.counter = s.counter + 1` takes the Slot's write lock,
 # so racing writers of one slot queue here and each sees the previous one's bump (a
@@ -159,10 +160,21 @@ class Neo4jStore:
             raise StoreUnavailable("Neo4jStore is not started: call start() first")
         return self._driver
 
+    @contextlib.asynccontextmanager
+    async def _session(self) -> AsyncIterator[AsyncSession]:
+        """A session whose lost connection is StoreUnavailable (recall's "unavailable", a 503)."""
+        from neo4j.exceptions import ServiceUnavailable, SessionExpired
+
+        try:
+            async with self._require().session(database=self._database) as session:
+                yield session
+        except (ServiceUnavailable, SessionExpired) as e:
+            raise StoreUnavailable(f"lost the connection to Neo4j at {self._uri}: {e}") from e
+
     async def _run(self, statement: str, params: dict[str, Any] | None = None) -> list[Any]:
         # An auto-commit run: one round trip fewer than a managed transaction, and every
         # read or single-statement write here is atomic on its own.
-        async with self._require().session(database=self._database) as session:
+        async with self._session() as session:
             result = await session.run(statement, params or {})
             return [record async for record in result]
 
@@ -204,7 +216,7 @@ class Neo4jStore:
 
         # A managed transaction: the driver retries transient errors (deadlocks between
         # writers of different slots that share entities); our own exception rolls back.
-        async with self._require().session(database=self._database) as session:
+        async with self._session() as session:
             try:
                 await session.execute_write(work)
             except _CounterMoved:

@@ -7,9 +7,15 @@ The session fixtures ``falkordb_server`` and ``neo4j_uri`` come from tests/conft
 
 from __future__ import annotations
 
+import shutil
+import socket
+import tempfile
 from collections.abc import AsyncIterator
+from pathlib import Path
+from urllib.parse import urlparse
 
 import pytest
+from severable import SeverableLink
 from storekit import Writer, fresh_account
 
 from twoclocks.graph.port import Store
@@ -54,6 +60,41 @@ async def store(engine: str, request: pytest.FixtureRequest) -> AsyncIterator[St
         yield s
     finally:
         await s.close()
+
+
+@pytest.fixture
+async def linked_store(
+    engine: str, request: pytest.FixtureRequest
+) -> AsyncIterator[tuple[Store, SeverableLink]]:
+    """A started store of each engine that reaches its server through a link the test can
+    cut, to lose the engine mid-run without stopping the session's server."""
+    short_dir = Path(tempfile.mkdtemp(prefix="link", dir="/tmp"))  # unix paths max ~100
+    if engine == "falkordb":
+        from twoclocks.graph.falkordb.store import FalkorDBStore
+
+        path = str(request.getfixturevalue("falkordb_server").socket_path)
+
+        def to_falkordb() -> socket.socket:
+            sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            sock.connect(path)
+            return sock
+
+        link = SeverableLink(to_falkordb)
+        s: Store = FalkorDBStore(link.listen_unix(short_dir / "falkordb.sock"))
+    else:
+        from twoclocks.graph.neo4j.store import Neo4jStore
+
+        target = urlparse(request.getfixturevalue("neo4j_uri"))
+        address = (target.hostname or "127.0.0.1", target.port or 7687)
+        link = SeverableLink(lambda: socket.create_connection(address))
+        s = Neo4jStore(f"bolt://127.0.0.1:{link.listen_tcp()}")
+    await s.start()
+    try:
+        yield s, link
+    finally:
+        link.cut()
+        await s.close()
+        shutil.rmtree(short_dir, ignore_errors=True)
 
 
 @pytest.fixture

@@ -90,3 +90,26 @@ class Workspace(BaseModel):
     def keys(self) -> tuple[str, ...]:
         """Every key a read in this workspace sees (plus unplaced rows)."""
         return tuple(k for k in (self.repo, self.project, self.worktree) if k)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """What people call this workspace: the last path segment of its repo and project.
+
+        Recall starts a graph walk from entities with these names, so a question asked
+        inside the ``billing-api`` checkout reaches ``billing-api``'s facts unnamed.
+
+        >>> Workspace(repo="repo:github.com/acme/billing-api", project="project:/src/billing-api",
+        ...           worktree="worktree:/src/billing-api-login").names
+        ('billing-api',)
+        >>> Workspace(project="project:payments").names
+        ('payments',)
+        """
+        found: list[str] = []
+        for key in (self.repo, self.project):
+            if not key:
+                continue
+            name = key.split(":", 1)[-1].rstrip("/\\").replace("\\", "/").rsplit("/", 1)[-1]
+            name = name.removesuffix(".git")
+            if name and name.lower() not in {n.lower() for n in found}:
+                found.append(name)
+        return tuple(found)

@@ -1,9 +1,10 @@
 """Hybrid recall and the first-turn block (DESIGN.md §6).
 
-Three legs, each filtered by the same clocks and workspace as a plain read:
+Four legs, each filtered by the same clocks and workspace as a plain read:
 keyword (fulltext), vector (local embeddings through the engine's vector index)
-and graph traversal (from the entities the query names, up to three relations
-deep). Their rankings are fused by reciprocal rank.
+and two graph walks (from the entities the query names, and from the workspace's
+own entity, up to three relations deep). They run concurrently; their rankings
+are fused by reciprocal rank.
 """
 
 from __future__ import annotations
@@ -128,7 +129,7 @@ class RecallService:
             workspaces=workspace.keys,
         )
         try:
-            ranked = await self._ranked(caller.account, req.query, query, req.k)
+            ranked = await self._ranked(caller.account, req.query, query, req.k, workspace)
         except StoreUnavailable as exc:
             log.warning("recall unavailable: %s", exc)
             return RecallResult(status="unavailable", facts=[])
@@ -136,23 +137,62 @@ class RecallService:
         return RecallResult(status="rows" if facts else "empty", facts=facts)
 
     async def _ranked(
-        self, account: str, text: str, query: FactQuery, k: int
+        self, account: str, text: str, query: FactQuery, k: int, workspace: Workspace
     ) -> list[tuple[FactVersion, float]]:
+        """The legs run at once (the query embedding in a worker thread meanwhile), then RRF.
+
+        Every leg asks the store for tiered rows only, so k untiered rows can never crowd
+        out the answer. Legs: keyword, vector, a walk from the entities the question
+        names, and a walk from the workspace's own entity (``Workspace.names``).
+        """
         pool = max(k * 3, 30)
-        vector = await asyncio.to_thread(self.embedder.embed_query, text) if self.embedder else None
-        entities = await self.store.entities_named(account, text, 10)
+        query = query.model_copy(update={"tiered_only": True})
         legs = await asyncio.gather(
             self.store.search_text(account, text, query, pool),
-            self.store.search_vector(account, vector, query, pool) if vector else _nothing(),
-            self.store.traverse(account, entities, query, TRAVERSAL_DEPTH, pool)
-            if entities
-            else _nothing(),
+            self._vector_leg(account, text, query, pool),
+            self._walk(account, self.store.entities_named(account, text, 10), query, pool),
+            self._walk(account, self._workspace_entities(account, workspace), query, pool),
         )
         by_id = {v.version_id: v for leg in legs for v in leg}
+        # The stores already filter on the tier; the rule is checked again here because a
+        # row with no tier reaching a model is the one mistake recall must never make.
         fused = reciprocal_rank_fusion(
             [[v.version_id for v in leg if shown_to_model(v.tier)] for leg in legs]
         )
         return [(by_id[vid], score) for vid, score in fused[:k]]
+
+    async def _vector_leg(
+        self, account: str, text: str, query: FactQuery, k: int
+    ) -> list[FactVersion]:
+        """Nearest facts to the question; no leg at all when no embedder can encode it.
+
+        A broken embedder costs recall one leg, not the answer: keyword and graph still run.
+        """
+        if self.embedder is None:
+            return []
+        try:
+            vector = await asyncio.to_thread(self.embedder.embed_query, text)
+        except Exception as exc:  # the model is a library we do not control: any failure
+            log.warning("recall without the vector leg, the query embedding failed: %s", exc)
+            return []
+        return await self.store.search_vector(account, vector, query, k)
+
+    async def _walk(
+        self, account: str, entities: Awaitable[list[str]], query: FactQuery, k: int
+    ) -> list[FactVersion]:
+        """The graph leg from the entities found, up to TRAVERSAL_DEPTH relations out."""
+        found = await entities
+        if not found:
+            return []
+        return await self.store.traverse(account, found, query, TRAVERSAL_DEPTH, k)
+
+    async def _workspace_entities(self, account: str, workspace: Workspace) -> list[str]:
+        """Entities named exactly (ignoring case) like the workspace's repo or project."""
+        out: list[str] = []
+        for name in workspace.names:
+            candidates = await self.store.entities_named(account, name, 5)
+            out += [c for c in candidates if c.lower() == name.lower() and c not in out]
+        return out
 
     async def block(self, caller: Caller, req: BlockRequest) -> BlockResult:
         """The [[CM-MEM]] block: this workspace first, then unplaced, newest first, capped."""
@@ -177,6 +217,7 @@ class RecallService:
                     req.query.strip(),
                     FactQuery(now=now, workspaces=workspace.keys),
                     50,
+                    workspace,
                 )
                 rank = {v.version_id: i for i, (v, _) in enumerate(ranked)}
         except StoreUnavailable as exc:
@@ -198,7 +239,3 @@ class RecallService:
         return BlockResult(
             status=rendered.status, text=rendered.text, rows=rendered.rows, more=rendered.more
         )
-
-
-async def _nothing() -> list[FactVersion]:
-    return []

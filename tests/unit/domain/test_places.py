@@ -91,3 +91,17 @@ def test_workspace_never_falls_back_to_a_narrower_level() -> None:
     no_repo = Workspace(project="project:acme-api", worktree="wt:acme-api/login")
     assert no_repo.key_for(Place.REPO) is None
     assert no_repo.key_for(Place.PROJECT) == "project:acme-api"
+
+
+def test_workspace_names_are_the_last_segment_of_repo_and_project() -> None:
+    ws = Workspace(
+        repo="repo:github.com/acme/billing-api",
+        project="project:/src/payments/",
+        worktree="worktree:/src/billing-api-login",
+    )
+    assert ws.names == ("billing-api", "payments")
+    # a local repo keyed by its path, a .git suffix, and one name for both levels
+    assert Workspace(repo="repo:/srv/git/api.git", project="project:/home/u/API").names == ("api",)
+    # the worktree's directory is not a name (it is often a branch or a scratch copy)
+    assert Workspace(worktree="worktree:/tmp/login-fix").names == ()
+    assert Workspace().names == ()

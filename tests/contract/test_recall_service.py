@@ -1,0 +1,124 @@
+"""RecallService over every real store (DESIGN.md §6): what a caller of recall relies on.
+
+The legs themselves are tested in test_recall_legs.py; these tests are about the fused
+answer: k tiered rows, the workspace's own entity as a starting point, and a recall that
+degrades (one leg lost) instead of failing when the embedder breaks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+import pytest
+from severable import SeverableLink
+from storekit import T0, Writer
+from test_recall_legs import EMBEDDER, EmbeddingStore
+
+from twoclocks.domain.errors import StoreUnavailable
+from twoclocks.domain.model import Tier
+from twoclocks.domain.places import Workspace
+from twoclocks.graph.port import FactQuery, Store
+from twoclocks.service.recall import RecallRequest, RecallService
+from twoclocks.service.requests import Caller
+
+pytestmark = pytest.mark.anyio
+
+NOWHERE = Workspace()
+BILLING = Workspace(repo="repo:github.com/acme/billing-api", project="project:/src/billing-api")
+
+
+def service(
+    store: Store, workspace: Workspace = NOWHERE, embedder: object = EMBEDDER
+) -> RecallService:
+    return RecallService(
+        store,
+        lambda: datetime(2030, 1, 1, tzinfo=UTC),
+        embedder,  # type: ignore[arg-type]
+        lambda _cwd: workspace,
+        UTC,
+    )
+
+
+def subjects(facts: Sequence[object]) -> list[str]:
+    return [f.subject for f in facts]  # type: ignore[attr-defined]
+
+
+@pytest.fixture
+def ew(store: Store, account: str) -> Writer:
+    return Writer(EmbeddingStore(store), account)  # type: ignore[arg-type]
+
+
+async def test_rows_with_no_tier_are_never_sent_to_a_model_and_recall_still_fills_k(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Forty untiered rows that match the question better than the tiered ones.
+    for i in range(40):
+        await ew.write(f"ci-runner-{i}", "ci_provider", "CircleCI", T0)
+    for i in range(6):
+        await ew.write(f"svc-{i}", "ci_provider", "CircleCI", T0, tier=Tier.OBSERVED)
+    got = await service(store).recall(Caller(account=account), RecallRequest(query="ci", k=5))
+    assert got.status == "rows"
+    assert len(got.facts) == 5
+    assert all(f.tier is not None for f in got.facts)
+
+
+async def test_recall_walks_from_the_workspace_entity(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # billing-api's CI was recorded first; five other services' later, so every
+    # question-only leg (same words, newer rows) puts one of them first.
+    await ew.write("billing-api", "ci_provider", "CircleCI", T0, tier=Tier.OBSERVED)
+    await ew.write("billing-api", "language", "Python", T0, tier=Tier.OBSERVED)
+    for name in ("auth-api", "search-api", "media-api", "orders-api", "ledger-api"):
+        await ew.write(name, "ci_provider", "CircleCI", T0, tier=Tier.OBSERVED)
+    ask = RecallRequest(query="which CI do we use?", k=3, cwd="/src/billing-api")
+    caller = Caller(account=account)
+
+    inside = await service(store, BILLING).recall(caller, ask)
+    assert subjects(inside.facts)[0] == "billing-api"
+    assert inside.facts[0].predicate == "ci_provider"
+    # Outside any workspace nothing favours billing-api.
+    outside = await service(store).recall(caller, ask)
+    assert subjects(outside.facts)[0] != "billing-api"
+
+
+class BrokenEmbedder:
+    """An embedder whose model has gone away after start."""
+
+    dimension = 384
+
+    def embed_query(self, text: str) -> list[float]:
+        raise RuntimeError("model file vanished")
+
+    def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
+        raise RuntimeError("model file vanished")
+
+
+async def test_a_failing_embedder_costs_recall_the_vector_leg_not_the_answer(
+    store: Store, ew: Writer, account: str
+) -> None:
+    await ew.write("project", "ci_provider", "CircleCI", T0, tier=Tier.OBSERVED)
+    got = await service(store, embedder=BrokenEmbedder()).recall(
+        Caller(account=account), RecallRequest(query="which CI do we use?", k=3)
+    )
+    assert got.status == "rows"
+    assert [f.object for f in got.facts] == ["CircleCI"]
+
+
+async def test_an_engine_lost_mid_run_makes_recall_unavailable_not_an_error(
+    linked_store: tuple[Store, SeverableLink], account: str
+) -> None:
+    store, link = linked_store
+    writer = Writer(EmbeddingStore(store), account)  # type: ignore[arg-type]
+    await writer.write("project", "ci_provider", "CircleCI", T0, tier=Tier.OBSERVED)
+    ask = RecallRequest(query="which CI do we use?", k=3)
+    recall = service(store)
+    assert (await recall.recall(Caller(account=account), ask)).status == "rows"
+
+    link.cut()
+    got = await recall.recall(Caller(account=account), ask)
+    assert got.status == "unavailable" and got.facts == []
+    # Every other read says the same typed thing (the HTTP layer turns it into a 503).
+    with pytest.raises(StoreUnavailable):
+        await store.query(account, FactQuery(now=T0))
