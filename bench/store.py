@@ -12,8 +12,8 @@ resulting versions are bulk-loaded in batched applies (no embeddings), then meas
 * single write: the service's path (read_slot, plan_write, apply) on the loaded graph;
 * as-of reads: one slot, and one subject's every slot, at a random past time.
 
-FalkorDB runs in a temp dir of its own; Neo4j comes from ci/neo4j/start (stopped again if
-this run started it) unless --neo4j-uri is given.
+FalkorDB runs in a temp dir of its own; Neo4j comes from ci/neo4j/start in a run dir of its
+own (stopped again afterwards) unless --neo4j-uri is given.
 """
 
 from __future__ import annotations
@@ -22,16 +22,15 @@ import argparse
 import asyncio
 import os
 import random
-import subprocess
-import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import Any
+
+from engines import Neo4jServer, pct, timed
 
 from twoclocks.domain.model import FactVersion, Incoming, Plan
 from twoclocks.domain.write_plan import plan_write
@@ -96,14 +95,6 @@ def batches(rows: list[FactVersion], size: int) -> Iterator[Plan]:
         yield Plan(now=chunk[-1].created_at, insert=chunk)
 
 
-async def timed(samples: list[float], call: Callable[[], Awaitable[Any]]) -> Any:
-    """Run ``call`` once and append its wall time in ms."""
-    start = time.perf_counter()
-    out = await call()
-    samples.append((time.perf_counter() - start) * 1000)
-    return out
-
-
 async def run_engine(store: Store, engine: str, size: int) -> Result:
     """Load ``size`` writes into a fresh account and measure."""
     result = Result(engine, size)
@@ -147,12 +138,6 @@ async def run_engine(store: Store, engine: str, size: int) -> Result:
     return result
 
 
-def pct(samples: list[float], p: float) -> float:
-    """The p-th percentile (nearest rank) of ``samples``."""
-    ordered = sorted(samples)
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]
-
-
 def table(results: list[Result]) -> str:
     """The results as a fixed-width table."""
     head = (
@@ -174,21 +159,6 @@ def table(results: list[Result]) -> str:
     return "\n".join(lines)
 
 
-def start_neo4j() -> tuple[str, bool]:
-    """Run ci/neo4j/start; return its URI and whether this run started the server."""
-    proc = subprocess.run(
-        ["bash", str(REPO / "ci/neo4j/start")],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    lines = proc.stdout.strip().splitlines()
-    if proc.returncode != 0 or not lines or not lines[-1].startswith("bolt://"):
-        sys.exit(f"ci/neo4j/start failed:\n{proc.stderr[-2000:]}")
-    return lines[-1], "reusing the running Neo4j" not in proc.stderr
-
-
 async def bench(engine: str, sizes: list[int], neo4j_uri: str | None) -> list[Result]:
     """Every size on one engine, each into a fresh account."""
     results: list[Result] = []
@@ -207,19 +177,15 @@ async def bench(engine: str, sizes: list[int], neo4j_uri: str | None) -> list[Re
         return results
     from twoclocks.graph.neo4j.store import Neo4jStore
 
-    started = False
-    if neo4j_uri is None:
-        neo4j_uri, started = start_neo4j()
-    store = Neo4jStore(neo4j_uri)
-    try:
-        await store.start()
-        for size in sizes:
-            results.append(await run_engine(store, engine, size))
-            print(table(results[-1:]).splitlines()[2], flush=True)
-    finally:
-        await store.close()
-        if started:
-            subprocess.run(["bash", str(REPO / "ci/neo4j/stop")], capture_output=True, check=False)
+    with Neo4jServer(neo4j_uri) as uri:
+        store = Neo4jStore(uri)
+        try:
+            await store.start()
+            for size in sizes:
+                results.append(await run_engine(store, engine, size))
+                print(table(results[-1:]).splitlines()[2], flush=True)
+        finally:
+            await store.close()
     return results
 
 

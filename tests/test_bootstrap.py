@@ -62,3 +62,11 @@ def test_docs_configuration_lists_every_setting() -> None:
     doc = (Path(__file__).resolve().parents[1] / "docs" / "configuration.md").read_text()
     for name in Settings.model_fields:
         assert f"TWOCLOCKS_{name.upper()}" in doc, f"docs/configuration.md misses {name}"
+
+
+def test_the_service_merges_slot_names_at_the_measured_threshold(tmp_path: Path) -> None:
+    # The labelled pairs' precision and recall are measured at SlotMatcher's default; a
+    # different service default would ship a matcher nobody measured.
+    from twoclocks.embeddings.slot_matcher import DEFAULT_THRESHOLD
+
+    assert bootstrap.load_settings(data_dir=tmp_path).drift_threshold == DEFAULT_THRESHOLD

@@ -99,7 +99,7 @@ def load_embedder(settings: Settings) -> Embedder:
     """The local sentence-transformers model, loaded now (ModelUnavailable names its path)."""
     from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
 
-    return SentenceTransformerEmbedder(settings.model).load()
+    return SentenceTransformerEmbedder(settings.model, runtime=settings.embedding_runtime).load()
 
 
 def workspace_resolver(settings: Settings) -> Callable[[str | None], Workspace]:
@@ -176,6 +176,8 @@ async def start_runtime(
     runtime.details = {
         "store": type(store).__name__,
         "model": embedder.model_name if embedder else None,
+        # Which runtime encodes (onnx / torch), for adapters that have a choice.
+        "embedding_runtime": getattr(embedder, "runtime_in_use", None),
     }
     return runtime
 
