@@ -27,6 +27,8 @@ PROBES = (
     "billing-api ci provider CircleCI since the migration in production",
     "x",
 )
+BULK_TEXTS = 32
+"""Batches this large or larger use the bulk session (when there is one)."""
 TOLERANCE = 1e-4
 """Largest difference from torch's vector, per component, that the probe accepts."""
 
@@ -38,15 +40,31 @@ class OnnxUnsuitable(Exception):
 class OnnxEncoder:
     """Mean-pooled, unit-length sentence vectors from an ONNX Runtime session."""
 
-    def __init__(self, session: Any, tokenizer: Any, max_length: int, inputs: Sequence[str]):
+    def __init__(
+        self,
+        session: Any,
+        tokenizer: Any,
+        max_length: int,
+        inputs: Sequence[str],
+        bulk_session: Any = None,
+    ) -> None:
         self._session = session
+        self._bulk = bulk_session or session
         self._tokenizer = tokenizer
         self._max_length = max_length
         self._inputs = tuple(inputs)
 
     @classmethod
-    def from_model(cls, model: SentenceTransformer, threads: int) -> OnnxEncoder:
-        """Export ``model``'s transformer and check it; raises OnnxUnsuitable."""
+    def from_model(
+        cls, model: SentenceTransformer, threads: int, bulk_threads: int | None = None
+    ) -> OnnxEncoder:
+        """Export ``model``'s transformer and check it; raises OnnxUnsuitable.
+
+        ``threads`` run queries and small batches. With ``bulk_threads`` above it, batches
+        of at least BULK_TEXTS run on a second session that wide (without spin-waiting, so
+        it yields the cores at once): a bulk load has the machine to itself, while a
+        query shares it with the store and the web server.
+        """
         try:
             import numpy as np
             import onnxruntime
@@ -61,15 +79,13 @@ class OnnxEncoder:
         inputs = [n for n in tokenizer.model_input_names if n in _KNOWN_INPUTS]
         try:
             data = _export(transformer.auto_model, tokenizer, inputs, torch)
-            options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = threads
-            options.inter_op_num_threads = 1
-            session = onnxruntime.InferenceSession(
-                data, options, providers=["CPUExecutionProvider"]
-            )
+            session = _session(onnxruntime, data, threads)
+            bulk = None
+            if bulk_threads is not None and bulk_threads > threads:
+                bulk = _session(onnxruntime, data, bulk_threads)
         except Exception as exc:  # the exporter and the runtime raise many kinds
             raise OnnxUnsuitable(f"export to ONNX failed: {type(exc).__name__}: {exc}") from exc
-        encoder = cls(session, tokenizer, int(transformer.max_seq_length), inputs)
+        encoder = cls(session, tokenizer, int(transformer.max_seq_length), inputs, bulk)
         reference = model.encode(list(PROBES), normalize_embeddings=True, convert_to_numpy=True)
         drift = float(np.abs(encoder.encode(list(PROBES), batch_size=8) - reference).max())
         if drift > TOLERANCE:
@@ -82,21 +98,22 @@ class OnnxEncoder:
 
         # Shortest first, as sentence-transformers does, so a batch pads little.
         order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
+        session = self._bulk if len(texts) >= BULK_TEXTS else self._session
         out: Any = None
         for start in range(0, len(texts), batch_size):
             chunk = order[start : start + batch_size]
-            vectors = self._encode_batch([texts[i] for i in chunk], np)
+            vectors = self._encode_batch(session, [texts[i] for i in chunk], np)
             if out is None:
                 out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
             out[chunk] = vectors
         return out
 
-    def _encode_batch(self, texts: list[str], np: Any) -> Any:
+    def _encode_batch(self, session: Any, texts: list[str], np: Any) -> Any:
         batch = self._tokenizer(
             texts, padding=True, truncation=True, max_length=self._max_length, return_tensors="np"
         )
         feed = {name: batch[name].astype(np.int64) for name in self._inputs}
-        hidden = self._session.run(None, feed)[0]
+        hidden = session.run(None, feed)[0]
         mask = batch["attention_mask"][..., None].astype(np.float32)
         pooled = (hidden * mask).sum(axis=1) / np.clip(mask.sum(axis=1), 1e-9, None)
         norms = np.linalg.norm(pooled, axis=1, keepdims=True)
@@ -104,6 +121,16 @@ class OnnxEncoder:
 
 
 _KNOWN_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+
+
+def _session(onnxruntime: Any, data: bytes, threads: int) -> Any:
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    if threads > 1:
+        # Spinning threads burn the core the store needs between two kernels.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return onnxruntime.InferenceSession(data, options, providers=["CPUExecutionProvider"])
 
 
 def _mean_pooled(modules: list[Any]) -> bool:

@@ -50,6 +50,17 @@ def test_onnx_and_torch_give_the_same_vectors_in_input_order(
     assert max(abs(x - y) for x, y in zip(query, torch[0], strict=True)) < 1e-5
 
 
+def test_bulk_batches_on_every_core_give_the_same_vectors(
+    on_onnx: SentenceTransformerEmbedder, on_torch: SentenceTransformerEmbedder
+) -> None:
+    from twoclocks.embeddings.onnx_encoder import BULK_TEXTS
+
+    many = [f"{text} #{i}" for i in range(BULK_TEXTS // len(TEXTS) + 1) for text in TEXTS]
+    assert len(many) >= BULK_TEXTS  # the wide session encodes these
+    for a, b in zip(on_onnx.embed_documents(many), on_torch.embed_documents(many), strict=True):
+        assert max(abs(x - y) for x, y in zip(a, b, strict=True)) < 1e-5
+
+
 def test_a_model_onnx_cannot_match_stays_on_torch(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
