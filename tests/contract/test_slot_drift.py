@@ -76,3 +76,42 @@ async def test_slot_drift_near_names_stay_separate_slots(
         clock.tick()
         current = await svc.facts(who, FactsRequest(subject=subject))
         assert sorted(f.object for f in current) == ["A", "B"]
+
+
+class ModelGoneForFacts:
+    """Fact embeddings fail (the model broke after start); nothing else is used."""
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        raise RuntimeError("model file vanished")
+
+    def embed_query(self, text: str) -> list[float]:
+        raise RuntimeError("model file vanished")
+
+
+async def test_slot_drift_alias_is_recorded_only_once_the_write_is_in(
+    store: Store, account: str, matcher: SlotMatcher
+) -> None:
+    clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
+    who = Caller(account=account)
+    healthy = service(store, matcher, clock)
+    await healthy.remember(
+        who, RememberRequest(subject="prod", predicate="ci_provider", object="A")
+    )
+    ids = (uuid.uuid4().hex for _ in itertools.count())
+    broken = MemoryService(
+        store, lambda: clock.now, lambda: next(ids), embedder=ModelGoneForFacts(),  # type: ignore[arg-type]
+        slot_matcher=matcher,
+    )  # fmt: skip
+    clock.tick()
+    with pytest.raises(RuntimeError):
+        await broken.remember(
+            who, RememberRequest(subject="prod", predicate="ci_platform", object="B")
+        )
+    assert "ci_platform" not in await store.slot_names(account, "prod")
+
+    clock.tick()
+    done = await healthy.remember(
+        who, RememberRequest(subject="prod", predicate="ci_platform", object="B")
+    )
+    assert done.predicate == "ci_provider"
+    assert (await store.slot_names(account, "prod"))["ci_platform"] == "ci_provider"

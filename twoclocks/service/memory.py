@@ -106,7 +106,8 @@ class MemoryService:
         now = self.clock()
         episode_id = self.new_id() if req.evidence else None
         subject = req.subject.strip()
-        predicate = await self._slot_name(caller.account, subject, req.predicate.strip())
+        asked = req.predicate.strip()
+        predicate, new_alias = await self._slot_name(caller.account, subject, asked)
         new = incoming(
             subject=subject,
             predicate=predicate,
@@ -145,7 +146,13 @@ class MemoryService:
             ]
             return plan_write(new, visible, now, self.new_id)
 
-        done = await self._apply(caller.account, new.subject, new.predicate, plan)
+        # The new fact's vector encodes while the slot is read, not after: a write that
+        # plans and then waits for the model leaves racers a wider window to move the slot.
+        prefetch = self._embedding_of(new.subject, new.predicate, new.object)
+        done = await self._apply(caller.account, new.subject, new.predicate, plan, prefetch)
+        if new_alias:
+            # Recorded only once the fact is in: a write that failed leaves no alias behind.
+            await self.store.record_alias(caller.account, subject, asked, predicate)
         return RememberResult(
             fact_id=done.fact_id,
             version_id=done.version_id,
@@ -208,24 +215,24 @@ class MemoryService:
 
         await self._apply(caller.account, subject, predicate, plan)
 
-    async def _slot_name(self, account: str, subject: str, predicate: str) -> str:
+    async def _slot_name(self, account: str, subject: str, predicate: str) -> tuple[str, bool]:
         """Slot drift: write under the subject's existing slot when the name means the same.
 
         ``ci_platform`` arriving where ``ci_provider`` exists is written under
-        ``ci_provider`` and the alias recorded; ``deploy_region`` beside
-        ``deploy_target`` stays its own slot.
+        ``ci_provider`` (and ``remember`` records the alias once the write is in);
+        ``deploy_region`` beside ``deploy_target`` stays its own slot. Returns the slot
+        name and whether it is a new alias to record.
         """
         names = await self.store.slot_names(account, subject)
         if predicate in names:
-            return names[predicate]
+            return names[predicate], False
         if self.slot_matcher is None or not names:
-            return predicate
+            return predicate, False
         slots = sorted(set(names.values()))
         match = await asyncio.to_thread(self.slot_matcher.match, predicate, slots)
         if match is None or match == predicate:
-            return predicate
-        await self.store.record_alias(account, subject, predicate, match)
-        return match
+            return predicate, False
+        return match, True
 
     # -- reading -----------------------------------------------------------------
 
@@ -290,6 +297,7 @@ class MemoryService:
         subject: str,
         predicate: str,
         plan: Callable[[SlotState, datetime], Awaitable[Plan]],
+        prefetch: Awaitable[dict[str, list[float]]] | None = None,
     ) -> Plan:
         """Read the slot, plan, apply iff the slot did not move meanwhile; else retry.
 
@@ -299,7 +307,14 @@ class MemoryService:
         """
         vectors: dict[str, list[float]] = {}  # by fact text, so a retry does not re-encode
         for attempt in range(MAX_ATTEMPTS):
-            state = await self.store.read_slot(account, subject, predicate)
+            if prefetch is not None:
+                state, early = await asyncio.gather(
+                    self.store.read_slot(account, subject, predicate), prefetch
+                )
+                vectors.update(early)
+                prefetch = None
+            else:
+                state = await self.store.read_slot(account, subject, predicate)
             planned = await plan(state, self.clock())
             if not planned.changes_anything:
                 return planned
@@ -313,6 +328,13 @@ class MemoryService:
         raise WriteConflict(
             f"slot ({subject}, {predicate}) kept changing during {MAX_ATTEMPTS} attempts; try again"
         )
+
+    async def _embedding_of(self, subject: str, predicate: str, obj: str) -> dict[str, list[float]]:
+        """The vector of one fact's text, keyed by that text (empty without an embedder)."""
+        if self.embedder is None:
+            return {}
+        text = fact_text(subject, predicate, obj)
+        return {text: (await asyncio.to_thread(self.embedder.embed_documents, [text]))[0]}
 
     async def _embeddings(
         self, versions: Sequence[FactVersion], known: dict[str, list[float]]
