@@ -46,26 +46,33 @@ def _settings() -> dict[str, Any]:
     return {"plugins_used": [{"name": name} for name in _PLUGINS]}
 
 
-def _scanner_finding(text: str) -> str | None:
+def _scanner_findings(texts: list[str]) -> list[str | None]:
+    """detect-secrets' verdict for each text; one settings switch for all of them, since
+    entering ``transient_settings`` costs more than scanning a short fact."""
     from detect_secrets.core.scan import scan_line
     from detect_secrets.settings import transient_settings
 
+    found: list[str | None] = []
     with transient_settings(_settings()):
-        for line in text.splitlines() or [text]:
-            for finding in scan_line(line):
-                return str(finding.type)
-    return None
+        for text in texts:
+            kinds = (str(f.type) for line in text.splitlines() or [text] for f in scan_line(line))
+            found.append(next(kinds, None))
+    return found
 
 
 def secret_in(text: str) -> str | None:
     """Name the kind of credential in ``text``, or None when it looks clean."""
-    return credential_kind(text) or _scanner_finding(text)
+    return credential_kind(text) or _scanner_findings([text])[0]
 
 
 def refuse_secrets(fields: Iterable[tuple[str, str | None]]) -> None:
     """Raise SecretRefused if any named field carries a credential; the value is never echoed."""
-    for name, value in fields:
-        if value and (kind := secret_in(value)):
+    named = [(name, value) for name, value in fields if value]
+    kinds = [credential_kind(value) for _, value in named]
+    if not any(kinds):
+        kinds = _scanner_findings([value for _, value in named])
+    for (name, _), kind in zip(named, kinds, strict=True):
+        if kind:
             raise SecretRefused(
                 f"{name} looks like a credential ({kind}); twoclocks never stores secrets. "
                 "Store where the secret lives (e.g. 'in 1Password, item deploy-key') instead."
