@@ -122,3 +122,23 @@ async def test_an_engine_lost_mid_run_makes_recall_unavailable_not_an_error(
     # Every other read says the same typed thing (the HTTP layer turns it into a 503).
     with pytest.raises(StoreUnavailable):
         await store.query(account, FactQuery(now=T0))
+
+
+async def test_block_leads_with_an_old_fact_the_first_prompt_asks_about(
+    store: Store, ew: Writer, account: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from twoclocks.service import recall as recall_module
+    from twoclocks.service.recall import BlockRequest
+
+    # A small candidate window stands in for 400 newer rows.
+    monkeypatch.setattr(recall_module, "BLOCK_CANDIDATES", 5)
+    await ew.write("billing-api", "ci_provider", "CircleCI", T0, tier=Tier.OBSERVED)
+    for i in range(8):
+        await ew.write(f"svc-{i}", "language", "Python", T0, tier=Tier.OBSERVED)
+    svc, who = service(store), Caller(account=account)
+
+    plain = await svc.block(who, BlockRequest())
+    assert "CircleCI" not in plain.text  # outside the newest five
+    asked = await svc.block(who, BlockRequest(query="which CI does billing-api use?"))
+    facts = [line for line in asked.text.splitlines() if "CircleCI" in line or "Python" in line]
+    assert "CircleCI" in facts[0]

@@ -35,7 +35,8 @@ TRAVERSAL_DEPTH = 3
 """Chained questions ("the citizenship of the spouse of the author of X") need three hops."""
 
 BLOCK_CANDIDATES = 400
-"""Most rows the block considers; 8,000 characters hold far fewer."""
+"""Newest rows the block considers (plus what recall ranks for the first prompt); 8,000
+characters hold far fewer."""
 
 Status = Literal["rows", "empty", "unavailable"]
 
@@ -220,6 +221,10 @@ class RecallService:
                     workspace,
                 )
                 rank = {v.version_id: i for i, (v, _) in enumerate(ranked)}
+                # The newest BLOCK_CANDIDATES rows need not hold what the prompt asks about:
+                # an older fact recall ranks is added, so the block can lead with it.
+                held = {v.version_id for v in rows}
+                rows += [v for v, _ in ranked if v.version_id not in held and v.valid_at <= now]
         except StoreUnavailable as exc:
             log.warning("block unavailable: %s", exc)
             status = "unavailable"
