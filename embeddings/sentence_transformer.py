@@ -176,15 +176,25 @@ class SentenceTransformerEmbedder:
     def _encode(self, texts: list[str]) -> Any:
         model = self._loaded()
         with self._encode_lock:
-            if self._onnx is not None:
-                return self._onnx.encode(texts, self.batch_size)
-            return model.encode(
-                texts,
-                batch_size=self.batch_size,
-                normalize_embeddings=True,
-                convert_to_numpy=True,
-                show_progress_bar=False,
-            )
+            try:
+                if self._onnx is not None:
+                    return self._onnx.encode(texts, self.batch_size)
+                return self._encode_on_torch(model, texts)
+            except Exception as exc:  # torch, tokenizers and onnxruntime raise many kinds
+                # A typed 503 naming the model, not an anonymous 500: recall drops its
+                # vector leg on it, a write is refused whole and nothing is stored.
+                raise ModelUnavailable(
+                    f"embedding model {self._model_path} failed to encode: {_reason(exc)}"
+                ) from exc
+
+    def _encode_on_torch(self, model: SentenceTransformer, texts: list[str]) -> Any:
+        return model.encode(
+            texts,
+            batch_size=self.batch_size,
+            normalize_embeddings=True,
+            convert_to_numpy=True,
+            show_progress_bar=False,
+        )
 
     def _loaded(self) -> SentenceTransformer:
         model = self._model

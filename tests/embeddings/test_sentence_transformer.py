@@ -212,3 +212,15 @@ def test_hashing_embedder_satisfies_the_same_port() -> None:
     assert _cos(first, hashing.embed_query("ci providers")) > _cos(
         first, hashing.embed_query("office cat")
     )
+
+
+@slow
+def test_an_encode_failure_is_model_unavailable_naming_the_model(
+    embedder: SentenceTransformerEmbedder,
+) -> None:
+    # A lone surrogate is refused at every edge (InvalidInput); reaching the model, it
+    # makes the tokenizer fail, which stands for any failure inside the model.
+    with pytest.raises(ModelUnavailable) as info:
+        embedder.embed_documents(["ok \ud800 x"])
+    assert str(embedder.model_path) in info.value.message and info.value.http_status == 503
+    assert len(embedder.embed_documents(["still works"])[0]) == 384

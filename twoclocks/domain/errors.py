@@ -88,7 +88,8 @@ class StoreUnavailable(TwoclocksError):
 
 
 class ModelUnavailable(TwoclocksError):
-    """Raised when the embedding model cannot be loaded; the message names the model path."""
+    """Raised when the embedding model cannot be loaded, or fails while encoding; the
+    message names the model path."""
 
     http_status = 503
 

@@ -112,13 +112,13 @@ _CONTROL = {chr(c) for c in range(32) if chr(c) not in "\n\t"} | {"\x7f"}
 
 
 def require_printable(value: str, field: str = "text") -> str:
-    """Refuse control characters (NUL and the like): no engine stores them faithfully."""
-    bad = next((ch for ch in value if ch in _CONTROL), None)
-    if bad is not None:
-        raise InvalidInput(
-            f"{field} contains the control character U+{ord(bad):04X}: remove it and send again"
-        )
-    return value
+    """Refuse control characters (NUL and the like), which no engine stores faithfully, and
+    lone surrogates, which are not text at all (the tokenizer and the engines reject them)."""
+    bad = next((ch for ch in value if ch in _CONTROL or "\ud800" <= ch <= "\udfff"), None)
+    if bad is None:
+        return value
+    what = "a lone surrogate" if "\ud800" <= bad <= "\udfff" else "the control character"
+    raise InvalidInput(f"{field} contains {what} U+{ord(bad):04X}: remove it and send again")
 
 
 def require_text(value: str, field: str) -> str:

@@ -124,6 +124,10 @@ class MemoryService:
             episode_id=episode_id,
         )
         sees_everything = req.fact_class is FactClass.USER
+        # The new fact's vector is encoded before the slot is read, not between the read
+        # and the apply (where it would widen the window racers have to move the slot),
+        # and before anything is stored, so a failing model leaves no trace.
+        vectors = await self._embedding_of(new.subject, new.predicate, new.object)
         if req.evidence and episode_id:
             # The person's own words are kept as a dated episode the fact points to;
             # saved only once the write has passed every check above.
@@ -146,10 +150,7 @@ class MemoryService:
             ]
             return plan_write(new, visible, now, self.new_id)
 
-        # The new fact's vector encodes while the slot is read, not after: a write that
-        # plans and then waits for the model leaves racers a wider window to move the slot.
-        prefetch = self._embedding_of(new.subject, new.predicate, new.object)
-        done = await self._apply(caller.account, new.subject, new.predicate, plan, prefetch)
+        done = await self._apply(caller.account, new.subject, new.predicate, plan, vectors)
         if new_alias:
             # Recorded only once the fact is in: a write that failed leaves no alias behind.
             await self.store.record_alias(caller.account, subject, asked, predicate)
@@ -297,7 +298,7 @@ class MemoryService:
         subject: str,
         predicate: str,
         plan: Callable[[SlotState, datetime], Awaitable[Plan]],
-        prefetch: Awaitable[dict[str, list[float]]] | None = None,
+        known: dict[str, list[float]] | None = None,
     ) -> Plan:
         """Read the slot, plan, apply iff the slot did not move meanwhile; else retry.
 
@@ -305,16 +306,10 @@ class MemoryService:
         winner's write: N racing revisions leave one successor and N-1
         FactAlreadyRetired.
         """
-        vectors: dict[str, list[float]] = {}  # by fact text, so a retry does not re-encode
+        # By fact text, so a retry does not re-encode; ``known`` comes encoded already.
+        vectors: dict[str, list[float]] = dict(known or {})
         for attempt in range(MAX_ATTEMPTS):
-            if prefetch is not None:
-                state, early = await asyncio.gather(
-                    self.store.read_slot(account, subject, predicate), prefetch
-                )
-                vectors.update(early)
-                prefetch = None
-            else:
-                state = await self.store.read_slot(account, subject, predicate)
+            state = await self.store.read_slot(account, subject, predicate)
             planned = await plan(state, self.clock())
             if not planned.changes_anything:
                 return planned

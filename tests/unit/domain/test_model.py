@@ -119,3 +119,14 @@ def test_slot_is_subject_and_predicate() -> None:
     assert version().slot == ("production", "deployed_to")
     assert version().believed
     assert not version(expired_at=AWARE).believed
+
+
+def test_text_refuses_control_characters_and_lone_surrogates() -> None:
+    from twoclocks.domain.model import require_printable
+
+    assert require_printable("line one\n\tline two 🚀 ü", "object") == "line one\n\tline two 🚀 ü"
+    for bad, shown in (("a\x00b", "control character U+0000"), ("x\ud800y", "surrogate U+D800")):
+        with pytest.raises(InvalidInput) as refused:
+            require_printable(bad, "object")
+        message = refused.value.message
+        assert message.startswith("object contains") and shown in message
