@@ -12,9 +12,10 @@ import random
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
+from history import PlannedHistory
+
 from twoclocks.domain.model import FactVersion, Incoming, Tier
 from twoclocks.domain.slot_names import humanize_predicate
-from twoclocks.domain.write_plan import plan_write
 
 T0 = datetime(2025, 1, 1, tzinfo=UTC)
 UPDATE_SHARE = 0.15
@@ -187,12 +188,10 @@ def synth(n: int, seed: int = 7) -> tuple[list[FactVersion], dict[tuple[str, str
     rng = random.Random(seed)
     predicates = list(SLOTS)
     subjects = max(1, n // 12)
-    believed: dict[tuple[str, str], list[FactVersion]] = {}
-    versions: dict[str, FactVersion] = {}
+    history = PlannedHistory("r")
     current: dict[tuple[str, str], str] = {}
     slots: list[tuple[str, str]] = []
     now = T0
-    ids = (f"r{i:09d}" for i in range(10**9))
     for _ in range(n):
         now += timedelta(seconds=30)
         if slots and rng.random() < UPDATE_SHARE:
@@ -200,24 +199,16 @@ def synth(n: int, seed: int = 7) -> tuple[list[FactVersion], dict[tuple[str, str
         else:
             subject = subject_name(rng.randrange(subjects))
             predicate = predicates[rng.randrange(len(predicates))]
-        if (subject, predicate) not in believed:
+        if (subject, predicate) not in history:
             slots.append((subject, predicate))
         value = f"{rng.choice(SLOTS[predicate][1])} {rng.choice(QUALIFIERS)}".strip()
         incoming = Incoming(
             subject=subject, predicate=predicate, object=value, valid_at=now, tier=Tier.OBSERVED
         )
-        plan = plan_write(incoming, believed.get((subject, predicate), []), now, lambda: next(ids))
-        expired = {x.version_id for x in plan.expire}
-        for vid in expired:
-            versions[vid] = versions[vid].model_copy(update={"expired_at": now})
-        slot = [v for v in believed.get((subject, predicate), []) if v.version_id not in expired]
-        for v in plan.insert:
-            versions[v.version_id] = v
-            slot.append(v)
-        believed[(subject, predicate)] = slot
+        plan = history.write(incoming, now)
         if plan.version_id:
             current[(subject, predicate)] = plan.version_id
-    return sorted(versions.values(), key=lambda v: v.created_at), current
+    return history.rows(), current
 
 
 def perturbed(base: Sequence[float], rng: random.Random) -> list[float]:

@@ -31,6 +31,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 from engines import Neo4jServer, pct, timed
+from history import PlannedHistory
 
 from twoclocks.domain.model import FactVersion, Incoming, Plan
 from twoclocks.domain.write_plan import plan_write
@@ -63,10 +64,8 @@ def synth_history(n: int, seed: int = 7) -> tuple[list[FactVersion], datetime]:
     rng = random.Random(seed)
     slots = max(1, n // CHANGES_PER_SLOT)
     keys = rng.sample(range(SUBJECTS * PREDICATES), min(slots, SUBJECTS * PREDICATES))
-    believed: dict[tuple[str, str], list[FactVersion]] = {}
-    versions: dict[str, FactVersion] = {}
+    history = PlannedHistory("b")
     now = T0
-    ids = (f"b{i:09d}" for i in range(10**9))
     for i in range(n):
         key = keys[rng.randrange(len(keys))]
         subject, predicate = f"service-{key // PREDICATES}", f"setting_{key % PREDICATES}"
@@ -76,16 +75,8 @@ def synth_history(n: int, seed: int = 7) -> tuple[list[FactVersion], datetime]:
         incoming = Incoming(
             subject=subject, predicate=predicate, object=f"value {i} of {key}", valid_at=valid_at
         )
-        plan = plan_write(incoming, believed.get((subject, predicate), []), now, lambda: next(ids))
-        expired = {x.version_id for x in plan.expire}
-        for vid in expired:
-            versions[vid] = versions[vid].model_copy(update={"expired_at": now})
-        slot = [v for v in believed.get((subject, predicate), []) if v.version_id not in expired]
-        for v in plan.insert:
-            versions[v.version_id] = v
-            slot.append(v)
-        believed[(subject, predicate)] = slot
-    return sorted(versions.values(), key=lambda v: v.created_at), now
+        history.write(incoming, now)
+    return history.rows(), now
 
 
 def batches(rows: list[FactVersion], size: int) -> Iterator[Plan]:
