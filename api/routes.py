@@ -131,7 +131,8 @@ async def facts(
 
 @router.post("/recall", response_model=RecallResult)
 async def recall(body: RecallRequest, request: Request, who: CallerDep) -> RecallResult:
-    """Hybrid recall: keyword, vector and graph legs fused by reciprocal rank."""
+    """Hybrid recall: keyword, vector and graph legs (from the entities the query names and
+    from the workspace's repo or project) fused by reciprocal rank."""
     return await runtime_of(request).recall.recall(who, body)
 
 
