@@ -92,8 +92,9 @@ used (it may be an existing synonym) and the ids of facts it closed."""
 RECALL_DOC = """\
 Search memory for facts relevant to a question, by keyword, meaning and graph links
 (from the things the question names and from this workspace's repo or project, so
-"which CI do we use?" asked in a checkout finds that repo's CI). Returns current facts unless as_of (what was true at that world time), as_believed
-(what memory held at that record time) or include_history is given.
+"which CI do we use?" asked in a checkout finds that repo's CI). Returns current facts
+unless as_of (what was true at that world time), as_believed (what memory held at that
+record time) or include_history is given.
 status "empty" means memory has no matching fact; "unavailable" means the store could
 not answer, which is not the same as "no". Each fact carries its fact_id (for revise
 and retract), valid_at / invalid_at (when it was true) and created_at / expired_at
