@@ -43,14 +43,7 @@ def anyio_backend() -> str:
 async def runtime(falkordb_server: Any, tmp_path: Path) -> AsyncIterator[bootstrap.Runtime]:
     """A Runtime on the session's FalkorDB with the hashing embedder (no model download)."""
     from twoclocks.graph.falkordb.store import FalkorDBStore
-    from twoclocks.graph.port import Store
 
-    port = [
-        name for name, value in vars(Store).items() if callable(value) and not name.startswith("_")
-    ]
-    missing = [name for name in port if not hasattr(FalkorDBStore, name)]
-    if missing:
-        pytest.skip(f"pending: FalkorDBStore does not implement {', '.join(missing)} yet")
     settings = bootstrap.load_settings(data_dir=tmp_path / "data")
     rt = await bootstrap.start_runtime(
         settings, store=FalkorDBStore(falkordb_server.socket_path), embedder=HashingEmbedder()

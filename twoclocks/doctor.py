@@ -52,8 +52,11 @@ def check_server(url: str) -> Check:
         )
     if answer.status_code == 200:
         body = answer.json()
+        runtime = f" on {body['embedding_runtime']}" if body.get("embedding_runtime") else ""
         return Check(
-            True, f"server ready at {url} (store {body.get('store')}, model {body.get('model')})"
+            True,
+            f"server ready at {url} (store {body.get('store')}, model {body.get('model')}"
+            f"{runtime})",
         )
     return Check(
         False,
