@@ -7,9 +7,7 @@ transport, the app's lifespan running). Stdio path: the same tools over
 
 from __future__ import annotations
 
-import asyncio
 import os
-import socket
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -18,6 +16,7 @@ from typing import Any
 
 import httpx2
 import pytest
+from live_server import serving
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
@@ -226,29 +225,13 @@ async def test_mcp_answers_503_outside_the_lifespan(runtime: bootstrap.Runtime) 
     assert answer.json()["error"] == "StoreUnavailable"
 
 
-def _free_socket() -> socket.socket:
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    return sock
-
-
 async def test_http_backend_forwards_to_a_running_server(
     runtime: bootstrap.Runtime, key: str, session_dir: Path
 ) -> None:
-    import uvicorn
-
     from twoclocks.client import Client as V1Client
 
-    sock = _free_socket()
-    port = sock.getsockname()[1]
-    config = uvicorn.Config(create_app(runtime), log_level="warning", lifespan="off")
-    server = uvicorn.Server(config)
-    serving = asyncio.create_task(server.serve(sockets=[sock]))
-    try:
-        while not server.started:
-            await asyncio.sleep(0.01)
-        v1 = V1Client(f"http://127.0.0.1:{port}", key, timeout=10)
+    async with serving(runtime) as url:
+        v1 = V1Client(url, key, timeout=10)
         backend = HttpBackend(v1, str(session_dir))
         async with Client(build_server(backend)) as client:
             stored = await _remember(client, subject="db", predicate="engine", object="Postgres 16")
@@ -256,10 +239,6 @@ async def test_http_backend_forwards_to_a_running_server(
             missing = await client.call_tool("retract", {"fact_id": "nope"})
             # A model-supplied id stays one path segment: it cannot reach another route.
             sneaky = await client.call_tool("retract", {"fact_id": "../../healthz"})
-    finally:
-        server.should_exit = True
-        await serving
-        sock.close()
     facts = recalled.structured_content["facts"]
     fact = next(f for f in facts if f["fact_id"] == stored["fact_id"])
     assert fact["workspace"] == f"worktree:{os.path.realpath(session_dir)}"
