@@ -8,6 +8,7 @@ sees the one typed error instead of a redis exception.
 from __future__ import annotations
 
 import functools
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 from twoclocks.domain.errors import StoreUnavailable
@@ -25,17 +26,18 @@ class GuardedGraph:
 
     async def query(self, statement: str, params: dict[str, Any] | None = None) -> QueryResult:
         """Run a read-write query."""
-        try:
-            return await self._graph.query(statement, params)
-        except _lost_errors() as e:
-            raise _unavailable(e) from e
+        return await self._guarded(self._graph.query(statement, params))
 
     async def ro_query(self, statement: str, params: dict[str, Any] | None = None) -> QueryResult:
         """Run a read-only query."""
+        return await self._guarded(self._graph.ro_query(statement, params))
+
+    @staticmethod
+    async def _guarded(call: Awaitable[QueryResult]) -> QueryResult:
         try:
-            return await self._graph.ro_query(statement, params)
+            return await call
         except _lost_errors() as e:
-            raise _unavailable(e) from e
+            raise StoreUnavailable(f"lost the connection to FalkorDB: {e}") from e
 
 
 @functools.cache
@@ -45,7 +47,3 @@ def _lost_errors() -> tuple[type[BaseException], ...]:
     from redis.exceptions import TimeoutError as RedisTimeoutError
 
     return (RedisConnectionError, RedisTimeoutError, ConnectionError)
-
-
-def _unavailable(e: BaseException) -> StoreUnavailable:
-    return StoreUnavailable(f"lost the connection to FalkorDB: {e}")

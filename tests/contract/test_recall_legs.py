@@ -15,7 +15,14 @@ import pytest
 from storekit import T0, Writer, fresh_account
 
 from twoclocks.domain.errors import ConfigError, InvalidInput
-from twoclocks.domain.model import Cardinality, FactVersion, Incoming, Plan, RetiredReason
+from twoclocks.domain.model import (
+    Cardinality,
+    FactVersion,
+    Incoming,
+    Plan,
+    RetiredReason,
+    Tier,
+)
 from twoclocks.domain.temporal import is_visible
 from twoclocks.domain.write_plan import new_version
 from twoclocks.embeddings.hashing import HashingEmbedder
@@ -385,3 +392,21 @@ async def test_episode_search(store: Store, account: str) -> None:
     assert [e.episode_id for e in await store.search_episodes(account, "circleci", 5)] == ["ep-3"]
     assert await store.search_episodes(account, "what is it?", 5) == []
     assert await store.search_episodes(fresh_account(), "render", 5) == []
+
+
+async def test_tiered_only_drops_untiered_rows_from_every_read(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # DESIGN §4: a row with no tier is never sent to a model; reads for a model ask the
+    # store for tiered rows only, so the limit is spent on rows that can be shown.
+    await ew.write("project", "ci_provider", "CircleCI", T0, tier=Tier.OBSERVED)
+    await ew.write("runner", "ci_provider", "CircleCI", T0)  # no tier
+    now = ew.clock.tick()
+    tiered = FactQuery(now=now, tiered_only=True)
+    assert {v.subject for v in await store.query(account, FactQuery(now=now))} == {
+        "project", "runner"
+    }  # fmt: skip
+    assert [v.subject for v in await store.query(account, tiered)] == ["project"]
+    answers = await legs(store, account, "which CI do project runner use?", tiered)
+    for name, leg in answers.items():
+        assert [v.subject for v in leg] == ["project"], name

@@ -15,7 +15,7 @@ from severable import SeverableLink
 from storekit import T0, Writer
 from test_recall_legs import EMBEDDER, EmbeddingStore
 
-from twoclocks.domain.errors import StoreUnavailable
+from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.model import Tier
 from twoclocks.domain.places import Workspace
 from twoclocks.graph.port import FactQuery, Store
@@ -84,15 +84,16 @@ async def test_recall_walks_from_the_workspace_entity(
 
 
 class BrokenEmbedder:
-    """An embedder whose model has gone away after start."""
+    """An embedder whose model has gone away after start, failing as the real adapter
+    reports it (ModelUnavailable)."""
 
     dimension = 384
 
     def embed_query(self, text: str) -> list[float]:
-        raise RuntimeError("model file vanished")
+        raise ModelUnavailable("embedding model /models/minilm failed to encode: gone")
 
     def embed_documents(self, texts: Sequence[str]) -> list[list[float]]:
-        raise RuntimeError("model file vanished")
+        raise ModelUnavailable("embedding model /models/minilm failed to encode: gone")
 
 
 async def test_a_failing_embedder_costs_recall_the_vector_leg_not_the_answer(

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET, render_block
-from twoclocks.domain.errors import InvalidInput, StoreUnavailable
+from twoclocks.domain.errors import InvalidInput, ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import FactVersion, require_aware
 from twoclocks.domain.places import Workspace
@@ -173,7 +173,7 @@ class RecallService:
             return []
         try:
             vector = await asyncio.to_thread(self.embedder.embed_query, text)
-        except Exception as exc:  # the model is a library we do not control: any failure
+        except ModelUnavailable as exc:  # the adapter's one error for a failing model
             log.warning("recall without the vector leg, the query embedding failed: %s", exc)
             return []
         return await self.store.search_vector(account, vector, query, k)
