@@ -50,7 +50,9 @@ class RecallRequest(BaseModel):
     k: int = Field(10, ge=1, le=200, description="how many facts to return (1-200)")
     as_of: datetime | None = Field(None, description="what was true at this valid time")
     as_believed: datetime | None = Field(
-        None, description="what the store held at this record time"
+        None,
+        description="what the store believed at this record time, about that same time "
+        "unless as_of is given (with include_history: every version it held then)",
     )
     include_history: bool = Field(False, description="closed versions too")
     cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
@@ -208,7 +210,11 @@ class RecallService:
             believed = await self.store.query(
                 caller.account,
                 FactQuery(
-                    now=now, as_believed=now, workspaces=workspace.keys, limit=BLOCK_CANDIDATES
+                    now=now,
+                    as_believed=now,
+                    include_history=True,
+                    workspaces=workspace.keys,
+                    limit=BLOCK_CANDIDATES,
                 ),
             )
             rows = [v for v in believed if v.valid_at <= now]

@@ -49,7 +49,11 @@ class RememberRequest(BaseModel):
     valid_at: datetime | None = Field(None, description="When it became true (default: now)")
     kind: Kind = Field(Kind.FACT, description="fact (holds until changed) or event (happened once)")
     cardinality: Cardinality | None = Field(None, description="one or many current values")
-    tier: Tier | None = Field(None, description="asserted / observed / inferred; none if unsure")
+    tier: Tier | None = Field(
+        None,
+        description="asserted / observed / inferred; default: the writer's own "
+        "(the person: asserted, a tool rule: observed, an agent: inferred)",
+    )
     fact_class: FactClass | None = Field(None, alias="class", description="sets the default place")
     category: Text | None = Field(None, max_length=40, description="e.g. env, git, build")
     cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
@@ -69,6 +73,10 @@ class RememberResult(BaseModel):
     outcome: Outcome
     predicate: str
     closed: list[str]
+    tier: Tier = Field(description="the tier stored (the writer's default when none was given)")
+    tier_lowered: str | None = Field(
+        None, description="why the tier stored is lower than the one asked for, if it is"
+    )
 
 
 class Replacement(BaseModel):
@@ -106,6 +114,14 @@ class ReviseResult(BaseModel):
 
     fact_id: str
     successor_id: str | None
+    successor_tier: Tier | None = Field(None, description="the successor's stored tier")
+    tier_lowered: str | None = Field(
+        None, description="why the successor's tier is lower than the one asked for, if it is"
+    )
+    restored: list[str] = Field(
+        default_factory=list,
+        description="facts a correction believed open again (what the mistaken write closed)",
+    )
 
 
 class FactsRequest(BaseModel):
@@ -117,7 +133,9 @@ class FactsRequest(BaseModel):
     predicate: Text | None = Field(None, max_length=MAX_TEXT, description="only this slot name")
     as_of: datetime | None = Field(None, description="what was true at this valid time")
     as_believed: datetime | None = Field(
-        None, description="what the store held at this record time"
+        None,
+        description="what the store believed at this record time, about that same time "
+        "unless as_of is given (with include_history: every version it held then)",
     )
     include_history: bool = Field(False, description="every version, not only current ones")
     cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
