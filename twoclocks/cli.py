@@ -17,6 +17,7 @@ import typer
 from twoclocks import bootstrap
 from twoclocks.cli_agents import app as agents_app
 from twoclocks.domain.errors import TwoclocksError
+from twoclocks.domain.model import on_one_line
 
 app = typer.Typer(
     help="twoclocks: bi-temporal memory for coding agents.",
@@ -154,8 +155,11 @@ def _show(answer: Any, as_json: bool, lines: list[str] | None = None) -> None:
 def _fact_line(f: dict[str, Any]) -> str:
     end = f" until {f['invalid_at']}" if f.get("invalid_at") else ""
     gone = f" [{f['retired_reason']}]" if f.get("expired_at") else ""
+    # Escaped even though writes refuse them now: a row stored before the rule, or imported,
+    # must not print as two lines.
+    subject, predicate, obj = (on_one_line(f[k]) for k in ("subject", "predicate", "object"))
     return (
-        f"{f['fact_id'][:12]}  {f['subject']} · {f['predicate']}: {f['object']}"
+        f"{f['fact_id'][:12]}  {subject} · {predicate}: {obj}"
         f"  (from {f['valid_at']}{end}, {f.get('tier') or 'no tier'}){gone}"
     )
 
