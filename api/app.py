@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 
+from twoclocks.api.body import JsonByDefault
 from twoclocks.api.errors import install_error_handlers
 from twoclocks.api.limits import BodySizeLimit
 from twoclocks.api.routes import router
@@ -48,6 +49,7 @@ def create_app(runtime: Runtime | None = None, start: RuntimeFactory | None = No
     )
     app.state.runtime = runtime
     install_error_handlers(app)
+    app.add_middleware(JsonByDefault)
     app.add_middleware(BodySizeLimit)
     app.include_router(router)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from twoclocks.domain.errors import InvalidInput, NaiveDatetime
 
@@ -198,8 +198,8 @@ class Incoming(BaseModel):
 
     @field_validator("subject", "predicate", "object")
     @classmethod
-    def _text(cls, value: str) -> str:
-        return require_text(value, "text")
+    def _text(cls, value: str, info: ValidationInfo) -> str:
+        return require_text(value, info.field_name or "text")
 
     @field_validator("valid_at", "invalid_at")
     @classmethod
