@@ -8,6 +8,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from fastapi_offline import FastAPIOffline
 
 from twoclocks.api.body import JsonByDefault
 from twoclocks.api.errors import install_error_handlers
@@ -36,7 +37,9 @@ def create_app(runtime: Runtime | None = None, start: RuntimeFactory | None = No
             if owned is not None:
                 await owned.close()
 
-    app = FastAPI(
+    # /docs and /redoc load Swagger UI and ReDoc from the installed fastapi-offline
+    # package (under /static-offline-docs), not from a CDN: they work with no network.
+    app = FastAPIOffline(
         title="twoclocks",
         version="1",
         summary="Bi-temporal memory for coding agents",

@@ -90,7 +90,11 @@ def serve(
 
 
 @accounts_app.command("create")
-def accounts_create(name: str, data_dir: DataDir = None, store: Store = None) -> None:
+def accounts_create(
+    name: Annotated[str, typer.Argument(help="1-64 letters, digits, '_' or '-'")],
+    data_dir: DataDir = None,
+    store: Store = None,
+) -> None:
     """Create an account; prints its new API key as the last line (shown once)."""
     settings = bootstrap.load_settings(data_dir=data_dir, store=store)
 
@@ -117,7 +121,7 @@ app.add_typer(admin_app, name="admin")
 
 @admin_app.command("purge-fact")
 def admin_purge_fact(
-    fact_id: str,
+    fact_id: Annotated[str, typer.Argument(help="The fact's full id")],
     account: Annotated[str, typer.Option(help="the account the fact belongs to")],
     data_dir: DataDir = None,
     store: Store = None,

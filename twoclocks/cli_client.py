@@ -94,7 +94,10 @@ def remember(
         Kind, typer.Option(help="fact (holds until changed) or event (happened once)")
     ] = Kind.FACT,
     tier: Annotated[
-        Tier | None, typer.Option(help="Who could witness it (default: asserted, you typed it)")
+        Tier | None,
+        typer.Option(
+            help="Who could witness it; without a tier the fact is kept but agents are not shown it"
+        ),
     ] = None,
     fact_class: Annotated[
         FactClass | None, typer.Option("--class", help="What it is about; sets where it applies")

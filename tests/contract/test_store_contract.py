@@ -305,12 +305,14 @@ async def test_fact_ids_starting_finds_each_fact_once_by_its_prefix(
     store: Store, writer: Writer, account: str
 ) -> None:
     first = await writer.write("prod", "hosted_on", "Hetzner", T0)
-    await writer.write("prod", "hosted_on", "Render", T0 + DAY)  # a second version of first
+    # Closes first: first now has two versions (expired original, closed copy).
+    render = await writer.write("prod", "hosted_on", "Render", T0 + DAY)
     second = await writer.write("prod", "region", "eu", T0)
     other = fresh_account()
     await Writer(store, other).write("prod", "region", "us", T0)
-    ids = sorted([first.fact_id, second.fact_id])
-    # The writer's ids share their first letter: "v" names both facts, once each.
+    ids = sorted([first.fact_id, render.fact_id, second.fact_id])
+    assert len(await store.versions_of(account, first.fact_id)) == 2
+    # The writer's ids share their first letter: "v" names every fact, once each.
     assert await store.fact_ids_starting(account, "v", 10) == ids
     assert await store.fact_ids_starting(account, "v", 1) == ids[:1]
     assert await store.fact_ids_starting(account, first.fact_id, 10) == [first.fact_id]
