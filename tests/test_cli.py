@@ -279,6 +279,12 @@ def test_every_option_and_argument_of_every_command_has_help_text() -> None:
     assert missing == []
 
 
+def test_a_revise_reason_outside_the_two_is_refused_naming_both() -> None:
+    refused = CliRunner().invoke(app, ["revise", "abcd1234", "--reason", "finished"])
+    assert refused.exit_code == 2
+    assert "ended" in refused.output and "corrected" in refused.output
+
+
 def test_block_help_shows_the_budgets_range() -> None:
     out = CliRunner().invoke(app, ["block", "--help"], env={"COLUMNS": "200"}).output
     assert "500<=x<=10000" in out

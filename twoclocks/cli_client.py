@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any
@@ -29,6 +30,13 @@ FactId = Annotated[
     str, typer.Argument(help="The fact's id, or any unique start of it (at least 4 characters)")
 ]
 MAX_BUDGET = 10_000
+
+
+class ReviseReason(StrEnum):
+    """The reasons `revise` takes (retracting is its own command)."""
+
+    ENDED = "ended"
+    CORRECTED = "corrected"
 
 
 def fail(exc: TwoclocksError) -> None:
@@ -199,7 +207,8 @@ def facts(
 def revise(
     fact_id: FactId,
     reason: Annotated[
-        str, typer.Option(help="ended (the world changed) or corrected (it was never true)")
+        ReviseReason,
+        typer.Option(help="ended (the world changed) or corrected (it was never true)"),
     ],
     at: Annotated[
         str | None, typer.Option(help=f"For ended: when it stopped being true: {WHEN_HELP}")
@@ -208,13 +217,13 @@ def revise(
     as_json: AsJson = False,
 ) -> None:
     """End or correct a fact, optionally with its successor."""
-    body: dict[str, Any] = {"reason": reason}
+    body: dict[str, Any] = {"reason": reason.value}
     if at:
         body["at"] = AccountZone().when(at, "--at")
     if replacement:
         body["replacement"] = {"object": replacement}
     answer = call("POST", f"/v1/facts/{quote(fact_id, safe='')}/revise", body)
-    line = f"{reason}: {answer['fact_id']}; successor {answer.get('successor_id') or '-'}"
+    line = f"{reason.value}: {answer['fact_id']}; successor {answer.get('successor_id') or '-'}"
     show(answer, as_json, [line])
 
 

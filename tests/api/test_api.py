@@ -361,3 +361,17 @@ async def test_a_chunked_body_without_a_content_type_is_read_as_json(
     assert "content-type" not in r.request.headers and "chunked" in str(r.request.headers)
     r = await api.post("/v1/facts", content=chunks(), headers={"Content-Type": ""})
     assert r.status_code == 201, r.text
+
+
+async def test_a_chunked_json_body_parses_on_a_real_server(api: httpx.AsyncClient) -> None:
+    from live_server import serving
+
+    async def chunks() -> Any:
+        yield b'{"subject": "api", "predicate": "runs_on",'
+        yield b' "object": "Fly"}'
+
+    async with serving(api.runtime) as url:  # type: ignore[attr-defined]
+        async with httpx.AsyncClient(base_url=url, headers=dict(api.headers)) as real:
+            for content_type in ({"Content-Type": "application/json"}, {}):
+                r = await real.post("/v1/facts", content=chunks(), headers=content_type)
+                assert r.status_code == 201, r.text
