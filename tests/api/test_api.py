@@ -370,8 +370,11 @@ async def test_a_chunked_json_body_parses_on_a_real_server(api: httpx.AsyncClien
         yield b'{"subject": "api", "predicate": "runs_on",'
         yield b' "object": "Fly"}'
 
-    async with serving(api.runtime) as url:  # type: ignore[attr-defined]
-        async with httpx.AsyncClient(base_url=url, headers=dict(api.headers)) as real:
-            for content_type in ({"Content-Type": "application/json"}, {}):
-                r = await real.post("/v1/facts", content=chunks(), headers=content_type)
-                assert r.status_code == 201, r.text
+    runtime = api.runtime  # type: ignore[attr-defined]
+    async with (
+        serving(runtime) as url,
+        httpx.AsyncClient(base_url=url, headers=dict(api.headers)) as real,
+    ):
+        for content_type in ({"Content-Type": "application/json"}, {}):
+            r = await real.post("/v1/facts", content=chunks(), headers=content_type)
+            assert r.status_code == 201, r.text
