@@ -6,7 +6,7 @@ DATA_DIR ?= $(CURDIR)/.twoclocks-data
 HOST ?= 127.0.0.1
 PORT ?= 8765
 
-.PHONY: install run test lint typecheck neo4j-start neo4j-stop bench clean
+.PHONY: install run test lint typecheck deps-lowest neo4j-start neo4j-stop bench clean
 
 # A stamp keeps `make test` fast after the first install; it is redone whenever
 # pyproject.toml changes. uv comes from PyPI into the venv itself, so a fresh
@@ -40,6 +40,17 @@ typecheck: install
 	cp -rs $(CURDIR)/twoclocks build/typecheck/twoclocks
 	for d in graph embeddings api; do ln -s $(CURDIR)/$$d build/typecheck/twoclocks/$$d; done
 	cd build/typecheck && ../../$(BIN)/mypy --config-file ../../pyproject.toml -p twoclocks
+
+# The floors in pyproject.toml are real: install the lowest version every direct
+# dependency allows into a throwaway venv and run the fast tests (no Neo4j, no model).
+# CI runs it after `make test`; the last result is in docs/dependencies.md.
+LOWEST := build/lowest
+deps-lowest:
+	rm -rf $(LOWEST) && $(PYTHON) -m venv $(LOWEST)
+	$(LOWEST)/bin/python -m pip install -q --disable-pip-version-check uv
+	$(LOWEST)/bin/uv pip install -q --python $(LOWEST)/bin/python --resolution lowest-direct -e '.[dev]'
+	$(LOWEST)/bin/uv pip list --python $(LOWEST)/bin/python > $(LOWEST)/versions.txt
+	$(LOWEST)/bin/python -m pytest -q -p no:cacheprovider -m "not neo4j and not slow"
 
 neo4j-start:
 	bash ci/neo4j/start

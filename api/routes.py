@@ -77,6 +77,11 @@ class FactList(BaseModel):
     """A list of fact versions."""
 
     facts: list[Fact]
+    elsewhere: int | None = Field(
+        None,
+        description="when a read of one workspace found nothing: how many rows the same read "
+        "finds in the account's other workspaces (all_workspaces shows them)",
+    )
 
 
 class FactStatusReply(BaseModel):
@@ -92,14 +97,18 @@ async def remember(body: RememberRequest, request: Request, who: CallerDep) -> R
     return await runtime_of(request).service.remember(who, body)
 
 
-@router.post(
-    "/facts/{fact_id}/revise",
-    response_model=ReviseResult,
-    responses={
-        404: {"model": ErrorBody, "description": "FactNotFound"},
-        409: {"model": ErrorBody, "description": "FactAlreadyRetired: re-read current state"},
+_BY_ID: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorBody, "description": "FactNotFound"},
+    409: {
+        "model": ErrorBody,
+        "description": "AmbiguousFactId: the shortened id starts several facts (named); "
+        "FactAlreadyRetired / FactNotRetracted: re-read current state",
     },
-)
+}
+"""The answers of a call on one fact, named by its id or any unique start of it (as git)."""
+
+
+@router.post("/facts/{fact_id}/revise", response_model=ReviseResult, responses=_BY_ID)
 async def revise(
     fact_id: str, body: ReviseRequest, request: Request, who: CallerDep
 ) -> ReviseResult:
@@ -107,26 +116,34 @@ async def revise(
     return await runtime_of(request).service.revise(who, fact_id, body)
 
 
-@router.post("/facts/{fact_id}/retract", response_model=FactStatusReply)
+@router.post("/facts/{fact_id}/retract", response_model=FactStatusReply, responses=_BY_ID)
 async def retract(fact_id: str, request: Request, who: CallerDep) -> FactStatusReply:
     """Forget a fact: closed on the record clock, kept as history."""
-    await runtime_of(request).service.retract(who, fact_id)
-    return FactStatusReply(fact_id=fact_id, status="retracted")
+    full_id = await runtime_of(request).service.retract(who, fact_id)
+    return FactStatusReply(fact_id=full_id, status="retracted")
 
 
-@router.post("/facts/{fact_id}/reopen", response_model=FactStatusReply)
+@router.post("/facts/{fact_id}/reopen", response_model=FactStatusReply, responses=_BY_ID)
 async def reopen(fact_id: str, request: Request, who: CallerDep) -> FactStatusReply:
     """Undo a retract."""
-    await runtime_of(request).service.reopen(who, fact_id)
-    return FactStatusReply(fact_id=fact_id, status="live")
+    full_id = await runtime_of(request).service.reopen(who, fact_id)
+    return FactStatusReply(fact_id=full_id, status="live")
 
 
-@router.get("/facts", response_model=FactList)
+@router.get(
+    "/facts",
+    response_model=FactList,
+    responses={403: {"model": ErrorBody, "description": "ReadNotAllowed: all_workspaces"}},
+)
 async def facts(
     query: Annotated[FactsRequest, Query()], request: Request, who: CallerDep
 ) -> FactList:
     """Facts now, as of a valid time, as believed at a record time, or both."""
-    return FactList(facts=await runtime_of(request).service.facts(who, query))
+    service = runtime_of(request).service
+    rows = await service.facts(who, query)
+    if rows or query.all_workspaces:
+        return FactList(facts=rows)
+    return FactList(facts=rows, elsewhere=await service.count_in_other_workspaces(who, query))
 
 
 @router.post("/recall", response_model=RecallResult)
@@ -183,10 +200,20 @@ async def export(request: Request, who: CallerDep) -> StreamingResponse:
     return StreamingResponse(lines(), media_type="application/x-ndjson")
 
 
-@router.get("/settings", response_model=AccountSettings)
-async def get_settings(request: Request, who: CallerDep) -> AccountSettings:
+class SettingsView(AccountSettings):
+    """The account's settings, and the zone its times are shown in (read-only)."""
+
+    timezone_in_use: str = Field(
+        description="the account's timezone, else the server's default; not part of a PUT"
+    )
+
+
+@router.get("/settings", response_model=SettingsView)
+async def get_settings(request: Request, who: CallerDep) -> SettingsView:
     """This account's time zone and per-class place defaults."""
-    return await runtime_of(request).accounts.settings(who.account)
+    accounts = runtime_of(request).accounts
+    own = await accounts.settings(who.account)
+    return SettingsView(**own.model_dump(), timezone_in_use=await accounts.zone_in_use(who.account))
 
 
 @router.put("/settings", response_model=AccountSettings)

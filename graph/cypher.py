@@ -164,6 +164,15 @@ RETURN {VERSION_RETURN}
 ORDER BY e.created_at_us, e.valid_at_us, e.uuid
 """
 
+FACT_IDS_STARTING = """
+MATCH ()-[e:RELATES_TO]->()
+WHERE e.group_id = $g AND e.fact_id STARTS WITH $prefix
+RETURN DISTINCT e.fact_id AS fact_id
+ORDER BY fact_id
+LIMIT $limit
+"""
+"""The ids a shortened id may stand for (git-style prefixes in revise, retract, reopen)."""
+
 DELETE_FACT = """
 MATCH ()-[e:RELATES_TO]->()
 WHERE e.fact_id = $fact_id AND e.group_id = $g

@@ -93,6 +93,9 @@ class Store(Protocol):
     async def versions_of(self, account: str, fact_id: str) -> list[FactVersion]:
         """Every version of one logical fact, believed or not; empty if unknown."""
 
+    async def fact_ids_starting(self, account: str, prefix: str, limit: int) -> list[str]:
+        """Distinct fact ids that start with ``prefix``, in id order, at most ``limit``."""
+
     async def apply(
         self,
         account: str,

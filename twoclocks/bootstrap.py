@@ -158,7 +158,7 @@ async def start_runtime(
         from twoclocks.embeddings.slot_matcher import SlotMatcher
 
         matcher = SlotMatcher(embedder, settings.drift_threshold)
-    accounts = Accounts(store, system_clock)
+    accounts = Accounts(store, system_clock, settings.timezone)
     service = MemoryService(
         store, system_clock, new_id, embedder, resolver, matcher, settings_of=accounts.settings
     )

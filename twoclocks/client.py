@@ -9,7 +9,7 @@ import httpx
 
 from twoclocks import bootstrap
 from twoclocks.domain import errors
-from twoclocks.domain.errors import StoreUnavailable, TwoclocksError, Unauthorized
+from twoclocks.domain.errors import ServerUnreachable, TwoclocksError, Unauthorized
 
 
 def _error_from(status: int, body: Any) -> TwoclocksError:
@@ -20,6 +20,14 @@ def _error_from(status: int, body: Any) -> TwoclocksError:
         return cls(message or name or "")
     exc = TwoclocksError(f"HTTP {status}: {message}")
     return exc
+
+
+def unreachable(url: str, exc: Exception) -> ServerUnreachable:
+    """The error a client shows when nothing answers at its URL, with how to fix that."""
+    return ServerUnreachable(
+        f"the twoclocks server at {url} is not answering ({type(exc).__name__}): start it "
+        "with `twoclocks serve` or `make run`, or point TWOCLOCKS_URL at it"
+    )
 
 
 CHANNEL_HEADER = "X-Twoclocks-Channel"
@@ -61,7 +69,7 @@ class Client:
                 method, self.url + path, json=body, headers=self._headers(), timeout=self.timeout
             )
         except httpx.HTTPError as exc:
-            raise StoreUnavailable(f"cannot reach twoclocks at {self.url}: {exc}") from None
+            raise unreachable(self.url, exc) from None
         data = r.json() if r.content else None
         if r.status_code >= 400:
             raise _error_from(r.status_code, data)
@@ -80,4 +88,4 @@ class Client:
                     if line.strip():
                         yield line
         except httpx.HTTPError as exc:
-            raise StoreUnavailable(f"cannot reach twoclocks at {self.url}: {exc}") from None
+            raise unreachable(self.url, exc) from None

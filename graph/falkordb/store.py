@@ -173,6 +173,13 @@ class FalkorDBStore:
         result = await graph.ro_query(cypher.VERSIONS_OF, {"g": account, "fact_id": fact_id})
         return versions_from_rows(result.result_set)
 
+    async def fact_ids_starting(self, account: str, prefix: str, limit: int) -> list[str]:
+        """Distinct fact ids that start with ``prefix``, in id order, at most ``limit``."""
+        graph = await self._graph(account)
+        params = {"g": account, "prefix": prefix, "limit": limit}
+        result = await graph.ro_query(cypher.FACT_IDS_STARTING, params)
+        return [str(row[0]) for row in result.result_set]
+
     async def apply(
         self,
         account: str,

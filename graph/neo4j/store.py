@@ -195,6 +195,11 @@ class Neo4jStore:
             cypher.VERSIONS_OF, {"g": check_account(account), "fact_id": fact_id}
         )
 
+    async def fact_ids_starting(self, account: str, prefix: str, limit: int) -> list[str]:
+        """Distinct fact ids that start with ``prefix``, in id order, at most ``limit``."""
+        params = {"g": check_account(account), "prefix": prefix, "limit": limit}
+        return [str(r["fact_id"]) for r in await self._run(cypher.FACT_IDS_STARTING, params)]
+
     async def apply(
         self,
         account: str,
