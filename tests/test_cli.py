@@ -205,7 +205,7 @@ async def test_times_show_in_the_account_zone_to_the_minute_and_json_keeps_rfc33
 ) -> None:
     await served.ok("settings", "--timezone", "Europe/Istanbul")
     await served.ok("remember", "api", "runs_on", "Fly", "--valid-at", "2026-01-10T06:00:00Z")
-    assert "(from 2026-01-10 09:00 +03, no tier)" in await served.ok("facts")
+    assert "(from 2026-01-10 09:00 +03, asserted)" in await served.ok("facts")
     raw = json.loads(await served.ok("facts", "--json"))["facts"][0]
     assert raw["valid_at"] in ("2026-01-10T06:00:00Z", "2026-01-10T06:00:00+00:00")
 
