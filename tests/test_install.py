@@ -40,19 +40,20 @@ def test_claude_code_gets_the_mcp_server_and_the_session_start_hook(home: Path) 
     server = _json(home / ".claude.json")["mcpServers"]["twoclocks"]
     assert server == {"type": "stdio", "command": "/opt/tc/bin/twoclocks", "args": ["mcp"]}
     [group] = _json(home / ".claude" / "settings.json")["hooks"]["SessionStart"]
-    assert group["matcher"] == MATCHER == "startup|clear"
+    assert group["matcher"] == MATCHER == "startup|clear|compact|resume"
     assert group["hooks"] == [{"type": "command", "command": COMMANDS.claude_hook, "timeout": 5}]
 
 
-def test_codex_gets_a_toml_server_table_and_the_same_hook_shape(home: Path) -> None:
+def test_codex_passes_the_twoclocks_variables_through_env_vars(home: Path) -> None:
     install("codex", home, commands=COMMANDS)
     config = tomllib.loads((home / ".codex" / "config.toml").read_text())
     assert config["mcp_servers"]["twoclocks"] == {
         "command": "/opt/tc/bin/twoclocks",
         "args": ["mcp"],
+        "env_vars": ["TWOCLOCKS_URL", "TWOCLOCKS_KEY", "TWOCLOCKS_DATA_DIR"],
     }
     [group] = _json(home / ".codex" / "hooks.json")["hooks"]["SessionStart"]
-    assert group["matcher"] == "startup|clear"
+    assert group["matcher"] == "startup|clear|compact|resume"
     assert group["hooks"][0]["command"] == COMMANDS.claude_hook
 
 
@@ -110,6 +111,7 @@ def test_codex_toml_keeps_everything_else(home: Path) -> None:
     assert parsed["mcp_servers"]["twoclocks"] == {
         "command": "/opt/tc/bin/twoclocks",
         "args": ["mcp"],
+        "env_vars": ["TWOCLOCKS_URL", "TWOCLOCKS_KEY", "TWOCLOCKS_DATA_DIR"],
         "env": {"TWOCLOCKS_URL": "http://h:1"},
     }
 
@@ -187,4 +189,28 @@ def test_installed_reports_parts_and_commands_that_cannot_start(home: Path) -> N
     # /opt/tc does not exist here: the moved-venv failure the doctor must show.
     assert all(p.problem and "does not exist" in p.problem for p in parts)
     install("claude-code", home)  # this interpreter's real commands
+    assert [p.problem for p in installed("claude-code", home)] == [None, None]
+
+
+def test_a_codex_entry_without_env_vars_is_reported_with_its_fix(home: Path) -> None:
+    install("codex", home)
+    config = home / ".codex" / "config.toml"
+    config.write_text(
+        "\n".join(line for line in config.read_text().splitlines() if "env_vars" not in line)
+    )
+    [server, _hook] = installed("codex", home)
+    assert server.problem and "env_vars does not pass TWOCLOCKS_URL" in server.problem
+    install("codex", home)
+    assert [p.problem for p in installed("codex", home)] == [None, None]
+
+
+def test_an_old_startup_clear_matcher_is_reported_and_reinstall_widens_it(home: Path) -> None:
+    install("claude-code", home)
+    settings = home / ".claude" / "settings.json"
+    settings.write_text(settings.read_text().replace(MATCHER, "startup|clear"))
+    [_server, hook] = installed("claude-code", home)
+    assert hook.problem and "compact and resume lose the block" in hook.problem
+    install("claude-code", home)
+    [group] = _json(settings)["hooks"]["SessionStart"]
+    assert group["matcher"] == MATCHER
     assert [p.problem for p in installed("claude-code", home)] == [None, None]

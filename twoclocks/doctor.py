@@ -149,9 +149,8 @@ def check_clients(home: Path | None = None) -> list[Check]:
             checks.append(
                 Check(
                     False,
-                    f"{client}: {broken[0].what} in {broken[0].path} cannot "
-                    f"start ({broken[0].problem}): run "
-                    f"`twoclocks install {client}` again",
+                    f"{client}: {broken[0].what} in {broken[0].path}: "
+                    f"{broken[0].problem}: run `twoclocks install {client}` again",
                 )
             )
         elif len(present) < len(parts):

@@ -3,17 +3,21 @@
 What each client gets (user scope, so every project sees it):
 
 * Claude Code: ``mcpServers.twoclocks`` in ``~/.claude.json`` (what ``claude mcp add
-  --scope user`` writes) and a ``SessionStart`` hook, matcher ``startup|clear``, in
-  ``~/.claude/settings.json``.
-* Codex: ``[mcp_servers.twoclocks]`` in ``~/.codex/config.toml`` and the same
-  ``SessionStart`` hook in ``~/.codex/hooks.json`` (Codex reads Claude Code's shape).
+  --scope user`` writes) and a ``SessionStart`` hook, matcher
+  ``startup|clear|compact|resume``, in ``~/.claude/settings.json``.
+* Codex: ``[mcp_servers.twoclocks]`` in ``~/.codex/config.toml``, with ``env_vars``
+  naming the ``TWOCLOCKS_*`` variables (Codex hands a stdio server only a fixed list
+  of variables otherwise), and the same ``SessionStart`` hook in
+  ``~/.codex/hooks.json`` (Codex reads Claude Code's shape).
 * Cursor: ``mcpServers.twoclocks`` in ``~/.cursor/mcp.json``, told the workspace with
   ``${workspaceFolder}`` (Cursor does not document a stdio server's directory), and
   a ``sessionStart`` hook in ``~/.cursor/hooks.json``.
 
 Existing files are merged, never replaced: other servers, hooks and settings stay;
 a changed file is backed up first (``<name>.bak-<UTC time>``) and written atomically.
-Running it twice changes nothing the second time. The API key is never written.
+Running it twice changes nothing the second time. The API key is never written:
+every client finds the server and the key file through the client file `serve`
+writes (see ``twoclocks.client_file``), so a client started from a GUI needs no exports.
 """
 
 from __future__ import annotations
@@ -36,7 +40,11 @@ from twoclocks.domain.errors import ConfigError
 
 CLIENTS = ("claude-code", "codex", "cursor")
 SERVER_NAME = "twoclocks"
-MATCHER = "startup|clear"
+MATCHER = "startup|clear|compact|resume"
+"""After a compaction (or on resume) the model has lost the block: it is injected again.
+A fork keeps its parent's history, block included, so Codex's ``fork`` is left out."""
+CODEX_ENV_VARS = ("TWOCLOCKS_URL", "TWOCLOCKS_KEY", "TWOCLOCKS_DATA_DIR")
+"""What Codex must pass through to `twoclocks mcp` when the person exports them."""
 HOOK_TIMEOUT_S = 5
 """Hard stop the client enforces; the hook itself gives up after well under a second."""
 
@@ -243,14 +251,10 @@ def _codex_config(path: Path, command: str) -> Edit:
         raise ConfigError(
             f"{path} is not valid TOML ({exc}); fix it, nothing was changed"
         ) from None
-    args = ["mcp"]
-    lines = [f"command = {json.dumps(command)}", f"args = {json.dumps(args)}"]
+    ours = {"command": command, "args": ["mcp"], "env_vars": list(CODEX_ENV_VARS)}
+    lines = [f"{name} = {json.dumps(value)}" for name, value in ours.items()]
     existing = parsed.get("mcp_servers", {}).get(SERVER_NAME)
-    if (
-        isinstance(existing, dict)
-        and existing.get("command") == command
-        and existing.get("args") == args
-    ):
+    if isinstance(existing, dict) and all(existing.get(k) == v for k, v in ours.items()):
         return Edit(path, "[mcp_servers.twoclocks]", before, text)
     if existing is None:
         block = "[mcp_servers.twoclocks]\n" + "\n".join(lines) + "\n"
@@ -262,8 +266,11 @@ def _codex_config(path: Path, command: str) -> Edit:
         )
     else:
         after = _replace_in_table(path, text, lines)
-    _check_codex(path, parsed, after, command, args)
-    return Edit(path, "[mcp_servers.twoclocks]", before, after)
+    _check_codex(path, parsed, after, ours)
+    return Edit(path, "[mcp_servers.twoclocks] with env_vars", before, after)
+
+
+_OUR_KEYS = re.compile(r"^\s*(command|args|env_vars)\s*=")
 
 
 def _replace_in_table(path: Path, text: str, lines: list[str]) -> str:
@@ -272,22 +279,20 @@ def _replace_in_table(path: Path, text: str, lines: list[str]) -> str:
     if start is None:
         raise ConfigError(
             f"{path} defines mcp_servers.twoclocks in a form this installer does not edit; "
-            "set command and args there by hand, nothing was changed"
+            "set command, args and env_vars there by hand, nothing was changed"
         )
     end = next((i for i in range(start + 1, len(rows)) if _ANY_HEADER.match(rows[i])), len(rows))
-    body = [row for row in rows[start + 1 : end] if not re.match(r"^\s*(command|args)\s*=", row)]
+    body = [row for row in rows[start + 1 : end] if not _OUR_KEYS.match(row)]
     return "".join(rows[: start + 1] + [line + "\n" for line in lines] + body + rows[end:])
 
 
-def _check_codex(
-    path: Path, parsed: dict[str, Any], after: str, command: str, args: list[str]
-) -> None:
-    # The text edit must leave exactly our two values changed, or nothing is written.
+def _check_codex(path: Path, parsed: dict[str, Any], after: str, ours: dict[str, Any]) -> None:
+    # The text edit must leave exactly our values changed, or nothing is written.
     try:
         result = tomllib.loads(after)
     except tomllib.TOMLDecodeError:
         result = None
-    ours = (result or {}).get("mcp_servers", {}).get(SERVER_NAME, {})
+    written = (result or {}).get("mcp_servers", {}).get(SERVER_NAME, {})
     others_before = {k: v for k, v in parsed.get("mcp_servers", {}).items() if k != SERVER_NAME}
     others_after = {
         k: v for k, v in (result or {}).get("mcp_servers", {}).items() if k != SERVER_NAME
@@ -295,14 +300,13 @@ def _check_codex(
     rest = {k: v for k, v in parsed.items() if k != "mcp_servers"}
     if (
         result is None
-        or ours.get("command") != command
-        or ours.get("args") != args
+        or any(written.get(k) != v for k, v in ours.items())
         or others_after != others_before
         or {k: v for k, v in result.items() if k != "mcp_servers"} != rest
     ):
+        by_hand = "\n".join(f"{k} = {json.dumps(v)}" for k, v in ours.items())
         raise ConfigError(
-            f"could not update {path} safely; add this by hand:\n"
-            f"[mcp_servers.twoclocks]\ncommand = {json.dumps(command)}\nargs = {json.dumps(args)}"
+            f"could not update {path} safely; add this by hand:\n[mcp_servers.twoclocks]\n{by_hand}"
         )
 
 
@@ -445,8 +449,10 @@ def _runnable(command: str) -> str | None:
     except (ValueError, IndexError):
         return f"cannot read the command {command!r}"
     if os.sep in program:
-        return None if os.access(program, os.X_OK) else f"{program} does not exist any more"
-    return None if shutil.which(program) else f"{program} is not on PATH"
+        if os.access(program, os.X_OK):
+            return None
+        return f"it cannot start: {program} does not exist any more"
+    return None if shutil.which(program) else f"it cannot start: {program} is not on PATH"
 
 
 def _server_part(path: Path, what: str) -> Part:
@@ -465,19 +471,34 @@ def _codex_part(path: Path) -> Part:
         server = None
     if not isinstance(server, dict):
         return Part("MCP server", path, False)
-    return Part("MCP server", path, True, _runnable(str(server.get("command", ""))))
+    passed = server.get("env_vars") if isinstance(server.get("env_vars"), list) else []
+    missing = [name for name in CODEX_ENV_VARS if name not in passed]
+    problem = _runnable(str(server.get("command", "")))
+    if problem is None and missing:
+        problem = (
+            f"env_vars does not pass {', '.join(missing)} (Codex hands a stdio server "
+            "only a fixed list of variables)"
+        )
+    return Part("MCP server", path, True, problem)
 
 
 def _hook_part(path: Path, event: str, nested: bool) -> Part:
     entries = ((_quiet_json(path) or {}).get("hooks") or {}).get(event) or []
-    commands = []
+    mine: list[tuple[str, object]] = []
     for entry in entries if isinstance(entries, list) else []:
         if not isinstance(entry, dict):
             continue
         hooks = entry.get("hooks", []) if nested else [entry]
-        commands += [h.get("command") for h in hooks if isinstance(h, dict)]
-    mine = [c for c in commands if is_ours(c)]
+        mine += [
+            (h["command"], entry.get("matcher"))
+            for h in hooks
+            if isinstance(h, dict) and is_ours(h.get("command"))
+        ]
     what = f"{event} hook"
     if not mine:
         return Part(what, path, False)
-    return Part(what, path, True, _runnable(str(mine[0])))
+    command, matcher = mine[0]
+    problem = _runnable(command)
+    if problem is None and nested and matcher != MATCHER:
+        problem = f"its matcher {matcher!r} is not {MATCHER!r}: compact and resume lose the block"
+    return Part(what, path, True, problem)

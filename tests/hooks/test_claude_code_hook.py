@@ -132,8 +132,8 @@ def test_the_http_timeout_leaves_room_in_the_800ms_budget() -> None:
     assert claude_code.HTTP_TIMEOUT_S < claude_code.HARD_STOP_S < 0.8
 
 
-@pytest.mark.parametrize("source", ["startup", "clear"])
-def test_startup_and_clear_print_the_nested_shape_for_the_hooks_cwd(
+@pytest.mark.parametrize("source", ["startup", "clear", "compact", "resume"])
+def test_startup_clear_compact_and_resume_print_the_nested_shape_for_the_hooks_cwd(
     source: str, server: StubServer, data_dir: Path, session_dir: Path
 ) -> None:
     out = run_hook(
@@ -150,8 +150,8 @@ def test_startup_and_clear_print_the_nested_shape_for_the_hooks_cwd(
     assert _log(data_dir) == []
 
 
-@pytest.mark.parametrize("source", ["resume", "compact", None])
-def test_other_sources_print_nothing_and_ask_nothing(
+@pytest.mark.parametrize("source", ["fork", None])
+def test_a_fork_keeps_its_parents_block_and_prints_nothing(
     source: str | None, server: StubServer, data_dir: Path, session_dir: Path
 ) -> None:
     out = run_hook({"source": source, "cwd": str(session_dir)}, _env(server.url, data_dir))

@@ -3,8 +3,8 @@
 Claude Code (and Codex, which reads the same shape) blocks session start on this
 hook, so it has 800 ms for everything: it imports only the standard library
 (platformdirs too, when it must find the default data dir), and its HTTP exchange
-gets HTTP_TIMEOUT_S in total. It reads the hook JSON on stdin and, for ``startup``
-and ``clear`` only, prints::
+gets HTTP_TIMEOUT_S in total. It reads the hook JSON on stdin and, for ``startup``,
+``clear``, ``compact`` and ``resume``, prints::
 
     {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "..."}}
 
@@ -31,8 +31,9 @@ HTTP_TIMEOUT_S = 0.6
 HARD_STOP_S = 0.75
 """Backstop for the whole process (a signal timer), should a socket outlive its timeout."""
 
-SOURCES = frozenset({"startup", "clear"})
-"""After resume or compact, a wall of facts mid-session is interruption, not context."""
+SOURCES = frozenset({"startup", "clear", "compact", "resume"})
+"""After a compaction (or on resume) the model has lost the block, so it comes again.
+Codex also sends ``fork``, whose history still holds the parent's block: nothing then."""
 
 MAX_CONTEXT = 10_000
 """Claude Code's cap on additionalContext; past it the model sees a 2,000-character preview."""
@@ -173,7 +174,7 @@ def render(text: str) -> str:
 def session_start(
     stdin: IO[str], stdout: IO[str], env: Mapping[str, str], timeout: float = HTTP_TIMEOUT_S
 ) -> None:
-    """Read the hook input, print the block for startup/clear; any failure prints nothing."""
+    """Read the hook input, print the block for SOURCES; any failure prints nothing."""
     started = time.monotonic()
     payload: dict[str, Any] = {}
     data_dir: Path | None = None
