@@ -93,8 +93,7 @@ def doctor() -> None:
     from twoclocks import bootstrap
     from twoclocks.doctor import run
 
-    url, key = bootstrap.client_settings()
-    code, lines = run(url, key, bootstrap.load_settings().data_dir)
+    code, lines = run(bootstrap.client_settings())
     for line in lines:
         typer.echo(line)
     raise typer.Exit(code)

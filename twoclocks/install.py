@@ -471,8 +471,8 @@ def _codex_part(path: Path) -> Part:
         server = None
     if not isinstance(server, dict):
         return Part("MCP server", path, False)
-    passed = server.get("env_vars") if isinstance(server.get("env_vars"), list) else []
-    missing = [name for name in CODEX_ENV_VARS if name not in passed]
+    passed = server.get("env_vars")
+    missing = [n for n in CODEX_ENV_VARS if not isinstance(passed, list) or n not in passed]
     problem = _runnable(str(server.get("command", "")))
     if problem is None and missing:
         problem = (

@@ -13,18 +13,20 @@ from __future__ import annotations
 import json
 import logging
 import os
+import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import ToolAnnotations
 from pydantic import Field, ValidationError
 
-from twoclocks.domain.errors import InvalidInput, TwoclocksError
+from twoclocks.domain.errors import InvalidInput, StoreUnavailable, TwoclocksError, Unauthorized
 from twoclocks.domain.model import require_aware
 from twoclocks.graph.port import Clock
 from twoclocks.mcp_backends import (
@@ -48,6 +50,7 @@ if TYPE_CHECKING:
     from starlette.types import Receive, Scope, Send
 
     from twoclocks.bootstrap import Runtime
+    from twoclocks.client import Client as V1Client
 
 log = logging.getLogger("twoclocks.mcp")
 
@@ -189,10 +192,43 @@ When = Annotated[
 ]
 
 
+def package_version() -> str:
+    """twoclocks's installed version, which MCP's serverInfo reports."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("twoclocks")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+class _TwoclocksServer(MCPServer):
+    """MCPServer whose tool errors read `TypeName: what to do`, whoever raised them."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context | None = None
+    ) -> Any:
+        """The SDK's call, with its `Error executing tool ...` wrapper taken off."""
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise
+        except ToolError as exc:
+            cause = exc.__cause__
+            # Arguments the schema refuses never reach the tool body: the SDK's pydantic
+            # text becomes the same InvalidInput the body would have raised.
+            if isinstance(cause, ValidationError):
+                raise ToolError(_describe_invalid(cause)) from cause
+            if isinstance(cause, ToolError):
+                raise ToolError(str(cause)) from cause
+            raise
+
+
 def build_server(backend: Backend) -> MCPServer:
     """The MCP server with the six tools, each a thin call into ``backend``."""
-    server: MCPServer = MCPServer(
+    server: MCPServer = _TwoclocksServer(
         "twoclocks",
+        version=package_version(),
         instructions=SERVER_INSTRUCTIONS,
         log_level="WARNING",
         warn_on_duplicate_tools=True,
@@ -379,29 +415,44 @@ def build_server(backend: Backend) -> MCPServer:
 _NO_HOST_CHECK = TransportSecuritySettings(enable_dns_rebinding_protection=False)
 
 
-class _StreamableEndpoint:
-    """The ASGI endpoint at /mcp; answers 503 until the app's lifespan has started MCP."""
+async def _answer(send: Send, status: int, error: TwoclocksError) -> None:
+    body = json.dumps({"error": error.name, "message": error.message}).encode()
+    headers = [(b"content-type", b"application/json")]
+    if status == 401:
+        headers.append((b"www-authenticate", b'Bearer realm="twoclocks"'))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
 
-    def __init__(self, server: MCPServer) -> None:
+
+class _StreamableEndpoint:
+    """The ASGI endpoint at /mcp: 503 until MCP is started, 401 without a key it accepts.
+
+    The key is checked here, before ``initialize``, so a client with no key or a wrong
+    one is refused at connect time (and its `mcp list` says so) instead of seeing a
+    healthy server whose every tool call then fails.
+    """
+
+    def __init__(self, server: MCPServer, runtime_of: Callable[[], Runtime | None]) -> None:
         self.server = server
+        self.runtime_of = runtime_of
         self.running = False
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not self.running:
-            body = json.dumps(
-                {
-                    "error": "StoreUnavailable",
-                    "message": "MCP is not started: run the app with its lifespan",
-                }
+        runtime = self.runtime_of()
+        if not self.running or runtime is None:
+            await _answer(
+                send, 503, StoreUnavailable("MCP is not started: run the app with its lifespan")
             )
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 503,
-                    "headers": [(b"content-type", b"application/json")],
-                }
-            )
-            await send({"type": "http.response.body", "body": body.encode()})
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        scheme, _, key = headers.get("authorization", "").partition(" ")
+        try:
+            await runtime.accounts.authenticate(key.strip() if scheme.lower() == "bearer" else None)
+        except Unauthorized as exc:
+            await _answer(send, 401, exc)
+            return
+        except TwoclocksError as exc:
+            await _answer(send, 503, exc)
             return
         await self.server.session_manager.handle_request(scope, receive, send)
 
@@ -418,7 +469,7 @@ def mount_mcp(app: FastAPI, runtime_of: Callable[[], Runtime | None] | None = No
         return existing  # type: ignore[no-any-return]
     getter = runtime_of or (lambda: getattr(app.state, "runtime", None))
     server = build_server(InProcessBackend(getter))
-    endpoint = _StreamableEndpoint(server)
+    endpoint = _StreamableEndpoint(server, getter)
     app.router.add_route(MCP_PATH, endpoint, include_in_schema=False)  # type: ignore[arg-type]
     inner = app.router.lifespan_context
 
@@ -446,16 +497,43 @@ def mount_mcp(app: FastAPI, runtime_of: Callable[[], Runtime | None] | None = No
     return server
 
 
-def stdio_cwd(option: str | None) -> str:
-    """The session's directory for stdio: --cwd when it is a real path, else the process's."""
-    # Cursor substitutes ${workspaceFolder}; an unsubstituted one must not become a path.
-    if option and "${" not in option and os.path.isabs(os.path.expanduser(option)):
+def stdio_cwd(option: str | None, log_to: Path | None = None) -> str | None:
+    """The session's directory for stdio: --cwd when it is a real path, else the process's.
+
+    An unexpanded ``${workspaceFolder}`` (an older Cursor) is no directory at all, and the
+    process's own directory is not the session's either: it is logged to ``hooks.log`` in
+    ``log_to`` and the session gets no directory (only facts that apply everywhere).
+    """
+    if option and "${" in option:
+        from twoclocks.hooks.claude_code import UNEXPANDED, HookFailure, log_failure
+
+        log_failure(
+            log_to,
+            "mcp stdio",
+            HookFailure(UNEXPANDED, f"--cwd arrived as {option!r}: the client did not expand it"),
+            {},
+            time.monotonic(),
+        )
+        return None
+    if option and os.path.isabs(os.path.expanduser(option)):
         return os.path.expanduser(option)
     return os.getcwd()
+
+
+def check_reachable(client: V1Client) -> None:
+    """The server answers and takes the key; else the TwoclocksError saying which and why.
+
+    `twoclocks mcp` runs this before serving, so a client lists a broken setup as failed
+    (stderr, non-zero exit) instead of as connected.
+    """
+    client.call("GET", "/v1/settings")
 
 
 def run_stdio(cwd: str | None = None) -> None:
     """`twoclocks mcp`: the tools over stdio, forwarded to the running server."""
     from twoclocks.client import Client
 
-    build_server(HttpBackend(Client.from_environment(channel="mcp"), stdio_cwd(cwd))).run("stdio")
+    client = Client.from_environment(channel="mcp")
+    session_dir = stdio_cwd(cwd, client.data_dir)
+    check_reachable(client)
+    build_server(HttpBackend(client, session_dir)).run("stdio")
