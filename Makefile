@@ -48,6 +48,11 @@ neo4j-start:
 neo4j-stop:
 	bash ci/neo4j/stop
 
+# Opt-in, not part of `make test`: downloads Claude Code, Codex and the MCP Inspector
+# from npm into build/clients and checks twoclocks against them (docs/clients.md).
+clients-check: install
+	$(BIN)/python ci/clients_check.py --prefix build/clients
+
 bench: install
 	$(BIN)/python bench/store.py
 

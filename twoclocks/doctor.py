@@ -234,7 +234,7 @@ def check_clients(home: Path | None = None) -> list[Check]:
             checks.append(
                 Check(True, f"{client}: " + " and ".join(p.what for p in parts) + " installed")
             )
-    if not any(c.ok for c in checks):
+    if all(c.ok is None for c in checks):
         checks.append(
             Check(
                 False, "no client is set up: run `twoclocks install claude-code` (or codex, cursor)"

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import threading
 import tomllib
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -58,7 +59,15 @@ def _recorded(home: Path) -> dict[str, Any]:
 
 
 def ask_codex(codex: str, home: Path, timeout: float = ASK_TIMEOUT_S) -> dict[str, str] | None:
-    """Codex's own ``trustStatus`` per hook key (its app server, over stdio); None if it fails."""
+    """Codex's own ``trustStatus`` per hook key; None when Codex could not be asked."""
+    hooks = list_hooks(codex, home, timeout)
+    return None if hooks is None else {h["key"]: str(h.get("trustStatus", "")) for h in hooks}
+
+
+def list_hooks(
+    codex: str, home: Path, timeout: float = ASK_TIMEOUT_S, env: Mapping[str, str] | None = None
+) -> list[dict[str, Any]] | None:
+    """The hooks Codex sees (key, command, currentHash, trustStatus), from its app server."""
     requests = [
         {
             "jsonrpc": "2.0",
@@ -76,6 +85,7 @@ def ask_codex(codex: str, home: Path, timeout: float = ASK_TIMEOUT_S) -> dict[st
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             text=True,
+            env=None if env is None else dict(env),
         )
     except OSError:
         return None
@@ -92,12 +102,12 @@ def ask_codex(codex: str, home: Path, timeout: float = ASK_TIMEOUT_S) -> dict[st
             except ValueError:
                 continue
             if isinstance(message, dict) and message.get("id") == 2:
-                return {
-                    hook["key"]: hook.get("trustStatus", "")
+                return [
+                    hook
                     for entry in (message.get("result") or {}).get("data", [])
                     for hook in entry.get("hooks", [])
                     if isinstance(hook, dict) and "key" in hook
-                }
+                ]
         return None
     except (OSError, ValueError, AssertionError):
         return None
