@@ -320,7 +320,7 @@ def check_codex(
     out = wrong.stdout + wrong.stderr
     seen = next((ln for ln in out.splitlines() if "MCP server stderr" in ln), "")
     run.check(
-        "codex exec: exported TWOCLOCKS_URL reaches `twoclocks mcp` (env_vars), which fails visibly",
+        "codex exec: exported TWOCLOCKS_URL reaches `twoclocks mcp` (env_vars), fails visibly",
         "cannot reach twoclocks at http://127.0.0.1:9" in seen,
         seen.split("MCP server stderr", 1)[-1].strip()[:160],
     )
