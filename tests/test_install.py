@@ -214,3 +214,68 @@ def test_an_old_startup_clear_matcher_is_reported_and_reinstall_widens_it(home: 
     [group] = _json(settings)["hooks"]["SessionStart"]
     assert group["matcher"] == MATCHER
     assert [p.problem for p in installed("claude-code", home)] == [None, None]
+
+
+# -- uninstall: only ours goes ---------------------------------------------------------------
+
+
+def _theirs(home: Path) -> None:
+    """Settings a person had before twoclocks, in every file install touches."""
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {
+                "model": "opus",
+                "hooks": {
+                    "SessionStart": [
+                        {"matcher": "startup", "hooks": [{"type": "command", "command": "echo"}]}
+                    ]
+                },
+            }
+        )
+    )
+    (home / ".claude.json").write_text(json.dumps({"mcpServers": {"other": {"command": "x"}}}))
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text(
+        'model = "gpt-5"\n\n[mcp_servers.other]\ncommand = "x"\n\n[hooks.state."elsewhere"]\n'
+        'trusted_hash = "sha256:1"\n'
+    )
+    (home / ".cursor").mkdir()
+    (home / ".cursor" / "hooks.json").write_text(
+        json.dumps({"version": 1, "hooks": {"sessionStart": [{"command": "theirs"}]}})
+    )
+
+
+def _parsed(home: Path) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for name, text in _files(home).items():
+        if ".bak-" in name:
+            continue
+        out[name] = tomllib.loads(text) if name.endswith(".toml") else json.loads(text)
+    return out
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_uninstall_removes_only_what_install_added(client: str, home: Path) -> None:
+    from twoclocks.clients.codex import hook_keys
+    from twoclocks.uninstall import uninstall
+
+    _theirs(home)
+    before = _parsed(home)
+    install(client, home, commands=COMMANDS)
+    if client == "codex":  # the trust Codex records for our hook goes too
+        [key] = hook_keys(home)
+        with (home / ".codex" / "config.toml").open("a") as config:
+            config.write(f'\n[hooks.state."{key}"]\ntrusted_hash = "sha256:2"\n')
+    uninstall(client, home)
+    after = _parsed(home)
+    new_files = set(after) - set(before)
+    assert {k: v for k, v in after.items() if k in before} == before
+    # Files install created hold nothing of ours any more.
+    for name in new_files:
+        assert "twoclocks" not in json.dumps(after[name]), name
+    assert not any(p.present for p in installed(client, home))
+    first = _files(home)
+    report = uninstall(client, home)
+    assert _files(home) == first
+    assert all(line.startswith("unchanged") for line in report)

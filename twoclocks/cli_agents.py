@@ -1,4 +1,4 @@
-"""The agent-facing commands: `mcp`, `hook`, `install`, `doctor`.
+"""The agent-facing commands: `mcp`, `hook`, `install`, `uninstall`, `doctor`.
 
 Registered on the main CLI with ``app.add_typer(agents_app)`` (no name: the commands
 join the top level). Each is a thin call into its module, imported when run, so
@@ -82,6 +82,21 @@ def install(
 
     try:
         for line in run_install(client.value, dry_run=dry_run):
+            typer.echo(line)
+    except TwoclocksError as exc:
+        _fail(exc)
+
+
+@app.command()
+def uninstall(
+    client: Annotated[ClientName, typer.Argument(help="Which client to take twoclocks out of")],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change")] = False,
+) -> None:
+    """Remove only twoclocks's MCP server and hook from a client's config (backed up)."""
+    from twoclocks.uninstall import uninstall as run_uninstall
+
+    try:
+        for line in run_uninstall(client.value, dry_run=dry_run):
             typer.echo(line)
     except TwoclocksError as exc:
         _fail(exc)
