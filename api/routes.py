@@ -21,11 +21,11 @@ from twoclocks.service.requests import (
     Caller,
     Fact,
     FactsRequest,
+    Line,
     RememberRequest,
     RememberResult,
     ReviseRequest,
     ReviseResult,
-    Text,
 )
 
 
@@ -150,7 +150,7 @@ class TimelineQuery(BaseModel):
     clock: Clock = Field(Clock.WORLD, description="world orders by valid_at, system by created_at")
     since: datetime | None = Field(None, description="inclusive")
     until: datetime | None = Field(None, description="exclusive")
-    subject: Text | None = Field(None, max_length=500)
+    subject: Line | None = Field(None, max_length=500)
 
     @field_validator("since", "until")
     @classmethod

@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import datetime
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from twoclocks.domain.model import FactVersion, Plan
+from twoclocks.domain.temporal import world_instant
 
 
 class Clock(StrEnum):
@@ -51,6 +52,18 @@ class FactQuery(BaseModel):
     workspaces: tuple[str, ...] | None = None
     tiered_only: bool = False
     limit: int | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _about_then(cls, data: Any) -> Any:
+        # "What did we believe on D" means about D: ``as_believed`` alone sets ``as_of``
+        # (``domain.temporal.world_instant``), so every store applies both axes.
+        if isinstance(data, dict) and data.get("as_believed") is not None:
+            as_of = world_instant(
+                data.get("as_of"), data["as_believed"], bool(data.get("include_history"))
+            )
+            data = {**data, "as_of": as_of}
+        return data
 
 
 class Episode(BaseModel):

@@ -17,6 +17,7 @@ import typer
 from twoclocks import bootstrap
 from twoclocks.cli_agents import app as agents_app
 from twoclocks.domain.errors import TwoclocksError
+from twoclocks.domain.model import on_one_line
 
 app = typer.Typer(
     help="twoclocks: bi-temporal memory for coding agents.",
@@ -157,8 +158,11 @@ def _show(answer: Any, as_json: bool, lines: list[str] | None = None) -> None:
 def _fact_line(f: dict[str, Any]) -> str:
     end = f" until {f['invalid_at']}" if f.get("invalid_at") else ""
     gone = f" [{f['retired_reason']}]" if f.get("expired_at") else ""
+    # Escaped even though writes refuse them now: a row stored before the rule, or imported,
+    # must not print as two lines.
+    subject, predicate, obj = (on_one_line(f[k]) for k in ("subject", "predicate", "object"))
     return (
-        f"{f['fact_id'][:12]}  {f['subject']} · {f['predicate']}: {f['object']}"
+        f"{f['fact_id'][:12]}  {subject} · {predicate}: {obj}"
         f"  (from {f['valid_at']}{end}, {f.get('tier') or 'no tier'}){gone}"
     )
 
@@ -197,7 +201,10 @@ def remember(
         "cwd": str(Path.cwd()),
     }
     answer = _call("POST", "/v1/facts", {k: v for k, v in body.items() if v is not None})
-    _show(answer, as_json, [f"{answer['outcome']}: {answer['fact_id']} ({answer['predicate']})"])
+    lines = [f"{answer['outcome']}: {answer['fact_id']} ({answer['predicate']}, {answer['tier']})"]
+    if answer.get("tier_lowered"):
+        lines.append(f"tier lowered: {answer['tier_lowered']}")
+    _show(answer, as_json, lines)
 
 
 @app.command()
@@ -241,16 +248,38 @@ def revise(
     ],
     at: Annotated[str | None, typer.Option(help="for ended: when, RFC 3339")] = None,
     replacement: Annotated[str | None, typer.Option(help="the new value")] = None,
+    tier: Annotated[
+        str | None,
+        typer.Option(
+            help="the replacement's tier: asserted / observed / inferred (default: yours)"
+        ),
+    ] = None,
+    evidence: Annotated[
+        str | None, typer.Option(help="the person's own words, for an asserted replacement")
+    ] = None,
     as_json: AsJson = False,
 ) -> None:
-    """End or correct a fact, optionally with its successor."""
+    """End or correct a fact, optionally with its successor.
+
+    A correction without a replacement believes again the value the mistake had replaced.
+    """
     body: dict[str, Any] = {"reason": reason}
     if at:
         body["at"] = at
     if replacement:
-        body["replacement"] = {"object": replacement}
+        extra = {"tier": tier, "evidence": evidence}
+        body["replacement"] = {"object": replacement} | {k: v for k, v in extra.items() if v}
+    elif tier or evidence:
+        raise typer.BadParameter("--tier and --evidence describe a --replacement: give one")
     answer = _call("POST", f"/v1/facts/{fact_id}/revise", body)
-    _show(answer, as_json, [f"{reason}: {fact_id}; successor {answer.get('successor_id') or '-'}"])
+    lines = [f"{reason}: {fact_id}; successor {answer.get('successor_id') or '-'}"]
+    if answer.get("successor_tier"):
+        lines[0] += f" ({answer['successor_tier']})"
+    if answer.get("tier_lowered"):
+        lines.append(f"tier lowered: {answer['tier_lowered']}")
+    if answer.get("restored"):
+        lines.append("believed again: " + ", ".join(answer["restored"]))
+    _show(answer, as_json, lines)
 
 
 @app.command()

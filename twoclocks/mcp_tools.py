@@ -85,19 +85,20 @@ fact per call.
   revise needed. Restating a stored fact only adds evidence.
 - tier: "asserted" only for the person's own words (pass their message as evidence),
   "observed" for what you read in a tool result (commit, test run, file), "inferred"
-  for your own guess. Omit it when unsure: untiered facts are kept but never shown
-  to a model.
+  for your own guess. Omitted, it is "inferred" (your guess); an "asserted" whose
+  value is not in the evidence is stored as "inferred", and the answer says so.
 - The workspace is decided by the server from the session's directory.
 - Anything that looks like a credential is refused (SecretRefused).
 Returns fact_id, the outcome (inserted / restated / stored_closed), the slot name
-used (it may be an existing synonym) and the ids of facts it closed."""
+used (it may be an existing synonym), the ids of facts it closed, the tier stored and,
+if it is lower than asked, why (tier_lowered)."""
 
 RECALL_DOC = """\
 Search memory for facts relevant to a question, by keyword, meaning and graph links
 (from the things the question names and from this workspace's repo or project, so
 "which CI do we use?" asked in a checkout finds that repo's CI). Returns current facts
-unless as_of (what was true at that world time), as_believed (what memory held at that
-record time) or include_history is given.
+unless as_of (what was true at that world time), as_believed (what memory believed at
+that time about that time; with as_of, about as_of) or include_history is given.
 status "empty" means memory has no matching fact; "unavailable" means the store could
 not answer, which is not the same as "no". Each fact carries its fact_id (for revise
 and retract), valid_at / invalid_at (when it was true) and created_at / expired_at
@@ -111,6 +112,7 @@ The reason decides which clock closes, and it changes every later answer:
   over). Answers about the past still include it, up to `at` (default now).
 - corrected: it was NEVER true (a typo, a misheard name, a wrong guess). It leaves
   every past answer too, and the replacement takes over its whole time window.
+  Without a replacement, the value it had replaced is believed again (restored).
 
 The test: if someone asked what was true last month, should this fact be in the
 answer? yes -> ended; no -> corrected. When you cannot tell, ask the person; do
@@ -255,7 +257,7 @@ def build_server(backend: Backend) -> MCPServer:
         ] = None,
         tier: Annotated[
             Literal["asserted", "observed", "inferred"] | None,
-            Field(description="who could witness it; omit when unsure"),
+            Field(description="who could witness it; default inferred (your guess)"),
         ] = None,
         fact_class: Annotated[
             Literal["user", "rule", "project", "environment", "decision", "task"] | None,
@@ -341,7 +343,7 @@ def build_server(backend: Backend) -> MCPServer:
         ] = None,
         tier: Annotated[
             Literal["asserted", "observed", "inferred"] | None,
-            Field(description="tier of the replacement; omit when unsure"),
+            Field(description="tier of the replacement; default inferred (your guess)"),
         ] = None,
         evidence: Annotated[
             str | None,

@@ -228,3 +228,21 @@ async def test_the_cli_writes_as_the_person_and_an_agent_claim_needs_evidence(
     assert tiers[by_person] == "asserted"
     assert tiers[by_agent] == "inferred"  # asserted, but "Helix" is in no message of the person
     assert tiers[by_hook] == "observed"  # a hook's ceiling
+
+
+async def test_a_write_without_a_tier_gets_its_writers_and_the_201_says_which(
+    api: httpx.AsyncClient,
+) -> None:
+    fact = {"subject": "api", "predicate": "owner", "object": "Selin"}
+    r = await api.post("/v1/facts", json=fact)
+    assert r.status_code == 201
+    assert r.json()["tier"] == "inferred" and r.json()["tier_lowered"] is None
+    r = await api.post(
+        "/v1/facts", json={**fact, "subject": "web"}, headers={"X-Twoclocks-Channel": "cli"}
+    )
+    assert r.json()["tier"] == "asserted"
+    r = await api.post("/v1/facts", json={**fact, "subject": "ops", "tier": "asserted"})
+    assert r.json()["tier"] == "inferred"
+    assert "evidence" in r.json()["tier_lowered"]
+    shown = {f["subject"]: f["tier"] for f in (await api.get("/v1/facts")).json()["facts"]}
+    assert shown == {"api": "inferred", "web": "asserted", "ops": "inferred"}

@@ -17,11 +17,18 @@ from pydantic import ValidationError
 
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.errors import FactNotFound, InvalidInput, TwoclocksError, WriteConflict
-from twoclocks.domain.model import FactClass, FactVersion, Incoming, Plan, require_printable
+from twoclocks.domain.model import (
+    FactClass,
+    FactVersion,
+    Incoming,
+    Plan,
+    RetiredReason,
+    require_printable,
+)
 from twoclocks.domain.places import Workspace, resolve_place
 from twoclocks.domain.revise_plan import plan_reopen, plan_retract, plan_revise
 from twoclocks.domain.slot_names import fact_text
-from twoclocks.domain.trust import effective_tier
+from twoclocks.domain.trust import decide_tier
 from twoclocks.domain.write_plan import plan_write
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
@@ -108,6 +115,7 @@ class MemoryService:
         subject = req.subject.strip()
         asked = req.predicate.strip()
         predicate, new_alias = await self._slot_name(caller.account, subject, asked)
+        tier = decide_tier(req.tier, caller.writer, caller.channel, req.object, req.evidence)
         new = incoming(
             subject=subject,
             predicate=predicate,
@@ -115,7 +123,7 @@ class MemoryService:
             valid_at=req.valid_at or now,
             kind=req.kind,
             cardinality=req.cardinality,
-            tier=effective_tier(req.tier, caller.writer, caller.channel, req.object, req.evidence),
+            tier=tier.tier,
             fact_class=req.fact_class,
             category=req.category,
             place=place,
@@ -160,6 +168,8 @@ class MemoryService:
             outcome=done.outcome,
             predicate=done.predicate,
             closed=list(done.closed),
+            tier=tier.tier,
+            tier_lowered=tier.lowered,
         )
 
     async def revise(self, caller: Caller, fact_id: str, req: ReviseRequest) -> ReviseResult:
@@ -172,15 +182,17 @@ class MemoryService:
             )
         current = await self._versions(caller.account, fact_id)
         subject, predicate = current[0].subject, current[0].predicate
+        tier = None
         if req.replacement is not None:
             r = req.replacement
+            tier = decide_tier(r.tier, caller.writer, caller.channel, r.object, r.evidence)
             replacement = incoming(
                 subject=subject,
                 predicate=r.predicate or predicate,
                 object=r.object,
                 valid_at=current[0].valid_at,
                 kind=current[0].kind,
-                tier=effective_tier(r.tier, caller.writer, caller.channel, r.object, r.evidence),
+                tier=tier.tier,
                 fact_class=current[0].fact_class,
                 category=current[0].category,
                 place=current[0].place,
@@ -190,10 +202,30 @@ class MemoryService:
 
         async def plan(_state: SlotState, now: datetime) -> Plan:
             versions = await self.store.versions_of(caller.account, fact_id)
-            return plan_revise(fact_id, versions, req.reason, now, self.new_id, req.at, replacement)
+            history: list[FactVersion] = []
+            if req.reason is RetiredReason.CORRECTED:
+                # A correction gives back what the mistaken write closed: it needs the
+                # slot's closed and expired versions too, not only the believed ones.
+                history = await self.store.query(
+                    caller.account,
+                    FactQuery(now=now, subject=subject, predicate=predicate, include_history=True),
+                )
+            return plan_revise(
+                fact_id, versions, req.reason, now, self.new_id, req.at, replacement, history
+            )
 
         done = await self._apply(caller.account, subject, predicate, plan)
-        return ReviseResult(fact_id=fact_id, successor_id=done.successor_id)
+        return ReviseResult(
+            fact_id=fact_id,
+            successor_id=done.successor_id,
+            successor_tier=tier.tier if tier and done.successor_id else None,
+            tier_lowered=tier.lowered if tier and done.successor_id else None,
+            restored=list(
+                dict.fromkeys(
+                    v.fact_id for v in done.insert if v.fact_id not in (fact_id, done.successor_id)
+                )
+            ),
+        )
 
     async def retract(self, caller: Caller, fact_id: str) -> None:
         """Forget a fact: closed on the record clock, kept as history, reopenable."""
