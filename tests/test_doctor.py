@@ -133,7 +133,7 @@ def test_doctor_says_no_key_is_reachable_and_which_command_makes_one(tmp_path: P
 
 def test_doctor_shows_a_cursor_workspace_folder_that_arrived_unexpanded(tmp_path: Path) -> None:
     from twoclocks.doctor import check_unexpanded
-    from twoclocks.mcp_tools import stdio_cwd
+    from twoclocks.mcp_server.stdio import stdio_cwd
 
     assert check_unexpanded(tmp_path) is None
     stdio_cwd("${workspaceFolder}", tmp_path)

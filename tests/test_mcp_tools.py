@@ -23,8 +23,9 @@ from mcp.client.streamable_http import streamable_http_client
 from twoclocks import bootstrap
 from twoclocks.api.app import create_app
 from twoclocks.embeddings.hashing import HashingEmbedder
-from twoclocks.mcp_backends import CWD_HEADER, HttpBackend
-from twoclocks.mcp_tools import MCP_PATH, build_server, mount_mcp
+from twoclocks.mcp_server.backends import CWD_HEADER, HttpBackend
+from twoclocks.mcp_server.http import mount_mcp
+from twoclocks.mcp_server.tools import MCP_PATH, build_server
 
 pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
 
@@ -306,7 +307,7 @@ async def test_twoclocks_mcp_checks_the_server_and_key_before_serving(
 
     from twoclocks.client import Client as V1Client
     from twoclocks.domain.errors import Unauthorized
-    from twoclocks.mcp_tools import check_reachable
+    from twoclocks.mcp_server.stdio import check_reachable
 
     async with serving(runtime) as url:
         await asyncio.to_thread(check_reachable, V1Client(url, key, timeout=10))
@@ -345,7 +346,7 @@ def test_twoclocks_mcp_fails_visibly_when_no_server_answers(tmp_path: Path) -> N
 
 def test_an_unexpanded_workspace_folder_is_no_directory_and_is_logged(tmp_path: Path) -> None:
     from twoclocks.hooks.claude_code import UNEXPANDED, read_failures
-    from twoclocks.mcp_tools import stdio_cwd
+    from twoclocks.mcp_server.stdio import stdio_cwd
 
     assert stdio_cwd("${workspaceFolder}", tmp_path) is None
     [entry] = read_failures(tmp_path)

@@ -48,7 +48,7 @@ def mcp(
     ] = None,
 ) -> None:
     """Serve the MCP tools over stdio, forwarding to the running server."""
-    from twoclocks.mcp_tools import run_stdio
+    from twoclocks.mcp_server.stdio import run_stdio
 
     try:
         run_stdio(cwd)

@@ -10,32 +10,25 @@ the session's directory, never from anything a model could be argued into.
 
 from __future__ import annotations
 
-import json
 import logging
-import os
-import time
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
-from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import ToolAnnotations
 from pydantic import Field, ValidationError
 
-from twoclocks.domain.errors import InvalidInput, StoreUnavailable, TwoclocksError, Unauthorized
+from twoclocks.domain.errors import InvalidInput, TwoclocksError
 from twoclocks.domain.model import require_aware
 from twoclocks.graph.port import Clock
-from twoclocks.mcp_backends import (
+from twoclocks.mcp_server.backends import (
     Backend,
     EpisodeSearch,
     FactList,
     FactStatusReply,
-    HttpBackend,
-    InProcessBackend,
 )
 from twoclocks.service.recall import RecallRequest, RecallResult
 from twoclocks.service.requests import (
@@ -46,11 +39,7 @@ from twoclocks.service.requests import (
 )
 
 if TYPE_CHECKING:
-    from fastapi import FastAPI
-    from starlette.types import Receive, Scope, Send
-
-    from twoclocks.bootstrap import Runtime
-    from twoclocks.client import Client as V1Client
+    pass
 
 log = logging.getLogger("twoclocks.mcp")
 
@@ -408,134 +397,3 @@ def build_server(backend: Backend) -> MCPServer:
             return await backend.search_episodes(ctx, query, k)
 
     return server
-
-
-# -- serving: in the FastAPI app, or over stdio -------------------------------------------
-
-# Every /mcp call needs a Bearer key, which a DNS-rebinding page cannot send, and the
-# server may run on 0.0.0.0 or behind a proxy, where a Host allow-list would refuse it.
-_NO_HOST_CHECK = TransportSecuritySettings(enable_dns_rebinding_protection=False)
-
-
-async def _answer(send: Send, status: int, error: TwoclocksError) -> None:
-    body = json.dumps({"error": error.name, "message": error.message}).encode()
-    headers = [(b"content-type", b"application/json")]
-    if status == 401:
-        headers.append((b"www-authenticate", b'Bearer realm="twoclocks"'))
-    await send({"type": "http.response.start", "status": status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
-
-
-class _StreamableEndpoint:
-    """The ASGI endpoint at /mcp: 503 until MCP is started, 401 without a key it accepts.
-
-    The key is checked here, before ``initialize``, so a client with no key or a wrong
-    one is refused at connect time (and its `mcp list` says so) instead of seeing a
-    healthy server whose every tool call then fails.
-    """
-
-    def __init__(self, server: MCPServer, runtime_of: Callable[[], Runtime | None]) -> None:
-        self.server = server
-        self.runtime_of = runtime_of
-        self.running = False
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        runtime = self.runtime_of()
-        if not self.running or runtime is None:
-            await _answer(
-                send, 503, StoreUnavailable("MCP is not started: run the app with its lifespan")
-            )
-            return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
-        scheme, _, key = headers.get("authorization", "").partition(" ")
-        try:
-            await runtime.accounts.authenticate(key.strip() if scheme.lower() == "bearer" else None)
-        except Unauthorized as exc:
-            await _answer(send, 401, exc)
-            return
-        except TwoclocksError as exc:
-            await _answer(send, 503, exc)
-            return
-        await self.server.session_manager.handle_request(scope, receive, send)
-
-
-def mount_mcp(app: FastAPI, runtime_of: Callable[[], Runtime | None] | None = None) -> MCPServer:
-    """Serve the tools at /mcp (streamable HTTP) inside ``app``; idempotent.
-
-    The MCP session manager runs inside the app's own lifespan (wrapped here), so
-    it starts after the Runtime and stops before it. ``runtime_of`` defaults to
-    ``app.state.runtime``, read at call time, as the /v1 routes do.
-    """
-    existing = getattr(app.state, "mcp_server", None)
-    if existing is not None:
-        return existing  # type: ignore[no-any-return]
-    getter = runtime_of or (lambda: getattr(app.state, "runtime", None))
-    server = build_server(InProcessBackend(getter))
-    endpoint = _StreamableEndpoint(server, getter)
-    app.router.add_route(MCP_PATH, endpoint, include_in_schema=False)  # type: ignore[arg-type]
-    inner = app.router.lifespan_context
-
-    @asynccontextmanager
-    async def lifespan(asgi_app: Any) -> AsyncIterator[Any]:
-        async with inner(asgi_app) as state:
-            # Stateless JSON: every request stands alone, so replicas behind one
-            # balancer need no sticky sessions; no tool asks the client anything back.
-            # A fresh session manager per lifespan, since one can run only once.
-            server.streamable_http_app(
-                streamable_http_path=MCP_PATH,
-                stateless_http=True,
-                json_response=True,
-                transport_security=_NO_HOST_CHECK,
-            )
-            async with server.session_manager.run():
-                endpoint.running = True
-                try:
-                    yield state
-                finally:
-                    endpoint.running = False
-
-    app.router.lifespan_context = lifespan
-    app.state.mcp_server = server
-    return server
-
-
-def stdio_cwd(option: str | None, log_to: Path | None = None) -> str | None:
-    """The session's directory for stdio: --cwd when it is a real path, else the process's.
-
-    An unexpanded ``${workspaceFolder}`` (an older Cursor) is no directory at all, and the
-    process's own directory is not the session's either: it is logged to ``hooks.log`` in
-    ``log_to`` and the session gets no directory (only facts that apply everywhere).
-    """
-    if option and "${" in option:
-        from twoclocks.hooks.claude_code import UNEXPANDED, HookFailure, log_failure
-
-        log_failure(
-            log_to,
-            "mcp stdio",
-            HookFailure(UNEXPANDED, f"--cwd arrived as {option!r}: the client did not expand it"),
-            {},
-            time.monotonic(),
-        )
-        return None
-    if option and os.path.isabs(os.path.expanduser(option)):
-        return os.path.expanduser(option)
-    return os.getcwd()
-
-
-def check_reachable(client: V1Client) -> None:
-    """The server answers and takes the key; else the TwoclocksError saying which and why.
-
-    `twoclocks mcp` runs this before serving, so a client lists a broken setup as failed
-    (stderr, non-zero exit) instead of as connected.
-    """
-    client.call("GET", "/v1/settings")
-
-
-def run_stdio(cwd: str | None = None) -> None:
-    """`twoclocks mcp`: the tools over stdio, forwarded to the running server."""
-    from twoclocks.client import Client
-
-    client = Client.from_environment(channel="mcp")
-    session_dir = stdio_cwd(cwd, client.data_dir)
-    check_reachable(client)
-    build_server(HttpBackend(client, session_dir)).run("stdio")
