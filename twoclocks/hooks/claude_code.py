@@ -12,7 +12,9 @@ with the block for the hook's ``cwd`` (not this process's). Any failure prints
 nothing and exits 0: a broken memory must never block unrelated work. Failures
 are appended to ``hooks.log`` in the data dir, where ``twoclocks doctor`` shows them.
 
-Fast entry: ``python -m twoclocks.hooks.claude_code session-start``.
+``twoclocks hook claude-code session-start`` starts as fast as
+``python -m twoclocks.hooks.claude_code session-start``: ``twoclocks.console`` hands it
+to this module before the CLI is imported.
 """
 
 from __future__ import annotations

@@ -6,7 +6,9 @@ a flat ``additional_context`` field (Cursor's hooks documentation; not yet teste
 against Cursor itself). Its sessionStart is fire-and-forget, so the block may land
 after the first prompt.
 
-Fast entry: ``python -m twoclocks.hooks.cursor session-start``.
+``twoclocks hook cursor session-start`` starts as fast as
+``python -m twoclocks.hooks.cursor session-start``: ``twoclocks.console`` hands it
+to this module before the CLI is imported.
 """
 
 from __future__ import annotations
