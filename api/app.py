@@ -15,7 +15,7 @@ from twoclocks.api.errors import install_error_handlers
 from twoclocks.api.limits import BodySizeLimit
 from twoclocks.api.routes import router
 from twoclocks.bootstrap import Runtime
-from twoclocks.mcp_tools import mount_mcp
+from twoclocks.mcp_server.http import mount_mcp
 
 log = logging.getLogger("twoclocks.api")
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from twoclocks import client_file
 from twoclocks.config import Settings
 from twoclocks.domain.errors import ConfigError, InvalidInput
 from twoclocks.domain.places import Workspace
@@ -203,13 +204,21 @@ async def ensure_local_account(runtime: Runtime) -> str | None:
     return key
 
 
-def client_settings() -> tuple[str, str | None]:
-    """For CLI, hooks and MCP-over-stdio: the server URL and the key to send."""
+def client_settings() -> client_file.Target:
+    """For CLI, hooks and MCP-over-stdio: URL, key and data dir (environment, then client file)."""
     settings = load_settings()
-    url = settings.url or f"http://{settings.host}:{settings.port}"
-    key = settings.key
-    if not key:
-        path = key_file(settings.data_dir)
-        if path.exists():
-            key = path.read_text().strip()
-    return url, key
+    explicit = settings.model_fields_set
+    return client_file.resolve(
+        url=settings.url,
+        host=settings.host if "host" in explicit else None,
+        port=settings.port if "port" in explicit else None,
+        data_dir=settings.data_dir if "data_dir" in explicit else None,
+        key=settings.key,
+    )
+
+
+def announce(settings: Settings) -> Path:
+    """Write the client file naming this server's URL and data dir (never its key)."""
+    return client_file.write(
+        client_file.listen_url(settings.host, settings.port), settings.data_dir
+    )

@@ -78,6 +78,9 @@ def serve(
             typer.echo(
                 f"created account 'local'; its key is in {bootstrap.key_file(settings.data_dir)}"
             )
+        # Every client (CLI, hooks, `twoclocks mcp`, a GUI-started editor) reads this file,
+        # so none needs TWOCLOCKS_* exports to find this server and its key file.
+        typer.echo(f"clients find this server through {bootstrap.announce(settings)}")
         _say(f"ready: {url} (API docs at {url}/docs, MCP at {url}/mcp)")
         return runtime
 
