@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from typer.testing import CliRunner
@@ -90,3 +91,30 @@ def test_admin_purge_fact_needs_yes_and_erases_every_version(tmp_path: Path) -> 
             await runtime.close()
 
     assert asyncio.run(versions()) == 0
+
+
+def test_capture_off_and_on_change_only_the_capture_setting(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from twoclocks import cli
+
+    stored: dict[str, Any] = {"timezone": "Europe/Istanbul", "places": {}, "capture": True}
+    calls: list[tuple[str, str]] = []
+
+    def call(method: str, path: str, body: Any = None) -> Any:
+        calls.append((method, path))
+        if method == "PUT":
+            stored.clear()
+            stored.update(body)
+        return dict(stored)
+
+    monkeypatch.setattr(cli, "_call", call)
+    off = CliRunner().invoke(cli.app, ["capture", "off"])
+    assert off.exit_code == 0 and "capture: off" in off.stdout
+    assert stored == {"timezone": "Europe/Istanbul", "places": {}, "capture": False}
+    shown = CliRunner().invoke(cli.app, ["capture"])
+    assert "capture: off" in shown.stdout and calls[-1] == ("GET", "/v1/settings")
+    on = CliRunner().invoke(cli.app, ["capture", "on"])
+    assert on.exit_code == 0 and stored["capture"] is True
+    bad = CliRunner().invoke(cli.app, ["capture", "maybe"])
+    assert bad.exit_code == 2 and stored["capture"] is True

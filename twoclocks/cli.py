@@ -344,6 +344,27 @@ def settings(
     )
 
 
+@app.command()
+def capture(
+    state: Annotated[str | None, typer.Argument(help="on or off; omit to show")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Turn capture from tool events on or off for this account (off stores nothing)."""
+    current = _call("GET", "/v1/settings")
+    if state is not None:
+        wanted = state.strip().lower()
+        if wanted not in ("on", "off"):
+            typer.echo(f"InvalidInput: capture is 'on' or 'off', not {state!r}", err=True)
+            raise typer.Exit(2)
+        current = _call("PUT", "/v1/settings", {**current, "capture": wanted == "on"})
+    on = current.get("capture", True)
+    _show(
+        current,
+        as_json,
+        [f"capture: {'on' if on else 'off'}" + ("" if on else " (tool events store nothing)")],
+    )
+
+
 def main() -> None:
     """Console entry point."""
     app()
