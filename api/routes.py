@@ -20,6 +20,7 @@ from twoclocks.graph.port import Clock, Episode
 from twoclocks.service.capture import (
     Accepted,
     CaptureService,
+    CaptureStats,
     EventBatch,
     EventBatchResult,
     EventRequest,
@@ -241,6 +242,12 @@ async def capture_events(body: EventBatch, request: Request, who: CallerDep) -> 
     """Capture spooled events in order, each written before the answer; replays are duplicates."""
     capture = runtime_of(request).capture
     return EventBatchResult(results=[await capture.ingest(who, event) for event in body.events])
+
+
+@router.get("/events/stats", response_model=CaptureStats)
+async def capture_stats(request: Request, who: CallerDep) -> CaptureStats:
+    """Capture for doctor: the switch, events per client and when the last came, refusals."""
+    return await runtime_of(request).capture.stats(who)
 
 
 async def _apply_quietly(capture: CaptureService, who: Caller, accepted: Accepted) -> None:

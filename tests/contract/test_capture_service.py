@@ -163,3 +163,33 @@ def test_the_kept_event_drops_edit_content_and_url_credentials() -> None:
     push = fixture("claude-code", "git_push_with_token").event
     text = episode_text(push, normalize(push, "claude-code"))
     assert TOKEN not in text and "https://github.com/acme/web.git" in text
+
+
+async def test_a_fact_the_secret_check_refuses_is_skipped_counted_and_never_stored(
+    rig: Rig,
+) -> None:
+    command = f"GITHUB_TOKEN={TOKEN} npm run build"
+    for name in ("npm_build_failed", "npm_build_failed_again"):
+        event = fixture("claude-code", name).event
+        request = EventRequest(
+            client="claude-code", event={**event, "tool_input": {"command": command}}
+        )
+        assert (await rig.capture.ingest(rig.caller, request)).status == "stored"
+    assert await rig.facts(include_history=True) == []
+    stats = await rig.capture.stats(rig.caller)
+    assert stats.refused_facts == {"SecretRefused": 1}
+    kept = await rig.store.search_episodes(rig.caller.account, "npm", 50)
+    assert kept and all(TOKEN not in e.content for e in kept)
+
+
+async def test_stats_show_each_clients_events_by_status_and_the_switch(rig: Rig) -> None:
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "git_commit"))
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "git_commit"))
+    await rig.capture.ingest(rig.caller, fixture("cursor", "edit"))
+    stats = await rig.capture.stats(rig.caller)
+    assert stats.capture is True
+    assert {c.client: c.events for c in stats.clients} == {
+        "claude-code": {"stored": 1, "duplicate": 1},
+        "cursor": {"stored": 1},
+    }
+    assert all(c.last_event_at == NOW for c in stats.clients)

@@ -79,7 +79,6 @@ def body_of(client: str | None, event: Mapping[str, Any]) -> bytes:
 
 def post(target: Target, path: str, body: bytes, timeout: float) -> Any:
     """POST JSON with the key; the answer's JSON, or HookFailure."""
-    from http.client import HTTPConnection, HTTPSConnection
     from urllib.parse import urlsplit
 
     if not target.key:
@@ -87,21 +86,17 @@ def post(target: Target, path: str, body: bytes, timeout: float) -> Any:
     parts = urlsplit(target.url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise HookFailure("ConfigError", f"TWOCLOCKS_URL {target.url!r} is not an http(s) URL")
-    kind = HTTPSConnection if parts.scheme == "https" else HTTPConnection
-    conn = kind(parts.hostname, parts.port, timeout=timeout)
+    headers = {
+        "Authorization": f"Bearer {target.key}",
+        "Content-Type": "application/json",
+        CHANNEL_HEADER: "hook",
+    }
+    full_path = parts.path.rstrip("/") + path
     try:
-        conn.request(
-            "POST",
-            parts.path.rstrip("/") + path,
-            body=body,
-            headers={
-                "Authorization": f"Bearer {target.key}",
-                "Content-Type": "application/json",
-                CHANNEL_HEADER: "hook",
-            },
-        )
-        response = conn.getresponse()
-        raw = response.read()
+        if parts.scheme == "https":
+            status, raw = _post_https(parts.hostname, parts.port, full_path, headers, body, timeout)
+        else:
+            status, raw = _post_http(parts.hostname, parts.port, full_path, headers, body, timeout)
     except TimeoutError:
         raise HookFailure(
             "Timeout", f"no answer from {target.url} within {timeout:.2f} s"
@@ -110,15 +105,83 @@ def post(target: Target, path: str, body: bytes, timeout: float) -> Any:
         raise HookFailure(
             "StoreUnavailable", f"cannot reach twoclocks at {target.url}: {exc}"
         ) from None
-    finally:
-        conn.close()
-    if response.status >= 500 or response.status == 401:
+    if status >= 500 or status == 401:
         # Kept for later: a server still starting, or a key that is not set up yet.
-        raise HookFailure(f"HTTP{response.status}", "the server could not take the event now")
+        raise HookFailure(f"HTTP{status}", "the server could not take the event now")
     try:
         return json.loads(raw)
     except ValueError:
         return None
+
+
+def _post_http(
+    host: str, port: int | None, path: str, headers: dict[str, str], body: bytes, timeout: float
+) -> tuple[int, bytes]:
+    """One HTTP/1.1 POST over a plain socket, connection closed after the answer.
+
+    http.client would do the same, but importing it (and the email parser it pulls in)
+    costs about a third of the hook's budget.
+    """
+    import socket
+
+    deadline = time.monotonic() + timeout
+
+    def left() -> float:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise TimeoutError()
+        return remaining
+
+    lines = [f"POST {path or '/'} HTTP/1.1", f"Host: {host}:{port or 80}", "Connection: close"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
+    lines.append(f"Content-Length: {len(body)}")
+    request = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body
+    sock = socket.create_connection((host, port or 80), timeout=left())
+    try:
+        sock.settimeout(left())
+        sock.sendall(request)
+        chunks: list[bytes] = []
+        while True:
+            sock.settimeout(left())
+            data = sock.recv(65536)
+            if not data:
+                break
+            chunks.append(data)
+    finally:
+        sock.close()
+    head, _, payload = b"".join(chunks).partition(b"\r\n\r\n")
+    status_line = head.split(b"\r\n", 1)[0].split()
+    if len(status_line) < 2 or not status_line[1].isdigit():
+        raise OSError("the answer is not HTTP")
+    if b"transfer-encoding: chunked" in head.lower():
+        payload = _unchunk(payload)
+    return int(status_line[1]), payload
+
+
+def _unchunk(data: bytes) -> bytes:
+    out: list[bytes] = []
+    while data:
+        size_line, _, rest = data.partition(b"\r\n")
+        size = int(size_line.split(b";")[0] or b"0", 16)
+        if size == 0:
+            break
+        out.append(rest[:size])
+        data = rest[size + 2 :]
+    return b"".join(out)
+
+
+def _post_https(
+    host: str, port: int | None, path: str, headers: dict[str, str], body: bytes, timeout: float
+) -> tuple[int, bytes]:
+    from http.client import HTTPSConnection
+
+    conn = HTTPSConnection(host, port, timeout=timeout)
+    try:
+        conn.request("POST", path, body=body, headers=headers)
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
 
 
 # -- the spool ---------------------------------------------------------------------------

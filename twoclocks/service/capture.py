@@ -105,6 +105,23 @@ class Accepted(BaseModel):
     evidence: str | None = None
 
 
+class ClientCapture(BaseModel):
+    """What one client's hooks sent this server since it started."""
+
+    client: str = Field(description="claude-code, codex or cursor")
+    last_event_at: datetime | None = Field(description="when its last event arrived")
+    events: dict[str, int] = Field(description="events by status: stored, duplicate, ...")
+
+
+class CaptureStats(BaseModel):
+    """Capture as doctor shows it: the switch, each client's events, facts refused and why."""
+
+    capture: bool = Field(description="the account's capture switch")
+    since: datetime = Field(description="counts are kept in memory from this server's start")
+    clients: list[ClientCapture]
+    refused_facts: dict[str, int] = Field(description="facts the write path refused, by error")
+
+
 SettingsLookup = Callable[[str], Awaitable[AccountSettings]]
 WorkspaceResolver = Callable[[str | None], Workspace]
 
@@ -154,6 +171,9 @@ class CaptureService:
         self.resolve_workspace = resolve_workspace
         self.settings_of = settings_of
         self._failures: OrderedDict[tuple[str, str], Counter[str]] = OrderedDict()
+        self._since = clock()
+        self._seen: dict[tuple[str, str], tuple[datetime, Counter[str]]] = {}
+        self._refused: dict[str, Counter[str]] = {}
 
     async def ingest(self, caller: Caller, req: EventRequest) -> EventResult:
         """Accept an event and write its facts before answering (CLI, tests, batch drains)."""
@@ -164,6 +184,25 @@ class CaptureService:
     async def accept(self, caller: Caller, req: EventRequest) -> Accepted:
         """Normalize, check the switch, dedup and keep the event; the facts are not written yet."""
         event = normalize(req.event, req.client)
+        accepted = await self._accept(caller, req, event)
+        key = (caller.account, event.client)
+        counts = self._seen[key][1] if key in self._seen else Counter()
+        counts[accepted.result.status] += 1
+        self._seen[key] = (self.clock(), counts)
+        return accepted
+
+    async def stats(self, caller: Caller) -> CaptureStats:
+        """This account's capture since the server started, per client."""
+        on = True if self.settings_of is None else (await self.settings_of(caller.account)).capture
+        clients = [
+            ClientCapture(client=client, last_event_at=when, events=dict(counts))
+            for (account, client), (when, counts) in sorted(self._seen.items())
+            if account == caller.account
+        ]
+        refused = dict(self._refused.get(caller.account, Counter()))
+        return CaptureStats(capture=on, since=self._since, clients=clients, refused_facts=refused)
+
+    async def _accept(self, caller: Caller, req: EventRequest, event: ToolEvent) -> Accepted:
         if self.settings_of is not None and not (await self.settings_of(caller.account)).capture:
             return Accepted(result=EventResult(event_id=event.event_id, status="capture_off"))
         key = failure_key(event)
@@ -232,6 +271,7 @@ class CaptureService:
                 raise
             except TwoclocksError as exc:
                 log.warning("capture rule %s: fact refused: %s", fact.rule, exc.name)
+                self._refused.setdefault(caller.account, Counter())[exc.name] += 1
         return written
 
     def _repo_name(self, event: ToolEvent) -> str:
