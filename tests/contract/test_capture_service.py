@@ -178,7 +178,7 @@ async def test_a_fact_the_secret_check_refuses_is_skipped_counted_and_never_stor
     assert await rig.facts(include_history=True) == []
     stats = await rig.capture.stats(rig.caller)
     assert stats.refused_facts == {"SecretRefused": 1}
-    kept = await rig.store.search_episodes(rig.caller.account, "npm", 50)
+    kept = await rig.store.search_episodes(rig.caller.account, "acme", 50)
     assert kept and all(TOKEN not in e.content for e in kept)
 
 
@@ -193,3 +193,35 @@ async def test_stats_show_each_clients_events_by_status_and_the_switch(rig: Rig)
         "cursor": {"stored": 1},
     }
     assert all(c.last_event_at == NOW for c in stats.clients)
+
+
+async def test_day_two_block_names_the_branch_the_pr_and_the_failing_test_of_this_worktree_only(
+    rig: Rig,
+) -> None:
+    from twoclocks.service.recall import BlockRequest, RecallService
+
+    recall = RecallService(rig.store, lambda: rig.clock.now, None, rig.resolve, UTC)
+    # Day 1, Claude Code in the first worktree: branch, commit, push, PR, a failing test.
+    for name in ("git_checkout_new_branch", "git_commit", "git_push", "gh_pr_create"):
+        await rig.capture.ingest(rig.caller, fixture("claude-code", name))
+        rig.clock.tick(minutes=10)
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "pytest_failed"))
+    # Meanwhile the second worktree is on another branch.
+    await rig.capture.ingest(
+        rig.caller, fixture("codex", "git_switch", cwd="/src/acme-web-2", turn_id="t-2")
+    )
+    # Day 2, a Codex session in the same folder asks for its block.
+    rig.clock.tick(hours=20)
+    text = (await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web"))).text
+    assert "web · current branch: feat/login (since" in text
+    assert "#42 Login form validation" in text
+    assert "test_rejects_empty_email" in text
+    assert "feat/token" not in text  # the other worktree's branch
+    # A tool event that changes the branch closes the old one: never shown as current.
+    await rig.capture.ingest(
+        rig.caller, fixture("codex", "git_switch", cwd="/src/acme-web", turn_id="t-3")
+    )
+    rig.clock.tick(minutes=1)
+    text = (await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web"))).text
+    assert "web · current branch: feat/token (since" in text
+    assert "current branch: feat/login (since" not in text
