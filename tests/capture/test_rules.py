@@ -19,11 +19,11 @@ from twoclocks.capture.rules import (
     git_commit,
     git_push,
     pull_request_opened,
+    ran_tests,
     repeated_tool_error,
     segments,
     strip_credentials,
     subagent_finished,
-    ran_tests,
 )
 from twoclocks.domain.errors import InvalidInput
 from twoclocks.domain.model import Kind
