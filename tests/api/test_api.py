@@ -181,7 +181,11 @@ async def test_empty_query_and_k_out_of_range_are_clear_errors(api: httpx.AsyncC
 async def test_account_settings_move_decisions_to_the_project_and_set_the_zone(
     api: httpx.AsyncClient, tmp_path: Any
 ) -> None:
-    assert (await api.get("/v1/settings")).json() == {"timezone": None, "places": {}}
+    assert (await api.get("/v1/settings")).json() == {
+        "timezone": None,
+        "places": {},
+        "capture": True,
+    }
     r = await api.put("/v1/settings", json={"timezone": "Mars/Olympus"})
     assert r.status_code == 422 and "Mars/Olympus" in r.json()["message"]
     r = await api.put(
