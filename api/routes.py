@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -16,6 +17,15 @@ from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.model import require_aware
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Clock, Episode
+from twoclocks.service.capture import (
+    Accepted,
+    CaptureService,
+    CaptureStats,
+    EventBatch,
+    EventBatchResult,
+    EventRequest,
+    EventResult,
+)
 from twoclocks.service.recall import BlockRequest, BlockResult, RecallRequest, RecallResult
 from twoclocks.service.requests import (
     Caller,
@@ -43,6 +53,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 router = APIRouter(prefix="/v1", responses=_ERRORS)
+log = logging.getLogger(__name__)
 
 
 async def caller(request: Request) -> Caller:
@@ -239,3 +250,37 @@ async def episodes(
     """Search the raw episodes (the person's own words, tool events) facts came from."""
     found = await runtime_of(request).service.search_episodes(who, query, k)
     return EpisodeList(status="rows" if found else "empty", episodes=found)
+
+
+@router.post("/events", status_code=202, response_model=EventResult)
+async def capture_event(
+    body: EventRequest, request: Request, who: CallerDep, background: BackgroundTasks
+) -> EventResult:
+    """Capture one tool event (a hook's stdin JSON): kept once, facts written after the answer."""
+    capture = runtime_of(request).capture
+    accepted = await capture.accept(who, body)
+    if accepted.facts:
+        background.add_task(_apply_quietly, capture, who, accepted)
+    return accepted.result
+
+
+@router.post("/events/batch", response_model=EventBatchResult)
+async def capture_events(body: EventBatch, request: Request, who: CallerDep) -> EventBatchResult:
+    """Capture spooled events in order, each written before the answer; replays are duplicates."""
+    capture = runtime_of(request).capture
+    return EventBatchResult(results=[await capture.ingest(who, event) for event in body.events])
+
+
+@router.get("/events/stats", response_model=CaptureStats)
+async def capture_stats(request: Request, who: CallerDep) -> CaptureStats:
+    """Capture for doctor: the switch, events per client and when the last came, refusals."""
+    return await runtime_of(request).capture.stats(who)
+
+
+async def _apply_quietly(capture: CaptureService, who: Caller, accepted: Accepted) -> None:
+    # After the answer there is nobody to tell: a store that went away loses these facts
+    # (the event itself is kept), and the log says so.
+    try:
+        await capture.apply(who, accepted)
+    except Exception:
+        log.exception("capture: facts of %s not written", accepted.result.event_id)

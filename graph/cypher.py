@@ -86,8 +86,11 @@ def plan_body(embedding: str) -> str:
 
 SAVE_EPISODE = """
 MERGE (ep:Episodic {group_id: $g, uuid: $uuid})
-  ON CREATE SET ep += $props, ep.entity_edges = []
+  ON CREATE SET ep += $props, ep.entity_edges = [], ep.saved_by = $token
+RETURN ep.saved_by = $token AS created
 """
+"""Idempotent on the id; ``created`` says whether this call stored it (the token is fresh per
+call), which is how a replayed tool event is told from a new one."""
 
 RECORD_ALIAS = """
 MERGE (a:SlotAlias {group_id: $g, subject: $subject, alias: $alias})

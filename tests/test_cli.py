@@ -290,3 +290,16 @@ def test_block_help_shows_the_budgets_range() -> None:
     assert "500<=x<=10000" in out
     refused = CliRunner().invoke(app, ["block", "--budget", "10"])
     assert refused.exit_code == 2 and "500" in refused.output
+
+
+@pytest.mark.anyio
+async def test_capture_off_and_on_change_only_the_capture_setting(served: Served) -> None:
+    await served.ok("settings", "--timezone", "Europe/Istanbul")
+    assert "capture: off" in await served.ok("capture", "off")
+    after = json.loads(await served.ok("settings", "--json"))
+    assert after["capture"] is False and after["timezone"] == "Europe/Istanbul"
+    assert "capture: off" in await served.ok("capture")
+    assert "capture: on" in await served.ok("capture", "on")
+    bad = await served.cli("capture", "maybe")
+    assert bad.exit_code == 2
+    assert json.loads(await served.ok("settings", "--json"))["capture"] is True

@@ -23,6 +23,7 @@ from twoclocks.domain.places import Workspace
 from twoclocks.embeddings.port import Embedder
 from twoclocks.graph.port import Store
 from twoclocks.service.accounts import Accounts
+from twoclocks.service.capture import CaptureService
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.recall import RecallService
 from twoclocks.workspaces import SpacesConfig, resolve_workspace
@@ -129,6 +130,7 @@ class Runtime:
     service: MemoryService
     accounts: Accounts
     recall: RecallService
+    capture: CaptureService
     ready: bool = False
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -171,7 +173,8 @@ async def start_runtime(
         account_zone(settings),
         settings_of=accounts.settings,
     )
-    runtime = Runtime(settings, store, embedder, service, accounts, recall)
+    capture = CaptureService(service, store, system_clock, resolver, accounts.settings)
+    runtime = Runtime(settings, store, embedder, service, accounts, recall, capture)
     record_store(settings)
     runtime.ready = True
     runtime.details = {

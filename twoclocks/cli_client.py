@@ -365,6 +365,25 @@ def settings(
     show(current, as_json, [f"timezone: {zone}", f"places: {places or 'the defaults'}"])
 
 
+class CaptureState(StrEnum):
+    ON = "on"
+    OFF = "off"
+
+
+def capture(
+    state: Annotated[CaptureState | None, typer.Argument(help="on or off; omit to show")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Turn capture from tool events on or off for this account (off stores nothing)."""
+    current = call("GET", "/v1/settings")
+    if state is not None:
+        current.pop("timezone_in_use", None)  # read-only: the server works it out
+        current = call("PUT", "/v1/settings", {**current, "capture": state is CaptureState.ON})
+    on = current.get("capture", True)
+    line = f"capture: {'on' if on else 'off'}" + ("" if on else " (tool events store nothing)")
+    show(current, as_json, [line])
+
+
 def register(app: typer.Typer) -> None:
     """Add the client commands to the main CLI, in the order `--help` lists them."""
     for command in (
@@ -378,5 +397,6 @@ def register(app: typer.Typer) -> None:
         timeline,
         export,
         settings,
+        capture,
     ):
         app.command()(command)

@@ -185,6 +185,7 @@ async def test_account_settings_move_decisions_to_the_project_and_set_the_zone(
         "timezone": None,
         "places": {},
         "timezone_in_use": "UTC",  # the server's default, shown to clients rendering times
+        "capture": True,
     }
     r = await api.put("/v1/settings", json={"timezone": "Mars/Olympus"})
     assert r.status_code == 422 and "Mars/Olympus" in r.json()["message"]
