@@ -72,12 +72,29 @@ def test_doctor_says_an_untrusted_codex_hook_is_skipped_and_how_to_trust_it(home
     install("codex", home)
     line = _codex_line(home)
     assert "not trusted" in line and "Trust all and continue" in line
-    [key] = hook_keys(home)
-    assert key == f"{home}/.codex/hooks.json:session_start:0:0"
+    keys = hook_keys(home)
+    assert keys == [
+        f"{home}/.codex/hooks.json:{event}:0:0"
+        for event in ("session_start", "post_tool_use", "user_prompt_submit", "stop")
+    ]
     # What Codex writes once the person trusts it (0.171's config shape).
     with (home / ".codex" / "config.toml").open("a") as config:
-        config.write(f'\n[hooks.state."{key}"]\ntrusted_hash = "sha256:{"0" * 64}"\n')
+        for key in keys:
+            config.write(f'\n[hooks.state."{key}"]\ntrusted_hash = "sha256:{"0" * 64}"\n')
     assert "installed" in _codex_line(home)
+
+
+def test_doctor_says_which_codex_capture_hooks_are_still_untrusted(home: Path) -> None:
+    from twoclocks.clients.codex import hook_keys
+    from twoclocks.install import install
+
+    install("codex", home)
+    session_start = hook_keys(home)[0]
+    with (home / ".codex" / "config.toml").open("a") as config:
+        config.write(f'\n[hooks.state."{session_start}"]\ntrusted_hash = "sha256:{"0" * 64}"\n')
+    line = _codex_line(home)
+    assert "not trusted" in line and "post_tool_use, user_prompt_submit, stop" in line
+    assert "session_start" not in line
 
 
 def test_doctor_says_a_codex_entry_without_env_vars_needs_a_reinstall(home: Path) -> None:

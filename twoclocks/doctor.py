@@ -226,8 +226,8 @@ def check_clients(home: Path | None = None) -> list[Check]:
             checks.append(
                 Check(
                     False,
-                    f"codex: the SessionStart hook is not trusted ({trust.how}), so Codex "
-                    f"skips it: {TRUST_FIX}",
+                    f"codex: twoclocks hooks not trusted ({trust.how}), so Codex "
+                    f"skips them: {TRUST_FIX}",
                 )
             )
         else:

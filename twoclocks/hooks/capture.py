@@ -25,7 +25,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from twoclocks.hooks.claude_code import HookFailure, Target, client_target, log_failure
+from twoclocks.client_file import Target
+from twoclocks.hooks.claude_code import HookFailure, client_target, log_failure
 
 HTTP_TIMEOUT_S = 0.25
 """Total time for one request; a capture hook must not hold the agent up."""
@@ -50,6 +51,10 @@ STRING_MAX = 16_000
 
 DRAIN_BATCHES = 1
 """Spool batches a hook sends after its own event got through."""
+
+STOP_BUDGET_S = 2.0
+"""The Stop hook (end of a turn) drains the spool for at most this long, then leaves the
+rest to the next hook; Codex runs it in turn, so it must not hold the agent up."""
 
 CHANNEL_HEADER = "X-Twoclocks-Channel"
 
@@ -253,16 +258,28 @@ def spool_depth(data_dir: Path) -> tuple[int, int]:
     return waiting, dropped
 
 
-def drain(target: Target, batches: int | None = None, timeout: float = DRAIN_TIMEOUT_S) -> int:
+def drain(
+    target: Target,
+    batches: int | None = None,
+    timeout: float = DRAIN_TIMEOUT_S,
+    budget: float | None = None,
+) -> int:
     """Send spooled events in order, a batch per request; returns how many left the spool.
 
     A batch leaves the spool only once the server answered it; a batch that fails
     stops the drain, to be sent again next time (the server keeps each event once).
+    With ``budget`` (seconds), no batch starts after it is spent.
     """
     path = spool_path(target.data_dir)
+    deadline = None if budget is None else time.monotonic() + budget
     sent = 0
     done = 0
     while batches is None or done < batches:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0.05:
+                return sent
+            timeout = min(timeout, left)
         try:
             lines = path.read_bytes().splitlines(keepends=True)
         except OSError:
@@ -352,11 +369,16 @@ def _arm_backstop(seconds: float) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``CLIENT`` reads one event from stdin; ``drain`` sends the whole spool. Always exits 0."""
+    """``CLIENT`` reads one event from stdin; ``drain`` sends the whole spool, ``stop`` (the
+    Stop hook) what it can in STOP_BUDGET_S. Always exits 0."""
     args = sys.argv[1:] if argv is None else argv
     try:
         if args[:1] == ["drain"]:
             drain(client_target(os.environ))
+        elif args[:1] == ["stop"]:
+            # The Stop event itself carries nothing to capture; stdin is left unread.
+            _arm_backstop(STOP_BUDGET_S + 0.5)
+            drain(client_target(os.environ), budget=STOP_BUDGET_S)
         else:
             _arm_backstop(HARD_STOP_S)
             client = args[0] if args and args[0] in CLIENTS else None
