@@ -256,6 +256,14 @@ def run(target: Target, home: Path | None = None) -> tuple[int, list[str]]:
     checks += [check_data_dir(target.data_dir), check_hook_log(target.data_dir)]
     unexpanded = check_unexpanded(target.data_dir)
     checks += [*([unexpanded] if unexpanded else []), *check_clients(home)]
+    from twoclocks import doctor_capture
+
+    capturing = [
+        client
+        for client in CLIENTS
+        if any(p.present and p.what.startswith("capture") for p in installed(client, home))
+    ]
+    checks += doctor_capture.run(target, bool(server.ok), bool(checks[1].ok), capturing)
     lines = [line for check in checks for line in check.lines()]
     failed = sum(1 for c in checks if c.ok is False)
     lines.append(
