@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from twoclocks.domain.slot_names import humanize_predicate, lexical_verdict
 
@@ -42,8 +42,17 @@ class SlotMatcher:
         self._vectors: OrderedDict[str, list[float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def match(self, predicate: str, existing: Sequence[str]) -> str | None:
+    def match(
+        self,
+        predicate: str,
+        existing: Sequence[str],
+        value: str | None = None,
+        values: Mapping[str, Sequence[str]] | None = None,
+    ) -> str | None:
         """Return the existing predicate to write ``predicate`` under, or None for a new slot.
+
+        ``value`` is the value being written and ``values`` the current values of the
+        existing slots, when the caller knows them.
 
         An exact name wins; then names the lexical rules call the same; then the most
         similar name the embedding accepts at ``threshold``.

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, tzinfo
 from typing import Literal
 
@@ -39,6 +39,12 @@ BLOCK_CANDIDATES = 400
 characters hold far fewer."""
 
 Status = Literal["rows", "empty", "unavailable"]
+
+LEGS = ("keyword", "vector", "entity_walk", "workspace_walk")
+"""The recall legs by name, in the order they are fused."""
+
+DEFAULT_LEG_WEIGHTS: Mapping[str, float] = {leg: 1.0 for leg in LEGS}
+"""How much each leg's ranking counts in the fusion; a leg weighted 0 is not run."""
 
 
 class RecallRequest(BaseModel):
@@ -111,7 +117,12 @@ class RecallService:
         resolve_workspace: Callable[[str | None], Workspace],
         tz: tzinfo,
         settings_of: Callable[[str], Awaitable[AccountSettings]] | None = None,
+        leg_weights: Mapping[str, float] | None = None,
     ) -> None:
+        unknown = set(leg_weights or {}) - set(LEGS)
+        if unknown:
+            raise ValueError(f"unknown recall legs {sorted(unknown)}: the legs are {LEGS}")
+        self.leg_weights = {**DEFAULT_LEG_WEIGHTS, **(leg_weights or {})}
         self.store = store
         self.clock = clock
         self.embedder = embedder
@@ -148,17 +159,24 @@ class RecallService:
         """
         pool = max(k * 3, 30)
         query = query.model_copy(update={"tiered_only": True})
-        legs = await asyncio.gather(
-            self.store.search_text(account, text, query, pool),
-            self._vector_leg(account, text, query, pool),
-            self._walk(account, self.store.entities_named(account, text, 10), query, pool),
-            self._walk(account, self._workspace_entities(account, workspace), query, pool),
-        )
+        runs: dict[str, Callable[[], Awaitable[list[FactVersion]]]] = {
+            "keyword": lambda: self.store.search_text(account, text, query, pool),
+            "vector": lambda: self._vector_leg(account, text, query, pool),
+            "entity_walk": lambda: self._walk(
+                account, self.store.entities_named(account, text, 10), query, pool
+            ),
+            "workspace_walk": lambda: self._walk(
+                account, self._workspace_entities(account, workspace), query, pool
+            ),
+        }
+        active = [leg for leg in LEGS if self.leg_weights[leg] > 0]
+        legs = await asyncio.gather(*(runs[leg]() for leg in active))
         by_id = {v.version_id: v for leg in legs for v in leg}
         # The stores already filter on the tier; the rule is checked again here because a
         # row with no tier reaching a model is the one mistake recall must never make.
         fused = reciprocal_rank_fusion(
-            [[v.version_id for v in leg if shown_to_model(v.tier)] for leg in legs]
+            [[v.version_id for v in leg if shown_to_model(v.tier)] for leg in legs],
+            weights=[self.leg_weights[leg] for leg in active],
         )
         return [(by_id[vid], score) for vid, score in fused[:k]]
 
