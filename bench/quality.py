@@ -34,13 +34,18 @@ from twoclocks.graph.falkordb.server import EmbeddedFalkorDB
 from twoclocks.graph.falkordb.store import FalkorDBStore
 
 DATA = data.DATA_DIR
+FLOORS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
 
 
 def drift_table(outcomes: list[drift.DriftOutcome]) -> dict[str, Any]:
     """Print precision / recall / F1 per split and per family; return them as a dict."""
     print(f"\n{'drift':<34} {'pairs':>5} {'prec':>6} {'recall':>6} {'F1':>6}  wrong/missed")
     out: dict[str, Any] = {}
-    groups = [("split", drift.by_group(outcomes, lambda p: p.split))]
+    fresh = [o for o in outcomes if not o.pair.also_in_slot_pairs]
+    groups = [
+        ("split", drift.by_group(outcomes, lambda p: p.split)),
+        ("not in slot_pairs", drift.by_group(fresh, lambda p: p.split)),
+    ]
     for split in ("tune", "heldout"):
         part = [o for o in outcomes if o.pair.split == split]
         groups.append((f"{split} family", drift.by_group(part, lambda p: p.family)))
@@ -104,6 +109,12 @@ async def run_recall(
                 print(f"  {a.question.kind:<6} {a.question.question!r} want {a.question.expect}"
                       f" got {a.status} {list(a.ranked)}")  # fmt: skip
     if legs:
+        service = recall.recall_service(store, embedder, loaded, None)
+        for floor in FLOORS:
+            service.relevance_floor = floor
+            got = await recall.ask(service, loaded, questions)
+            part = recall.score(a for a in got if a.question.split == "tune")
+            out[f"floor {floor:.2f} tune"] = recall_row(f"floor {floor:.2f} (tune)", part)
         for name, weights in recall.leg_variants().items():
             service = recall.recall_service(store, embedder, loaded, weights)
             got = await recall.ask(service, loaded, questions)

@@ -32,6 +32,9 @@ class DriftPair(BaseModel):
     merge: bool
     family: str = "other"
     split: Split = "tune"
+    subject: str = "drift-subject"
+    also_in_slot_pairs: bool = False
+    """The same two names are in the older slot_pairs.jsonl the matcher was built with."""
 
 
 class OlderValue(BaseModel):

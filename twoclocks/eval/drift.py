@@ -106,7 +106,7 @@ async def through_service(
     caller = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
     out = []
     for i, pair in enumerate(pairs):
-        subject = f"drift-subject-{i}"
+        subject = f"{pair.subject}-{i}"
         first = RememberRequest(
             subject=subject, predicate=pair.a, object=pair.value_a, tier=Tier.ASSERTED
         )

@@ -160,7 +160,7 @@ async def ask(
 def leg_variants() -> dict[str, dict[str, float]]:
     """Weight overrides that keep one leg alone, or drop one leg, for the contribution table."""
     out: dict[str, dict[str, float]] = {}
-    for leg in LEGS:
+    for leg in LEGS[:-1]:  # the slot leg only reorders what the others found
         out[f"only {leg}"] = {name: (1.0 if name == leg else 0.0) for name in LEGS}
     for leg in LEGS:
         out[f"without {leg}"] = {leg: 0.0}

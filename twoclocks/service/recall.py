@@ -25,8 +25,16 @@ from twoclocks.domain.model import FactVersion, require_aware
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.embeddings.port import Embedder
+from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.accounts import zone_of
+from twoclocks.service.relevance import (
+    Relevance,
+    by_question,
+    content_words,
+    dot,
+    lexical_overlap,
+)
 from twoclocks.service.requests import Caller, Fact, Text
 
 log = logging.getLogger("twoclocks.recall")
@@ -40,8 +48,13 @@ characters hold far fewer."""
 
 Status = Literal["rows", "empty", "unavailable"]
 
-LEGS = ("keyword", "vector", "entity_walk", "workspace_walk")
-"""The recall legs by name, in the order they are fused."""
+RELEVANCE_FLOOR = -1.0
+"""Below this, no candidate's best relevance signal (``Relevance.best``) is evidence
+enough that memory holds an answer, and recall says ``empty``."""
+
+LEGS = ("keyword", "vector", "entity_walk", "workspace_walk", "slot")
+"""The recall legs by name, in the order they are fused. ``slot`` ranks what the other
+legs found by how well its slot name matches the question; it reads nothing itself."""
 
 DEFAULT_LEG_WEIGHTS: Mapping[str, float] = {leg: 1.0 for leg in LEGS}
 """How much each leg's ranking counts in the fusion; a leg weighted 0 is not run."""
@@ -118,17 +131,22 @@ class RecallService:
         tz: tzinfo,
         settings_of: Callable[[str], Awaitable[AccountSettings]] | None = None,
         leg_weights: Mapping[str, float] | None = None,
+        slot_matcher: SlotMatcher | None = None,
     ) -> None:
         unknown = set(leg_weights or {}) - set(LEGS)
         if unknown:
             raise ValueError(f"unknown recall legs {sorted(unknown)}: the legs are {LEGS}")
         self.leg_weights = {**DEFAULT_LEG_WEIGHTS, **(leg_weights or {})}
+        self.relevance_floor = RELEVANCE_FLOOR
         self.store = store
         self.clock = clock
         self.embedder = embedder
         self.resolve_workspace = resolve_workspace
         self.tz = tz
         self.settings_of = settings_of
+        # Slot names are few and repeat across questions: their vectors come from the
+        # matcher's cache, so the slot leg costs a dot product per candidate.
+        self.slot_matcher = slot_matcher or (SlotMatcher(embedder) if embedder else None)
 
     async def recall(self, caller: Caller, req: RecallRequest) -> RecallResult:
         """Fuse the keyword, vector and graph legs; only tiered rows, since a model reads them."""
@@ -159,9 +177,21 @@ class RecallService:
         """
         pool = max(k * 3, 30)
         query = query.model_copy(update={"tiered_only": True})
+        weights = self.leg_weights
+        vector_task = asyncio.create_task(self._query_vector(text))
+        cosine: dict[str, float] = {}
+
+        async def vector_leg() -> list[FactVersion]:
+            vector = await vector_task
+            if vector is None:
+                return []
+            scored = await self.store.search_vector_scored(account, vector, query, pool)
+            cosine.update((v.version_id, c) for v, c in scored)
+            return [v for v, _ in scored]
+
         runs: dict[str, Callable[[], Awaitable[list[FactVersion]]]] = {
             "keyword": lambda: self.store.search_text(account, text, query, pool),
-            "vector": lambda: self._vector_leg(account, text, query, pool),
+            "vector": vector_leg,
             "entity_walk": lambda: self._walk(
                 account, self.store.entities_named(account, text, 10), query, pool
             ),
@@ -169,32 +199,76 @@ class RecallService:
                 account, self._workspace_entities(account, workspace), query, pool
             ),
         }
-        active = [leg for leg in LEGS if self.leg_weights[leg] > 0]
-        legs = await asyncio.gather(*(runs[leg]() for leg in active))
-        by_id = {v.version_id: v for leg in legs for v in leg}
+        active = [leg for leg in runs if weights[leg] > 0]
+        try:
+            found = await asyncio.gather(*(runs[leg]() for leg in active))
+        finally:
+            vector = await vector_task
+        found_by = dict(zip(active, found, strict=True))
         # The stores already filter on the tier; the rule is checked again here because a
         # row with no tier reaching a model is the one mistake recall must never make.
+        by_id = {
+            v.version_id: v for leg in found_by.values() for v in leg if shown_to_model(v.tier)
+        }
+        relevance = await self._relevance(text, vector, by_id, cosine)
+        if relevance and max(r.best for r in relevance.values()) < self.relevance_floor:
+            return []
+        question_order = {vid: r.question_score for vid, r in relevance.items()}
+        rankings: dict[str, list[str]] = {}
+        for leg, found in found_by.items():
+            ids = [v.version_id for v in found if v.version_id in by_id]
+            # A walk reaches facts by where they sit in the graph, not by what was asked:
+            # its store order says nothing, so it ranks them by the question instead.
+            rankings[leg] = by_question(ids, question_order) if leg.endswith("walk") else ids
+        if weights["slot"] > 0 and relevance:
+            slot_score = {vid: r.slot for vid, r in relevance.items()}
+            rankings["slot"] = by_question(by_id, slot_score)[:pool]
+        legs = [leg for leg in LEGS if leg in rankings]
         fused = reciprocal_rank_fusion(
-            [[v.version_id for v in leg if shown_to_model(v.tier)] for leg in legs],
-            weights=[self.leg_weights[leg] for leg in active],
+            [rankings[leg] for leg in legs], weights=[weights[leg] for leg in legs]
         )
         return [(by_id[vid], score) for vid, score in fused[:k]]
 
-    async def _vector_leg(
-        self, account: str, text: str, query: FactQuery, k: int
-    ) -> list[FactVersion]:
-        """Nearest facts to the question; no leg at all when no embedder can encode it.
+    async def _query_vector(self, text: str) -> list[float] | None:
+        """The question's embedding; None when no embedder can encode it.
 
-        A broken embedder costs recall one leg, not the answer: keyword and graph still run.
+        A broken embedder costs recall its vector and slot legs, not the answer: keyword
+        and graph still run.
         """
         if self.embedder is None:
-            return []
+            return None
         try:
-            vector = await asyncio.to_thread(self.embedder.embed_query, text)
+            return await asyncio.to_thread(self.embedder.embed_query, text)
         except ModelUnavailable as exc:  # the adapter's one error for a failing model
             log.warning("recall without the vector leg, the query embedding failed: %s", exc)
-            return []
-        return await self.store.search_vector(account, vector, query, k)
+            return None
+
+    async def _relevance(
+        self,
+        text: str,
+        vector: list[float] | None,
+        facts: Mapping[str, FactVersion],
+        cosine: Mapping[str, float],
+    ) -> dict[str, Relevance]:
+        """The relevance signals of every candidate fact for this question."""
+        asked = content_words(text)
+        slot_of: dict[str, float] = {}
+        if vector is not None and self.slot_matcher is not None and facts:
+            names = sorted({v.predicate for v in facts.values()})
+            try:
+                vectors = await asyncio.to_thread(self.slot_matcher.name_vectors, names)
+            except ModelUnavailable as exc:
+                log.warning("recall without the slot leg, a name embedding failed: %s", exc)
+            else:
+                slot_of = {n: dot(vector, v) for n, v in zip(names, vectors, strict=True)}
+        return {
+            vid: Relevance(
+                lexical=lexical_overlap(asked, v.predicate, v.object),
+                slot=slot_of.get(v.predicate, 0.0),
+                vector=cosine.get(vid),
+            )
+            for vid, v in facts.items()
+        }
 
     async def _walk(
         self, account: str, entities: Awaitable[list[str]], query: FactQuery, k: int
