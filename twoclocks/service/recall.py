@@ -64,7 +64,7 @@ DEFAULT_LEG_WEIGHTS: Mapping[str, float] = {
     "keyword": 0.5,
     "vector": 3.0,
     "entity_walk": 0.5,
-    "workspace_walk": 0.5,
+    "workspace_walk": 1.5,
     "slot": 0.5,
 }
 """How much each leg's ranking counts in the fusion; a leg weighted 0 is not run.
@@ -72,7 +72,10 @@ DEFAULT_LEG_WEIGHTS: Mapping[str, float] = {
 Fitted on the tune part of tests/data/recall_questions.jsonl (bench/quality.py): the
 vector leg alone answers most paraphrased questions (hit@1 0.70 alone, against 0.48 for
 keyword and 0.36 for the question-ranked entity walk), so it carries most of the weight;
-at equal weights the fusion fell to 0.59. Re-measure before changing them."""
+at equal weights the fusion fell to 0.59. The set asks without a working directory, so
+the workspace walk is unmeasured there: its weight keeps the session's own workspace
+ahead of equally good rows elsewhere (test_recall_walks_from_the_workspace_entity).
+Re-measure before changing them."""
 
 
 class RecallRequest(BaseModel):
@@ -210,8 +213,11 @@ class RecallService:
             "entity_walk": lambda: self._walk(
                 account, self.store.entities_named(account, text, 10), query, pool
             ),
+            # One hop only: the workspace's own facts. Further out, a walk from the
+            # workspace reaches every service that shares a value with it (the CI product,
+            # the cloud) and would vote for them as loudly as for the workspace's own.
             "workspace_walk": lambda: self._walk(
-                account, self._workspace_entities(account, workspace), query, pool
+                account, self._workspace_entities(account, workspace), query, pool, depth=1
             ),
         }
         active = [leg for leg in runs if weights[leg] > 0]
@@ -286,13 +292,18 @@ class RecallService:
         }
 
     async def _walk(
-        self, account: str, entities: Awaitable[list[str]], query: FactQuery, k: int
+        self,
+        account: str,
+        entities: Awaitable[list[str]],
+        query: FactQuery,
+        k: int,
+        depth: int = TRAVERSAL_DEPTH,
     ) -> list[FactVersion]:
-        """The graph leg from the entities found, up to TRAVERSAL_DEPTH relations out."""
+        """The graph leg from the entities found, up to ``depth`` relations out."""
         found = await entities
         if not found:
             return []
-        return await self.store.traverse(account, found, query, TRAVERSAL_DEPTH, k)
+        return await self.store.traverse(account, found, query, depth, k)
 
     async def _workspace_entities(self, account: str, workspace: Workspace) -> list[str]:
         """Entities named exactly (ignoring case) like the workspace's repo or project."""
