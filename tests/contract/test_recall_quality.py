@@ -44,7 +44,7 @@ async def test_the_vector_leg_scores_each_fact_by_its_cosine_to_the_question(
     assert [v.object for v, _ in got] == ["Redis", "Python"]
     for version, score in got:
         want = dot(ask, vector(fact_text(version.subject, version.predicate, version.object)))
-        assert score == pytest.approx(want, abs=1e-3)
+        assert score == pytest.approx(want, abs=5e-3)  # engines store float32 vectors
 
 
 async def test_a_walk_ranks_what_it_reaches_by_the_question_not_by_store_order(
@@ -57,7 +57,7 @@ async def test_a_walk_ranks_what_it_reaches_by_the_question_not_by_store_order(
     got = await service(store, entity_walk=1.0).recall(
         Caller(account=account), RecallRequest(query="what cache does billing-api use?", k=4)
     )
-    assert [f.predicate for f in got.facts][0] == "cache"
+    assert got.facts[0].predicate == "cache"
 
 
 async def test_the_slot_leg_puts_the_slot_the_question_names_first(

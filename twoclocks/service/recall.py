@@ -236,8 +236,8 @@ class RecallService:
             return []
         question_order = {vid: r.question_score for vid, r in relevance.items()}
         rankings: dict[str, list[str]] = {}
-        for leg, found in found_by.items():
-            ids = [v.version_id for v in found if v.version_id in by_id]
+        for leg, reached in found_by.items():
+            ids = [v.version_id for v in reached if v.version_id in by_id]
             # A walk reaches facts by where they sit in the graph, not by what was asked:
             # its store order says nothing, so it ranks them by the question instead.
             rankings[leg] = by_question(ids, question_order) if leg.endswith("walk") else ids
