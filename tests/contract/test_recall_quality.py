@@ -44,7 +44,8 @@ async def test_the_vector_leg_scores_each_fact_by_its_cosine_to_the_question(
     assert [v.object for v, _ in got] == ["Redis", "Python"]
     for version, score in got:
         want = dot(ask, vector(fact_text(version.subject, version.predicate, version.object)))
-        assert score == pytest.approx(want, abs=5e-3)  # engines store float32 vectors
+        # Neo4j quantizes its vector index (int8 by default), so its scores are near, not exact.
+        assert score == pytest.approx(want, abs=0.06)
 
 
 async def test_a_walk_ranks_what_it_reaches_by_the_question_not_by_store_order(
