@@ -9,11 +9,12 @@ from __future__ import annotations
 from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import datetime
 from enum import StrEnum
-from typing import Protocol
+from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
 
 from twoclocks.domain.model import FactVersion, Plan
+from twoclocks.domain.temporal import world_instant
 
 
 class Clock(StrEnum):
@@ -52,6 +53,18 @@ class FactQuery(BaseModel):
     tiered_only: bool = False
     limit: int | None = None
 
+    @model_validator(mode="before")
+    @classmethod
+    def _about_then(cls, data: Any) -> Any:
+        # "What did we believe on D" means about D: ``as_believed`` alone sets ``as_of``
+        # (``domain.temporal.world_instant``), so every store applies both axes.
+        if isinstance(data, dict) and data.get("as_believed") is not None:
+            as_of = world_instant(
+                data.get("as_of"), data["as_believed"], bool(data.get("include_history"))
+            )
+            data = {**data, "as_of": as_of}
+        return data
+
 
 class Episode(BaseModel):
     """The raw text or tool event a fact came from, kept dated."""
@@ -79,6 +92,9 @@ class Store(Protocol):
 
     async def versions_of(self, account: str, fact_id: str) -> list[FactVersion]:
         """Every version of one logical fact, believed or not; empty if unknown."""
+
+    async def fact_ids_starting(self, account: str, prefix: str, limit: int) -> list[str]:
+        """Distinct fact ids that start with ``prefix``, in id order, at most ``limit``."""
 
     async def apply(
         self,
@@ -113,8 +129,8 @@ class Store(Protocol):
     def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, both clocks, oldest record first."""
 
-    async def save_episode(self, account: str, episode: Episode) -> None:
-        """Keep the raw text or event a fact came from."""
+    async def save_episode(self, account: str, episode: Episode) -> bool:
+        """Keep the raw text or event a fact came from; False when its id was stored already."""
 
     async def delete_fact(self, account: str, fact_id: str) -> int:
         """Physically remove every version of a fact; operator use only. Returns rows removed."""

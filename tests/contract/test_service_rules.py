@@ -78,7 +78,13 @@ async def test_seed_table_and_what_the_store_believed_on_march_1_about_may_1(
 
     assert await objects(svc, who) == ["Postgres 16", "trunk"]
     assert await objects(svc, who, as_of=day(3, 1)) == ["Postgres 16", "main"]
-    assert await objects(svc, who, as_believed=day(5, 1)) == ["Postgres 15", "main", "trunk"]
+    # "What did we believe on May 1" is about May 1; with history, every version held then.
+    assert await objects(svc, who, as_believed=day(5, 1)) == ["Postgres 15", "trunk"]
+    assert await objects(svc, who, as_believed=day(5, 1), include_history=True) == [
+        "Postgres 15",
+        "main",
+        "trunk",
+    ]
     assert await objects(svc, who, as_of=day(5, 1), as_believed=day(5, 1)) == [
         "Postgres 15",
         "trunk",
@@ -139,7 +145,9 @@ async def test_twenty_concurrent_new_values_leave_one_current_and_chained_window
     )
     current = await svc.facts(who, FactsRequest(subject="svc"))
     assert [f.object for f in current] == ["engineer 19"]
-    believed = await svc.facts(who, FactsRequest(subject="svc", as_believed=clock.now))
+    believed = await svc.facts(
+        who, FactsRequest(subject="svc", as_believed=clock.now, include_history=True)
+    )
     windows = sorted((f.valid_at, f.invalid_at) for f in believed)
     assert len(windows) == 20
     for (_, end), (next_start, _) in itertools.pairwise(windows):

@@ -23,8 +23,15 @@ Rules:
 * facts of this workspace come first, then unplaced ones, then the rest; newest
   ``valid_at`` first inside each group, or ``query_rank`` order when given;
 * at most 3 recent changes: versions whose world-time end falls in the last 48 h,
-  each paired with its successor (old -> new);
-* closed versions show as ``✗ INVALID`` only for session-state predicates;
+  each paired with the version that replaced it (old -> new): one that names it
+  (``supersedes``), else one opening the same slot, in the same workspace, exactly
+  where it ended. The line is left out when that successor is not shown (no tier),
+  lives in another workspace, or restates the same value; "nothing replaced it" is
+  said only when no version anywhere took over;
+* a current fact with a scheduled end says "until"; its "since" is when the value
+  began, so a value written again after it had closed keeps its first start;
+* closed versions show as ``✗ INVALID`` only for session-state predicates, and not
+  while the same value is current again;
 * the whole text fits ``budget`` characters; when anything is cut, the last line
   (inside the budget) says how many rows are missing and which tool lists them.
 """
@@ -39,6 +46,7 @@ from pydantic import BaseModel, ConfigDict
 
 from twoclocks.domain.errors import InvalidInput
 from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Tier
+from twoclocks.domain.restatement import is_restatement
 from twoclocks.domain.slot_names import humanize_predicate, predicate_tokens
 from twoclocks.domain.temporal import is_current
 from twoclocks.domain.trust import shown_to_model
@@ -135,24 +143,44 @@ def _tier_note(tier: Tier | None) -> str:
     return tier.value if tier else ""
 
 
-def _fact_line(v: FactVersion, tz: tzinfo) -> str:
+def _held_since(v: FactVersion, rows: Sequence[FactVersion]) -> datetime:
+    """When the value began: a restatement that reopened it continues the closed run before it."""
+    start, seen = v.valid_at, {v.version_id}
+    while True:
+        before = [
+            p for p in rows
+            if p.version_id not in seen and p.expired_at is None and p.slot == v.slot
+            and p.workspace == v.workspace and p.invalid_at == start
+            and is_restatement(p.object, v.object)
+        ]  # fmt: skip
+        if not before:
+            return start
+        start = min(p.valid_at for p in before)
+        seen.update(p.version_id for p in before)
+
+
+def _fact_line(v: FactVersion, since: datetime, tz: tzinfo) -> str:
+    # A current value with a scheduled end says so: "since" alone would read as open-ended.
+    until = f" until {format_time(v.invalid_at, tz)}" if v.invalid_at is not None else ""
     return (
         f"- {_one_line(v.subject)} · {humanize_predicate(v.predicate)}: {_one_line(v.object)}"
-        f" (since {format_time(v.valid_at, tz)}, {_tier_note(v.tier)})"
+        f" (since {format_time(since, tz)}{until}, {_tier_note(v.tier)})"
     )
 
 
-def _change_line(old: FactVersion, new: FactVersion | None, tz: tzinfo) -> str:
+def _change_line(old: FactVersion, new: FactVersion | None, now: datetime, tz: tzinfo) -> str:
     assert old.invalid_at is not None
-    value = _one_line(new.object) if new is not None else "(ended, no new value)"
-    if new is not None and new.predicate != old.predicate:
+    head = f"- {_one_line(old.subject)} · {humanize_predicate(old.predicate)}: "
+    when = format_time(old.invalid_at, tz)
+    if new is None:
+        return f"{head}{_one_line(old.object)} (ended {when}, nothing replaced it)"
+    value = _one_line(new.object)
+    if new.predicate != old.predicate:
         value = f"{humanize_predicate(new.predicate)}: {value}"
-    guessed = new is not None and new.tier is Tier.INFERRED
-    guess = ", new value inferred — a guess" if guessed else ""
-    return (
-        f"- {_one_line(old.subject)} · {humanize_predicate(old.predicate)}: "
-        f"{_one_line(old.object)} -> {value} (changed {format_time(old.invalid_at, tz)}{guess})"
-    )
+    guess = ", new value inferred — a guess" if new.tier is Tier.INFERRED else ""
+    # With its own change cut from the block, "a -> b" would read as "b is current".
+    gone = ", new value no longer current" if not is_current(new, now) else ""
+    return f"{head}{_one_line(old.object)} -> {value} (changed {when}{guess}{gone})"
 
 
 def _invalid_line(v: FactVersion, tz: tzinfo) -> str:
@@ -189,23 +217,73 @@ def _ordered(
     return sorted(rows, key=key)
 
 
-def _successor(old: FactVersion, rows: Sequence[FactVersion]) -> FactVersion | None:
-    """The version that took over when ``old`` ended: it points back, or opens the same slot."""
+def _replacements(old: FactVersion, rows: Sequence[FactVersion]) -> list[FactVersion]:
+    """Believed versions that took over when ``old`` ended, whatever their tier or workspace.
+
+    One that names ``old`` (``supersedes``: a revise with a replacement) replaced it;
+    otherwise, in a one-value slot, one that opens the slot exactly where ``old``
+    ended (the write planner closes a value at its successor's ``valid_at``). A value
+    that starts after a gap did not replace anything: ``old`` had ended before it.
+    """
     assert old.invalid_at is not None
-    end = old.invalid_at
-    pointing = [v for v in rows if v.supersedes == old.fact_id and v.fact_id != old.fact_id]
-    later: list[FactVersion] = []
-    if old.cardinality is Cardinality.ONE:
-        later = [
-            v for v in rows
-            if v.slot == old.slot and v.fact_id != old.fact_id and v.valid_at >= end
-        ]  # fmt: skip
-    candidates = pointing or later
-    if not candidates:
+    others = [v for v in rows if v.expired_at is None and v.fact_id != old.fact_id]
+    pointing = [v for v in others if v.supersedes == old.fact_id]
+    if pointing or old.cardinality is not Cardinality.ONE:
+        return pointing
+    return [v for v in others if v.slot == old.slot and v.valid_at == old.invalid_at]
+
+
+def _successor(old: FactVersion, rows: Sequence[FactVersion]) -> FactVersion | None:
+    """The version that replaced ``old`` in its workspace, or None when nothing did."""
+    found = _replacements(old, rows)
+    pointing = [v for v in found if v.supersedes == old.fact_id]
+    # A revise keeps the replaced fact's workspace, so a pointer is the successor
+    # wherever it lives; a same-slot value from another place is not this one's.
+    mine = pointing or [v for v in found if v.workspace == old.workspace]
+    return min(mine, key=lambda v: (v.valid_at, v.version_id)) if mine else None
+
+
+def _is_recent_ending(v: FactVersion, now: datetime) -> bool:
+    return (
+        v.expired_at is None
+        and v.invalid_at is not None
+        and v.invalid_at <= now
+        and now - v.invalid_at <= RECENT_WINDOW
+    )
+
+
+def unreplaced_endings(rows: Sequence[FactVersion], now: datetime) -> list[FactVersion]:
+    """Versions that ended in the last 48 h with no successor among ``rows``, newest end first.
+
+    The block would say these ``ended``; the caller checks each slot outside the
+    workspace first (``replaced_elsewhere``), since a value can be replaced from a
+    place this read does not see, and then "ended" would be false.
+    """
+    found = [
+        v
+        for v in rows
+        if shown_to_model(v.tier) and _is_recent_ending(v, now) and not _replacements(v, rows)
+    ]
+    # Newest end first, as the block lists them.
+    return sorted(found, key=lambda v: (-(v.invalid_at or now).timestamp(), v.version_id))
+
+
+def _change(
+    old: FactVersion, rows: Sequence[FactVersion], replaced_elsewhere: Collection[str]
+) -> tuple[FactVersion | None] | None:
+    """What the block says about a recent ending: (successor,), (None,) for ended, or None.
+
+    None means the line is left out: the successor is not shown (no tier, another
+    workspace) or says the same value again, so no line could be both true and useful.
+    """
+    if not _replacements(old, rows):
+        return None if old.version_id in replaced_elsewhere else (None,)
+    new = _successor(old, rows)
+    if new is None or not shown_to_model(new.tier):
         return None
-    # The windows meet with no gap, so the earliest start is the successor; one in
-    # the same workspace beats one that happens to start at the same instant elsewhere.
-    return min(candidates, key=lambda v: (v.valid_at, v.workspace != old.workspace, v.version_id))
+    if new.predicate == old.predicate and is_restatement(old.object, new.object):
+        return None
+    return (new,)
 
 
 def _sections(
@@ -214,6 +292,7 @@ def _sections(
     tz: tzinfo,
     workspace_keys: Collection[str],
     query_rank: Mapping[str, int] | None,
+    replaced_elsewhere: Collection[str],
 ) -> dict[str, list[str]]:
     shown = [v for v in facts if shown_to_model(v.tier)]
     current = _ordered([v for v in shown if is_current(v, now)], workspace_keys, query_rank)
@@ -232,20 +311,32 @@ def _sections(
     for old in closed:
         if len(changes) == MAX_RECENT_CHANGES:
             break
-        assert old.invalid_at is not None
-        if now - old.invalid_at > RECENT_WINDOW:
+        if not _is_recent_ending(old, now):
             continue
-        changes.append(_change_line(old, _successor(old, shown), tz))
-        in_changes.add(old.version_id)
+        # Every row, tiered or not, is looked at for the successor: an untiered one
+        # still replaced the value, so the line is left out rather than saying "ended".
+        said = _change(old, facts, replaced_elsewhere)
+        if said is not None:
+            changes.append(_change_line(old, said[0], now, tz))
+            in_changes.add(old.version_id)
+
+    def still_true(old: FactVersion) -> bool:
+        return any(v.slot == old.slot and is_restatement(v.object, old.object) for v in current)
 
     return {
         "rule": [f"- {_one_line(v.object)}" for v in rules],
-        "fact": [_fact_line(v, tz) for v in current if v.version_id not in rule_ids],
+        "fact": [
+            _fact_line(v, _held_since(v, shown), tz)
+            for v in current
+            if v.version_id not in rule_ids
+        ],
         "change": changes,
         "invalid": [
             _invalid_line(v, tz)
             for v in closed
-            if is_session_state(v.predicate) and v.version_id not in in_changes
+            if is_session_state(v.predicate)
+            and v.version_id not in in_changes
+            and not still_true(v)
         ],
     }
 
@@ -289,12 +380,15 @@ def render_block(
     budget: int = DEFAULT_BUDGET,
     query_rank: Mapping[str, int] | None = None,
     more_tool: str = "recall",
+    replaced_elsewhere: Collection[str] = (),
 ) -> RenderedBlock:
     """Render the first-turn [[CM-MEM]] block from the versions the service selected.
 
     ``status`` is what the store said: ``unavailable`` renders the header and that
     result alone; otherwise the result is ``rows`` or ``empty`` from what is shown
     (a store holding only untiered rows is ``empty`` to a model).
+    ``replaced_elsewhere``: ids of versions (from ``unreplaced_endings``) that a value
+    outside this read replaced; the block leaves their change out instead of "ended".
     """
     if budget < MIN_BUDGET:
         raise InvalidInput(f"budget {budget} is below {MIN_BUDGET} characters: ask for more")
@@ -302,7 +396,7 @@ def render_block(
         return RenderedBlock(
             status="unavailable", text=f"{HEADER}\nresult: unavailable", rows=0, more=0
         )
-    sections = _sections(facts, now, tz, workspace_keys, query_rank)
+    sections = _sections(facts, now, tz, workspace_keys, query_rank, replaced_elsewhere)
     if not any(sections.values()):
         return RenderedBlock(status="empty", text=f"{HEADER}\nresult: empty", rows=0, more=0)
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import datetime
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
 from twoclocks.domain.errors import InvalidInput, NaiveDatetime
 
@@ -110,6 +110,16 @@ def require_aware(value: datetime | None, field: str = "time") -> datetime | Non
 
 _CONTROL = {chr(c) for c in range(32) if chr(c) not in "\n\t"} | {"\x7f"}
 
+_BIDI = frozenset({"\u061c", "\u200e", "\u200f"} | {chr(c) for c in range(0x202A, 0x202F)})
+_BIDI |= {chr(c) for c in range(0x2066, 0x206A)}
+_NOT_ON_ONE_LINE = (
+    {chr(c) for c in range(32)} | {chr(c) for c in range(0x7F, 0xA0)} | {"\u2028", "\u2029"} | _BIDI
+)
+"""Characters a short field may not hold: every C0 and C1 control (newline, tab and CR
+included), the Unicode line and paragraph separators, and the bidi controls that reorder
+what a terminal or a model shows. Each of them lets a value pose as another line or hide
+what it says."""
+
 
 def require_printable(value: str, field: str = "text") -> str:
     """Refuse control characters (NUL and the like), which no engine stores faithfully, and
@@ -121,9 +131,38 @@ def require_printable(value: str, field: str = "text") -> str:
     raise InvalidInput(f"{field} contains {what} U+{ord(bad):04X}: remove it and send again")
 
 
+def require_one_line(value: str, field: str) -> str:
+    """Strip a short field and refuse what could forge a line or reorder it when shown.
+
+    Surrounding whitespace (a trailing newline from a shell) is stripped first; inside the
+    text, a newline, tab, CR, any other C0/C1 control or a bidi control is refused, since a
+    subject, predicate or object is printed on one line of a list the model trusts.
+    """
+    text = require_printable(value.strip(), field)
+    bad = next((ch for ch in text if ch in _NOT_ON_ONE_LINE), None)
+    if bad is not None:
+        what = "a bidi control" if bad in _BIDI else "the control character"
+        raise InvalidInput(
+            f"{field} contains {what} U+{ord(bad):04X}; it must be one line of plain text: "
+            "remove it (longer text belongs in evidence) and send again"
+        )
+    return text
+
+
+def on_one_line(text: str) -> str:
+    """``text`` as it may be printed on one line: each forbidden character as a visible escape.
+
+    For rows stored before the one-line rule, or imported from elsewhere, so that no
+    printed list can be forged by a value, whatever the store holds.
+    """
+    if not any(ch in _NOT_ON_ONE_LINE for ch in text):
+        return text
+    return "".join(f"\\u{ord(ch):04x}" if ch in _NOT_ON_ONE_LINE else ch for ch in text)
+
+
 def require_text(value: str, field: str) -> str:
-    """Strip and check a subject, predicate or object: non-empty, at most MAX_TEXT characters."""
-    text = require_printable(value, field).strip()
+    """Strip and check a subject, predicate or object: one line, non-empty, at most MAX_TEXT."""
+    text = require_one_line(value, field)
     if not text:
         raise InvalidInput(f"{field} is empty: give a short non-empty text")
     if len(text) > MAX_TEXT:
@@ -198,8 +237,13 @@ class Incoming(BaseModel):
 
     @field_validator("subject", "predicate", "object")
     @classmethod
-    def _text(cls, value: str) -> str:
-        return require_text(value, "text")
+    def _text(cls, value: str, info: ValidationInfo) -> str:
+        return require_text(value, info.field_name or "text")
+
+    @field_validator("category")
+    @classmethod
+    def _category(cls, value: str | None) -> str | None:
+        return None if value is None else require_one_line(value, "category")
 
     @field_validator("valid_at", "invalid_at")
     @classmethod

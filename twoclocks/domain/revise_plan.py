@@ -11,6 +11,12 @@ Worked example (the Postgres seed's acme-api, valid times):
   window [Feb 2, ∞). Correcting an already-ended fact carries its end forward.
 * A fact already corrected refuses every revision; one already ended refuses
   ``ended``. Both with ``FactAlreadyRetired``, never ``FactNotFound``.
+* A correction also gives back what the mistaken write took (``domain.correction``):
+  Heroku [Jan, Jun) -> Render [Jun, Sep) -> AWS [Sep, ∞) entered by mistake;
+  ``corrected`` on AWS expires it and Render's closed copy, and writes Render
+  [Jun, ∞) again, so "now" and "as of Oct" say Render while "as believed in
+  September" still says AWS. With a replacement, the replacement takes AWS's
+  window and Render still ends where it starts.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from twoclocks.domain.correction import restore_after_correction
 from twoclocks.domain.errors import (
     FactAlreadyRetired,
     FactNotFound,
@@ -61,11 +68,14 @@ def plan_revise(
     new_id: IdFactory,
     at: datetime | None = None,
     replacement: Incoming | None = None,
+    slot_history: Sequence[FactVersion] = (),
 ) -> Plan:
     """Plan an ``ended`` or ``corrected`` revision of one fact, with an optional successor.
 
     ``replacement`` carries the successor's text; its window is set here: from
     ``at`` for ``ended``, the original's whole window for ``corrected``.
+    ``slot_history`` is every version of the fact's slot, believed or not: a
+    correction re-opens what the mistaken write closed (see ``domain.correction``).
     """
     if reason not in REVISE_REASONS:
         raise InvalidInput(f"reason must be 'ended' or 'corrected', not {reason.value!r}")
@@ -117,9 +127,21 @@ def plan_revise(
         successor_id = successor.fact_id
         version_id = successor.version_id
 
+    expire = [Expiry(version_id=current.version_id, reason=reason)]
+    if reason is RetiredReason.CORRECTED:
+        restored_expire, restored = restore_after_correction(
+            fact_id,
+            slot_history,
+            now,
+            new_id,
+            replacement_start=successor_start if replacement is not None else None,
+        )
+        expire += restored_expire
+        inserts += restored
+
     return Plan(
         now=now,
-        expire=(Expiry(version_id=current.version_id, reason=reason),),
+        expire=tuple(expire),
         insert=tuple(inserts),
         outcome=Outcome.INSERTED,
         fact_id=fact_id,

@@ -43,6 +43,15 @@ def is_current(version: FactVersion, now: datetime) -> bool:
     return version.expired_at is None and holds_at(version, now)
 
 
+def world_instant(
+    as_of: datetime | None, as_believed: datetime | None, include_history: bool
+) -> datetime | None:
+    """The world time a read filters on: ``as_believed`` alone means "about then" too."""
+    if as_of is None and as_believed is not None and not include_history:
+        return as_believed
+    return as_of
+
+
 def is_visible(
     version: FactVersion,
     now: datetime,
@@ -54,9 +63,17 @@ def is_visible(
 
     * neither: current facts only (or, with ``include_history``, every version);
     * ``as_of`` alone: believed now and true at ``as_of``;
-    * ``as_believed`` alone: held at ``as_believed``, whatever its world window;
+    * ``as_believed`` alone: "what did we believe then about then": held at
+      ``as_believed`` and true at that same instant (``as_of`` defaults to it); with
+      ``include_history``, held at ``as_believed`` whatever its world window;
     * both: held at ``as_believed`` and true at ``as_of``.
+
+    Example: Render [Jun, Sep) was closed in October by "AWS from Sep". Asked
+    ``as_believed=Aug 1``, the store held Render open then, so Render is returned;
+    asked ``as_believed=Nov 1``, the closed Render copy is held but not true on
+    Nov 1, so AWS is returned and Render is not.
     """
+    as_of = world_instant(as_of, as_believed, include_history)
     if as_of is None and as_believed is None:
         return include_history or is_current(version, now)
     if as_believed is None:

@@ -6,14 +6,18 @@
   through (e.g. a hook) has a ceiling; the lowest of the claim and both ceilings wins.
 * An ``asserted`` claim whose value is not in the person's own message drops to
   ``inferred``.
-* A write that declares no tier is stored with none, and a row with no tier is
-  never sent to a model.
+* A write that declares no tier gets its writer's default (the person: asserted;
+  a tool rule: observed; an agent or a model: inferred), capped the same way, and
+  the answer says the tier stored and why it was lowered. Only imported rows that
+  never had a tier keep none, and a row with no tier is never sent to a model.
 """
 
 from __future__ import annotations
 
 import re
 from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
 
 from twoclocks.domain.model import Tier
 
@@ -53,6 +57,25 @@ CHANNEL_CEILING: dict[Channel, Tier] = {
 }
 
 
+WRITER_DEFAULT: dict[Writer, Tier] = {
+    Writer.PERSON: Tier.ASSERTED,
+    Writer.AGENT: Tier.INFERRED,
+    Writer.TOOL_RULE: Tier.OBSERVED,
+    Writer.EXTRACTOR: Tier.INFERRED,
+}
+"""The tier a write gets when it declares none."""
+
+
+class TierDecision(BaseModel):
+    """The tier a write is stored with, and, when it is below the claim, why."""
+
+    model_config = ConfigDict(frozen=True)
+
+    tier: Tier
+    claimed: Tier | None
+    lowered: str | None = None
+
+
 def lower(a: Tier, b: Tier) -> Tier:
     """The less trusted of two tiers."""
     return a if _RANK[a] <= _RANK[b] else b
@@ -73,14 +96,43 @@ def value_in_evidence(value: str, evidence: str | None) -> bool:
     return bool(needle) and f" {needle} " in f" {_words(evidence)} "
 
 
+def decide_tier(
+    claimed: Tier | None,
+    writer: Writer,
+    channel: Channel,
+    value: str,
+    evidence: str | None,
+) -> TierDecision:
+    """The tier a write is stored with, and why it is lower than claimed, if it is.
+
+    >>> decide_tier(None, Writer.AGENT, Channel.HTTP, "Render", None).tier
+    <Tier.INFERRED: 'inferred'>
+    >>> decide_tier(Tier.ASSERTED, Writer.AGENT, Channel.MCP, "Render", "use Fly").lowered
+    "asserted needs the value in the person's own words (evidence); stored as inferred"
+    """
+    asked = WRITER_DEFAULT[writer] if claimed is None else claimed
+    tier = lower(lower(asked, WRITER_CEILING[writer]), CHANNEL_CEILING[channel])
+    why: str | None = None
+    if tier is not asked:
+        why = f"{writer.value} writing through {channel.value} may claim at most {tier.value}"
+    if (
+        tier is Tier.ASSERTED
+        and writer is not Writer.PERSON
+        and not value_in_evidence(value, evidence)
+    ):
+        tier = Tier.INFERRED
+        why = "asserted needs the value in the person's own words (evidence); stored as inferred"
+    return TierDecision(tier=tier, claimed=claimed, lowered=why)
+
+
 def effective_tier(
     claimed: Tier | None,
     writer: Writer,
     channel: Channel,
     value: str,
     evidence: str | None,
-) -> Tier | None:
-    """The tier a write is stored with.
+) -> Tier:
+    """The tier a write is stored with (see ``decide_tier``).
 
     >>> effective_tier(Tier.ASSERTED, Writer.AGENT, Channel.MCP, "Buildkite", "use Buildkite")
     <Tier.ASSERTED: 'asserted'>
@@ -88,19 +140,10 @@ def effective_tier(
     <Tier.INFERRED: 'inferred'>
     >>> effective_tier(Tier.ASSERTED, Writer.TOOL_RULE, Channel.HOOK, "abc123", None)
     <Tier.OBSERVED: 'observed'>
-    >>> effective_tier(None, Writer.PERSON, Channel.CLI, "x", "x") is None
-    True
+    >>> effective_tier(None, Writer.PERSON, Channel.CLI, "x", None)
+    <Tier.ASSERTED: 'asserted'>
     """
-    if claimed is None:
-        return None
-    tier = lower(lower(claimed, WRITER_CEILING[writer]), CHANNEL_CEILING[channel])
-    if (
-        tier is Tier.ASSERTED
-        and writer is not Writer.PERSON
-        and not value_in_evidence(value, evidence)
-    ):
-        return Tier.INFERRED
-    return tier
+    return decide_tier(claimed, writer, channel, value, evidence).tier
 
 
 def shown_to_model(tier: Tier | None) -> bool:

@@ -8,7 +8,11 @@ Rules (DESIGN.md §3), each with a worked example; times are valid times:
 * **late, older value**: "Render" [Mar, ∞) is current; "Fly" arrives dated Feb.
   It is stored already closed as [Feb, Mar); Render stays current.
 * **restatement**: "CI runs on CircleCI" is current; "our CI runs on CircleCI"
-  arrives. No new version: the episode is added to the existing one.
+  arrives. No new version: the episode is added to the existing one. Only a
+  version whose window covers the incoming one's restates it: with Render closed
+  as [Jun, Sep) and nothing newer believed, "Render since Jun" opens Render again;
+  with Fly.io current from Sep, "Render in Jul" gets [Jul, Sep), which the closed
+  Render covers, so it confirms history.
 * **many-value slot**: every value is kept open; near-copies are restatements.
 
 The planner only sees what the writer can see; the caller decides that.
@@ -53,6 +57,15 @@ def _restated(incoming: Incoming, candidates: Sequence[FactVersion], now: dateti
                 predicate=version.predicate,
             )
     return None
+
+
+def covers(version: FactVersion, start: datetime, end: datetime | None) -> bool:
+    """True when the version's valid window contains the whole window [start, end)."""
+    if version.valid_at > start:
+        return False
+    if version.invalid_at is None:
+        return True
+    return end is not None and end <= version.invalid_at
 
 
 def new_version(
@@ -140,16 +153,19 @@ def plan_write(
             predicate=version.predicate,
         )
 
-    holding = [v for v in believed if holds_at(v, t)]
-    restated = _restated(incoming, holding, now)
-    if restated:
-        return restated
-
     # The new window runs until the next known value starts (a late, older value
     # is therefore stored already closed), or until the writer's own end.
     later_starts = [v.valid_at for v in believed if v.valid_at > t]
     ends = [e for e in ([min(later_starts)] if later_starts else []) + [incoming.invalid_at] if e]
     end = min(ends) if ends else None
+
+    holding = [v for v in believed if holds_at(v, t)]
+    # Only a version whose window covers the one this write would get is restated: a
+    # closed "Render [Jun, Sep)" does not cover an open "Render since June" when nothing
+    # newer holds, so that write opens Render again instead of vanishing into history.
+    restated = _restated(incoming, [v for v in holding if covers(v, t, end)], now)
+    if restated:
+        return restated
 
     expire: list[Expiry] = []
     insert: list[FactVersion] = []

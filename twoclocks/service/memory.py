@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -16,17 +15,31 @@ from typing import Any
 from pydantic import ValidationError
 
 from twoclocks.domain.account_settings import AccountSettings
-from twoclocks.domain.errors import FactNotFound, InvalidInput, TwoclocksError, WriteConflict
-from twoclocks.domain.model import FactClass, FactVersion, Incoming, Plan, require_printable
+from twoclocks.domain.errors import (
+    FactNotFound,
+    InvalidInput,
+    ReadNotAllowed,
+    TwoclocksError,
+    WriteConflict,
+)
+from twoclocks.domain.model import (
+    FactClass,
+    FactVersion,
+    Incoming,
+    Plan,
+    RetiredReason,
+    require_printable,
+)
 from twoclocks.domain.places import Workspace, resolve_place
 from twoclocks.domain.revise_plan import plan_reopen, plan_retract, plan_revise
 from twoclocks.domain.slot_names import fact_text
-from twoclocks.domain.trust import effective_tier
+from twoclocks.domain.trust import Writer, decide_tier
 from twoclocks.domain.write_plan import plan_write
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import Clock, Episode, FactQuery, SlotState, Store
 from twoclocks.secret_scan import refuse_secrets
+from twoclocks.service.fact_ids import FACT_ID, resolve_fact_id
 from twoclocks.service.requests import (
     Caller,
     Fact,
@@ -43,8 +56,6 @@ RecordClock = Callable[[], datetime]
 IdFactory = Callable[[], str]
 SettingsLookup = Callable[[str], Awaitable[AccountSettings]]
 WorkspaceResolver = Callable[[str | None], Workspace]
-
-FACT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 MAX_ATTEMPTS = 60
 """Optimistic retries per write; 20 racing writers on one slot need at most 20 rounds."""
@@ -108,6 +119,7 @@ class MemoryService:
         subject = req.subject.strip()
         asked = req.predicate.strip()
         predicate, new_alias = await self._slot_name(caller.account, subject, asked, req.object)
+        tier = decide_tier(req.tier, caller.writer, caller.channel, req.object, req.evidence)
         new = incoming(
             subject=subject,
             predicate=predicate,
@@ -115,7 +127,7 @@ class MemoryService:
             valid_at=req.valid_at or now,
             kind=req.kind,
             cardinality=req.cardinality,
-            tier=effective_tier(req.tier, caller.writer, caller.channel, req.object, req.evidence),
+            tier=tier.tier,
             fact_class=req.fact_class,
             category=req.category,
             place=place,
@@ -160,10 +172,13 @@ class MemoryService:
             outcome=done.outcome,
             predicate=done.predicate,
             closed=list(done.closed),
+            tier=tier.tier,
+            tier_lowered=tier.lowered,
         )
 
     async def revise(self, caller: Caller, fact_id: str, req: ReviseRequest) -> ReviseResult:
         """End or correct a fact, optionally naming its successor, all in one transaction."""
+        fact_id = await resolve_fact_id(self.store, caller.account, fact_id)
         replacement = None
         if req.replacement is not None:
             r = req.replacement
@@ -172,15 +187,17 @@ class MemoryService:
             )
         current = await self._versions(caller.account, fact_id)
         subject, predicate = current[0].subject, current[0].predicate
+        tier = None
         if req.replacement is not None:
             r = req.replacement
+            tier = decide_tier(r.tier, caller.writer, caller.channel, r.object, r.evidence)
             replacement = incoming(
                 subject=subject,
                 predicate=r.predicate or predicate,
                 object=r.object,
                 valid_at=current[0].valid_at,
                 kind=current[0].kind,
-                tier=effective_tier(r.tier, caller.writer, caller.channel, r.object, r.evidence),
+                tier=tier.tier,
                 fact_class=current[0].fact_class,
                 category=current[0].category,
                 place=current[0].place,
@@ -190,13 +207,37 @@ class MemoryService:
 
         async def plan(_state: SlotState, now: datetime) -> Plan:
             versions = await self.store.versions_of(caller.account, fact_id)
-            return plan_revise(fact_id, versions, req.reason, now, self.new_id, req.at, replacement)
+            history: list[FactVersion] = []
+            if req.reason is RetiredReason.CORRECTED:
+                # A correction gives back what the mistaken write closed: it needs the
+                # slot's closed and expired versions too, not only the believed ones.
+                history = await self.store.query(
+                    caller.account,
+                    FactQuery(now=now, subject=subject, predicate=predicate, include_history=True),
+                )
+            return plan_revise(
+                fact_id, versions, req.reason, now, self.new_id, req.at, replacement, history
+            )
 
         done = await self._apply(caller.account, subject, predicate, plan)
-        return ReviseResult(fact_id=fact_id, successor_id=done.successor_id)
+        return ReviseResult(
+            fact_id=fact_id,
+            successor_id=done.successor_id,
+            successor_tier=tier.tier if tier and done.successor_id else None,
+            tier_lowered=tier.lowered if tier and done.successor_id else None,
+            restored=list(
+                dict.fromkeys(
+                    v.fact_id for v in done.insert if v.fact_id not in (fact_id, done.successor_id)
+                )
+            ),
+        )
 
-    async def retract(self, caller: Caller, fact_id: str) -> None:
-        """Forget a fact: closed on the record clock, kept as history, reopenable."""
+    async def retract(self, caller: Caller, fact_id: str) -> str:
+        """Forget a fact: closed on the record clock, kept as history, reopenable.
+
+        Returns the fact's full id (``fact_id`` may be a unique start of it).
+        """
+        fact_id = await resolve_fact_id(self.store, caller.account, fact_id)
         current = await self._versions(caller.account, fact_id)
 
         async def plan(_state: SlotState, now: datetime) -> Plan:
@@ -204,9 +245,11 @@ class MemoryService:
             return plan_retract(fact_id, versions, now)
 
         await self._apply(caller.account, current[0].subject, current[0].predicate, plan)
+        return fact_id
 
-    async def reopen(self, caller: Caller, fact_id: str) -> None:
-        """Undo a mistaken retract."""
+    async def reopen(self, caller: Caller, fact_id: str) -> str:
+        """Undo a mistaken retract; returns the fact's full id."""
+        fact_id = await resolve_fact_id(self.store, caller.account, fact_id)
         current = await self._versions(caller.account, fact_id)
         subject, predicate = current[0].subject, current[0].predicate
 
@@ -215,6 +258,7 @@ class MemoryService:
             return plan_reopen(fact_id, versions, state.versions, now, self.new_id)
 
         await self._apply(caller.account, subject, predicate, plan)
+        return fact_id
 
     async def _slot_name(
         self, account: str, subject: str, predicate: str, value: str
@@ -245,7 +289,16 @@ class MemoryService:
     # -- reading -----------------------------------------------------------------
 
     async def facts(self, caller: Caller, req: FactsRequest) -> list[Fact]:
-        """This workspace's rows plus unplaced rows, on either clock or both."""
+        """This workspace's rows plus unplaced rows, on either clock or both.
+
+        ``all_workspaces`` reads every workspace of the account; only the person may
+        (their own memory, across projects): an agent stays in its session's workspace.
+        """
+        if req.all_workspaces and caller.writer is not Writer.PERSON:
+            raise ReadNotAllowed(
+                "all_workspaces is for the person's own reads (the CLI): an agent reads "
+                "the facts of its session's workspace; drop all_workspaces"
+            )
         workspace = self.resolve_workspace(req.cwd)
         predicate = req.predicate
         if req.subject and predicate:
@@ -260,9 +313,22 @@ class MemoryService:
             as_of=req.as_of,
             as_believed=req.as_believed,
             include_history=req.include_history,
-            workspaces=workspace.keys,
+            workspaces=None if req.all_workspaces else workspace.keys,
         )
         return [Fact.of(v) for v in await self.store.query(caller.account, query)]
+
+    async def count_in_other_workspaces(self, caller: Caller, req: FactsRequest) -> int:
+        """How many rows the same read finds in workspaces other than the caller's.
+
+        Asked when a scoped read came back empty, so a person learns that their facts
+        live elsewhere (and `--all-workspaces` shows them) instead of seeing nothing.
+        """
+        everywhere = req.model_copy(update={"all_workspaces": True})
+        here = req.model_copy(update={"all_workspaces": False})
+        # The read everywhere is the person's own; the count is all an agent learns.
+        person = caller.model_copy(update={"writer": Writer.PERSON})
+        inside = {f.version_id for f in await self.facts(caller, here)}
+        return sum(f.version_id not in inside for f in await self.facts(person, everywhere))
 
     async def timeline(
         self,

@@ -18,10 +18,16 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from twoclocks.domain.account_settings import AccountSettings
-from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET, render_block
+from twoclocks.domain.block import (
+    DEFAULT_BUDGET,
+    MAX_RECENT_CHANGES,
+    MIN_BUDGET,
+    render_block,
+    unreplaced_endings,
+)
 from twoclocks.domain.errors import InvalidInput, ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
-from twoclocks.domain.model import FactVersion, require_aware
+from twoclocks.domain.model import Cardinality, FactVersion, require_aware
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.embeddings.port import Embedder
@@ -45,6 +51,10 @@ TRAVERSAL_DEPTH = 3
 BLOCK_CANDIDATES = 400
 """Newest rows the block considers (plus what recall ranks for the first prompt); 8,000
 characters hold far fewer."""
+
+MAX_ENDING_CHECKS = 2 * MAX_RECENT_CHANGES
+"""Slots the block looks up outside its workspace before saying a value ended: the block
+shows three changes, so a few more lookups cover the ones it would show."""
 
 Status = Literal["rows", "empty", "unavailable"]
 
@@ -87,7 +97,9 @@ class RecallRequest(BaseModel):
     k: int = Field(10, ge=1, le=200, description="how many facts to return (1-200)")
     as_of: datetime | None = Field(None, description="what was true at this valid time")
     as_believed: datetime | None = Field(
-        None, description="what the store held at this record time"
+        None,
+        description="what the store believed at this record time, about that same time "
+        "unless as_of is given (with include_history: every version it held then)",
     )
     include_history: bool = Field(False, description="closed versions too")
     cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
@@ -313,6 +325,29 @@ class RecallService:
             out += [c for c in candidates if c.lower() == name.lower() and c not in out]
         return out
 
+    async def _replaced_elsewhere(
+        self, account: str, rows: list[FactVersion], now: datetime
+    ) -> set[str]:
+        """Recent endings the block would call "ended" that a value outside this read replaced.
+
+        A value placed in another worktree can close an unplaced or repo-level one; this
+        read does not see it, and "nothing replaced it" would then be false.
+        """
+        out: set[str] = set()
+        for old in unreplaced_endings(rows, now)[:MAX_ENDING_CHECKS]:
+            assert old.invalid_at is not None
+            if old.cardinality is not Cardinality.ONE:
+                continue  # a many-value slot is never closed by another value
+            there = await self.store.query(
+                account,
+                FactQuery(
+                    now=now, subject=old.subject, predicate=old.predicate, as_of=old.invalid_at
+                ),
+            )
+            if any(v.valid_at == old.invalid_at and v.fact_id != old.fact_id for v in there):
+                out.add(old.version_id)
+        return out
+
     async def block(self, caller: Caller, req: BlockRequest) -> BlockResult:
         """The [[CM-MEM]] block: this workspace first, then unplaced, newest first, capped."""
         workspace = self.resolve_workspace(req.cwd)
@@ -320,13 +355,18 @@ class RecallService:
         status: Status = "rows"
         rows: list[FactVersion] = []
         rank: dict[str, int] | None = None
+        replaced: set[str] = set()
         try:
             # Believed now, whatever the world window: current facts plus the closed
             # ones the block shows as recent changes or session-state history.
             believed = await self.store.query(
                 caller.account,
                 FactQuery(
-                    now=now, as_believed=now, workspaces=workspace.keys, limit=BLOCK_CANDIDATES
+                    now=now,
+                    as_believed=now,
+                    include_history=True,
+                    workspaces=workspace.keys,
+                    limit=BLOCK_CANDIDATES,
                 ),
             )
             rows = [v for v in believed if v.valid_at <= now]
@@ -343,6 +383,7 @@ class RecallService:
                 # an older fact recall ranks is added, so the block can lead with it.
                 held = {v.version_id for v in rows}
                 rows += [v for v, _ in ranked if v.version_id not in held and v.valid_at <= now]
+            replaced = await self._replaced_elsewhere(caller.account, rows, now)
         except StoreUnavailable as exc:
             log.warning("block unavailable: %s", exc)
             status = "unavailable"
@@ -358,6 +399,7 @@ class RecallService:
             status=status,
             budget=req.budget,
             query_rank=rank,
+            replaced_elsewhere=replaced,
         )
         return BlockResult(
             status=rendered.status, text=rendered.text, rows=rendered.rows, more=rendered.more

@@ -5,7 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field, field_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+)
 
 from twoclocks.domain.model import (
     MAX_TEXT,
@@ -18,14 +25,28 @@ from twoclocks.domain.model import (
     RetiredReason,
     Tier,
     require_aware,
+    require_one_line,
     require_printable,
 )
 from twoclocks.domain.trust import Channel, Writer
 
 _STRICT = ConfigDict(extra="forbid", populate_by_name=True)
 
-Text = Annotated[str, AfterValidator(require_printable)]
-"""A string with no control characters other than newline and tab."""
+
+def _printable(value: str, info: ValidationInfo) -> str:
+    return require_printable(value, info.field_name or "text")
+
+
+def _one_line(value: str, info: ValidationInfo) -> str:
+    return require_one_line(value, info.field_name or "text")
+
+
+Text = Annotated[str, AfterValidator(_printable)]
+"""A string with no control characters other than newline and tab (evidence, a query, a path)."""
+
+Line = Annotated[str, AfterValidator(_one_line)]
+"""A short field shown on one line (subject, predicate, object, category): stripped, and
+refused if it holds a newline, tab, any other control or a bidi control."""
 
 
 class Caller(BaseModel):
@@ -43,15 +64,19 @@ class RememberRequest(BaseModel):
 
     model_config = _STRICT
 
-    subject: Text = Field(min_length=1, max_length=MAX_TEXT, description="What the fact is about")
-    predicate: Text = Field(min_length=1, max_length=MAX_TEXT, description="The slot name")
-    object: Text = Field(min_length=1, max_length=MAX_TEXT, description="The value")
+    subject: Line = Field(min_length=1, max_length=MAX_TEXT, description="What the fact is about")
+    predicate: Line = Field(min_length=1, max_length=MAX_TEXT, description="The slot name")
+    object: Line = Field(min_length=1, max_length=MAX_TEXT, description="The value")
     valid_at: datetime | None = Field(None, description="When it became true (default: now)")
     kind: Kind = Field(Kind.FACT, description="fact (holds until changed) or event (happened once)")
     cardinality: Cardinality | None = Field(None, description="one or many current values")
-    tier: Tier | None = Field(None, description="asserted / observed / inferred; none if unsure")
+    tier: Tier | None = Field(
+        None,
+        description="asserted / observed / inferred; default: the writer's own "
+        "(the person: asserted, a tool rule: observed, an agent: inferred)",
+    )
     fact_class: FactClass | None = Field(None, alias="class", description="sets the default place")
-    category: Text | None = Field(None, max_length=40, description="e.g. env, git, build")
+    category: Line | None = Field(None, max_length=40, description="e.g. env, git, build")
     cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
     evidence: Text | None = Field(None, max_length=10_000, description="the person's own message")
 
@@ -69,6 +94,10 @@ class RememberResult(BaseModel):
     outcome: Outcome
     predicate: str
     closed: list[str]
+    tier: Tier = Field(description="the tier stored (the writer's default when none was given)")
+    tier_lowered: str | None = Field(
+        None, description="why the tier stored is lower than the one asked for, if it is"
+    )
 
 
 class Replacement(BaseModel):
@@ -76,12 +105,23 @@ class Replacement(BaseModel):
 
     model_config = _STRICT
 
-    object: Text = Field(min_length=1, max_length=MAX_TEXT, description="the new value")
-    predicate: Text | None = Field(
+    object: str = Field(min_length=1, max_length=MAX_TEXT, description="the new value")
+    predicate: str | None = Field(
         None, min_length=1, max_length=MAX_TEXT, description="a new slot name, if it changes"
     )
     tier: Tier | None = Field(None, description="asserted / observed / inferred")
-    evidence: Text | None = Field(None, max_length=10_000, description="the person's own message")
+    evidence: str | None = Field(None, max_length=10_000, description="the person's own message")
+
+    @field_validator("object", "predicate")
+    @classmethod
+    def _one_line(cls, value: str | None, info: ValidationInfo) -> str | None:
+        # Named as the caller sent it, inside the revision body.
+        return None if value is None else require_one_line(value, f"replacement.{info.field_name}")
+
+    @field_validator("evidence")
+    @classmethod
+    def _printable(cls, value: str | None) -> str | None:
+        return None if value is None else require_printable(value, "replacement.evidence")
 
 
 class ReviseRequest(BaseModel):
@@ -106,6 +146,14 @@ class ReviseResult(BaseModel):
 
     fact_id: str
     successor_id: str | None
+    successor_tier: Tier | None = Field(None, description="the successor's stored tier")
+    tier_lowered: str | None = Field(
+        None, description="why the successor's tier is lower than the one asked for, if it is"
+    )
+    restored: list[str] = Field(
+        default_factory=list,
+        description="facts a correction believed open again (what the mistaken write closed)",
+    )
 
 
 class FactsRequest(BaseModel):
@@ -113,14 +161,21 @@ class FactsRequest(BaseModel):
 
     model_config = _STRICT
 
-    subject: Text | None = Field(None, max_length=MAX_TEXT, description="only this subject")
-    predicate: Text | None = Field(None, max_length=MAX_TEXT, description="only this slot name")
+    subject: Line | None = Field(None, max_length=MAX_TEXT, description="only this subject")
+    predicate: Line | None = Field(None, max_length=MAX_TEXT, description="only this slot name")
     as_of: datetime | None = Field(None, description="what was true at this valid time")
     as_believed: datetime | None = Field(
-        None, description="what the store held at this record time"
+        None,
+        description="what the store believed at this record time, about that same time "
+        "unless as_of is given (with include_history: every version it held then)",
     )
     include_history: bool = Field(False, description="every version, not only current ones")
     cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
+    all_workspaces: bool = Field(
+        False,
+        description="every workspace of the account, not only cwd's (the person's CLI only; "
+        "an agent's read stays in its workspace: 403)",
+    )
 
     @field_validator("as_of", "as_believed")
     @classmethod

@@ -14,9 +14,10 @@ from twoclocks.domain.block import (
     format_time,
     is_session_state,
     render_block,
+    unreplaced_endings,
 )
 from twoclocks.domain.errors import InvalidInput
-from twoclocks.domain.model import FactClass, FactVersion, Tier
+from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Tier
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 IST = ZoneInfo("Europe/Istanbul")  # +03 all year: no DST in the goldens
@@ -37,6 +38,8 @@ def fv(
     fact_class: FactClass | None = None,
     fact_id: str | None = None,
     supersedes: str | None = None,
+    expired_at: datetime | None = None,
+    cardinality: Cardinality = Cardinality.ONE,
 ) -> FactVersion:
     return FactVersion(
         version_id=vid,
@@ -50,7 +53,9 @@ def fv(
         valid_at=valid_at,
         invalid_at=invalid_at,
         created_at=valid_at,
+        expired_at=expired_at,
         supersedes=supersedes,
+        cardinality=cardinality,
     )
 
 
@@ -108,7 +113,7 @@ def test_typical_block():
             "PAY-1432 add .nvmrc",
             days(3),
             workspace=HERE,
-            invalid_at=days(1) - timedelta(hours=6),
+            invalid_at=days(1),
         ),
         fv(
             "w_",
@@ -151,7 +156,7 @@ def test_typical_block():
             " -> Render, Oregon region"
             " (changed 2026-03-01 16:00 +03)",
             "- user · working on: PAY-1432 add .nvmrc -> PAY-1433 router cache"
-            " (changed 2026-03-01 06:00 +03)",
+            " (changed 2026-03-01 12:00 +03)",
             "History, no longer true:",
             "✗ INVALID user · working on: PAY-1400 flaky test"
             " (from 2026-02-24 12:00 +03 until 2026-02-27 12:00 +03, asserted)",
@@ -201,7 +206,8 @@ def test_rows_with_no_tier_are_never_sent_to_a_model():
                 tier=None,
                 fact_class=FactClass.RULE,
             ),
-            # Its successor has no tier: the change line must not reveal the new value.
+            # Its successor has no tier: the change line must not reveal the new value,
+            # nor say it ended (something replaced it): it is left out.
             fv("o0", "api", "owner", "Baran", days(3), invalid_at=days(1)),
             fv("o1", "api", "owner", "Deniz", days(1), tier=None),
         ]
@@ -210,8 +216,6 @@ def test_rows_with_no_tier_are_never_sent_to_a_model():
     assert body(block) == [
         "Facts:",
         "- api · port: 8080 (since 2026-03-01 12:00 +03, asserted)",
-        "Recent changes (last 48 h):",
-        "- api · owner: Baran -> (ended, no new value) (changed 2026-03-01 12:00 +03)",
     ]
     only_untiered = render([fv("b", "api", "hosting_plan", secret_plan, days(1), tier=None)])
     assert only_untiered.status == "empty"
@@ -415,3 +419,200 @@ def test_facts_dated_in_the_future_are_not_current_yet():
 def test_a_budget_below_the_minimum_is_refused():
     with pytest.raises(InvalidInput, match="budget"):
         render([], budget=MIN_BUDGET - 1)
+
+
+# -- recent changes tell the truth (issue 9 point 5) -------------------------------
+
+CHANGED = NOW - timedelta(hours=5)  # 2026-03-02 07:00 +03
+
+
+def changes(block: RenderedBlock) -> list[str]:
+    lines = block.text.split("\n")
+    if "Recent changes (last 48 h):" not in lines:
+        return []
+    start = lines.index("Recent changes (last 48 h):") + 1
+    return [line for line in lines[start:] if line.startswith("- ")]
+
+
+def test_a_change_pairs_the_closed_copy_with_the_value_written_in_its_slot():
+    # remember Render over Heroku: the open Heroku version is expired, a closed copy
+    # (same fact, retired ended, invalid_at = Render's valid_at) is written.
+    original = fv("h0", "prod", "deploy_target", "Heroku", days(30), fact_id="H")
+    block = render(
+        [
+            original.model_copy(update={"expired_at": CHANGED}),
+            fv("h1", "prod", "deploy_target", "Heroku", days(30), fact_id="H", invalid_at=CHANGED),
+            fv("r1", "prod", "deploy_target", "Render", CHANGED, fact_id="R"),
+        ]
+    )
+    assert changes(block) == [
+        "- prod · deploy target: Heroku -> Render (changed 2026-03-02 07:00 +03)"
+    ]
+
+
+def test_an_expired_version_is_never_a_change_nor_a_successor():
+    block = render(
+        [
+            # The open original that the closed copy replaced on the record axis.
+            fv("h0", "prod", "deploy_target", "Heroku", days(30), fact_id="H", expired_at=CHANGED),
+            fv("h1", "prod", "deploy_target", "Heroku", days(30), fact_id="H", invalid_at=CHANGED),
+            # A successor later corrected (never true): it replaced nothing.
+            fv("a1", "prod", "deploy_target", "AWS", CHANGED, fact_id="A", expired_at=NOW),
+            fv("f1", "prod", "deploy_target", "Fly.io", CHANGED, fact_id="F"),
+        ]
+    )
+    assert changes(block) == [
+        "- prod · deploy target: Heroku -> Fly.io (changed 2026-03-02 07:00 +03)"
+    ]
+    assert "AWS" not in block.text
+
+
+def test_a_replacement_that_names_the_fact_is_its_successor_before_any_value_in_the_slot():
+    block = render(
+        [
+            fv("h1", "prod", "deploy_target", "Render", days(30), fact_id="H", invalid_at=CHANGED),
+            fv("x1", "prod", "deploy_target", "Railway", CHANGED, fact_id="X", tier=Tier.INFERRED),
+            fv("f1", "prod", "deploy_target", "Fly.io", CHANGED, fact_id="F", supersedes="H"),
+        ]
+    )
+    assert changes(block) == [
+        "- prod · deploy target: Render -> Fly.io (changed 2026-03-02 07:00 +03)"
+    ]
+
+
+def test_a_successor_of_another_tier_is_still_the_successor():
+    block = render(
+        [
+            fv("h1", "prod", "deploy_target", "Render", days(30), fact_id="H", invalid_at=CHANGED),
+            fv(
+                "f1", "prod", "deploy_target", "Fly.io", CHANGED, tier=Tier.INFERRED, supersedes="H"
+            ),
+        ]
+    )
+    assert changes(block) == [
+        "- prod · deploy target: Render -> Fly.io"
+        " (changed 2026-03-02 07:00 +03, new value inferred — a guess)"
+    ]
+
+
+def test_a_change_whose_successor_is_not_shown_is_not_shown_either():
+    rows = [
+        fv("h1", "prod", "deploy_target", "Render", days(30), fact_id="H", invalid_at=CHANGED),
+        fv("f1", "prod", "deploy_target", "Fly.io", CHANGED, tier=None, supersedes="H"),
+    ]
+    block = render(rows)
+    assert changes(block) == []
+    assert "ended" not in block.text and "Fly.io" not in block.text
+    assert unreplaced_endings(rows, NOW) == []
+
+
+def test_a_change_is_never_a_value_with_itself():
+    # A restatement written after the value had been closed opens the same value again.
+    block = render(
+        [
+            fv("r1", "prod", "deploy_target", "Render", days(30), fact_id="R", invalid_at=CHANGED),
+            fv("r2", "prod", "deploy_target", "render", CHANGED, fact_id="R2"),
+            fv("w0", "me", "working_on", "PAY-1", days(3), fact_id="W", invalid_at=CHANGED),
+            fv("w1", "me", "working_on", "PAY-1", CHANGED, fact_id="W2"),
+        ]
+    )
+    assert changes(block) == []
+    assert "Render ->" not in block.text and "✗ INVALID me" not in block.text
+    # The value held all along: "since" is when it began, not when it was said again.
+    assert "render (since 2026-01-31 12:00 +03, asserted)" in block.text
+
+
+def test_ended_is_said_only_when_nothing_replaced_it():
+    rows = [
+        fv("o1", "api", "owner", "Baran", days(30), fact_id="O", invalid_at=CHANGED),
+        # Starts an hour after Baran's end: it did not replace him, Baran had ended.
+        fv("o2", "api", "owner", "Deniz", CHANGED + timedelta(hours=1), fact_id="D"),
+    ]
+    block = render(rows)
+    assert changes(block) == [
+        "- api · owner: Baran (ended 2026-03-02 07:00 +03, nothing replaced it)"
+    ]
+    assert [v.version_id for v in unreplaced_endings(rows, NOW)] == ["o1"]
+
+
+def test_a_value_replaced_from_a_place_this_read_cannot_see_is_not_said_to_have_ended():
+    rows = [fv("o1", "api", "owner", "Baran", days(30), fact_id="O", invalid_at=CHANGED)]
+    block = render(rows, replaced_elsewhere={"o1"})
+    assert changes(block) == []
+    assert "Baran" not in block.text
+
+
+def test_a_value_in_the_same_slot_from_another_workspace_is_not_the_successor():
+    block = render(
+        [
+            fv(
+                "b1",
+                "repo",
+                "current_branch",
+                "feat-a",
+                days(2),
+                workspace=HERE,
+                fact_id="B",
+                invalid_at=CHANGED,
+            ),
+            fv(
+                "b2",
+                "repo",
+                "current_branch",
+                "feat-b",
+                CHANGED,
+                workspace="repo:github.com/acme/api",
+                fact_id="B2",
+            ),
+        ]
+    )
+    assert changes(block) == []
+    assert "feat-a ->" not in block.text and "ended" not in block.text
+
+
+def test_a_many_value_slot_has_no_successor_by_slot():
+    block = render(
+        [
+            fv(
+                "l1",
+                "api",
+                "language",
+                "Go",
+                days(30),
+                fact_id="L1",
+                invalid_at=CHANGED,
+                cardinality=Cardinality.MANY,
+            ),
+            fv(
+                "l2", "api", "language", "Rust", CHANGED, fact_id="L2", cardinality=Cardinality.MANY
+            ),
+        ]
+    )
+    assert changes(block) == [
+        "- api · language: Go (ended 2026-03-02 07:00 +03, nothing replaced it)"
+    ]
+
+
+def test_a_current_fact_with_a_scheduled_end_says_until():
+    block = render(
+        [fv("p1", "prod", "deploy_target", "Render", days(3), invalid_at=NOW + timedelta(days=2))]
+    )
+    assert body(block) == [
+        "Facts:",
+        "- prod · deploy target: Render"
+        " (since 2026-02-27 12:00 +03 until 2026-03-04 12:00 +03, asserted)",
+    ]
+
+
+def test_a_change_whose_new_value_has_itself_ended_says_so():
+    # Cut to one change line, "Heroku -> Render" alone would read as "Render is current".
+    rows = [
+        fv("h1", "prod", "deploy_target", "Heroku", days(30), fact_id="H", invalid_at=days(1)),
+        fv("r1", "prod", "deploy_target", "Render", days(1), fact_id="R", invalid_at=CHANGED),
+        fv("f1", "prod", "deploy_target", "Fly.io", CHANGED, fact_id="F"),
+    ]
+    assert changes(render(rows)) == [
+        "- prod · deploy target: Render -> Fly.io (changed 2026-03-02 07:00 +03)",
+        "- prod · deploy target: Heroku -> Render"
+        " (changed 2026-03-01 12:00 +03, new value no longer current)",
+    ]

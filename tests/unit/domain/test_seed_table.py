@@ -98,10 +98,16 @@ def recall(store: Sequence[FactVersion], **clocks: Any) -> list[str]:
     [
         ({}, ["deploys from trunk", "runs on Postgres 16"]),
         ({"as_of": MAR1}, ["deploys from main", "runs on Postgres 16"]),
-        ({"as_believed": MAY1}, ["deploys from main", "deploys from trunk", "runs on Postgres 15"]),
+        # "What did we believe on May 1" means about May 1 (DESIGN §2): as_of defaults to it.
+        ({"as_believed": MAY1}, ["deploys from trunk", "runs on Postgres 15"]),
         ({"as_of": MAY1, "as_believed": MAY1}, ["deploys from trunk", "runs on Postgres 15"]),
+        # Every version held on May 1, whatever its world window, is asked for with history.
+        (
+            {"as_believed": MAY1, "include_history": True},
+            ["deploys from main", "deploys from trunk", "runs on Postgres 15"],
+        ),
     ],
-    ids=["nothing", "as_of Mar 1", "as_believed May 1", "both May 1"],
+    ids=["nothing", "as_of Mar 1", "as_believed May 1", "both May 1", "as_believed + history"],
 )
 def test_seed_table_row(
     store: list[FactVersion], clocks: dict[str, datetime], rows: list[str]

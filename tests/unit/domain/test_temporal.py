@@ -76,8 +76,8 @@ def test_record_axis_is_half_open_start_inclusive_end_exclusive(
     point: datetime, inside: bool
 ) -> None:
     assert believed_at(CLOSED, point) is inside
-    # as_believed alone ignores the world window, so it is the record axis alone
-    assert is_visible(CLOSED, NOW, as_believed=point) is inside
+    # as_believed with history ignores the world window, so it is the record axis alone
+    assert is_visible(CLOSED, NOW, as_believed=point, include_history=True) is inside
 
 
 def test_open_ends_hold_and_are_believed_forever() -> None:
@@ -125,18 +125,29 @@ def test_as_of_alone_reads_what_is_believed_now() -> None:
     assert not is_visible(corrected, NOW, as_of=MAR1)
 
 
-def test_as_believed_alone_ignores_the_world_axis() -> None:
-    # believed on May 1 although its world window ended Apr 14: as_believed alone returns it
+def test_as_believed_alone_means_what_we_believed_then_about_then() -> None:
+    # Closed in the world on Apr 14 and believed on May 1: not what we believed held on May 1.
     main_copy = version(valid_at=FEB2, invalid_at=APR14, created_at=APR14)
     assert not holds_at(main_copy, MAY1)
-    assert is_visible(main_copy, NOW, as_believed=MAY1)
-    # a fact dated in the future of the belief point is returned too
+    assert not is_visible(main_copy, NOW, as_believed=MAY1)
+    assert is_visible(main_copy, NOW, as_believed=MAY1, as_of=MAR1)  # both explicit: kept
+    # The open version written Feb 2 and expired Apr 14: believed and true on Mar 1.
+    main_open = version(valid_at=FEB2, created_at=FEB2, expired_at=APR14)
+    assert is_visible(main_open, NOW, as_believed=MAR1)
+    # A fact dated after the belief point was not yet true then.
     later = version(valid_at=JUN9, created_at=APR14)
-    assert is_visible(later, NOW, as_believed=MAY1)
+    assert not is_visible(later, NOW, as_believed=MAY1)
+
+
+def test_as_believed_with_history_ignores_the_world_axis() -> None:
+    main_copy = version(valid_at=FEB2, invalid_at=APR14, created_at=APR14)
+    assert is_visible(main_copy, NOW, as_believed=MAY1, include_history=True)
+    later = version(valid_at=JUN9, created_at=APR14)
+    assert is_visible(later, NOW, as_believed=MAY1, include_history=True)
     # but the record axis still applies: not yet written, or already expired
-    assert not is_visible(main_copy, NOW, as_believed=APR14 - US)
+    assert not is_visible(main_copy, NOW, as_believed=APR14 - US, include_history=True)
     gone = main_copy.model_copy(update={"expired_at": MAY1})
-    assert not is_visible(gone, NOW, as_believed=MAY1)
+    assert not is_visible(gone, NOW, as_believed=MAY1, include_history=True)
 
 
 def test_as_of_and_as_believed_together_apply_both_axes() -> None:

@@ -10,6 +10,7 @@ from twoclocks.domain.trust import (
     WRITER_CEILING,
     Channel,
     Writer,
+    decide_tier,
     effective_tier,
     lower,
     shown_to_model,
@@ -83,9 +84,32 @@ def test_evidence_match_is_on_whole_words() -> None:
     assert value_in_evidence("15 attempts", "it took 15 attempts")
 
 
-def test_no_tier_is_stored_as_none_and_never_shown_to_a_model() -> None:
-    for writer in Writer:
-        for channel in Channel:
-            assert effective_tier(None, writer, channel, "Render", "Render") is None
+def test_a_write_that_declares_no_tier_gets_its_writers_default() -> None:
+    assert effective_tier(None, Writer.PERSON, Channel.CLI, "Render", None) is ASSERTED
+    assert effective_tier(None, Writer.TOOL_RULE, Channel.HOOK, "abc123", None) is OBSERVED
+    assert effective_tier(None, Writer.AGENT, Channel.MCP, "Render", None) is INFERRED
+    assert effective_tier(None, Writer.AGENT, Channel.HTTP, "Render", "Render") is INFERRED
+    assert effective_tier(None, Writer.EXTRACTOR, Channel.HOOK, "Render", "Render") is INFERRED
+
+
+def test_the_default_tier_is_capped_like_a_claim() -> None:
+    # The person typing through a hook is capped by the hook's ceiling.
+    assert effective_tier(None, Writer.PERSON, Channel.HOOK, "Render", None) is OBSERVED
+
+
+def test_a_lowered_tier_says_why_and_a_kept_one_says_nothing() -> None:
+    kept = decide_tier(ASSERTED, Writer.PERSON, Channel.CLI, "Render", None)
+    assert kept.tier is ASSERTED and kept.lowered is None
+    no_words = decide_tier(ASSERTED, Writer.AGENT, Channel.HTTP, "Render", "move us to Fly")
+    assert no_words.tier is INFERRED
+    assert no_words.lowered is not None and "evidence" in no_words.lowered
+    capped = decide_tier(ASSERTED, Writer.TOOL_RULE, Channel.HOOK, "abc123", None)
+    assert capped.tier is OBSERVED
+    assert capped.lowered is not None and "at most observed" in capped.lowered
+    defaulted = decide_tier(None, Writer.AGENT, Channel.MCP, "Render", None)
+    assert defaulted.tier is INFERRED and defaulted.lowered is None
+
+
+def test_a_row_with_no_tier_is_never_shown_to_a_model() -> None:
     assert shown_to_model(None) is False
     assert all(shown_to_model(tier) for tier in Tier)

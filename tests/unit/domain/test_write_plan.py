@@ -298,3 +298,33 @@ def test_planner_uses_the_given_clock_and_id_factory_only() -> None:
     assert first.now == NOW
     assert {v.version_id for v in first.insert} | {first.fact_id} <= {"id1", "id2", "id3"}
     assert all(v.created_at == NOW for v in first.insert)
+
+
+# ---- restating a closed value (issue 9.2) ------------------------------------------------
+
+
+def test_restating_a_closed_value_not_covering_the_claim_opens_it_again() -> None:
+    # Render [Feb, Apr) is closed and nothing newer is believed: "Render since Feb"
+    # claims [Feb, ∞), which the closed window does not cover.
+    closed = version("r1", "Render", FEB, invalid_at=APR)
+    plan = plan_write(incoming("Render", FEB), [closed], NOW, id_factory())
+    assert plan.outcome is Outcome.INSERTED
+    (new,) = [v for v in plan.insert if v.object == "Render" and v.invalid_at is None]
+    assert new.valid_at == FEB and is_current(new, NOW)
+    assert [e.version_id for e in plan.expire] == ["r1"]
+
+
+def test_restating_a_value_inside_a_closed_window_confirms_history() -> None:
+    # Fly.io holds from Apr; "Render in Mar" would get [Mar, Apr), inside Render [Feb, Apr).
+    render = version("r1", "Render", FEB, invalid_at=APR)
+    fly = version("f1", "Fly.io", APR)
+    plan = plan_write(incoming("Render", MAR), [render, fly], NOW, id_factory())
+    assert plan.outcome is Outcome.RESTATED
+    assert plan.version_id == "r1"
+    assert not plan.insert and not plan.expire
+
+
+def test_restating_the_current_open_value_still_confirms_it() -> None:
+    render = version("r1", "Render", FEB)
+    plan = plan_write(incoming("Render", MAR), [render], NOW, id_factory())
+    assert plan.outcome is Outcome.RESTATED and plan.version_id == "r1"

@@ -1,0 +1,149 @@
+"""The block's recent changes tell the truth (issue 9 point 5), through the services, on
+every real store: writes by remember and revise, the block read by RecallService.block."""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from storekit import FakeClock
+
+from twoclocks.domain.model import FactClass, Tier
+from twoclocks.domain.places import Workspace
+from twoclocks.domain.trust import Channel, Writer
+from twoclocks.graph.port import Store
+from twoclocks.service.memory import MemoryService
+from twoclocks.service.recall import BlockRequest, RecallService
+from twoclocks.service.requests import Caller, RememberRequest, Replacement, ReviseRequest
+
+pytestmark = pytest.mark.anyio
+
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+REPO, PROJECT = "repo:github.com/acme/web", "project:/src/acme-web"
+ONE = Workspace(repo=REPO, project=PROJECT, worktree="worktree:/src/acme-web")
+TWO = Workspace(repo=REPO, project=PROJECT, worktree="worktree:/src/acme-web-login")
+PLACES = {"/src/acme-web": ONE, "/src/acme-web-login": TWO}
+
+
+def services(store: Store, clock: FakeClock) -> tuple[MemoryService, RecallService]:
+    ids = (uuid.uuid4().hex for _ in itertools.count())
+
+    def resolve(cwd: str | None) -> Workspace:
+        return PLACES.get(cwd or "", Workspace())
+
+    memory = MemoryService(store, lambda: clock.now, lambda: next(ids), resolve_workspace=resolve)
+    recall = RecallService(store, lambda: clock.now, None, resolve, UTC)
+    return memory, recall
+
+
+def remember(obj: str, at: datetime, **fields: object) -> RememberRequest:
+    args: dict[str, object] = {
+        "subject": "production",
+        "predicate": "deploy_target",
+        "object": obj,
+        "valid_at": at,
+        "tier": Tier.ASSERTED,
+        "class": FactClass.PROJECT,
+        "cwd": "/src/acme-web",
+    }
+    args.update(fields)
+    return RememberRequest.model_validate(args)
+
+
+def changes(text: str) -> list[str]:
+    lines = text.split("\n")
+    if "Recent changes (last 48 h):" not in lines:
+        return []
+    start = lines.index("Recent changes (last 48 h):") + 1
+    return [line for line in lines[start:] if line.startswith("- ")]
+
+
+async def test_the_block_pairs_each_change_with_what_replaced_it_and_says_ended_only_when_nothing_did(  # noqa: E501
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(NOW - timedelta(days=30))
+    memory, recall = services(store, clock)
+    person = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
+
+    await memory.remember(person, remember("Heroku", NOW - timedelta(days=30)))
+    clock.now = NOW - timedelta(hours=10)
+    # remember of a new value: the closed copy of Heroku pairs with Render by slot.
+    render = await memory.remember(person, remember("Render", NOW - timedelta(hours=10)))
+    clock.now = NOW - timedelta(hours=5)
+    # revise with a replacement: Render pairs with Fly.io by supersedes.
+    await memory.revise(
+        person,
+        render.fact_id,
+        ReviseRequest(
+            reason="ended",
+            at=NOW - timedelta(hours=5),
+            replacement=Replacement(object="Fly.io", tier=Tier.ASSERTED),
+        ),
+    )
+    # Ended with nothing after it.
+    owner = await memory.remember(
+        person, remember("Baran", NOW - timedelta(days=9), subject="web", predicate="owner")
+    )
+    clock.now = NOW - timedelta(hours=4)
+    await memory.revise(
+        person, owner.fact_id, ReviseRequest(reason="ended", at=NOW - timedelta(hours=4))
+    )
+    # (A successor with no tier, neither paired nor "ended", can only come from an import
+    # now that every write gets its writer's tier: tests/unit/domain/test_block.py has it.)
+    # Replaced from the other worktree (its own place): this worktree cannot see the
+    # successor, so it must not be told the value ended.
+    await memory.remember(
+        person, remember("Selin", NOW - timedelta(days=9), subject="web", predicate="reviewer")
+    )
+    clock.now = NOW - timedelta(hours=2)
+    await memory.remember(
+        person,
+        remember(
+            "Deniz",
+            NOW - timedelta(hours=2),
+            subject="web",
+            predicate="reviewer",
+            cwd="/src/acme-web-login",
+            **{"class": FactClass.TASK},
+        ),
+    )
+    clock.now = NOW
+
+    block = await recall.block(person, BlockRequest(cwd="/src/acme-web"))
+    assert changes(block.text) == [
+        "- web · owner: Baran (ended 2026-03-02 05:00 +00, nothing replaced it)",
+        "- production · deploy target: Render -> Fly.io (changed 2026-03-02 04:00 +00)",
+        "- production · deploy target: Heroku -> Render"
+        " (changed 2026-03-01 23:00 +00, new value no longer current)",
+    ]
+    for hidden in ("Deniz", "Selin", "Render -> Render"):
+        assert hidden not in block.text, hidden
+    # The other worktree sees its own value as current; the project-wide Selin is not
+    # said to have ended there either (a worktree value replaced it, not the same place's).
+    other = await recall.block(person, BlockRequest(cwd="/src/acme-web-login"))
+    assert "- web · reviewer: Deniz (since 2026-03-02 07:00 +00, asserted)" in other.text
+    assert "Selin" not in other.text
+
+
+async def test_a_value_said_again_after_it_closed_is_not_a_change_with_itself(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(NOW - timedelta(days=30))
+    memory, recall = services(store, clock)
+    person = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
+    render = await memory.remember(person, remember("Render", NOW - timedelta(days=30)))
+    clock.now = NOW - timedelta(hours=6)
+    await memory.revise(
+        person, render.fact_id, ReviseRequest(reason="ended", at=NOW - timedelta(hours=6))
+    )
+    clock.now = NOW - timedelta(hours=1)
+    await memory.remember(person, remember("Render", NOW - timedelta(hours=6)))
+    clock.now = NOW
+
+    block = await recall.block(person, BlockRequest(cwd="/src/acme-web"))
+    assert changes(block.text) == []
+    assert "- production · deploy target: Render (since 2026-01-31 09:00 +00, asserted)" in (
+        block.text
+    )

@@ -1,0 +1,201 @@
+"""Issue 9: the answers an agent gets in everyday use, through the service on every store.
+
+Corrections restore what the mistake replaced, restating a closed value opens it again,
+every write gets its writer's tier, a replacement keeps it, and "what did we believe on
+D" means about D.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from datetime import UTC, datetime
+
+import pytest
+from storekit import FakeClock
+
+from twoclocks.domain.model import Tier
+from twoclocks.domain.trust import Channel, Writer
+from twoclocks.graph.port import Store
+from twoclocks.service.memory import MemoryService
+from twoclocks.service.requests import (
+    Caller,
+    FactsRequest,
+    RememberRequest,
+    Replacement,
+    ReviseRequest,
+)
+
+pytestmark = pytest.mark.anyio
+
+JAN6, JUN1, JUL1, SEP1, OCT1 = (
+    datetime(2025, 1, 6, tzinfo=UTC),
+    datetime(2025, 6, 1, tzinfo=UTC),
+    datetime(2025, 7, 1, tzinfo=UTC),
+    datetime(2025, 9, 1, tzinfo=UTC),
+    datetime(2025, 10, 1, tzinfo=UTC),
+)
+PERSON = {"writer": Writer.PERSON, "channel": Channel.CLI}
+
+
+def service_on(store: Store, clock: FakeClock) -> MemoryService:
+    ids = (uuid.uuid4().hex for _ in itertools.count())
+    return MemoryService(store, lambda: clock.now, lambda: next(ids))
+
+
+async def deploy(svc: MemoryService, who: Caller, value: str, valid_at: datetime) -> str:
+    req = RememberRequest(
+        subject="acme-web", predicate="deploy_target", object=value, valid_at=valid_at
+    )
+    return (await svc.remember(who, req)).fact_id
+
+
+async def values(svc: MemoryService, who: Caller, **query: object) -> list[str]:
+    req = FactsRequest(subject="acme-web", predicate="deploy_target", **query)
+    return sorted(f.object for f in await svc.facts(who, req))
+
+
+async def heroku_render_aws(
+    store: Store, account: str
+) -> tuple[MemoryService, Caller, FakeClock, str, datetime]:
+    clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
+    svc, who = service_on(store, clock), Caller(account=account, **PERSON)
+    await deploy(svc, who, "Heroku", JAN6)
+    clock.tick(seconds=60)
+    await deploy(svc, who, "Render", JUN1)
+    clock.tick(seconds=60)
+    aws = await deploy(svc, who, "AWS", SEP1)  # entered by mistake
+    mistake_day = clock.now
+    clock.tick(seconds=60)
+    return svc, who, clock, aws, mistake_day
+
+
+async def test_a_correction_restores_what_the_mistake_replaced(store: Store, account: str) -> None:
+    svc, who, clock, aws, mistake_day = await heroku_render_aws(store, account)
+    done = await svc.revise(who, aws, ReviseRequest(reason="corrected"))
+    clock.tick(seconds=60)
+    assert done.restored, "the correction names the fact it believed open again"
+    assert await values(svc, who) == ["Render"]
+    assert await values(svc, who, as_of=OCT1) == ["Render"]
+    assert await values(svc, who, as_believed=mistake_day) == ["AWS"]
+    history = await svc.facts(
+        who, FactsRequest(subject="acme-web", predicate="deploy_target", include_history=True)
+    )
+    assert [f.object for f in history].count("AWS") == 1, "the mistake is kept, as history"
+
+
+async def test_a_correction_with_a_replacement_takes_the_mistakes_place(
+    store: Store, account: str
+) -> None:
+    svc, who, clock, aws, _ = await heroku_render_aws(store, account)
+    await svc.revise(
+        who, aws, ReviseRequest(reason="corrected", replacement=Replacement(object="Fly.io"))
+    )
+    clock.tick(seconds=60)
+    assert await values(svc, who) == ["Fly.io"]
+    assert await values(svc, who, as_of=JUL1) == ["Render"]
+    assert await values(svc, who, as_of=OCT1) == ["Fly.io"]
+
+
+async def test_restating_a_closed_value_opens_it_again(store: Store, account: str) -> None:
+    clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
+    svc, who = service_on(store, clock), Caller(account=account, **PERSON)
+    render = await deploy(svc, who, "Render", JUN1)
+    clock.tick(seconds=60)
+    await svc.revise(who, render, ReviseRequest(reason="ended", at=SEP1))
+    clock.tick(seconds=60)
+    assert await values(svc, who) == []
+    done = await svc.remember(
+        who,
+        RememberRequest(
+            subject="acme-web", predicate="deploy_target", object="Render", valid_at=JUN1
+        ),
+    )
+    clock.tick(seconds=60)
+    assert done.outcome == "inserted"
+    assert await values(svc, who) == ["Render"]
+
+
+async def test_restating_a_value_inside_a_closed_window_confirms_history(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
+    svc, who = service_on(store, clock), Caller(account=account, **PERSON)
+    render = await deploy(svc, who, "Render", JUN1)
+    clock.tick(seconds=60)
+    await deploy(svc, who, "Fly.io", SEP1)
+    clock.tick(seconds=60)
+    again = await svc.remember(
+        who,
+        RememberRequest(
+            subject="acme-web", predicate="deploy_target", object="Render", valid_at=JUL1
+        ),
+    )
+    assert again.outcome == "restated" and again.fact_id == render
+    assert await values(svc, who) == ["Fly.io"]
+
+
+async def test_every_write_has_the_tier_of_who_wrote_it(store: Store, account: str) -> None:
+    clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
+    svc = service_on(store, clock)
+    cases = [
+        (Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI), Tier.ASSERTED),
+        (Caller(account=account, writer=Writer.AGENT, channel=Channel.HTTP), Tier.INFERRED),
+        (Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP), Tier.INFERRED),
+        (Caller(account=account, writer=Writer.TOOL_RULE, channel=Channel.HOOK), Tier.OBSERVED),
+    ]
+    for i, (who, tier) in enumerate(cases):
+        done = await svc.remember(
+            who, RememberRequest(subject=f"svc-{i}", predicate="owner", object="Selin")
+        )
+        assert done.tier is tier and done.tier_lowered is None
+        (stored,) = await svc.facts(who, FactsRequest(subject=f"svc-{i}"))
+        assert stored.tier is tier
+
+
+async def test_an_asserted_claim_without_the_persons_words_says_it_was_lowered(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
+    svc, agent = service_on(store, clock), Caller(account=account)
+    done = await svc.remember(
+        agent,
+        RememberRequest(subject="ci", predicate="provider", object="Buildkite", tier="asserted"),
+    )
+    assert done.tier is Tier.INFERRED
+    assert done.tier_lowered and "evidence" in done.tier_lowered
+
+
+async def test_a_replacement_keeps_the_tier_of_who_wrote_it(store: Store, account: str) -> None:
+    clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
+    svc, person = service_on(store, clock), Caller(account=account, **PERSON)
+    render = await deploy(svc, person, "Render, Oregon region", JUN1)
+    clock.tick(seconds=60)
+    done = await svc.revise(
+        person,
+        render,
+        ReviseRequest(reason="ended", replacement=Replacement(object="Fly.io, Frankfurt")),
+    )
+    assert done.successor_tier is Tier.ASSERTED
+    (now,) = await svc.facts(person, FactsRequest(subject="acme-web"))
+    assert now.object == "Fly.io, Frankfurt" and now.tier is Tier.ASSERTED
+
+
+async def test_as_believed_alone_means_what_we_believed_then_about_then(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
+    svc, who = service_on(store, clock), Caller(account=account, **PERSON)
+    await deploy(svc, who, "Render", JUN1)
+    clock.tick(seconds=60)
+    await deploy(svc, who, "Fly.io", SEP1)  # written Nov 1, closes Render at Sep 1
+    clock.tick(seconds=60)
+    then = clock.now
+    clock.tick(seconds=60)
+    # On `then` the store held Render [Jun, Sep) and Fly.io [Sep, ∞): about then, Fly.io.
+    assert await values(svc, who, as_believed=then) == ["Fly.io"]
+    # Both explicit keep their meaning: believed then, true in July.
+    assert await values(svc, who, as_believed=then, as_of=JUL1) == ["Render"]
+    # Every version held then, whatever its world window, is asked for with history.
+    held = await values(svc, who, as_believed=then, include_history=True)
+    assert held == ["Fly.io", "Render"]

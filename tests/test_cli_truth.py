@@ -1,0 +1,64 @@
+"""Issue 9 through the CLI a person types, against the real app on a loopback port."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from live_server import serving
+from typer.testing import CliRunner
+
+from twoclocks import bootstrap
+from twoclocks.cli import app
+from twoclocks.embeddings.hashing import HashingEmbedder
+
+pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+def cli(env: dict[str, str], *args: str) -> Any:
+    result = CliRunner().invoke(app, [*args, "--json"], env=env)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.output)
+
+
+async def test_a_correction_restores_what_the_mistake_replaced_through_the_cli(
+    falkordb_server: Any, tmp_path: Path
+) -> None:
+    from twoclocks.graph.falkordb.store import FalkorDBStore
+
+    settings = bootstrap.load_settings(data_dir=tmp_path / "data")
+    runtime = await bootstrap.start_runtime(
+        settings, store=FalkorDBStore(falkordb_server.socket_path), embedder=HashingEmbedder()
+    )
+    try:
+        key = await runtime.accounts.create("truth")
+        async with serving(runtime) as url:
+            env = {"TWOCLOCKS_URL": url, "TWOCLOCKS_KEY": key}
+
+            def play() -> tuple[Any, Any, Any]:
+                for value, day in [("Heroku", "01-06"), ("Render", "06-01")]:
+                    cli(env, "remember", "acme-web", "deploy_target", value,
+                        "--valid-at", f"2025-{day}T00:00:00+00:00")  # fmt: skip
+                aws = cli(env, "remember", "acme-web", "deploy_target", "AWS",
+                          "--valid-at", "2025-09-01T00:00:00+00:00")  # fmt: skip
+                revised = cli(env, "revise", aws["fact_id"], "--reason", "corrected")
+                now = cli(env, "facts", "--subject", "acme-web")
+                return aws, revised, now
+
+            aws, revised, now = await asyncio.to_thread(play)
+    finally:
+        await runtime.close()
+    # The person's own write is asserted without saying so.
+    assert aws["tier"] == "asserted" and aws["tier_lowered"] is None
+    assert revised["restored"], revised
+    facts = now["facts"] if isinstance(now, dict) else now
+    assert [f["object"] for f in facts] == ["Render"]
+    assert facts[0]["tier"] == "asserted"
