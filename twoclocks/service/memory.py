@@ -180,16 +180,21 @@ class MemoryService:
         """End or correct a fact, optionally naming its successor, all in one transaction."""
         fact_id = await resolve_fact_id(self.store, caller.account, fact_id)
         replacement = None
-        if req.replacement is not None:
-            r = req.replacement
-            refuse_secrets(
-                [("replacement.object", r.object), ("replacement.predicate", r.predicate)]
-            )
         current = await self._versions(caller.account, fact_id)
         subject, predicate = current[0].subject, current[0].predicate
         tier = None
         if req.replacement is not None:
             r = req.replacement
+            # Checked with the slot it lands in: an object under an inherited `db_password`
+            # is a secret even though the replacement names no slot itself.
+            refuse_secrets(
+                [
+                    ("replacement.subject", subject),
+                    ("replacement.predicate", r.predicate or predicate),
+                    ("replacement.object", r.object),
+                    ("replacement.evidence", r.evidence),
+                ]
+            )
             tier = decide_tier(r.tier, caller.writer, caller.channel, r.object, r.evidence)
             replacement = incoming(
                 subject=subject,
