@@ -18,6 +18,7 @@ from twoclocks import bootstrap
 from twoclocks.cli_agents import app as agents_app
 from twoclocks.domain.errors import TwoclocksError
 from twoclocks.domain.model import on_one_line
+from twoclocks.domain.scope import Scope
 
 app = typer.Typer(
     help="twoclocks: bi-temporal memory for coding agents.",
@@ -205,12 +206,23 @@ def remember(
 
 
 @app.command()
-def recall(query: str, k: int = 10, as_json: AsJson = False) -> None:
-    """Hybrid recall of current facts for this working directory."""
-    answer = _call("POST", "/v1/recall", {"query": query, "k": k, "cwd": str(Path.cwd())})
-    _show(
-        answer, as_json, [f"result: {answer['status']}"] + [_fact_line(f) for f in answer["facts"]]
-    )
+def recall(
+    query: str,
+    k: int = 10,
+    scope: Annotated[
+        Scope, typer.Option(help="here: this workspace; wide: every project of this space")
+    ] = Scope.HERE,
+    as_json: AsJson = False,
+) -> None:
+    """Hybrid recall of current facts for this working directory (or, wide, its whole space)."""
+    body = {"query": query, "k": k, "cwd": str(Path.cwd()), "scope": scope.value}
+    answer = _call("POST", "/v1/recall", body)
+    lines = [f"result: {answer['status']}"]
+    for f in answer["facts"]:
+        # A row from another project says which, so it is never read as this one's.
+        there = f"  [elsewhere: {on_one_line(f['workspace'])}]" if f.get("elsewhere") else ""
+        lines.append(_fact_line(f) + there)
+    _show(answer, as_json, lines)
 
 
 @app.command()
