@@ -264,3 +264,32 @@ async def test_wide_through_the_cli(walled: World, monkeypatch: pytest.MonkeyPat
     assert not objects(here["facts"]) & A_FACTS
     assert A_FACTS <= objects(wide["facts"]) and C_FACT not in objects(wide["facts"])
     assert f"[elsewhere: project:{walled.a}]" in wide_text
+
+
+async def test_postgres_and_postgres_meet_across_projects_one_row_per_project(
+    walled: World,
+) -> None:
+    await walled.remember(walled.a, subject="ingest", predicate="database", object="Postgres",
+                          **{"class": "project"})  # fmt: skip
+    await walled.remember(walled.b, subject="billing", predicate="database", object="postgres",
+                          **{"class": "project"})  # fmt: skip
+    got = await walled.recall(walled.b, "which services use Postgres?", scope="wide")
+    rows = [f for f in got if f["predicate"] == "database"]
+    assert sorted((f["subject"], f["object"]) for f in rows) == [
+        ("billing", "postgres"),
+        ("ingest", "Postgres"),
+    ]
+
+
+async def test_node_18_and_node_20_stay_two_values_of_one_slot(walled: World) -> None:
+    await walled.remember(walled.a, subject="ingest", predicate="node_version", object="Node 18",
+                          valid_at=T1, **{"class": "project"})  # fmt: skip
+    await walled.remember(walled.a, subject="ingest", predicate="node_version", object="Node 20",
+                          valid_at=T2, **{"class": "project"})  # fmt: skip
+    now = [f for f in await walled.recall(walled.b, "node version", scope="wide")
+           if f["predicate"] == "node_version"]  # fmt: skip
+    assert [f["object"] for f in now] == ["Node 20"]
+    both = await walled.recall(walled.b, "node version", scope="wide", include_history=True)
+    # The version still believed (the one it replaced on the record clock is expired).
+    old = next(f for f in both if f["object"] == "Node 18" and f["expired_at"] is None)
+    assert old["predicate"] == "node_version" and old["invalid_at"].startswith("2026-03-01")
