@@ -94,7 +94,8 @@ def doctor() -> None:
     from twoclocks.doctor import run
 
     url, key = bootstrap.client_settings()
-    code, lines = run(url, key, bootstrap.load_settings().data_dir)
+    settings = bootstrap.load_settings()
+    code, lines = run(url, key, settings.data_dir, spaces_file=settings.spaces_file)
     for line in lines:
         typer.echo(line)
     raise typer.Exit(code)

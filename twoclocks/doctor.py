@@ -172,8 +172,25 @@ def check_clients(home: Path | None = None) -> list[Check]:
     return checks
 
 
+def check_spaces(spaces_file: Path) -> Check:
+    """The spaces file, checked as the server checks it, with each space's reads_from."""
+    from twoclocks.domain.errors import ConfigError
+    from twoclocks.workspaces import SpacesConfig
+
+    try:
+        config = SpacesConfig.load(spaces_file)
+    except ConfigError as exc:
+        return Check(False, exc.message)
+    reads = tuple(f"{s.id} reads_from: {', '.join(s.reads_from) or '-'}" for s in config.spaces)
+    return Check(True, f"spaces file {spaces_file}: {len(config.spaces)} space(s)", reads)
+
+
 def run(
-    url: str, key: str | None, data_dir: Path, home: Path | None = None
+    url: str,
+    key: str | None,
+    data_dir: Path,
+    home: Path | None = None,
+    spaces_file: Path | None = None,
 ) -> tuple[int, list[str]]:
     """Every check; (exit code, printed lines)."""
     started = time.monotonic()
@@ -185,6 +202,8 @@ def run(
         else Check(False, "API key not checked: the server is not reachable")
     )
     checks += [check_data_dir(data_dir), check_hook_log(data_dir), *check_clients(home)]
+    if spaces_file is not None:
+        checks.append(check_spaces(spaces_file))
     lines = [line for check in checks for line in check.lines()]
     failed = sum(1 for c in checks if c.ok is False)
     lines.append(
