@@ -26,7 +26,7 @@ from pydantic import Field, ValidationError
 
 from twoclocks.domain.errors import InvalidInput, TwoclocksError
 from twoclocks.domain.model import require_aware
-from twoclocks.domain.scope import Scope
+from twoclocks.domain.scope import Scope as RecallScope
 from twoclocks.graph.port import Clock
 from twoclocks.mcp_backends import (
     Backend,
@@ -273,9 +273,9 @@ def build_server(backend: Backend) -> MCPServer:
             bool, Field(description="also ended, corrected and retracted versions")
         ] = False,
         scope: Annotated[
-            Scope,
+            RecallScope,
             Field(description="here: this workspace; wide: every project of this space"),
-        ] = Scope.HERE,
+        ] = RecallScope.HERE,
     ) -> RecallResult:
         with _tool_errors():
             req = RecallRequest.model_validate(

@@ -346,3 +346,12 @@ async def test_node_18_and_node_20_stay_two_values_of_one_slot(walled: World) ->
     # The version still believed (the one it replaced on the record clock is expired).
     old = next(f for f in both if f["object"] == "Node 18" and f["expired_at"] is None)
     assert old["predicate"] == "node_version" and old["invalid_at"].startswith("2026-03-01")
+
+
+async def test_a_scope_other_than_here_or_wide_is_a_422_that_names_the_choices(
+    walled: World,
+) -> None:
+    body = {"query": "kafka", "cwd": str(walled.b), "scope": "client"}
+    r = await walled.http.post("/v1/recall", json=body)
+    assert r.status_code == 422
+    assert "scope" in r.json()["message"] and "wide" in r.json()["message"]
