@@ -145,6 +145,11 @@ class Store(Protocol):
     ) -> list[FactVersion]:
         """Vector leg: nearest fact embeddings through the engine's vector index."""
 
+    async def search_vector_scored(
+        self, account: str, vector: Sequence[float], query: FactQuery, k: int
+    ) -> list[tuple[FactVersion, float]]:
+        """The vector leg, each version with its cosine similarity to ``vector`` (-1 to 1)."""
+
     async def entities_named(self, account: str, text: str, limit: int) -> list[str]:
         """Names of the entities a text mentions (fulltext over entity names), best first."""
 

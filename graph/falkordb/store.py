@@ -325,6 +325,12 @@ class FalkorDBStore:
         self, account: str, vector: Sequence[float], query: FactQuery, k: int
     ) -> list[FactVersion]:
         """Vector leg through the HNSW index, nearest first, filtered like ``query``."""
+        return [v for v, _ in await self.search_vector_scored(account, vector, query, k)]
+
+    async def search_vector_scored(
+        self, account: str, vector: Sequence[float], query: FactQuery, k: int
+    ) -> list[tuple[FactVersion, float]]:
+        """The vector leg with each version's cosine similarity to ``vector``."""
         rows = search.reader(await self._graph(account))
         return await search_cypher.search_vector_leg(
             rows, search.DIALECT, account, vector, query, k

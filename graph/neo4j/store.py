@@ -336,6 +336,12 @@ class Neo4jStore:
         self, account: str, vector: Sequence[float], query: FactQuery, k: int
     ) -> list[FactVersion]:
         """Vector leg through the relationship vector index, nearest first, filtered."""
+        return [v for v, _ in await self.search_vector_scored(account, vector, query, k)]
+
+    async def search_vector_scored(
+        self, account: str, vector: Sequence[float], query: FactQuery, k: int
+    ) -> list[tuple[FactVersion, float]]:
+        """The vector leg with each version's cosine similarity to ``vector``."""
         return await search_cypher.search_vector_leg(
             self._rows, search.DIALECT, check_account(account), vector, query, k
         )

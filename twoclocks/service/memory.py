@@ -119,7 +119,7 @@ class MemoryService:
         episode_id = self.new_id() if req.evidence else None
         subject = req.subject.strip()
         asked = req.predicate.strip()
-        predicate, new_alias = await self._slot_name(caller.account, subject, asked)
+        predicate, new_alias = await self._slot_name(caller.account, subject, asked, req.object)
         tier = decide_tier(req.tier, caller.writer, caller.channel, req.object, req.evidence)
         new = incoming(
             subject=subject,
@@ -273,7 +273,9 @@ class MemoryService:
         await self._apply(caller.account, subject, predicate, plan)
         return fact_id
 
-    async def _slot_name(self, account: str, subject: str, predicate: str) -> tuple[str, bool]:
+    async def _slot_name(
+        self, account: str, subject: str, predicate: str, value: str
+    ) -> tuple[str, bool]:
         """Slot drift: write under the subject's existing slot when the name means the same.
 
         ``ci_platform`` arriving where ``ci_provider`` exists is written under
@@ -287,7 +289,12 @@ class MemoryService:
         if self.slot_matcher is None or not names:
             return predicate, False
         slots = sorted(set(names.values()))
-        match = await asyncio.to_thread(self.slot_matcher.match, predicate, slots)
+        # The slots' current values vouch for or against a merge (two versions: one slot;
+        # a version beside a URL: two), so the matcher sees them too.
+        values: dict[str, list[str]] = {}
+        for v in await self.store.query(account, FactQuery(now=self.clock(), subject=subject)):
+            values.setdefault(v.predicate, []).append(v.object)
+        match = await asyncio.to_thread(self.slot_matcher.match, predicate, slots, value, values)
         if match is None or match == predicate:
             return predicate, False
         return match, True
