@@ -33,8 +33,9 @@ from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.model import FactClass, Place
 from twoclocks.embeddings.hashing import HashingEmbedder
 from twoclocks.graph.port import Store
-from twoclocks.mcp_backends import CWD_HEADER
-from twoclocks.mcp_tools import MCP_PATH, mount_mcp
+from twoclocks.mcp_server.backends import CWD_HEADER
+from twoclocks.mcp_server.http import mount_mcp
+from twoclocks.mcp_server.tools import MCP_PATH
 
 pytestmark = pytest.mark.anyio
 
