@@ -6,12 +6,22 @@ DATA_DIR ?= $(CURDIR)/.twoclocks-data
 HOST ?= 127.0.0.1
 PORT ?= 8765
 
-.PHONY: install run test lint typecheck neo4j-start neo4j-stop bench clean
+.PHONY: install web run test lint typecheck neo4j-start neo4j-stop bench clean
 
 # A stamp keeps `make test` fast after the first install; it is redone whenever
 # pyproject.toml changes. uv comes from PyPI into the venv itself, so a fresh
 # machine needs nothing but Python >= 3.11.
-install: $(VENV)/.installed
+install: $(VENV)/.installed web
+
+# The web screen (web/ -> api/static/) needs Node; without npm the app still serves the
+# API and its page at / says the assets are not built.
+WEB_SOURCES := web/package-lock.json web/index.html $(wildcard web/src/*.js)
+web: api/static/index.html
+
+api/static/index.html: $(WEB_SOURCES)
+	@if command -v npm >/dev/null 2>&1; then \
+		cd web && npm ci --no-audit --no-fund --silent && npm run --silent build; \
+	else echo "npm not found: web assets not built (the page at / says so); install Node to build them"; fi
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "twoclocks needs Python >= 3.11")'
@@ -51,4 +61,4 @@ bench: install
 	$(BIN)/python bench/store.py
 
 clean:
-	rm -rf $(VENV) build ci/neo4j/target .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build api/static web/node_modules ci/neo4j/target .pytest_cache .mypy_cache .ruff_cache
