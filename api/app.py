@@ -12,7 +12,7 @@ from fastapi.responses import JSONResponse
 from twoclocks.api.errors import install_error_handlers
 from twoclocks.api.limits import BodySizeLimit
 from twoclocks.api.routes import router
-from twoclocks.api.web import web_router
+from twoclocks.api.web import ui_token_router, web_router
 from twoclocks.bootstrap import Runtime
 from twoclocks.mcp_tools import mount_mcp
 
@@ -52,6 +52,7 @@ def create_app(runtime: Runtime | None = None, start: RuntimeFactory | None = No
     app.add_middleware(BodySizeLimit)
     app.include_router(router)
     app.include_router(web_router)
+    app.include_router(ui_token_router)
 
     @app.get("/healthz", tags=["health"])
     async def healthz(request: Request) -> JSONResponse:

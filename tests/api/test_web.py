@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import re
+import uuid
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 
+from twoclocks import bootstrap
 from twoclocks.api import web
 from twoclocks.api.app import create_app
+from twoclocks.embeddings.hashing import HashingEmbedder
+from twoclocks.graph.falkordb.store import FalkorDBStore
 
 pytestmark = pytest.mark.anyio
 
@@ -78,3 +83,57 @@ async def test_only_the_built_assets_are_served(client: httpx.AsyncClient) -> No
         reply = await client.get(f"/static/{name}")
         assert reply.status_code == 404, name
         assert reply.json()["error"]
+
+
+@pytest.fixture
+async def signed_in(falkordb_server: Any, tmp_path: Path) -> AsyncIterator[httpx.AsyncClient]:
+    """An app over a real store, with one fresh account whose key every call sends."""
+    settings = bootstrap.load_settings(data_dir=tmp_path)
+    runtime = await bootstrap.start_runtime(
+        settings, store=FalkorDBStore(falkordb_server.socket_path), embedder=HashingEmbedder(384)
+    )
+    key = await runtime.accounts.create(f"a{uuid.uuid4().hex[:12]}")
+    transport = httpx.ASGITransport(app=create_app(runtime), client=("127.0.0.1", 50000))
+    async with httpx.AsyncClient(
+        transport=transport, base_url="http://test", headers={"Authorization": f"Bearer {key}"}
+    ) as client:
+        client.key = key  # type: ignore[attr-defined]
+        yield client
+    await runtime.close()
+
+
+@pytest.mark.falkordb
+async def test_the_ui_token_signs_the_page_in_once_without_the_key_in_a_url(
+    signed_in: httpx.AsyncClient,
+) -> None:
+    minted = await signed_in.post("/v1/ui-token")
+    assert minted.status_code == 200
+    token = minted.json()["token"]
+    redeemed = await signed_in.post("/v1/ui-token/redeem", json={"token": token}, headers={})
+    assert redeemed.json() == {"key": signed_in.key}  # type: ignore[attr-defined]
+    again = await signed_in.post("/v1/ui-token/redeem", json={"token": token})
+    assert again.status_code == 401
+    assert "twoclocks ui" in again.json()["message"]
+
+
+@pytest.mark.falkordb
+async def test_a_ui_token_needs_the_account_key(signed_in: httpx.AsyncClient) -> None:
+    reply = await signed_in.post("/v1/ui-token", headers={"Authorization": "Bearer wrong"})
+    assert reply.status_code == 401
+
+
+@pytest.mark.falkordb
+async def test_ui_tokens_are_minted_for_loopback_callers_only(
+    falkordb_server: Any, tmp_path: Path
+) -> None:
+    settings = bootstrap.load_settings(data_dir=tmp_path)
+    runtime = await bootstrap.start_runtime(
+        settings, store=FalkorDBStore(falkordb_server.socket_path), embedder=HashingEmbedder(384)
+    )
+    key = await runtime.accounts.create(f"a{uuid.uuid4().hex[:12]}")
+    transport = httpx.ASGITransport(app=create_app(runtime), client=("203.0.113.9", 50000))
+    async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+        reply = await client.post("/v1/ui-token", headers={"Authorization": f"Bearer {key}"})
+    await runtime.close()
+    assert reply.status_code == 403
+    assert "account key" in reply.json()["message"]

@@ -16,7 +16,22 @@ function signInForm(message) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     saveKey(form.querySelector("#key").value.trim());
-    await start();
+    await // `twoclocks ui` opens /#token=...: a one-time token, spent here for the key, then wiped
+// from the address bar so neither the token nor the key stays in history.
+async function redeemLinkToken() {
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (!token) return "";
+  history.replaceState(null, "", location.pathname);
+  try {
+    const { key } = await api("POST", "/v1/ui-token/redeem", { token });
+    saveKey(key);
+    return "";
+  } catch (error) {
+    return error.message;
+  }
+}
+
+redeemLinkToken().then((message) => (message ? signInForm(message) : start()));
   });
   root.appendChild(form);
 }
@@ -35,4 +50,19 @@ async function start() {
   }
 }
 
-start();
+// `twoclocks ui` opens /#token=...: a one-time token, spent here for the key, then wiped
+// from the address bar so neither the token nor the key stays in history.
+async function redeemLinkToken() {
+  const token = new URLSearchParams(location.hash.slice(1)).get("token");
+  if (!token) return "";
+  history.replaceState(null, "", location.pathname);
+  try {
+    const { key } = await api("POST", "/v1/ui-token/redeem", { token });
+    saveKey(key);
+    return "";
+  } catch (error) {
+    return error.message;
+  }
+}
+
+redeemLinkToken().then((message) => (message ? signInForm(message) : start()));
