@@ -6,7 +6,7 @@ DATA_DIR ?= $(CURDIR)/.twoclocks-data
 HOST ?= 127.0.0.1
 PORT ?= 8765
 
-.PHONY: install web run test lint typecheck neo4j-start neo4j-stop bench clean
+.PHONY: install web web-check run test lint typecheck neo4j-start neo4j-stop bench clean
 
 # A stamp keeps `make test` fast after the first install; it is redone whenever
 # pyproject.toml changes. uv comes from PyPI into the venv itself, so a fresh
@@ -30,6 +30,13 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install -q --disable-pip-version-check uv
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 	touch $@
+
+# The web screen in a real browser: Playwright (into the venv, no browser download)
+# driving Debian's chromium, which apt installs where it is missing. Opt-in: it needs apt.
+web-check: install
+	command -v chromium >/dev/null 2>&1 || (apt-get install -y chromium || sudo apt-get install -y chromium)
+	$(BIN)/uv pip install -q --python $(BIN)/python playwright
+	$(BIN)/python -m pytest -q tests/browser tests/api/test_web.py
 
 run: install
 	$(BIN)/twoclocks serve --data-dir "$(DATA_DIR)" --host $(HOST) --port $(PORT)

@@ -1,0 +1,117 @@
+"""The web screen in a real browser: Playwright driving Debian's chromium (issue 14.5).
+
+Opt-in through `make web-check` (it installs Playwright into the venv; chromium comes from
+apt). Skips with the reason when either is missing, or when the assets are not built.
+"""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from live_server import serving
+
+from twoclocks import bootstrap
+from twoclocks.api import web
+from twoclocks.embeddings.hashing import HashingEmbedder
+from twoclocks.graph.falkordb.store import FalkorDBStore
+
+playwright_api = pytest.importorskip(
+    "playwright.async_api", reason="Playwright not installed: run make web-check"
+)
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+SCREENS = Path(__file__).resolve().parents[2] / "docs" / "screens"
+
+pytestmark = [
+    pytest.mark.anyio,
+    pytest.mark.falkordb,
+    pytest.mark.skipif(CHROMIUM is None, reason="no chromium: apt-get install -y chromium"),
+    pytest.mark.skipif(
+        not (web.STATIC_DIR / "index.html").is_file(),
+        reason="web assets not built: run make install (needs Node)",
+    ),
+]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+async def site(falkordb_server: Any, tmp_path: Path) -> AsyncIterator[tuple[str, str]]:
+    """A live server over a real store and one account holding one fact: (base URL, key)."""
+    settings = bootstrap.load_settings(data_dir=tmp_path)
+    runtime = await bootstrap.start_runtime(
+        settings, store=FalkorDBStore(falkordb_server.socket_path), embedder=HashingEmbedder(384)
+    )
+    key = await runtime.accounts.create(f"a{uuid.uuid4().hex[:12]}")
+    async with serving(runtime) as url:
+        async with httpx.AsyncClient(
+            base_url=url, headers={"Authorization": f"Bearer {key}"}
+        ) as http:
+            reply = await http.post(
+                "/v1/facts",
+                json={"subject": "production", "predicate": "deploy_target", "object": "Render"},
+            )
+            assert reply.status_code == 201, reply.text
+        yield url, key
+    await runtime.close()
+
+
+@pytest.fixture
+async def page(site: tuple[str, str]) -> AsyncIterator[Any]:
+    """A fresh chromium page."""
+    async with playwright_api.async_playwright() as driver:
+        browser = await driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        tab = await browser.new_page(viewport={"width": 1200, "height": 500})
+        yield tab
+        await browser.close()
+
+
+async def sign_in(page: Any, url: str, key: str) -> None:
+    await page.goto(url + "/")
+    await page.fill("#key", key)
+    await page.click("#signin button")
+
+
+async def test_signing_in_shows_the_accounts_facts_and_a_retract_moves_one_to_history(
+    page: Any, site: tuple[str, str]
+) -> None:
+    url, key = site
+    await sign_in(page, url, key)
+    row = page.locator("#facts tbody tr", has_text="deploy_target")
+    await row.wait_for()
+    assert "Render" in await row.inner_text()
+    await page.fill("#filter", "deploy")
+    await page.screenshot(path=str(SCREENS / "memory.png"))
+    await row.get_by_role("button", name="retract").click()
+    await page.locator("#facts tbody", has_text="No facts yet").wait_for()
+    await page.check("#history")
+    retracted = page.locator("#facts tbody tr", has_text="retracted")
+    await retracted.wait_for()
+    assert "Render" in await retracted.inner_text()
+
+
+async def test_a_wrong_key_shows_no_data(page: Any, site: tuple[str, str]) -> None:
+    url, _ = site
+    await sign_in(page, url, "not-a-key")
+    await page.locator("#signin-error", has_text="key").wait_for()
+    assert await page.locator("#facts").count() == 0
+    assert "Render" not in await page.content()
+
+
+async def test_a_ui_link_signs_the_page_in_and_leaves_no_token_in_the_address(
+    page: Any, site: tuple[str, str]
+) -> None:
+    url, key = site
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        token = (await http.post("/v1/ui-token")).json()["token"]
+    await page.goto(f"{url}/#token={token}")
+    await page.locator("#facts tbody tr", has_text="Render").wait_for()
+    assert token not in page.url
