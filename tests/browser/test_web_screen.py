@@ -115,3 +115,36 @@ async def test_a_ui_link_signs_the_page_in_and_leaves_no_token_in_the_address(
     await page.goto(f"{url}/#token={token}")
     await page.locator("#facts tbody tr", has_text="Render").wait_for()
     assert token not in page.url
+
+
+async def test_revising_with_a_reason_shows_the_successor_and_keeps_the_old_value_as_history(
+    page: Any, site: tuple[str, str]
+) -> None:
+    url, key = site
+    await sign_in(page, url, key)
+    row = page.locator("#facts tbody tr", has_text="deploy_target")
+    await row.get_by_role("button", name="revise").click()
+    await page.check("#revise-form input[value=ended]")
+    await page.fill("#revise-form input[name=replacement]", "Fly.io")
+    await page.screenshot(path=str(SCREENS / "revise.png"))
+    await page.click("#revise-form button[type=submit]")
+    await page.locator("#facts tbody tr", has_text="Fly.io").wait_for()
+    assert "Render" not in await page.locator("#facts tbody").inner_text()
+    await page.check("#history")
+    await (
+        page.locator("#facts tbody tr", has_text="Render").filter(has_text="ended").first.wait_for()
+    )
+
+
+async def test_a_bad_time_zone_shows_the_apis_message_and_saves_nothing(
+    page: Any, site: tuple[str, str]
+) -> None:
+    url, key = site
+    await sign_in(page, url, key)
+    await page.locator("#facts tbody tr").first.wait_for()
+    await page.click("#settings summary")
+    await page.fill("#settings-form input[name=timezone]", "Mars/Olympus")
+    await page.click("#settings-form button[type=submit]")
+    await page.locator("#error", has_text="Mars/Olympus").wait_for()
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        assert (await http.get("/v1/settings")).json()["timezone"] is None
