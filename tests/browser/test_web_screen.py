@@ -148,3 +148,38 @@ async def test_a_bad_time_zone_shows_the_apis_message_and_saves_nothing(
     await page.locator("#error", has_text="Mars/Olympus").wait_for()
     async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
         assert (await http.get("/v1/settings")).json()["timezone"] is None
+
+
+async def test_a_slots_history_diagram_stacks_its_versions_by_record_time(
+    page: Any, site: tuple[str, str]
+) -> None:
+    url, key = site
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        first = (await http.get("/v1/facts")).json()["facts"][0]["fact_id"]
+        ended = await http.post(
+            f"/v1/facts/{first}/revise",
+            json={"reason": "ended", "replacement": {"object": "Fly.io"}},
+        )
+        second = ended.json()["successor_id"]
+        corrected = await http.post(
+            f"/v1/facts/{second}/revise",
+            json={"reason": "corrected", "replacement": {"object": "AWS"}},
+        )
+        assert corrected.status_code == 200, corrected.text
+    await sign_in(page, url, key)
+    row = page.locator("#facts tbody tr", has_text="AWS")
+    await row.get_by_role("button", name="diagram").click()
+    await page.locator("#diagram").wait_for()
+    await page.screenshot(path=str(SCREENS / "history-diagram.png"), full_page=True)
+    rects = await page.eval_on_selector_all(
+        "#diagram rect",
+        "rs => rs.map(r => [r.dataset.created,"
+        " Number(r.getAttribute('y')) + Number(r.getAttribute('height')),"
+        " r.parentNode.getAttribute('class')])",
+    )
+    by_record_time = sorted(rects)
+    bottoms = [bottom for _, bottom, _ in by_record_time]
+    # Record time runs up: a later belief's rectangle starts higher (smaller y).
+    assert bottoms == sorted(bottoms, reverse=True)
+    kinds = {kind.split()[1] for _, _, kind in rects}
+    assert {"current", "ended", "corrected"} <= kinds

@@ -1,6 +1,7 @@
 // The facts table: current by default, history on a switch, filters, paging, and the
 // retract / reopen / revise actions through the same API calls as every other client.
 import { api } from "./api.js";
+import { showSlotHistory } from "./diagram.js";
 import { reviseForm } from "./revise.js";
 import { settingsPanel } from "./settings.js";
 
@@ -29,7 +30,7 @@ export async function renderFacts(root, settings, signOut) {
     choice("place", "place", ["everywhere", "repo", "project", "worktree"]) +
     ' <button id="signout" type="button">Sign out</button> ' +
     `<span class="muted">times in ${zone || "this browser's zone"}</span></p>` +
-    '<div id="settings"></div><div id="revise"></div>' +
+    '<div id="settings"></div><div id="revise"></div><div id="history-diagram"></div>' +
     '<p id="error" class="error" role="alert"></p>' +
     '<table id="facts"><thead></thead><tbody></tbody></table>' +
     '<p><button id="prev" type="button">‹ prev</button> <span id="range" class="muted"></span> ' +
@@ -62,7 +63,9 @@ export async function renderFacts(root, settings, signOut) {
 
   function actionsOf(fact) {
     const id = encodeURIComponent(fact.fact_id);
-    const buttons = [];
+    const buttons = [
+      ["diagram", () => showSlotHistory($("#history-diagram"), fact, zone).catch(showError)],
+    ];
     // Retracting closes the record clock; only a retracted version can be reopened.
     if (fact.retired_reason === "retracted") buttons.push(["reopen", () => act(`/v1/facts/${id}/reopen`)]);
     if (!fact.expired_at && !fact.invalid_at) {
