@@ -36,7 +36,7 @@ $(VENV)/.installed: pyproject.toml
 web-check: install
 	command -v chromium >/dev/null 2>&1 || (apt-get install -y chromium || sudo apt-get install -y chromium)
 	$(BIN)/uv pip install -q --python $(BIN)/python playwright
-	$(BIN)/python -m pytest -q tests/browser tests/api/test_web.py
+	TWOCLOCKS_WEB_TIMING=1 $(BIN)/python -m pytest -q -s tests/browser tests/api/test_web.py
 
 run: install
 	$(BIN)/twoclocks serve --data-dir "$(DATA_DIR)" --host $(HOST) --port $(PORT)
