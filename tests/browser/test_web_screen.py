@@ -183,3 +183,36 @@ async def test_a_slots_history_diagram_stacks_its_versions_by_record_time(
     assert bottoms == sorted(bottoms, reverse=True)
     kinds = {kind.split()[1] for _, _, kind in rects}
     assert {"current", "ended", "corrected"} <= kinds
+
+
+async def test_a_slot_with_thirty_versions_draws_thirty_visible_rectangles(
+    page: Any, site: tuple[str, str]
+) -> None:
+    url, key = site
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        current = (await http.get("/v1/facts")).json()["facts"][0]["fact_id"]
+        for n in range(15):
+            reply = await http.post(
+                f"/v1/facts/{current}/revise",
+                json={"reason": "ended", "replacement": {"object": f"region {n}"}},
+            )
+            assert reply.status_code == 200, reply.text
+            current = reply.json()["successor_id"]
+        versions = (
+            await http.get(
+                "/v1/facts?subject=production&predicate=deploy_target&include_history=true"
+            )
+        ).json()["facts"]
+    await sign_in(page, url, key)
+    await (
+        page.locator("#facts tbody tr", has_text="region 14")
+        .get_by_role("button", name="diagram")
+        .click()
+    )
+    await page.locator("#diagram").wait_for()
+    await page.screenshot(path=str(SCREENS / "history-diagram-30.png"), full_page=True)
+    sizes = await page.eval_on_selector_all(
+        "#diagram rect", "rs => rs.map(r => [r.getBBox().width, r.getBBox().height])"
+    )
+    assert len(sizes) == len(versions) >= 30
+    assert all(width >= 2 and height >= 2 for width, height in sizes)
