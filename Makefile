@@ -2,11 +2,12 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-DATA_DIR ?= $(CURDIR)/.twoclocks-data
+# Empty: `serve`'s own default, the user data dir, where every client looks too.
+DATA_DIR ?=
 HOST ?= 127.0.0.1
 PORT ?= 8765
 
-.PHONY: install web web-check run test lint typecheck neo4j-start neo4j-stop bench clean
+.PHONY: install web web-check run test lint typecheck deps-lowest neo4j-start neo4j-stop bench clean clients-check
 
 # A stamp keeps `make test` fast after the first install; it is redone whenever
 # pyproject.toml changes. uv comes from PyPI into the venv itself, so a fresh
@@ -39,7 +40,7 @@ web-check: install
 	TWOCLOCKS_WEB_TIMING=1 $(BIN)/python -m pytest -q -s tests/browser tests/api/test_web.py
 
 run: install
-	$(BIN)/twoclocks serve --data-dir "$(DATA_DIR)" --host $(HOST) --port $(PORT)
+	$(BIN)/twoclocks serve $(if $(DATA_DIR),--data-dir "$(DATA_DIR)") --host $(HOST) --port $(PORT)
 
 # The test Neo4j is started (and stopped) by the pytest session itself through
 # ci/neo4j/start and ci/neo4j/stop; the embedded FalkorDB likewise.
@@ -58,11 +59,27 @@ typecheck: install
 	for d in graph embeddings api; do ln -s $(CURDIR)/$$d build/typecheck/twoclocks/$$d; done
 	cd build/typecheck && ../../$(BIN)/mypy --config-file ../../pyproject.toml -p twoclocks
 
+# The floors in pyproject.toml are real: install the lowest version every direct
+# dependency allows into a throwaway venv and run the fast tests (no Neo4j, no model).
+# CI runs it after `make test`; the last result is in docs/dependencies.md.
+LOWEST := build/lowest
+deps-lowest:
+	rm -rf $(LOWEST) && $(PYTHON) -m venv $(LOWEST)
+	$(LOWEST)/bin/python -m pip install -q --disable-pip-version-check uv
+	$(LOWEST)/bin/uv pip install -q --python $(LOWEST)/bin/python --resolution lowest-direct -e '.[dev]'
+	$(LOWEST)/bin/uv pip list --python $(LOWEST)/bin/python > $(LOWEST)/versions.txt
+	$(LOWEST)/bin/python -m pytest -q -p no:cacheprovider -m "not neo4j and not slow"
+
 neo4j-start:
 	bash ci/neo4j/start
 
 neo4j-stop:
 	bash ci/neo4j/stop
+
+# Opt-in, not part of `make test`: downloads Claude Code, Codex and the MCP Inspector
+# from npm into build/clients and checks twoclocks against them (docs/clients.md).
+clients-check: install
+	$(BIN)/python ci/clients_check.py --prefix build/clients
 
 bench: install
 	$(BIN)/python bench/store.py

@@ -8,13 +8,15 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
+from fastapi_offline import FastAPIOffline
 
+from twoclocks.api.body import JsonByDefault
 from twoclocks.api.errors import install_error_handlers
 from twoclocks.api.limits import BodySizeLimit
 from twoclocks.api.routes import router
 from twoclocks.api.web import ui_token_router, web_router
 from twoclocks.bootstrap import Runtime
-from twoclocks.mcp_tools import mount_mcp
+from twoclocks.mcp_server.http import mount_mcp
 
 log = logging.getLogger("twoclocks.api")
 
@@ -36,7 +38,9 @@ def create_app(runtime: Runtime | None = None, start: RuntimeFactory | None = No
             if owned is not None:
                 await owned.close()
 
-    app = FastAPI(
+    # /docs and /redoc load Swagger UI and ReDoc from the installed fastapi-offline
+    # package (under /static-offline-docs), not from a CDN: they work with no network.
+    app = FastAPIOffline(
         title="twoclocks",
         version="1",
         summary="Bi-temporal memory for coding agents",
@@ -49,6 +53,7 @@ def create_app(runtime: Runtime | None = None, start: RuntimeFactory | None = No
     )
     app.state.runtime = runtime
     install_error_handlers(app)
+    app.add_middleware(JsonByDefault)
     app.add_middleware(BodySizeLimit)
     app.include_router(router)
     app.include_router(web_router)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -9,7 +10,11 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from twoclocks.api.body import is_json
 from twoclocks.domain.errors import TwoclocksError
+
+_ENUM_REPR = re.compile(r"<\w+\.\w+: ('[^']*')>")
+"""How pydantic shows an enum member in a Literal, ``<RetiredReason.ENDED: 'ended'>``."""
 
 
 def error_body(name: str, message: str) -> dict[str, str]:
@@ -21,11 +26,41 @@ def _describe(errors: list[Any]) -> str:
     parts = []
     for err in errors[:5]:
         where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path"))
-        msg = err.get("msg", "invalid")
+        msg = _ENUM_REPR.sub(r"\1", err.get("msg", "invalid"))
         if err.get("type") == "extra_forbidden":
             msg = "unknown field: remove it (see /docs for the fields this call takes)"
+        if err.get("type") == "json_invalid":
+            # loc is ("body", <character offset>): a position, not a field.
+            cause = (err.get("ctx") or {}).get("error", "not JSON")
+            at = err.get("loc", ("body", "?"))[-1]
+            parts.append(
+                f"the body is not valid JSON ({cause} at character {at}): "
+                'send one JSON object, e.g. {"subject": "api", ...}'
+            )
+            continue
         parts.append(f"{where or 'body'}: {msg}")
     return "; ".join(parts)
+
+
+def _about_the_body(errors: list[Any]) -> bool:
+    return any(tuple(err.get("loc", ()))[:1] == ("body",) for err in errors)
+
+
+async def _unauthenticated(request: Request) -> JSONResponse | None:
+    """The 401 a /v1 call without a valid key gets, before anything is said about its body.
+
+    FastAPI reads and validates the body before the key's dependency runs; a caller with no
+    key learns nothing about the API's shapes, and fixes the key first.
+    """
+    if not request.url.path.startswith("/v1/"):
+        return None
+    from twoclocks.api.routes import caller
+
+    try:
+        await caller(request)
+    except TwoclocksError as exc:
+        return JSONResponse(error_body(exc.name, exc.message), status_code=exc.http_status)
+    return None
 
 
 def install_error_handlers(app: FastAPI) -> None:
@@ -36,8 +71,21 @@ def install_error_handlers(app: FastAPI) -> None:
         return JSONResponse(error_body(exc.name, exc.message), status_code=exc.http_status)
 
     @app.exception_handler(RequestValidationError)
-    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+    async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        refused = await _unauthenticated(request)
+        if refused is not None:
+            return refused
         errors = list(exc.errors())
+        content_type = request.headers.get("content-type", "")
+        if content_type and not is_json(content_type) and _about_the_body(errors):
+            return JSONResponse(
+                error_body(
+                    "UnsupportedMediaType",
+                    f"the body is {content_type.split(';')[0]}, and this API reads JSON only: "
+                    "send it with Content-Type: application/json",
+                ),
+                status_code=415,
+            )
         # A domain error raised inside a validator keeps its own name and message.
         for err in errors:
             cause = (err.get("ctx") or {}).get("error")
@@ -47,7 +95,14 @@ def install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        names = {404: "NotFound", 405: "MethodNotAllowed", 413: "BodyTooLarge", 401: "Unauthorized"}
+        names = {
+            400: "BadRequest",
+            404: "NotFound",
+            405: "MethodNotAllowed",
+            413: "BodyTooLarge",
+            401: "Unauthorized",
+            415: "UnsupportedMediaType",
+        }
         return JSONResponse(
             error_body(names.get(exc.status_code, "HTTPError"), str(exc.detail)),
             status_code=exc.status_code,

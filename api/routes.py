@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request
 from fastapi.responses import StreamingResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -16,6 +17,15 @@ from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.model import require_aware
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Clock, Episode
+from twoclocks.service.capture import (
+    Accepted,
+    CaptureService,
+    CaptureStats,
+    EventBatch,
+    EventBatchResult,
+    EventRequest,
+    EventResult,
+)
 from twoclocks.service.recall import BlockRequest, BlockResult, RecallRequest, RecallResult
 from twoclocks.service.requests import (
     Caller,
@@ -43,6 +53,7 @@ _ERRORS: dict[int | str, dict[str, Any]] = {
 }
 
 router = APIRouter(prefix="/v1", responses=_ERRORS)
+log = logging.getLogger(__name__)
 
 
 async def caller(request: Request) -> Caller:
@@ -77,6 +88,11 @@ class FactList(BaseModel):
     """A list of fact versions."""
 
     facts: list[Fact]
+    elsewhere: int | None = Field(
+        None,
+        description="when a read of one workspace found nothing: how many rows the same read "
+        "finds in the account's other workspaces (all_workspaces shows them)",
+    )
 
 
 class FactStatusReply(BaseModel):
@@ -92,14 +108,18 @@ async def remember(body: RememberRequest, request: Request, who: CallerDep) -> R
     return await runtime_of(request).service.remember(who, body)
 
 
-@router.post(
-    "/facts/{fact_id}/revise",
-    response_model=ReviseResult,
-    responses={
-        404: {"model": ErrorBody, "description": "FactNotFound"},
-        409: {"model": ErrorBody, "description": "FactAlreadyRetired: re-read current state"},
+_BY_ID: dict[int | str, dict[str, Any]] = {
+    404: {"model": ErrorBody, "description": "FactNotFound"},
+    409: {
+        "model": ErrorBody,
+        "description": "AmbiguousFactId: the shortened id starts several facts (named); "
+        "FactAlreadyRetired / FactNotRetracted: re-read current state",
     },
-)
+}
+"""The answers of a call on one fact, named by its id or any unique start of it (as git)."""
+
+
+@router.post("/facts/{fact_id}/revise", response_model=ReviseResult, responses=_BY_ID)
 async def revise(
     fact_id: str, body: ReviseRequest, request: Request, who: CallerDep
 ) -> ReviseResult:
@@ -107,26 +127,34 @@ async def revise(
     return await runtime_of(request).service.revise(who, fact_id, body)
 
 
-@router.post("/facts/{fact_id}/retract", response_model=FactStatusReply)
+@router.post("/facts/{fact_id}/retract", response_model=FactStatusReply, responses=_BY_ID)
 async def retract(fact_id: str, request: Request, who: CallerDep) -> FactStatusReply:
     """Forget a fact: closed on the record clock, kept as history."""
-    await runtime_of(request).service.retract(who, fact_id)
-    return FactStatusReply(fact_id=fact_id, status="retracted")
+    full_id = await runtime_of(request).service.retract(who, fact_id)
+    return FactStatusReply(fact_id=full_id, status="retracted")
 
 
-@router.post("/facts/{fact_id}/reopen", response_model=FactStatusReply)
+@router.post("/facts/{fact_id}/reopen", response_model=FactStatusReply, responses=_BY_ID)
 async def reopen(fact_id: str, request: Request, who: CallerDep) -> FactStatusReply:
     """Undo a retract."""
-    await runtime_of(request).service.reopen(who, fact_id)
-    return FactStatusReply(fact_id=fact_id, status="live")
+    full_id = await runtime_of(request).service.reopen(who, fact_id)
+    return FactStatusReply(fact_id=full_id, status="live")
 
 
-@router.get("/facts", response_model=FactList)
+@router.get(
+    "/facts",
+    response_model=FactList,
+    responses={403: {"model": ErrorBody, "description": "ReadNotAllowed: all_workspaces"}},
+)
 async def facts(
     query: Annotated[FactsRequest, Query()], request: Request, who: CallerDep
 ) -> FactList:
     """Facts now, as of a valid time, as believed at a record time, or both."""
-    return FactList(facts=await runtime_of(request).service.facts(who, query))
+    service = runtime_of(request).service
+    rows = await service.facts(who, query)
+    if rows or query.all_workspaces:
+        return FactList(facts=rows)
+    return FactList(facts=rows, elsewhere=await service.count_in_other_workspaces(who, query))
 
 
 @router.post("/recall", response_model=RecallResult)
@@ -183,10 +211,20 @@ async def export(request: Request, who: CallerDep) -> StreamingResponse:
     return StreamingResponse(lines(), media_type="application/x-ndjson")
 
 
-@router.get("/settings", response_model=AccountSettings)
-async def get_settings(request: Request, who: CallerDep) -> AccountSettings:
+class SettingsView(AccountSettings):
+    """The account's settings, and the zone its times are shown in (read-only)."""
+
+    timezone_in_use: str = Field(
+        description="the account's timezone, else the server's default; not part of a PUT"
+    )
+
+
+@router.get("/settings", response_model=SettingsView)
+async def get_settings(request: Request, who: CallerDep) -> SettingsView:
     """This account's time zone and per-class place defaults."""
-    return await runtime_of(request).accounts.settings(who.account)
+    accounts = runtime_of(request).accounts
+    own = await accounts.settings(who.account)
+    return SettingsView(**own.model_dump(), timezone_in_use=await accounts.zone_in_use(who.account))
 
 
 @router.put("/settings", response_model=AccountSettings)
@@ -212,3 +250,37 @@ async def episodes(
     """Search the raw episodes (the person's own words, tool events) facts came from."""
     found = await runtime_of(request).service.search_episodes(who, query, k)
     return EpisodeList(status="rows" if found else "empty", episodes=found)
+
+
+@router.post("/events", status_code=202, response_model=EventResult)
+async def capture_event(
+    body: EventRequest, request: Request, who: CallerDep, background: BackgroundTasks
+) -> EventResult:
+    """Capture one tool event (a hook's stdin JSON): kept once, facts written after the answer."""
+    capture = runtime_of(request).capture
+    accepted = await capture.accept(who, body)
+    if accepted.facts:
+        background.add_task(_apply_quietly, capture, who, accepted)
+    return accepted.result
+
+
+@router.post("/events/batch", response_model=EventBatchResult)
+async def capture_events(body: EventBatch, request: Request, who: CallerDep) -> EventBatchResult:
+    """Capture spooled events in order, each written before the answer; replays are duplicates."""
+    capture = runtime_of(request).capture
+    return EventBatchResult(results=[await capture.ingest(who, event) for event in body.events])
+
+
+@router.get("/events/stats", response_model=CaptureStats)
+async def capture_stats(request: Request, who: CallerDep) -> CaptureStats:
+    """Capture for doctor: the switch, events per client and when the last came, refusals."""
+    return await runtime_of(request).capture.stats(who)
+
+
+async def _apply_quietly(capture: CaptureService, who: Caller, accepted: Accepted) -> None:
+    # After the answer there is nobody to tell: a store that went away loses these facts
+    # (the event itself is kept), and the log says so.
+    try:
+        await capture.apply(who, accepted)
+    except Exception:
+        log.exception("capture: facts of %s not written", accepted.result.event_id)

@@ -86,8 +86,11 @@ def plan_body(embedding: str) -> str:
 
 SAVE_EPISODE = """
 MERGE (ep:Episodic {group_id: $g, uuid: $uuid})
-  ON CREATE SET ep += $props, ep.entity_edges = []
+  ON CREATE SET ep += $props, ep.entity_edges = [], ep.saved_by = $token
+RETURN ep.saved_by = $token AS created
 """
+"""Idempotent on the id; ``created`` says whether this call stored it (the token is fresh per
+call), which is how a replayed tool event is told from a new one."""
 
 RECORD_ALIAS = """
 MERGE (a:SlotAlias {group_id: $g, subject: $subject, alias: $alias})
@@ -163,6 +166,15 @@ WHERE e.fact_id = $fact_id AND e.group_id = $g
 RETURN {VERSION_RETURN}
 ORDER BY e.created_at_us, e.valid_at_us, e.uuid
 """
+
+FACT_IDS_STARTING = """
+MATCH ()-[e:RELATES_TO]->()
+WHERE e.group_id = $g AND e.fact_id STARTS WITH $prefix
+RETURN DISTINCT e.fact_id AS fact_id
+ORDER BY fact_id
+LIMIT $limit
+"""
+"""The ids a shortened id may stand for (git-style prefixes in revise, retract, reopen)."""
 
 DELETE_FACT = """
 MATCH ()-[e:RELATES_TO]->()

@@ -93,6 +93,9 @@ class Store(Protocol):
     async def versions_of(self, account: str, fact_id: str) -> list[FactVersion]:
         """Every version of one logical fact, believed or not; empty if unknown."""
 
+    async def fact_ids_starting(self, account: str, prefix: str, limit: int) -> list[str]:
+        """Distinct fact ids that start with ``prefix``, in id order, at most ``limit``."""
+
     async def apply(
         self,
         account: str,
@@ -126,8 +129,8 @@ class Store(Protocol):
     def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, both clocks, oldest record first."""
 
-    async def save_episode(self, account: str, episode: Episode) -> None:
-        """Keep the raw text or event a fact came from."""
+    async def save_episode(self, account: str, episode: Episode) -> bool:
+        """Keep the raw text or event a fact came from; False when its id was stored already."""
 
     async def delete_fact(self, account: str, fact_id: str) -> int:
         """Physically remove every version of a fact; operator use only. Returns rows removed."""
@@ -141,6 +144,11 @@ class Store(Protocol):
         self, account: str, vector: Sequence[float], query: FactQuery, k: int
     ) -> list[FactVersion]:
         """Vector leg: nearest fact embeddings through the engine's vector index."""
+
+    async def search_vector_scored(
+        self, account: str, vector: Sequence[float], query: FactQuery, k: int
+    ) -> list[tuple[FactVersion, float]]:
+        """The vector leg, each version with its cosine similarity to ``vector`` (-1 to 1)."""
 
     async def entities_named(self, account: str, text: str, limit: int) -> list[str]:
         """Names of the entities a text mentions (fulltext over entity names), best first."""

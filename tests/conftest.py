@@ -10,6 +10,15 @@ from falkordb_fixture import falkordb_server  # noqa: F401  (session fixture)
 from neo4j_server import Neo4jUnavailable, TestNeo4j
 
 
+@pytest.fixture(autouse=True)
+def no_client_file(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every test gets its own empty user config dir: a real ~/.config/twoclocks/client.json
+    (left by a `twoclocks serve` on this machine) must not steer where tests' clients look."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
+
+
 @pytest.fixture(scope="session")
 def neo4j_uri() -> Iterator[str]:
     """Bolt URI of a real Neo4j 5.26: $TWOCLOCKS_TEST_NEO4J_URI, else one from ci/neo4j/start.

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
+import typer
+from click.testing import Result
+from live_server import serving
 from typer.testing import CliRunner
 
+from twoclocks import bootstrap
 from twoclocks.cli import app
+from twoclocks.cli_render import shown
+from twoclocks.embeddings.hashing import HashingEmbedder
+from twoclocks.graph.falkordb.store import FalkorDBStore
 
 pytestmark = pytest.mark.falkordb
 
@@ -32,14 +46,15 @@ def test_accounts_create_refuses_a_bad_name(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "letters, digits" in result.output
 
 
-def test_client_commands_without_a_server_say_where_they_looked(
+def test_an_unreachable_server_is_named_with_how_to_start_it_or_point_at_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("TWOCLOCKS_URL", "http://127.0.0.1:9")
     monkeypatch.setenv("TWOCLOCKS_KEY", "tck_x")
     result = CliRunner().invoke(app, ["recall", "which CI"])
     assert result.exit_code == 2
-    assert "cannot reach twoclocks at http://127.0.0.1:9" in result.output
+    assert result.output.startswith("ServerUnreachable: the twoclocks server at http://127.0.0.1:9")
+    assert "twoclocks serve" in result.output and "TWOCLOCKS_URL" in result.output
 
 
 def test_serve_with_a_model_that_cannot_load_stops_with_its_path(tmp_path: Path) -> None:
@@ -52,6 +67,8 @@ def test_serve_with_a_model_that_cannot_load_stops_with_its_path(tmp_path: Path)
     assert result.exit_code == 2
     assert "ModelUnavailable" in result.output and str(missing) in result.output
     assert "Traceback" not in result.output
+    # What it was doing when it stopped: a slow load never reads as a hang.
+    assert "twoclocks: loading the embedding model" in result.output
 
 
 def test_admin_purge_fact_needs_yes_and_erases_every_version(tmp_path: Path) -> None:
@@ -90,3 +107,199 @@ def test_admin_purge_fact_needs_yes_and_erases_every_version(tmp_path: Path) -> 
             await runtime.close()
 
     assert asyncio.run(versions()) == 0
+
+
+# -- the client commands, against the real app on a real port -------------------------
+
+
+@dataclass
+class Served:
+    """A live server over a fresh embedded store, and the CLI pointed at it."""
+
+    runtime: bootstrap.Runtime
+    env: dict[str, str]
+
+    async def cli(self, *args: str) -> Result:
+        """Run one CLI command off the loop (the loop serves it)."""
+        return await asyncio.to_thread(CliRunner().invoke, app, list(args), env=self.env)
+
+    async def ok(self, *args: str) -> str:
+        """Run a command that must succeed; its output."""
+        result = await self.cli(*args)
+        assert result.exit_code == 0, result.output
+        return result.output
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+@pytest.fixture
+async def served(
+    falkordb_server: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> AsyncIterator[Served]:
+    settings = bootstrap.load_settings(data_dir=tmp_path / "data")
+    runtime = await bootstrap.start_runtime(
+        settings, store=FalkorDBStore(falkordb_server.socket_path), embedder=HashingEmbedder(384)
+    )
+    key = await runtime.accounts.create(f"a{uuid.uuid4().hex[:12]}")
+    work = tmp_path / "work"
+    work.mkdir()
+    monkeypatch.chdir(work)
+    try:
+        async with serving(runtime) as url:
+            yield Served(runtime, {"TWOCLOCKS_URL": url, "TWOCLOCKS_KEY": key})
+    finally:
+        await runtime.close()
+
+
+@pytest.mark.anyio
+async def test_facts_in_an_empty_workspace_count_those_elsewhere_and_all_workspaces_lists_them(
+    served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await served.ok("remember", "api", "runs_on", "Fly")
+    await served.ok("remember", "api", "region", "eu")
+    monkeypatch.chdir(tmp_path)  # another directory, another workspace
+    out = await served.ok("facts")
+    assert out.strip() == (
+        "result: empty here; 2 facts in other workspaces (add --all-workspaces to list them)"
+    )
+    out = await served.ok("facts", "--all-workspaces")
+    assert "api · runs_on: Fly" in out and "api · region: eu" in out
+
+
+@pytest.mark.anyio
+async def test_a_printed_short_id_works_in_retract_reopen_and_revise(served: Served) -> None:
+    await served.ok("remember", "api", "runs_on", "Fly")
+    short = (await served.ok("facts")).split()[0]
+    assert len(short) == 12
+    assert (await served.ok("retract", short)).startswith(f"retracted {short}")
+    assert (await served.ok("reopen", short)).startswith(f"reopened {short}")
+    out = await served.ok("revise", short, "--reason", "corrected", "--replacement", "Render")
+    assert out.startswith(f"corrected: {short}")
+    assert "api · runs_on: Render" in await served.ok("facts")
+
+
+@pytest.mark.anyio
+async def test_retract_and_reopen_answer_json_with_the_full_id(served: Served) -> None:
+    fact_id = json.loads(await served.ok("remember", "a", "b", "c", "--json"))["fact_id"]
+    answer = json.loads(await served.ok("retract", fact_id[:8], "--json"))
+    assert answer == {"fact_id": fact_id, "status": "retracted"}
+    answer = json.loads(await served.ok("reopen", fact_id[:8], "--json"))
+    assert answer == {"fact_id": fact_id, "status": "live"}
+
+
+@pytest.mark.anyio
+async def test_empty_reads_say_result_empty(served: Served) -> None:
+    assert (await served.ok("facts")).strip() == "result: empty"
+    await served.ok("remember", "api", "runs_on", "Fly", "--valid-at", "2026-06-01")
+    assert (await served.ok("facts", "--as-of", "2020-01-01")).strip() == "result: empty"
+    out = await served.ok("timeline", "--until", "2020-01-01")
+    assert out.strip() == "result: empty"
+
+
+@pytest.mark.anyio
+async def test_times_show_in_the_account_zone_to_the_minute_and_json_keeps_rfc3339(
+    served: Served,
+) -> None:
+    await served.ok("settings", "--timezone", "Europe/Istanbul")
+    await served.ok("remember", "api", "runs_on", "Fly", "--valid-at", "2026-01-10T06:00:00Z")
+    assert "(from 2026-01-10 09:00 +03, asserted)" in await served.ok("facts")
+    raw = json.loads(await served.ok("facts", "--json"))["facts"][0]
+    assert raw["valid_at"] in ("2026-01-10T06:00:00Z", "2026-01-10T06:00:00+00:00")
+
+
+@pytest.mark.anyio
+async def test_a_date_is_midnight_in_the_account_zone(served: Served) -> None:
+    await served.ok("settings", "--timezone", "Europe/Istanbul")
+    await served.ok("remember", "api", "runs_on", "Fly", "--valid-at", "2026-11-30")
+    raw = json.loads(await served.ok("facts", "--json"))["facts"][0]
+    assert raw["valid_at"].startswith("2026-11-29T21:00:00")  # 00:00 +03
+    assert "Fly" in await served.ok("facts", "--as-of", "2026-11-30")
+    assert "result: empty" in await served.ok("facts", "--as-of", "2026-11-29")
+
+
+@pytest.mark.anyio
+async def test_a_time_without_an_offset_is_refused_naming_what_is_taken(served: Served) -> None:
+    result = await served.cli("facts", "--as-of", "2026-11-30T09:00")
+    assert result.exit_code == 2
+    assert "no UTC offset" in result.output and "a date such as 2026-11-30" in result.output
+    result = await served.cli("facts", "--as-of", "yesterday")
+    assert result.exit_code == 2 and "is not a time" in result.output
+
+
+@pytest.mark.anyio
+async def test_timeline_shows_each_clocks_own_window(served: Served) -> None:
+    await served.ok("remember", "api", "runs_on", "Fly", "--valid-at", "2026-01-10T00:00:00Z")
+    await served.ok("remember", "api", "runs_on", "Render", "--valid-at", "2026-02-01T00:00:00Z")
+    world = (await served.ok("timeline", "--clock", "world")).splitlines()
+    # Fly's closed copy ends where Render begins, on the world clock.
+    assert any(line.startswith("2026-01-10 00:00 +00 -> 2026-02-01 00:00 +00") for line in world)
+    assert world[-1].startswith("2026-02-01 00:00 +00 -> open") and "Render" in world[-1]
+    system = await served.ok("timeline", "--clock", "system")
+    facts = json.loads(await served.ok("timeline", "--clock", "system", "--json"))["facts"]
+    closed = next(f for f in facts if f["expired_at"])
+    assert f"-> {shown(closed['expired_at'], ZoneInfo('UTC'))}" in system
+    assert system != "\n".join(world)
+
+
+@pytest.mark.anyio
+async def test_recall_and_remember_take_the_apis_flags(served: Served) -> None:
+    out = await served.ok(
+        "remember", "deploy", "happened", "v1.2 to prod", "--kind", "event", "--evidence",
+        "we shipped v1.2 to prod", "--tier", "asserted", "--json",
+    )  # fmt: skip
+    fact_id = json.loads(out)["fact_id"]
+    row = json.loads(await served.ok("facts", "--json"))["facts"][0]
+    assert row["fact_id"] == fact_id and row["kind"] == "event"
+    await served.ok("retract", fact_id)
+    assert "result: empty" in await served.ok("recall", "deploy prod")
+    assert "v1.2 to prod" in await served.ok("recall", "deploy prod", "--history")
+    past = await served.ok(
+        "recall", "deploy prod", "--as-believed", "2020-01-01", "--as-of", "2020-01-01"
+    )
+    assert "result: empty" in past
+
+
+def test_every_option_and_argument_of_every_command_has_help_text() -> None:
+    import click
+
+    root = typer.main.get_command(app)
+    missing = []
+
+    def walk(command: click.Command, path: str) -> None:
+        for param in command.params:
+            if not getattr(param, "help", None) and param.name != "help":
+                missing.append(f"{path} {param.name}")
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, f"{path} {name}")
+
+    walk(root, "twoclocks")
+    assert missing == []
+
+
+def test_a_revise_reason_outside_the_two_is_refused_naming_both() -> None:
+    refused = CliRunner().invoke(app, ["revise", "abcd1234", "--reason", "finished"])
+    assert refused.exit_code == 2
+    assert "ended" in refused.output and "corrected" in refused.output
+
+
+def test_block_help_shows_the_budgets_range() -> None:
+    out = CliRunner().invoke(app, ["block", "--help"], env={"COLUMNS": "200"}).output
+    assert "500<=x<=10000" in out
+    refused = CliRunner().invoke(app, ["block", "--budget", "10"])
+    assert refused.exit_code == 2 and "500" in refused.output
+
+
+@pytest.mark.anyio
+async def test_capture_off_and_on_change_only_the_capture_setting(served: Served) -> None:
+    await served.ok("settings", "--timezone", "Europe/Istanbul")
+    assert "capture: off" in await served.ok("capture", "off")
+    after = json.loads(await served.ok("settings", "--json"))
+    assert after["capture"] is False and after["timezone"] == "Europe/Istanbul"
+    assert "capture: off" in await served.ok("capture")
+    assert "capture: on" in await served.ok("capture", "on")
+    bad = await served.cli("capture", "maybe")
+    assert bad.exit_code == 2
+    assert json.loads(await served.ok("settings", "--json"))["capture"] is True

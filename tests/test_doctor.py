@@ -43,3 +43,100 @@ async def test_doctor_names_the_store_and_model_of_a_ready_server(
     # Nothing listens there any more: the check says where it looked and what to do.
     gone = await asyncio.to_thread(check_server, url)
     assert gone.ok is False and url in gone.text and "twoclocks serve" in gone.text
+
+
+# -- each broken setup names the one command that fixes it ---------------------------------
+
+
+@pytest.fixture
+def home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty HOME, and a PATH with no `codex` on it (the config is read instead)."""
+    path = tmp_path / "home"
+    path.mkdir()
+    monkeypatch.setenv("HOME", str(path))
+    monkeypatch.setenv("PATH", "/usr/bin:/bin")
+    return path
+
+
+def _codex_line(home: Path) -> str:
+    from twoclocks.doctor import check_clients
+
+    [line] = [c.text for c in check_clients(home) if c.text.startswith("codex")]
+    return line
+
+
+def test_doctor_says_an_untrusted_codex_hook_is_skipped_and_how_to_trust_it(home: Path) -> None:
+    from twoclocks.clients.codex import hook_keys
+    from twoclocks.install import install
+
+    install("codex", home)
+    line = _codex_line(home)
+    assert "not trusted" in line and "Trust all and continue" in line
+    [key] = hook_keys(home)
+    assert key == f"{home}/.codex/hooks.json:session_start:0:0"
+    # What Codex writes once the person trusts it (0.171's config shape).
+    with (home / ".codex" / "config.toml").open("a") as config:
+        config.write(f'\n[hooks.state."{key}"]\ntrusted_hash = "sha256:{"0" * 64}"\n')
+    assert "installed" in _codex_line(home)
+
+
+def test_doctor_says_a_codex_entry_without_env_vars_needs_a_reinstall(home: Path) -> None:
+    from twoclocks.install import install
+
+    install("codex", home)
+    config = home / ".codex" / "config.toml"
+    config.write_text(config.read_text().replace("env_vars", "# env_vars"))
+    line = _codex_line(home)
+    assert "env_vars does not pass TWOCLOCKS_URL" in line
+    assert "run `twoclocks install codex` again" in line
+
+
+def test_doctor_names_the_unset_that_fixes_a_wrong_url(tmp_path: Path) -> None:
+    import threading
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+    from twoclocks import client_file
+
+    class Ready(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("content-type", "application/json")
+            self.end_headers()
+            self.wfile.write(b'{"ready": true}')
+
+        def log_message(self, *_args: Any) -> None:
+            pass
+
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Ready)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    running = f"http://127.0.0.1:{httpd.server_address[1]}"
+    try:
+        client_file.write(running, tmp_path)
+        wrong = check_server("http://127.0.0.1:9", "TWOCLOCKS_URL")
+        right = check_server(running, "the client file")
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert wrong.ok is False
+    assert f"`twoclocks serve` runs at {running}" in wrong.text
+    assert "`unset TWOCLOCKS_URL`" in wrong.text
+    assert right.ok is True
+
+
+def test_doctor_says_no_key_is_reachable_and_which_command_makes_one(tmp_path: Path) -> None:
+    from twoclocks.doctor import check_key
+
+    check = check_key("http://127.0.0.1:9", None, tmp_path)
+    assert check.ok is False
+    assert str(tmp_path / "key") in check.text and "run `twoclocks serve` once" in check.text
+
+
+def test_doctor_shows_a_cursor_workspace_folder_that_arrived_unexpanded(tmp_path: Path) -> None:
+    from twoclocks.doctor import check_unexpanded
+    from twoclocks.mcp_server.stdio import stdio_cwd
+
+    assert check_unexpanded(tmp_path) is None
+    stdio_cwd("${workspaceFolder}", tmp_path)
+    check = check_unexpanded(tmp_path)
+    assert check is not None and check.ok is False
+    assert "${workspaceFolder}" in check.text and "update Cursor" in check.text

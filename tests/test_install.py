@@ -40,19 +40,20 @@ def test_claude_code_gets_the_mcp_server_and_the_session_start_hook(home: Path) 
     server = _json(home / ".claude.json")["mcpServers"]["twoclocks"]
     assert server == {"type": "stdio", "command": "/opt/tc/bin/twoclocks", "args": ["mcp"]}
     [group] = _json(home / ".claude" / "settings.json")["hooks"]["SessionStart"]
-    assert group["matcher"] == MATCHER == "startup|clear"
+    assert group["matcher"] == MATCHER == "startup|clear|compact|resume"
     assert group["hooks"] == [{"type": "command", "command": COMMANDS.claude_hook, "timeout": 5}]
 
 
-def test_codex_gets_a_toml_server_table_and_the_same_hook_shape(home: Path) -> None:
+def test_codex_passes_the_twoclocks_variables_through_env_vars(home: Path) -> None:
     install("codex", home, commands=COMMANDS)
     config = tomllib.loads((home / ".codex" / "config.toml").read_text())
     assert config["mcp_servers"]["twoclocks"] == {
         "command": "/opt/tc/bin/twoclocks",
         "args": ["mcp"],
+        "env_vars": ["TWOCLOCKS_URL", "TWOCLOCKS_KEY", "TWOCLOCKS_DATA_DIR"],
     }
     [group] = _json(home / ".codex" / "hooks.json")["hooks"]["SessionStart"]
-    assert group["matcher"] == "startup|clear"
+    assert group["matcher"] == "startup|clear|compact|resume"
     assert group["hooks"][0]["command"] == COMMANDS.claude_hook
 
 
@@ -110,6 +111,7 @@ def test_codex_toml_keeps_everything_else(home: Path) -> None:
     assert parsed["mcp_servers"]["twoclocks"] == {
         "command": "/opt/tc/bin/twoclocks",
         "args": ["mcp"],
+        "env_vars": ["TWOCLOCKS_URL", "TWOCLOCKS_KEY", "TWOCLOCKS_DATA_DIR"],
         "env": {"TWOCLOCKS_URL": "http://h:1"},
     }
 
@@ -188,3 +190,92 @@ def test_installed_reports_parts_and_commands_that_cannot_start(home: Path) -> N
     assert all(p.problem and "does not exist" in p.problem for p in parts)
     install("claude-code", home)  # this interpreter's real commands
     assert [p.problem for p in installed("claude-code", home)] == [None, None]
+
+
+def test_a_codex_entry_without_env_vars_is_reported_with_its_fix(home: Path) -> None:
+    install("codex", home)
+    config = home / ".codex" / "config.toml"
+    config.write_text(
+        "\n".join(line for line in config.read_text().splitlines() if "env_vars" not in line)
+    )
+    [server, _hook] = installed("codex", home)
+    assert server.problem and "env_vars does not pass TWOCLOCKS_URL" in server.problem
+    install("codex", home)
+    assert [p.problem for p in installed("codex", home)] == [None, None]
+
+
+def test_an_old_startup_clear_matcher_is_reported_and_reinstall_widens_it(home: Path) -> None:
+    install("claude-code", home)
+    settings = home / ".claude" / "settings.json"
+    settings.write_text(settings.read_text().replace(MATCHER, "startup|clear"))
+    [_server, hook] = installed("claude-code", home)
+    assert hook.problem and "compact and resume lose the block" in hook.problem
+    install("claude-code", home)
+    [group] = _json(settings)["hooks"]["SessionStart"]
+    assert group["matcher"] == MATCHER
+    assert [p.problem for p in installed("claude-code", home)] == [None, None]
+
+
+# -- uninstall: only ours goes ---------------------------------------------------------------
+
+
+def _theirs(home: Path) -> None:
+    """Settings a person had before twoclocks, in every file install touches."""
+    (home / ".claude").mkdir()
+    (home / ".claude" / "settings.json").write_text(
+        json.dumps(
+            {
+                "model": "opus",
+                "hooks": {
+                    "SessionStart": [
+                        {"matcher": "startup", "hooks": [{"type": "command", "command": "echo"}]}
+                    ]
+                },
+            }
+        )
+    )
+    (home / ".claude.json").write_text(json.dumps({"mcpServers": {"other": {"command": "x"}}}))
+    (home / ".codex").mkdir()
+    (home / ".codex" / "config.toml").write_text(
+        'model = "gpt-5"\n\n[mcp_servers.other]\ncommand = "x"\n\n[hooks.state."elsewhere"]\n'
+        'trusted_hash = "sha256:1"\n'
+    )
+    (home / ".cursor").mkdir()
+    (home / ".cursor" / "hooks.json").write_text(
+        json.dumps({"version": 1, "hooks": {"sessionStart": [{"command": "theirs"}]}})
+    )
+
+
+def _parsed(home: Path) -> dict[str, object]:
+    out: dict[str, object] = {}
+    for name, text in _files(home).items():
+        if ".bak-" in name:
+            continue
+        out[name] = tomllib.loads(text) if name.endswith(".toml") else json.loads(text)
+    return out
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_uninstall_removes_only_what_install_added(client: str, home: Path) -> None:
+    from twoclocks.clients.codex import hook_keys
+    from twoclocks.uninstall import uninstall
+
+    _theirs(home)
+    before = _parsed(home)
+    install(client, home, commands=COMMANDS)
+    if client == "codex":  # the trust Codex records for our hook goes too
+        [key] = hook_keys(home)
+        with (home / ".codex" / "config.toml").open("a") as config:
+            config.write(f'\n[hooks.state."{key}"]\ntrusted_hash = "sha256:2"\n')
+    uninstall(client, home)
+    after = _parsed(home)
+    new_files = set(after) - set(before)
+    assert {k: v for k, v in after.items() if k in before} == before
+    # Files install created hold nothing of ours any more.
+    for name in new_files:
+        assert "twoclocks" not in json.dumps(after[name]), name
+    assert not any(p.present for p in installed(client, home))
+    first = _files(home)
+    report = uninstall(client, home)
+    assert _files(home) == first
+    assert all(line.startswith("unchanged") for line in report)

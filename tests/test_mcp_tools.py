@@ -23,8 +23,9 @@ from mcp.client.streamable_http import streamable_http_client
 from twoclocks import bootstrap
 from twoclocks.api.app import create_app
 from twoclocks.embeddings.hashing import HashingEmbedder
-from twoclocks.mcp_backends import CWD_HEADER, HttpBackend
-from twoclocks.mcp_tools import MCP_PATH, build_server, mount_mcp
+from twoclocks.mcp_server.backends import CWD_HEADER, HttpBackend
+from twoclocks.mcp_server.http import mount_mcp
+from twoclocks.mcp_server.tools import MCP_PATH, build_server
 
 pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
 
@@ -175,15 +176,68 @@ async def test_errors_come_back_as_tool_errors_with_their_type_name(
         secret = await client.call_tool(
             "remember", {"subject": "deploy", "predicate": "token", "object": "ghp_" + "a1B2" * 9}
         )
-    assert "FactNotFound" in _error_text(missing)
-    assert "NaiveDatetime" in _error_text(naive)
-    assert "SecretRefused" in _error_text(secret)
+    assert _error_text(missing).startswith("FactNotFound: ")
+    assert _error_text(naive).startswith("NaiveDatetime: ")
+    assert _error_text(secret).startswith("SecretRefused: ")
 
 
-async def test_a_wrong_key_is_unauthorized(runtime: bootstrap.Runtime) -> None:
-    async with mcp_over_http(runtime, _headers("tck_not-a-key")) as client:
-        result = await client.call_tool("recall", {"query": "anything"})
-    assert "Unauthorized" in _error_text(result)
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "test", "version": "0"},
+    },
+}
+ACCEPT = {"Accept": "application/json, text/event-stream"}
+
+
+@pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer tck_not-a-key"}])
+async def test_mcp_refuses_a_request_without_a_key_it_accepts_before_initialize(
+    runtime: bootstrap.Runtime, headers: dict[str, str]
+) -> None:
+    app = create_app(runtime)
+    mount_mcp(app)
+    async with (
+        app.router.lifespan_context(app),
+        httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=BASE) as http,
+    ):
+        answer = await http.post(MCP_PATH, json=INITIALIZE, headers={**ACCEPT, **headers})
+    assert answer.status_code == 401
+    assert answer.json()["error"] == "Unauthorized"
+    assert answer.headers["www-authenticate"].startswith("Bearer")
+
+
+async def test_server_info_names_the_package_version(runtime: bootstrap.Runtime, key: str) -> None:
+    from importlib.metadata import version
+
+    app = create_app(runtime)
+    mount_mcp(app)
+    async with (
+        app.router.lifespan_context(app),
+        httpx2.AsyncClient(transport=httpx2.ASGITransport(app=app), base_url=BASE) as http,
+    ):
+        answer = await http.post(MCP_PATH, json=INITIALIZE, headers={**ACCEPT, **_headers(key)})
+    assert answer.status_code == 200, answer.text
+    info = answer.json()["result"]["serverInfo"]
+    assert info["name"] == "twoclocks"
+    assert info["version"] == version("twoclocks") != ""
+
+
+async def test_arguments_the_schema_refuses_come_back_as_invalid_input(
+    runtime: bootstrap.Runtime, key: str
+) -> None:
+    async with mcp_over_http(runtime, _headers(key)) as client:
+        wrong_type = await client.call_tool("recall", {"query": "ci", "k": "many"})
+        missing = await client.call_tool("remember", {"subject": "a", "predicate": "b"})
+        bad_choice = await client.call_tool("revise", {"fact_id": "x", "reason": "oops"})
+    for result, field in ((wrong_type, "k"), (missing, "object"), (bad_choice, "reason")):
+        text = _error_text(result)
+        assert text.startswith("InvalidInput: "), text
+        assert field in text
+        assert "Error executing tool" not in text and "pydantic" not in text
 
 
 async def test_retract_hides_the_fact_from_recall(
@@ -244,3 +298,58 @@ async def test_http_backend_forwards_to_a_running_server(
     assert fact["workspace"] == f"worktree:{os.path.realpath(session_dir)}"
     assert "FactNotFound" in _error_text(missing)
     assert sneaky.is_error
+
+
+async def test_twoclocks_mcp_checks_the_server_and_key_before_serving(
+    runtime: bootstrap.Runtime, key: str
+) -> None:
+    import asyncio
+
+    from twoclocks.client import Client as V1Client
+    from twoclocks.domain.errors import Unauthorized
+    from twoclocks.mcp_server.stdio import check_reachable
+
+    async with serving(runtime) as url:
+        await asyncio.to_thread(check_reachable, V1Client(url, key, timeout=10))
+        with pytest.raises(Unauthorized):
+            await asyncio.to_thread(check_reachable, V1Client(url, "tck_wrong", timeout=10))
+        with pytest.raises(Unauthorized, match="no API key"):
+            await asyncio.to_thread(check_reachable, V1Client(url, None, timeout=10))
+
+
+def test_twoclocks_mcp_fails_visibly_when_no_server_answers(tmp_path: Path) -> None:
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    env = {
+        **os.environ,
+        "TWOCLOCKS_URL": f"http://127.0.0.1:{port}",
+        "TWOCLOCKS_KEY": "tck_any",
+        "TWOCLOCKS_DATA_DIR": str(tmp_path),
+    }
+    done = subprocess.run(
+        [sys.executable, "-m", "twoclocks.console", "mcp"],
+        input="",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode != 0
+    assert f"127.0.0.1:{port}" in done.stderr
+    assert done.stdout == ""
+
+
+def test_an_unexpanded_workspace_folder_is_no_directory_and_is_logged(tmp_path: Path) -> None:
+    from twoclocks.hooks.claude_code import UNEXPANDED, read_failures
+    from twoclocks.mcp_server.stdio import stdio_cwd
+
+    assert stdio_cwd("${workspaceFolder}", tmp_path) is None
+    [entry] = read_failures(tmp_path)
+    assert entry["error"] == UNEXPANDED and "${workspaceFolder}" in entry["message"]
+    assert stdio_cwd(str(tmp_path), tmp_path) == str(tmp_path)
+    assert stdio_cwd(None, tmp_path) == os.getcwd()

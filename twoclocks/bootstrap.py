@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from twoclocks import client_file
 from twoclocks.config import Settings
 from twoclocks.domain.errors import ConfigError, InvalidInput
 from twoclocks.domain.places import Workspace
 from twoclocks.embeddings.port import Embedder
 from twoclocks.graph.port import Store
 from twoclocks.service.accounts import Accounts
+from twoclocks.service.capture import CaptureService
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.recall import RecallService
 from twoclocks.workspaces import SpacesConfig, resolve_workspace
@@ -128,6 +130,7 @@ class Runtime:
     service: MemoryService
     accounts: Accounts
     recall: RecallService
+    capture: CaptureService
     ready: bool = False
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -158,7 +161,7 @@ async def start_runtime(
         from twoclocks.embeddings.slot_matcher import SlotMatcher
 
         matcher = SlotMatcher(embedder, settings.drift_threshold)
-    accounts = Accounts(store, system_clock)
+    accounts = Accounts(store, system_clock, settings.timezone)
     service = MemoryService(
         store, system_clock, new_id, embedder, resolver, matcher, settings_of=accounts.settings
     )
@@ -170,7 +173,8 @@ async def start_runtime(
         account_zone(settings),
         settings_of=accounts.settings,
     )
-    runtime = Runtime(settings, store, embedder, service, accounts, recall)
+    capture = CaptureService(service, store, system_clock, resolver, accounts.settings)
+    runtime = Runtime(settings, store, embedder, service, accounts, recall, capture)
     record_store(settings)
     runtime.ready = True
     runtime.details = {
@@ -203,13 +207,21 @@ async def ensure_local_account(runtime: Runtime) -> str | None:
     return key
 
 
-def client_settings() -> tuple[str, str | None]:
-    """For CLI, hooks and MCP-over-stdio: the server URL and the key to send."""
+def client_settings() -> client_file.Target:
+    """For CLI, hooks and MCP-over-stdio: URL, key and data dir (environment, then client file)."""
     settings = load_settings()
-    url = settings.url or f"http://{settings.host}:{settings.port}"
-    key = settings.key
-    if not key:
-        path = key_file(settings.data_dir)
-        if path.exists():
-            key = path.read_text().strip()
-    return url, key
+    explicit = settings.model_fields_set
+    return client_file.resolve(
+        url=settings.url,
+        host=settings.host if "host" in explicit else None,
+        port=settings.port if "port" in explicit else None,
+        data_dir=settings.data_dir if "data_dir" in explicit else None,
+        key=settings.key,
+    )
+
+
+def announce(settings: Settings) -> Path:
+    """Write the client file naming this server's URL and data dir (never its key)."""
+    return client_file.write(
+        client_file.listen_url(settings.host, settings.port), settings.data_dir
+    )

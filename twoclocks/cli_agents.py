@@ -1,4 +1,4 @@
-"""The agent-facing commands: `mcp`, `hook`, `install`, `doctor`.
+"""The agent-facing commands: `mcp`, `hook`, `install`, `uninstall`, `doctor`.
 
 Registered on the main CLI with ``app.add_typer(agents_app)`` (no name: the commands
 join the top level). Each is a thin call into its module, imported when run, so
@@ -48,7 +48,7 @@ def mcp(
     ] = None,
 ) -> None:
     """Serve the MCP tools over stdio, forwarding to the running server."""
-    from twoclocks.mcp_tools import run_stdio
+    from twoclocks.mcp_server.stdio import run_stdio
 
     try:
         run_stdio(cwd)
@@ -88,13 +88,27 @@ def install(
 
 
 @app.command()
+def uninstall(
+    client: Annotated[ClientName, typer.Argument(help="Which client to take twoclocks out of")],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change")] = False,
+) -> None:
+    """Remove only twoclocks's MCP server and hook from a client's config (backed up)."""
+    from twoclocks.uninstall import uninstall as run_uninstall
+
+    try:
+        for line in run_uninstall(client.value, dry_run=dry_run):
+            typer.echo(line)
+    except TwoclocksError as exc:
+        _fail(exc)
+
+
+@app.command()
 def doctor() -> None:
     """Check the server, the key, the data dir, hook failures and client configs."""
     from twoclocks import bootstrap
     from twoclocks.doctor import run
 
-    url, key = bootstrap.client_settings()
-    code, lines = run(url, key, bootstrap.load_settings().data_dir)
+    code, lines = run(bootstrap.client_settings())
     for line in lines:
         typer.echo(line)
     raise typer.Exit(code)

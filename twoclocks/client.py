@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
 
 from twoclocks import bootstrap
 from twoclocks.domain import errors
-from twoclocks.domain.errors import StoreUnavailable, TwoclocksError, Unauthorized
+from twoclocks.domain.errors import ServerUnreachable, TwoclocksError, Unauthorized
 
 
 def _error_from(status: int, body: Any) -> TwoclocksError:
@@ -22,6 +23,14 @@ def _error_from(status: int, body: Any) -> TwoclocksError:
     return exc
 
 
+def unreachable(url: str, exc: Exception) -> ServerUnreachable:
+    """The error a client shows when nothing answers at its URL, with how to fix that."""
+    return ServerUnreachable(
+        f"the twoclocks server at {url} is not answering ({type(exc).__name__}): start it "
+        "with `twoclocks serve` or `make run`, or point TWOCLOCKS_URL at it"
+    )
+
+
 CHANNEL_HEADER = "X-Twoclocks-Channel"
 """Which surface a request came through: cli, mcp, hook or http (the default)."""
 
@@ -30,27 +39,35 @@ class Client:
     """Talks to a running twoclocks server with one account's key."""
 
     def __init__(
-        self, url: str, key: str | None, timeout: float = 30.0, channel: str = "http"
+        self,
+        url: str,
+        key: str | None,
+        timeout: float = 30.0,
+        channel: str = "http",
+        data_dir: Path | None = None,
     ) -> None:
         self.url = url.rstrip("/")
         self.key = key
         self.timeout = timeout
         self.channel = channel
+        self.data_dir = data_dir
 
     @classmethod
     def from_environment(cls, timeout: float = 30.0, channel: str = "http") -> Client:
-        """TWOCLOCKS_URL and TWOCLOCKS_KEY, else the key file in the data dir.
+        """TWOCLOCKS_URL and TWOCLOCKS_KEY, else the client file and the key file.
 
         ``channel`` (cli, mcp, hook, http) tells the server which surface the write came
         through; its tier ceiling applies (DESIGN.md §4).
         """
-        url, key = bootstrap.client_settings()
-        return cls(url, key, timeout, channel)
+        target = bootstrap.client_settings()
+        return cls(target.url, target.key, timeout, channel, target.data_dir)
 
     def _headers(self) -> dict[str, str]:
         if not self.key:
+            looked = f" or {self.data_dir / 'key'}" if self.data_dir else ""
             raise Unauthorized(
-                "no API key: set TWOCLOCKS_KEY or run `twoclocks serve` once to create the key file"
+                f"no API key (none in TWOCLOCKS_KEY{looked}): run `twoclocks serve` once "
+                "(it writes the key file and tells clients where it is), or set TWOCLOCKS_KEY"
             )
         return {"Authorization": f"Bearer {self.key}", CHANNEL_HEADER: self.channel}
 
@@ -61,7 +78,7 @@ class Client:
                 method, self.url + path, json=body, headers=self._headers(), timeout=self.timeout
             )
         except httpx.HTTPError as exc:
-            raise StoreUnavailable(f"cannot reach twoclocks at {self.url}: {exc}") from None
+            raise unreachable(self.url, exc) from None
         data = r.json() if r.content else None
         if r.status_code >= 400:
             raise _error_from(r.status_code, data)
@@ -80,4 +97,4 @@ class Client:
                     if line.strip():
                         yield line
         except httpx.HTTPError as exc:
-            raise StoreUnavailable(f"cannot reach twoclocks at {self.url}: {exc}") from None
+            raise unreachable(self.url, exc) from None

@@ -13,7 +13,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-from twoclocks.hooks.claude_code import LOG_NAME, read_failures
+from twoclocks import client_file
+from twoclocks.client_file import Target
+from twoclocks.clients.codex import TRUST_FIX, hook_trust
+from twoclocks.hooks.claude_code import LOG_NAME, UNEXPANDED, read_failures
 from twoclocks.install import CLIENTS, installed
 
 RECENT = timedelta(hours=24)
@@ -38,17 +41,40 @@ class Check:
             yield f"    {line}"
 
 
-def check_server(url: str) -> Check:
+def _answers(url: str) -> bool:
+    import httpx
+
+    try:
+        httpx.get(url.rstrip("/") + "/healthz", timeout=HTTP_TIMEOUT_S)
+    except httpx.HTTPError:
+        return False
+    return True
+
+
+def check_server(url: str, url_from: str = "the default") -> Check:
     """The server answers /healthz and says it is ready."""
     import httpx
 
     try:
         answer = httpx.get(url.rstrip("/") + "/healthz", timeout=HTTP_TIMEOUT_S)
     except httpx.HTTPError as exc:
+        recorded = client_file.read().get("url")
+        if (
+            url_from.startswith("TWOCLOCKS_")
+            and recorded
+            and recorded != url
+            and _answers(recorded)
+        ):
+            names = url_from.replace("/", " ")
+            return Check(
+                False,
+                f"nothing answers at {url} (from {url_from}), but `twoclocks serve` runs at "
+                f"{recorded}: `unset {names}`, or point it at {recorded}",
+            )
         return Check(
             False,
-            f"server not reachable at {url} ({type(exc).__name__}): "
-            "start it with `twoclocks serve`, or set TWOCLOCKS_URL",
+            f"server not reachable at {url} (from {url_from}; {type(exc).__name__}): "
+            "start it with `twoclocks serve`",
         )
     if answer.status_code == 200:
         body = answer.json()
@@ -73,17 +99,28 @@ def check_key(url: str, key: str | None, data_dir: Path) -> Check:
     from twoclocks.domain.errors import TwoclocksError, Unauthorized
 
     if not key:
+        recorded = client_file.read().get("data_dir")
+        if recorded and Path(recorded) != data_dir and (Path(recorded) / "key").exists():
+            return Check(
+                False,
+                f"no API key in {data_dir / 'key'} (TWOCLOCKS_DATA_DIR), but `twoclocks serve` "
+                f"keeps it in {Path(recorded) / 'key'}: `unset TWOCLOCKS_DATA_DIR`",
+            )
         return Check(
             False,
-            f"no API key: set TWOCLOCKS_KEY, or run `twoclocks serve` once so "
-            f"it writes {data_dir / 'key'}",
+            f"no API key reachable (none in TWOCLOCKS_KEY or {data_dir / 'key'}): "
+            "run `twoclocks serve` once, it creates the key and tells clients where it is",
         )
     try:
         Client(url, key, timeout=HTTP_TIMEOUT_S).call(
             "GET", "/v1/facts?" + urlencode({"subject": "twoclocks doctor"})
         )
     except Unauthorized as exc:
-        return Check(False, f"the server refuses the key: {exc.message}")
+        return Check(
+            False,
+            f"the server at {url} refuses the key ({exc.message}): `unset TWOCLOCKS_KEY` to use "
+            f"{data_dir / 'key'}, or `twoclocks accounts create NAME` for a new one",
+        )
     except TwoclocksError as exc:
         return Check(False, f"cannot check the key: {exc.name}: {exc.message}")
     return Check(True, "API key accepted")
@@ -119,14 +156,41 @@ def check_hook_log(data_dir: Path, now: datetime | None = None) -> Check:
     )
     recent = [f for f in failures if _when(f.get("at")) > now - RECENT]
     if recent:
+        latest = str(recent[-1].get("error"))
         return Check(
             False,
             f"{len(recent)} hook failure(s) in the last 24 hours, the latest "
-            f"{recent[-1].get('error')}: sessions started without memory "
-            f"(from {path})",
+            f"{latest}: sessions started without memory (from {path}): "
+            f"{HOOK_FIXES.get(latest, 'read the lines below')}",
             lines,
         )
     return Check(True, f"no hook failures in the last 24 hours (older ones in {path})", lines)
+
+
+HOOK_FIXES = {
+    "Unauthorized": "run `twoclocks serve` once (it writes the key file), then start a session",
+    "StoreUnavailable": "start the server: `twoclocks serve`",
+    "Timeout": "start the server (`twoclocks serve`) and wait for `twoclocks doctor` to pass",
+    "UnexpandedWorkspace": "update Cursor, which must expand ${workspaceFolder} in "
+    "~/.cursor/mcp.json; until then its MCP tools see only facts that apply everywhere",
+}
+"""The one thing to do for each failure a hook or `twoclocks mcp` logs."""
+
+
+def check_unexpanded(data_dir: Path, now: datetime | None = None) -> Check | None:
+    """A client variable (Cursor's ${workspaceFolder}) that arrived unexpanded lately."""
+    now = now or datetime.now(UTC)
+    seen = [
+        f
+        for f in read_failures(data_dir, limit=200)
+        if f.get("error") == UNEXPANDED and _when(f.get("at")) > now - RECENT
+    ]
+    if not seen:
+        return None
+    return Check(
+        False,
+        f"cursor: {seen[-1].get('message')} ({seen[-1].get('at')}): " + HOOK_FIXES[UNEXPANDED],
+    )
 
 
 def _when(value: object) -> datetime:
@@ -149,9 +213,8 @@ def check_clients(home: Path | None = None) -> list[Check]:
             checks.append(
                 Check(
                     False,
-                    f"{client}: {broken[0].what} in {broken[0].path} cannot "
-                    f"start ({broken[0].problem}): run "
-                    f"`twoclocks install {client}` again",
+                    f"{client}: {broken[0].what} in {broken[0].path}: "
+                    f"{broken[0].problem}: run `twoclocks install {client}` again",
                 )
             )
         elif len(present) < len(parts):
@@ -159,11 +222,19 @@ def check_clients(home: Path | None = None) -> list[Check]:
             checks.append(
                 Check(False, f"{client}: {missing} missing: run `twoclocks install {client}`")
             )
+        elif client == "codex" and not (trust := hook_trust(home or Path.home())).trusted:
+            checks.append(
+                Check(
+                    False,
+                    f"codex: the SessionStart hook is not trusted ({trust.how}), so Codex "
+                    f"skips it: {TRUST_FIX}",
+                )
+            )
         else:
             checks.append(
                 Check(True, f"{client}: " + " and ".join(p.what for p in parts) + " installed")
             )
-    if not any(c.ok for c in checks):
+    if all(c.ok is None for c in checks):
         checks.append(
             Check(
                 False, "no client is set up: run `twoclocks install claude-code` (or codex, cursor)"
@@ -172,19 +243,19 @@ def check_clients(home: Path | None = None) -> list[Check]:
     return checks
 
 
-def run(
-    url: str, key: str | None, data_dir: Path, home: Path | None = None
-) -> tuple[int, list[str]]:
+def run(target: Target, home: Path | None = None) -> tuple[int, list[str]]:
     """Every check; (exit code, printed lines)."""
     started = time.monotonic()
-    server = check_server(url)
+    server = check_server(target.url, target.url_from)
     checks = [server]
     checks.append(
-        check_key(url, key, data_dir)
+        check_key(target.url, target.key, target.data_dir)
         if server.ok
         else Check(False, "API key not checked: the server is not reachable")
     )
-    checks += [check_data_dir(data_dir), check_hook_log(data_dir), *check_clients(home)]
+    checks += [check_data_dir(target.data_dir), check_hook_log(target.data_dir)]
+    unexpanded = check_unexpanded(target.data_dir)
+    checks += [*([unexpanded] if unexpanded else []), *check_clients(home)]
     lines = [line for check in checks for line in check.lines()]
     failed = sum(1 for c in checks if c.ok is False)
     lines.append(

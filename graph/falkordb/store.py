@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import os
+import uuid
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -173,6 +174,13 @@ class FalkorDBStore:
         result = await graph.ro_query(cypher.VERSIONS_OF, {"g": account, "fact_id": fact_id})
         return versions_from_rows(result.result_set)
 
+    async def fact_ids_starting(self, account: str, prefix: str, limit: int) -> list[str]:
+        """Distinct fact ids that start with ``prefix``, in id order, at most ``limit``."""
+        graph = await self._graph(account)
+        params = {"g": account, "prefix": prefix, "limit": limit}
+        result = await graph.ro_query(cypher.FACT_IDS_STARTING, params)
+        return [str(row[0]) for row in result.result_set]
+
     async def apply(
         self,
         account: str,
@@ -223,10 +231,12 @@ class FalkorDBStore:
         async for version in cypher.export_pages(account, rows):
             yield version
 
-    async def save_episode(self, account: str, episode: Episode) -> None:
+    async def save_episode(self, account: str, episode: Episode) -> bool:
         """Keep the raw text or event a fact came from (idempotent on episode_id)."""
         graph = await self._graph(account)
-        await graph.query(cypher.SAVE_EPISODE, episode_params(account, episode, iso_utc))
+        params = episode_params(account, episode, iso_utc)
+        result = await graph.query(cypher.SAVE_EPISODE, {**params, "token": uuid.uuid4().hex})
+        return bool(result.result_set and result.result_set[0][0])
 
     async def delete_fact(self, account: str, fact_id: str) -> int:
         """Physically remove every version of a fact; operator use only."""
@@ -303,6 +313,12 @@ class FalkorDBStore:
         self, account: str, vector: Sequence[float], query: FactQuery, k: int
     ) -> list[FactVersion]:
         """Vector leg through the HNSW index, nearest first, filtered like ``query``."""
+        return [v for v, _ in await self.search_vector_scored(account, vector, query, k)]
+
+    async def search_vector_scored(
+        self, account: str, vector: Sequence[float], query: FactQuery, k: int
+    ) -> list[tuple[FactVersion, float]]:
+        """The vector leg with each version's cosine similarity to ``vector``."""
         rows = search.reader(await self._graph(account))
         return await search_cypher.search_vector_leg(
             rows, search.DIALECT, account, vector, query, k

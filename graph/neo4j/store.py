@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+import uuid
 from collections.abc import AsyncIterator, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -195,6 +196,11 @@ class Neo4jStore:
             cypher.VERSIONS_OF, {"g": check_account(account), "fact_id": fact_id}
         )
 
+    async def fact_ids_starting(self, account: str, prefix: str, limit: int) -> list[str]:
+        """Distinct fact ids that start with ``prefix``, in id order, at most ``limit``."""
+        params = {"g": check_account(account), "prefix": prefix, "limit": limit}
+        return [str(r["fact_id"]) for r in await self._run(cypher.FACT_IDS_STARTING, params)]
+
     async def apply(
         self,
         account: str,
@@ -245,11 +251,11 @@ class Neo4jStore:
         async for version in cypher.export_pages(check_account(account), self._run):
             yield version
 
-    async def save_episode(self, account: str, episode: Episode) -> None:
+    async def save_episode(self, account: str, episode: Episode) -> bool:
         """Keep the raw text or event a fact came from (idempotent on episode_id)."""
-        await self._run(
-            cypher.SAVE_EPISODE, episode_params(check_account(account), episode, native_utc)
-        )
+        params = episode_params(check_account(account), episode, native_utc)
+        rows = await self._run(cypher.SAVE_EPISODE, {**params, "token": uuid.uuid4().hex})
+        return bool(rows and rows[0]["created"])
 
     async def delete_fact(self, account: str, fact_id: str) -> int:
         """Physically remove every version of a fact; operator use only."""
@@ -318,6 +324,12 @@ class Neo4jStore:
         self, account: str, vector: Sequence[float], query: FactQuery, k: int
     ) -> list[FactVersion]:
         """Vector leg through the relationship vector index, nearest first, filtered."""
+        return [v for v, _ in await self.search_vector_scored(account, vector, query, k)]
+
+    async def search_vector_scored(
+        self, account: str, vector: Sequence[float], query: FactQuery, k: int
+    ) -> list[tuple[FactVersion, float]]:
+        """The vector leg with each version's cosine similarity to ``vector``."""
         return await search_cypher.search_vector_leg(
             self._rows, search.DIALECT, check_account(account), vector, query, k
         )

@@ -181,7 +181,12 @@ async def test_empty_query_and_k_out_of_range_are_clear_errors(api: httpx.AsyncC
 async def test_account_settings_move_decisions_to_the_project_and_set_the_zone(
     api: httpx.AsyncClient, tmp_path: Any
 ) -> None:
-    assert (await api.get("/v1/settings")).json() == {"timezone": None, "places": {}}
+    assert (await api.get("/v1/settings")).json() == {
+        "timezone": None,
+        "places": {},
+        "timezone_in_use": "UTC",  # the server's default, shown to clients rendering times
+        "capture": True,
+    }
     r = await api.put("/v1/settings", json={"timezone": "Mars/Olympus"})
     assert r.status_code == 422 and "Mars/Olympus" in r.json()["message"]
     r = await api.put(
@@ -246,3 +251,149 @@ async def test_a_write_without_a_tier_gets_its_writers_and_the_201_says_which(
     assert "evidence" in r.json()["tier_lowered"]
     shown = {f["subject"]: f["tier"] for f in (await api.get("/v1/facts")).json()["facts"]}
     assert shown == {"api": "inferred", "web": "asserted", "ops": "inferred"}
+
+
+# -- ids: any unique start of a fact id, as git takes commit ids ----------------------
+
+
+def _ids_starting_with(api: httpx.AsyncClient, start: str) -> None:
+    """Make the service issue ids that share a start (``start`` + a counter)."""
+    import itertools
+
+    counter = itertools.count(1)
+    api.runtime.service.new_id = lambda: f"{start}{next(counter):06d}"  # type: ignore[attr-defined]
+
+
+async def _remember(api: httpx.AsyncClient, subject: str, **extra: Any) -> str:
+    fact = {"subject": subject, "predicate": "p", "object": "o", **extra}
+    r = await api.post("/v1/facts", json=fact)
+    assert r.status_code == 201, r.text
+    return str(r.json()["fact_id"])
+
+
+async def test_a_unique_id_prefix_names_its_fact_in_revise_retract_and_reopen(
+    api: httpx.AsyncClient,
+) -> None:
+    _ids_starting_with(api, "cafe")
+    full = await _remember(api, "one")
+    _ids_starting_with(api, "beef")
+    other = await _remember(api, "two")
+    r = await api.post(f"/v1/facts/{full[:6]}/retract")
+    assert r.status_code == 200 and r.json() == {"fact_id": full, "status": "retracted"}
+    r = await api.post(f"/v1/facts/{full[:6]}/reopen")
+    assert r.status_code == 200 and r.json()["fact_id"] == full
+    r = await api.post(f"/v1/facts/{other[:4]}/revise", json={"reason": "corrected"})
+    assert r.status_code == 200 and r.json()["fact_id"] == other
+
+
+async def test_an_ambiguous_id_prefix_is_refused_naming_the_matches(
+    api: httpx.AsyncClient,
+) -> None:
+    _ids_starting_with(api, "cafe")
+    first = await _remember(api, "one")
+    second = await _remember(api, "two")
+    r = await api.post("/v1/facts/cafe/retract")
+    assert r.status_code == 409 and r.json()["error"] == "AmbiguousFactId"
+    assert first in r.json()["message"] and second in r.json()["message"]
+    assert len((await api.get("/v1/facts")).json()["facts"]) == 2  # nothing changed
+
+
+async def test_an_id_prefix_under_four_characters_is_not_a_match(api: httpx.AsyncClient) -> None:
+    _ids_starting_with(api, "cafe")
+    await _remember(api, "one")
+    r = await api.post("/v1/facts/caf/retract")
+    assert r.status_code == 404 and "at least 4" in r.json()["message"]
+
+
+# -- reads across workspaces ----------------------------------------------------------
+
+
+async def test_all_workspaces_is_a_read_only_the_person_may_make(
+    api: httpx.AsyncClient, tmp_path: Any
+) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    await _remember(api, "only-in-a", cwd=str(tmp_path / "a"))
+    here = {"cwd": str(tmp_path / "b")}
+    scoped = (await api.get("/v1/facts", params=here)).json()
+    assert scoped == {"facts": [], "elsewhere": 1}
+    everywhere = {**here, "all_workspaces": "true"}
+    r = await api.get("/v1/facts", params=everywhere)  # an agent (plain HTTP)
+    assert r.status_code == 403 and r.json()["error"] == "ReadNotAllowed"
+    r = await api.get("/v1/facts", params=everywhere, headers={"X-Twoclocks-Channel": "cli"})
+    assert [f["subject"] for f in r.json()["facts"]] == ["only-in-a"]
+    assert r.json()["elsewhere"] is None
+
+
+# -- error texts a person can act on --------------------------------------------------
+
+
+async def test_an_enum_error_names_the_allowed_values_plainly(api: httpx.AsyncClient) -> None:
+    fid = await _remember(api, "x")
+    r = await api.post(f"/v1/facts/{fid}/revise", json={"reason": "finished"})
+    message = r.json()["message"]
+    assert r.status_code == 422 and "'ended'" in message and "'corrected'" in message
+    assert "RetiredReason" not in message and "<" not in message
+
+
+async def test_a_body_that_is_not_json_says_so_and_where(api: httpx.AsyncClient) -> None:
+    r = await api.post(
+        "/v1/facts", content=b'{"subject": "a",, }', headers={"Content-Type": "application/json"}
+    )
+    assert r.status_code == 422
+    assert "not valid JSON" in r.json()["message"] and "character 16" in r.json()["message"]
+
+
+async def test_an_empty_text_names_its_field(api: httpx.AsyncClient) -> None:
+    r = await api.post("/v1/facts", json={"subject": "a", "predicate": "  ", "object": "c"})
+    assert r.status_code == 422 and r.json()["message"].startswith("predicate is empty")
+
+
+async def test_a_malformed_body_without_a_key_is_401_before_422(api: httpx.AsyncClient) -> None:
+    for content in (b"{not json", b'{"subject": 1}'):
+        r = await api.post(
+            "/v1/facts",
+            content=content,
+            headers={"Authorization": "", "Content-Type": "application/json"},
+        )
+        assert r.status_code == 401 and r.json()["error"] == "Unauthorized"
+
+
+async def test_a_text_plain_body_is_415_saying_to_send_json(api: httpx.AsyncClient) -> None:
+    r = await api.post(
+        "/v1/facts", content=b"subject=a", headers={"Content-Type": "text/plain; charset=utf-8"}
+    )
+    assert r.status_code == 415 and r.json()["error"] == "UnsupportedMediaType"
+    assert "text/plain" in r.json()["message"] and "application/json" in r.json()["message"]
+    assert (await api.get("/v1/facts")).json()["facts"] == []
+
+
+async def test_a_chunked_body_without_a_content_type_is_read_as_json(
+    api: httpx.AsyncClient,
+) -> None:
+    async def chunks() -> Any:
+        yield b'{"subject": "api", "predicate": "runs_on",'
+        yield b' "object": "Fly"}'
+
+    r = await api.post("/v1/facts", content=chunks())
+    assert r.status_code == 201, r.text
+    assert "content-type" not in r.request.headers and "chunked" in str(r.request.headers)
+    r = await api.post("/v1/facts", content=chunks(), headers={"Content-Type": ""})
+    assert r.status_code == 201, r.text
+
+
+async def test_a_chunked_json_body_parses_on_a_real_server(api: httpx.AsyncClient) -> None:
+    from live_server import serving
+
+    async def chunks() -> Any:
+        yield b'{"subject": "api", "predicate": "runs_on",'
+        yield b' "object": "Fly"}'
+
+    runtime = api.runtime  # type: ignore[attr-defined]
+    async with (
+        serving(runtime) as url,
+        httpx.AsyncClient(base_url=url, headers=dict(api.headers)) as real,
+    ):
+        for content_type in ({"Content-Type": "application/json"}, {}):
+            r = await real.post("/v1/facts", content=chunks(), headers=content_type)
+            assert r.status_code == 201, r.text

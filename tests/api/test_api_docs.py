@@ -40,3 +40,21 @@ def test_every_body_field_is_described() -> None:
     for name in ("RememberRequest", "RecallRequest", "BlockRequest", "ReviseRequest"):
         for field, prop in schemas[name]["properties"].items():
             assert prop.get("description"), f"{name}.{field} has no description"
+
+
+def test_docs_and_redoc_load_every_asset_from_this_server() -> None:
+    import re
+
+    from fastapi.testclient import TestClient
+
+    client = TestClient(create_app())
+    for page in ("/docs", "/redoc"):
+        html = client.get(page)
+        assert html.status_code == 200
+        # Every src/href/url the page names is a path on this server: nothing from a CDN.
+        links = re.findall(r"""(?:src|href|url)\s*[:=]\s*['"]([^'"]+)['"]""", html.text)
+        assert links, html.text
+        assert [u for u in links if "//" in u] == [], page
+        assert "http://" not in html.text and "https://" not in html.text, page
+        for link in links:
+            assert client.get(link).status_code == 200, link

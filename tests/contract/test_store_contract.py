@@ -301,6 +301,24 @@ async def test_delete_fact_removes_every_version(
     assert sorted(v.object for v in await everything(store, account)) == ["Render", "eu"]
 
 
+async def test_fact_ids_starting_finds_each_fact_once_by_its_prefix(
+    store: Store, writer: Writer, account: str
+) -> None:
+    first = await writer.write("prod", "hosted_on", "Hetzner", T0)
+    # Closes first: first now has two versions (expired original, closed copy).
+    render = await writer.write("prod", "hosted_on", "Render", T0 + DAY)
+    second = await writer.write("prod", "region", "eu", T0)
+    other = fresh_account()
+    await Writer(store, other).write("prod", "region", "us", T0)
+    ids = sorted([first.fact_id, render.fact_id, second.fact_id])
+    assert len(await store.versions_of(account, first.fact_id)) == 2
+    # The writer's ids share their first letter: "v" names every fact, once each.
+    assert await store.fact_ids_starting(account, "v", 10) == ids
+    assert await store.fact_ids_starting(account, "v", 1) == ids[:1]
+    assert await store.fact_ids_starting(account, first.fact_id, 10) == [first.fact_id]
+    assert await store.fact_ids_starting(account, "zzz", 10) == []
+
+
 async def test_query_keeps_this_workspace_and_unplaced_rows(
     store: Store, writer: Writer, account: str
 ) -> None:
@@ -349,7 +367,14 @@ async def test_text_round_trips_exactly(store: Store, writer: Writer, account: s
         "CYPHER x=1 RETURN 1",
     ]
     for i, text in enumerate(texts):
-        await writer.write(text, f"p{i}", text, T0)
+        # Past the write path's one-line rule, as a row stored before it or imported: the
+        # store must keep a newline and a tab exactly, whatever the service now refuses.
+        incoming = Incoming.model_construct(
+            subject=text, predicate=f"p{i}", object=text, valid_at=T0
+        )
+        state = await store.read_slot(account, text, f"p{i}")
+        plan = plan_write(incoming, state.versions, writer.clock.tick(), writer.new_id)
+        assert await store.apply(account, plan, text, f"p{i}", state.counter)
         (got,) = await store.query(account, FactQuery(now=T0, subject=text))
         assert (got.subject, got.object) == (text, text)
 

@@ -132,8 +132,8 @@ def test_the_http_timeout_leaves_room_in_the_800ms_budget() -> None:
     assert claude_code.HTTP_TIMEOUT_S < claude_code.HARD_STOP_S < 0.8
 
 
-@pytest.mark.parametrize("source", ["startup", "clear"])
-def test_startup_and_clear_print_the_nested_shape_for_the_hooks_cwd(
+@pytest.mark.parametrize("source", ["startup", "clear", "compact", "resume"])
+def test_startup_clear_compact_and_resume_print_the_nested_shape_for_the_hooks_cwd(
     source: str, server: StubServer, data_dir: Path, session_dir: Path
 ) -> None:
     out = run_hook(
@@ -150,8 +150,8 @@ def test_startup_and_clear_print_the_nested_shape_for_the_hooks_cwd(
     assert _log(data_dir) == []
 
 
-@pytest.mark.parametrize("source", ["resume", "compact", None])
-def test_other_sources_print_nothing_and_ask_nothing(
+@pytest.mark.parametrize("source", ["fork", None])
+def test_a_fork_keeps_its_parents_block_and_prints_nothing(
     source: str | None, server: StubServer, data_dir: Path, session_dir: Path
 ) -> None:
     out = run_hook({"source": source, "cwd": str(session_dir)}, _env(server.url, data_dir))
@@ -256,6 +256,7 @@ def test_no_key_prints_nothing_and_says_why(
     assert server.requests == []
 
 
+@pytest.mark.parametrize("with_client_file", [False, True])
 @pytest.mark.parametrize(
     "env",
     [
@@ -267,19 +268,27 @@ def test_no_key_prints_nothing_and_says_why(
     ],
 )
 def test_the_hook_finds_server_and_key_as_bootstrap_does(
-    env: dict[str, str], data_dir: Path, monkeypatch: pytest.MonkeyPatch
+    env: dict[str, str],
+    with_client_file: bool,
+    data_dir: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from twoclocks import bootstrap
+    from twoclocks import bootstrap, client_file
 
     for name in list(os.environ):
         if name.lower().startswith("twoclocks_"):
             monkeypatch.delenv(name)
+    if with_client_file:
+        served = tmp_path / "served"
+        served.mkdir()
+        (served / "key").write_text("tck_served-key\n")
+        client_file.write("http://127.0.0.1:9311", served)
     full = {"TWOCLOCKS_DATA_DIR": str(data_dir), **env}
     for name, value in full.items():
         monkeypatch.setenv(name, value)
     target = claude_code.client_target(full)
-    assert (target.url, target.key) == bootstrap.client_settings()
-    assert target.data_dir == bootstrap.load_settings().data_dir
+    assert target == bootstrap.client_settings()
 
 
 def test_the_hook_imports_nothing_heavy() -> None:
@@ -321,9 +330,46 @@ def test_cursor_prints_its_flat_shape_for_the_first_workspace_root(
     assert server.requests[0]["body"] == {"cwd": str(session_dir)}
 
 
+def test_an_unexpanded_cursor_workspace_is_never_read_as_a_path_and_is_logged(
+    server: StubServer, data_dir: Path, session_dir: Path
+) -> None:
+    payload = {"workspace_roots": ["${workspaceFolder}"], "cwd": str(session_dir)}
+    out = run_hook(payload, _env(server.url, data_dir), module=cursor)
+    assert json.loads(out) == {"additional_context": BLOCK}
+    [request] = server.requests
+    assert request["body"] == {"cwd": str(session_dir)}
+    [entry] = _log(data_dir)
+    assert entry["error"] == claude_code.UNEXPANDED
+    assert "${workspaceFolder}" in entry["message"]
+
+
 def test_cursor_server_down_prints_nothing_and_logs(data_dir: Path, session_dir: Path) -> None:
     out = run_hook(
         {"workspace_roots": [str(session_dir)]}, _env(_closed_port_url(), data_dir), module=cursor
     )
     assert out == ""
     assert [e["hook"] for e in _log(data_dir)] == ["cursor session-start"]
+
+
+def test_the_documented_hook_command_starts_without_the_cli() -> None:
+    # `twoclocks hook claude-code session-start` as the console script runs it.
+    code = (
+        "import sys, runpy\n"
+        "sys.argv = ['twoclocks', 'hook', 'claude-code', 'session-start']\n"
+        "try:\n"
+        "    runpy.run_module('twoclocks.console', run_name='__main__')\n"
+        "except SystemExit as exit:\n"
+        "    code = exit.code\n"
+        "print(code, ' '.join(sorted(sys.modules)), file=sys.stderr)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        input='{"source": "fork"}',
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    status, *loaded = done.stderr.split()
+    assert status == "0" and done.stdout == ""
+    assert "twoclocks.hooks.claude_code" in loaded
+    assert not {"typer", "twoclocks.cli", "pydantic_settings", "mcp"} & set(loaded)

@@ -32,6 +32,7 @@ ENVIRONMENT_ALLOWED = {
     # machinery (pydantic-settings) inside the 800 ms session-start budget
     "twoclocks/hooks/claude_code.py",
     "twoclocks/hooks/cursor.py",
+    "twoclocks/hooks/capture.py",
 }
 ENVIRONMENT_NAMES = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
 

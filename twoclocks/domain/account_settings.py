@@ -1,4 +1,5 @@
-"""What an account may change about its own memory: its time zone and where classes go."""
+"""What an account may change about its own memory: its time zone, where classes go, and
+whether tool events are captured."""
 
 from __future__ import annotations
 
@@ -21,4 +22,7 @@ class AccountSettings(BaseModel):
     )
     places: dict[FactClass, Place] = Field(
         default_factory=dict, description="a class's default place, e.g. {'decision': 'project'}"
+    )
+    capture: bool = Field(
+        True, description="store facts from tool events (commits, tests, ...); off stores nothing"
     )

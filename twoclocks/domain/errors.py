@@ -51,6 +51,19 @@ class FactNotFound(TwoclocksError):
     http_status = 404
 
 
+class AmbiguousFactId(TwoclocksError):
+    """Raised when a shortened fact id is the start of more than one fact; the message names
+    them, so a longer prefix can be given."""
+
+    http_status = 409
+
+
+class ReadNotAllowed(TwoclocksError):
+    """Raised when an agent asks for a read only the person may make, e.g. every workspace."""
+
+    http_status = 403
+
+
 class FactAlreadyRetired(TwoclocksError):
     """Raised when revising a fact that is already ended or corrected; re-read current state."""
 
@@ -85,6 +98,11 @@ class StoreUnavailable(TwoclocksError):
     """Raised when the graph store cannot be reached or refuses to start."""
 
     http_status = 503
+
+
+class ServerUnreachable(StoreUnavailable):
+    """Raised by a client (CLI, hook, MCP over stdio) when the twoclocks server at its URL does
+    not answer; the message says how to start it or point the client at it."""
 
 
 class ModelUnavailable(TwoclocksError):

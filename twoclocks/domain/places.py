@@ -3,8 +3,9 @@
 everywhere > repo > project > worktree. A fact's class sets its default place
 (``user`` and ``rule`` everywhere; ``project`` and ``environment`` the project;
 ``decision`` and ``task`` the worktree; no class counts as ``task``). Some
-categories (env, git, cwd, ...) never go wider than the project. An account may
-move a class's default, e.g. decisions to the project.
+categories (env, git, cwd, ...) never go wider than the project, and a few
+(repo, remote) are about the repository itself, so they go to the repo place. An
+account may move a class's default, e.g. decisions to the project.
 """
 
 from __future__ import annotations
@@ -31,6 +32,10 @@ LOCAL_CATEGORIES: frozenset[str] = frozenset(
 )
 """Categories that never go wider than one project."""
 
+REPO_CATEGORIES: frozenset[str] = frozenset({"repo", "remote"})
+"""Categories about the repository itself (its remotes, its default branch): every checkout
+and worktree of the repo shares them, and nothing outside it does."""
+
 
 def narrower(a: Place, b: Place) -> Place:
     """The narrower of two places on the ladder."""
@@ -52,9 +57,13 @@ def resolve_place(
     <Place.PROJECT: 'project'>
     >>> resolve_place(FactClass.DECISION, None, {FactClass.DECISION: Place.PROJECT})
     <Place.PROJECT: 'project'>
+    >>> resolve_place(FactClass.PROJECT, "remote")
+    <Place.REPO: 'repo'>
     """
     klass = fact_class or FactClass.TASK
     place = (overrides or {}).get(klass, DEFAULT_PLACE[klass])
+    if category and category.lower() in REPO_CATEGORIES:
+        return Place.REPO
     if category and category.lower() in LOCAL_CATEGORIES:
         place = narrower(place, Place.PROJECT)
     return place

@@ -2,9 +2,9 @@
 
 Claude Code (and Codex, which reads the same shape) blocks session start on this
 hook, so it has 800 ms for everything: it imports only the standard library
-(platformdirs too, when it must find the default data dir), and its HTTP exchange
-gets HTTP_TIMEOUT_S in total. It reads the hook JSON on stdin and, for ``startup``
-and ``clear`` only, prints::
+(platformdirs too, to find the client file and the data dir), and its HTTP exchange
+gets HTTP_TIMEOUT_S in total. It reads the hook JSON on stdin and, for ``startup``,
+``clear``, ``compact`` and ``resume``, prints::
 
     {"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": "..."}}
 
@@ -12,7 +12,9 @@ with the block for the hook's ``cwd`` (not this process's). Any failure prints
 nothing and exits 0: a broken memory must never block unrelated work. Failures
 are appended to ``hooks.log`` in the data dir, where ``twoclocks doctor`` shows them.
 
-Fast entry: ``python -m twoclocks.hooks.claude_code session-start``.
+``twoclocks hook claude-code session-start`` starts as fast as
+``python -m twoclocks.hooks.claude_code session-start``: ``twoclocks.console`` hands it
+to this module before the CLI is imported.
 """
 
 from __future__ import annotations
@@ -23,7 +25,9 @@ import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, Any, NamedTuple
+from typing import IO, Any
+
+from twoclocks.client_file import Target, target_of
 
 HTTP_TIMEOUT_S = 0.6
 """Total time for connect + request + answer; the hook's budget is 800 ms."""
@@ -31,17 +35,17 @@ HTTP_TIMEOUT_S = 0.6
 HARD_STOP_S = 0.75
 """Backstop for the whole process (a signal timer), should a socket outlive its timeout."""
 
-SOURCES = frozenset({"startup", "clear"})
-"""After resume or compact, a wall of facts mid-session is interruption, not context."""
+SOURCES = frozenset({"startup", "clear", "compact", "resume"})
+"""After a compaction (or on resume) the model has lost the block, so it comes again.
+Codex also sends ``fork``, whose history still holds the parent's block: nothing then."""
 
 MAX_CONTEXT = 10_000
 """Claude Code's cap on additionalContext; past it the model sees a 2,000-character preview."""
 
 LOG_NAME = "hooks.log"
+UNEXPANDED = "UnexpandedWorkspace"
+"""The log's name for a client variable (Cursor's ${workspaceFolder}) that arrived as is."""
 LOG_MAX_BYTES = 256 * 1024
-KEY_FILE = "key"
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8765
 
 
 class HookFailure(Exception):
@@ -57,47 +61,14 @@ class _Deadline(BaseException):
     """Raised by the backstop timer; a BaseException so no library swallows it."""
 
 
-class Target(NamedTuple):
-    """Where the server is, the key to send, and the data dir (for the key file and the log)."""
-
-    url: str
-    key: str | None
-    data_dir: Path
-
-
-def _setting(env: Mapping[str, str], name: str) -> str | None:
-    # Mirrors bootstrap.load_settings (pydantic-settings, TWOCLOCKS_ prefix, names
-    # case-blind, "" means unset), which the hook must not import: pydantic-settings
-    # alone costs about a quarter of the budget. tests/hooks checks the two agree.
-    wanted = f"twoclocks_{name}"
-    for key, value in env.items():
-        if key.lower() == wanted and value:
-            return value
-    return None
-
-
 def data_dir_of(env: Mapping[str, str]) -> Path:
-    """TWOCLOCKS_DATA_DIR, else the user data dir, as bootstrap's Settings resolves it."""
-    configured = _setting(env, "data_dir")
-    if configured:
-        return Path(configured)
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("twoclocks", appauthor=False))
+    """TWOCLOCKS_DATA_DIR, else the client file's, else the user data dir, as bootstrap does."""
+    return client_target(env).data_dir
 
 
 def client_target(env: Mapping[str, str]) -> Target:
     """URL, key and data dir exactly as ``bootstrap.client_settings`` finds them."""
-    data_dir = data_dir_of(env)
-    url = _setting(env, "url") or (
-        f"http://{_setting(env, 'host') or DEFAULT_HOST}:{_setting(env, 'port') or DEFAULT_PORT}"
-    )
-    key = _setting(env, "key")
-    if not key:
-        path = data_dir / KEY_FILE
-        if path.exists():
-            key = path.read_text().strip() or None
-    return Target(url=url, key=key, data_dir=data_dir)
+    return target_of(env)
 
 
 def fetch_block(target: Target, cwd: str, timeout: float = HTTP_TIMEOUT_S) -> dict[str, Any]:
@@ -173,7 +144,7 @@ def render(text: str) -> str:
 def session_start(
     stdin: IO[str], stdout: IO[str], env: Mapping[str, str], timeout: float = HTTP_TIMEOUT_S
 ) -> None:
-    """Read the hook input, print the block for startup/clear; any failure prints nothing."""
+    """Read the hook input, print the block for SOURCES; any failure prints nothing."""
     started = time.monotonic()
     payload: dict[str, Any] = {}
     data_dir: Path | None = None

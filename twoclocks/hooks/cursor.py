@@ -6,7 +6,9 @@ a flat ``additional_context`` field (Cursor's hooks documentation; not yet teste
 against Cursor itself). Its sessionStart is fire-and-forget, so the block may land
 after the first prompt.
 
-Fast entry: ``python -m twoclocks.hooks.cursor session-start``.
+``twoclocks hook cursor session-start`` starts as fast as
+``python -m twoclocks.hooks.cursor session-start``: ``twoclocks.console`` hands it
+to this module before the CLI is imported.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from typing import IO, Any
 from twoclocks.hooks.claude_code import (
     HTTP_TIMEOUT_S,
     MAX_CONTEXT,
+    UNEXPANDED,
     HookFailure,
     client_target,
     fetch_block,
@@ -30,14 +33,24 @@ from twoclocks.hooks.claude_code import (
 
 
 def workspace_of(payload: Mapping[str, Any]) -> str | None:
-    """The first workspace root Cursor reports (or a cwd, should it send one)."""
+    """The first workspace root Cursor reports (or a cwd, should it send one).
+
+    A root still holding ``${...}`` is skipped (never read as a path); see ``unexpanded``.
+    """
     roots = payload.get("workspace_roots")
     candidates = list(roots) if isinstance(roots, list) else []
     candidates.append(payload.get("cwd"))
     for value in candidates:
-        if isinstance(value, str) and os.path.isabs(value):
+        if isinstance(value, str) and "${" not in value and os.path.isabs(value):
             return value
     return None
+
+
+def unexpanded(payload: Mapping[str, Any]) -> list[str]:
+    """Workspace values Cursor sent with a variable left in them."""
+    roots = payload.get("workspace_roots")
+    values = [*(roots if isinstance(roots, list) else []), payload.get("cwd")]
+    return [v for v in values if isinstance(v, str) and "${" in v]
 
 
 def session_start(
@@ -50,11 +63,20 @@ def session_start(
     try:
         loaded = json.loads(stdin.read() or "{}")
         payload = loaded if isinstance(loaded, dict) else {}
-        cwd = workspace_of(payload)
-        if cwd is None:
-            raise HookFailure("InvalidInput", "the hook input names no absolute workspace root")
         target = client_target(env)
         data_dir = target.data_dir
+        cwd = workspace_of(payload)
+        if unexpanded(payload):
+            # Logged, not fatal: the hook's own cwd (or the next root) is still the session's.
+            log_failure(
+                data_dir,
+                "cursor session-start",
+                HookFailure(UNEXPANDED, f"workspace arrived as {unexpanded(payload)[0]!r}"),
+                payload,
+                started,
+            )
+        if cwd is None:
+            raise HookFailure("InvalidInput", "the hook input names no absolute workspace root")
         text = fetch_block(target, cwd, timeout)["text"]
         if len(text) > MAX_CONTEXT:
             raise HookFailure("BlockTooLarge", f"{len(text)} characters, over {MAX_CONTEXT}")

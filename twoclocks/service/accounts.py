@@ -25,9 +25,10 @@ def hash_key(key: str) -> str:
 class Accounts:
     """Create accounts and turn a presented key into the account it names."""
 
-    def __init__(self, store: Store, clock: RecordClock) -> None:
+    def __init__(self, store: Store, clock: RecordClock, default_zone: str = "UTC") -> None:
         self.store = store
         self.clock = clock
+        self.default_zone = default_zone
         self._cache: dict[str, str] = {}
 
     async def create(self, name: str) -> str:
@@ -56,6 +57,10 @@ class Accounts:
         """The account's own settings (defaults where it set none)."""
         raw = await self.store.account_settings(account)
         return AccountSettings.model_validate_json(raw) if raw else AccountSettings()
+
+    async def zone_in_use(self, account: str) -> str:
+        """The time zone the account's times are shown in: its own, else the server's."""
+        return (await self.settings(account)).timezone or self.default_zone
 
     async def update_settings(self, account: str, new: AccountSettings) -> AccountSettings:
         """Replace the account's settings after checking the time zone exists."""

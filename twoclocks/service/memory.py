@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from datetime import datetime
 from typing import Any
@@ -16,7 +15,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from twoclocks.domain.account_settings import AccountSettings
-from twoclocks.domain.errors import FactNotFound, InvalidInput, TwoclocksError, WriteConflict
+from twoclocks.domain.errors import (
+    FactNotFound,
+    InvalidInput,
+    ReadNotAllowed,
+    TwoclocksError,
+    WriteConflict,
+)
 from twoclocks.domain.model import (
     FactClass,
     FactVersion,
@@ -28,12 +33,13 @@ from twoclocks.domain.model import (
 from twoclocks.domain.places import Workspace, resolve_place
 from twoclocks.domain.revise_plan import plan_reopen, plan_retract, plan_revise
 from twoclocks.domain.slot_names import fact_text
-from twoclocks.domain.trust import decide_tier
+from twoclocks.domain.trust import Writer, decide_tier
 from twoclocks.domain.write_plan import plan_write
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import Clock, Episode, FactQuery, SlotState, Store
 from twoclocks.secret_scan import refuse_secrets
+from twoclocks.service.fact_ids import FACT_ID, resolve_fact_id
 from twoclocks.service.requests import (
     Caller,
     Fact,
@@ -50,8 +56,6 @@ RecordClock = Callable[[], datetime]
 IdFactory = Callable[[], str]
 SettingsLookup = Callable[[str], Awaitable[AccountSettings]]
 WorkspaceResolver = Callable[[str | None], Workspace]
-
-FACT_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 MAX_ATTEMPTS = 60
 """Optimistic retries per write; 20 racing writers on one slot need at most 20 rounds."""
@@ -114,7 +118,7 @@ class MemoryService:
         episode_id = self.new_id() if req.evidence else None
         subject = req.subject.strip()
         asked = req.predicate.strip()
-        predicate, new_alias = await self._slot_name(caller.account, subject, asked)
+        predicate, new_alias = await self._slot_name(caller.account, subject, asked, req.object)
         tier = decide_tier(req.tier, caller.writer, caller.channel, req.object, req.evidence)
         new = incoming(
             subject=subject,
@@ -174,6 +178,7 @@ class MemoryService:
 
     async def revise(self, caller: Caller, fact_id: str, req: ReviseRequest) -> ReviseResult:
         """End or correct a fact, optionally naming its successor, all in one transaction."""
+        fact_id = await resolve_fact_id(self.store, caller.account, fact_id)
         replacement = None
         if req.replacement is not None:
             r = req.replacement
@@ -227,8 +232,12 @@ class MemoryService:
             ),
         )
 
-    async def retract(self, caller: Caller, fact_id: str) -> None:
-        """Forget a fact: closed on the record clock, kept as history, reopenable."""
+    async def retract(self, caller: Caller, fact_id: str) -> str:
+        """Forget a fact: closed on the record clock, kept as history, reopenable.
+
+        Returns the fact's full id (``fact_id`` may be a unique start of it).
+        """
+        fact_id = await resolve_fact_id(self.store, caller.account, fact_id)
         current = await self._versions(caller.account, fact_id)
 
         async def plan(_state: SlotState, now: datetime) -> Plan:
@@ -236,9 +245,11 @@ class MemoryService:
             return plan_retract(fact_id, versions, now)
 
         await self._apply(caller.account, current[0].subject, current[0].predicate, plan)
+        return fact_id
 
-    async def reopen(self, caller: Caller, fact_id: str) -> None:
-        """Undo a mistaken retract."""
+    async def reopen(self, caller: Caller, fact_id: str) -> str:
+        """Undo a mistaken retract; returns the fact's full id."""
+        fact_id = await resolve_fact_id(self.store, caller.account, fact_id)
         current = await self._versions(caller.account, fact_id)
         subject, predicate = current[0].subject, current[0].predicate
 
@@ -247,8 +258,11 @@ class MemoryService:
             return plan_reopen(fact_id, versions, state.versions, now, self.new_id)
 
         await self._apply(caller.account, subject, predicate, plan)
+        return fact_id
 
-    async def _slot_name(self, account: str, subject: str, predicate: str) -> tuple[str, bool]:
+    async def _slot_name(
+        self, account: str, subject: str, predicate: str, value: str
+    ) -> tuple[str, bool]:
         """Slot drift: write under the subject's existing slot when the name means the same.
 
         ``ci_platform`` arriving where ``ci_provider`` exists is written under
@@ -262,7 +276,12 @@ class MemoryService:
         if self.slot_matcher is None or not names:
             return predicate, False
         slots = sorted(set(names.values()))
-        match = await asyncio.to_thread(self.slot_matcher.match, predicate, slots)
+        # The slots' current values vouch for or against a merge (two versions: one slot;
+        # a version beside a URL: two), so the matcher sees them too.
+        values: dict[str, list[str]] = {}
+        for v in await self.store.query(account, FactQuery(now=self.clock(), subject=subject)):
+            values.setdefault(v.predicate, []).append(v.object)
+        match = await asyncio.to_thread(self.slot_matcher.match, predicate, slots, value, values)
         if match is None or match == predicate:
             return predicate, False
         return match, True
@@ -270,7 +289,16 @@ class MemoryService:
     # -- reading -----------------------------------------------------------------
 
     async def facts(self, caller: Caller, req: FactsRequest) -> list[Fact]:
-        """This workspace's rows plus unplaced rows, on either clock or both."""
+        """This workspace's rows plus unplaced rows, on either clock or both.
+
+        ``all_workspaces`` reads every workspace of the account; only the person may
+        (their own memory, across projects): an agent stays in its session's workspace.
+        """
+        if req.all_workspaces and caller.writer is not Writer.PERSON:
+            raise ReadNotAllowed(
+                "all_workspaces is for the person's own reads (the CLI): an agent reads "
+                "the facts of its session's workspace; drop all_workspaces"
+            )
         workspace = self.resolve_workspace(req.cwd)
         predicate = req.predicate
         if req.subject and predicate:
@@ -285,9 +313,22 @@ class MemoryService:
             as_of=req.as_of,
             as_believed=req.as_believed,
             include_history=req.include_history,
-            workspaces=workspace.keys,
+            workspaces=None if req.all_workspaces else workspace.keys,
         )
         return [Fact.of(v) for v in await self.store.query(caller.account, query)]
+
+    async def count_in_other_workspaces(self, caller: Caller, req: FactsRequest) -> int:
+        """How many rows the same read finds in workspaces other than the caller's.
+
+        Asked when a scoped read came back empty, so a person learns that their facts
+        live elsewhere (and `--all-workspaces` shows them) instead of seeing nothing.
+        """
+        everywhere = req.model_copy(update={"all_workspaces": True})
+        here = req.model_copy(update={"all_workspaces": False})
+        # The read everywhere is the person's own; the count is all an agent learns.
+        person = caller.model_copy(update={"writer": Writer.PERSON})
+        inside = {f.version_id for f in await self.facts(caller, here)}
+        return sum(f.version_id not in inside for f in await self.facts(person, everywhere))
 
     async def timeline(
         self,

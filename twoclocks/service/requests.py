@@ -171,6 +171,11 @@ class FactsRequest(BaseModel):
     )
     include_history: bool = Field(False, description="every version, not only current ones")
     cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
+    all_workspaces: bool = Field(
+        False,
+        description="every workspace of the account, not only cwd's (the person's CLI only; "
+        "an agent's read stays in its workspace: 403)",
+    )
 
     @field_validator("as_of", "as_believed")
     @classmethod

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from twoclocks.domain.credentials import credential_kind
+from twoclocks.domain.credentials import credential_kind, labelled_pair
 
 SECRETS = {
     "OpenAI key": "the key is sk-proj-4fJ9kQ2mXv7LpR8sT1uW3yZ6",
@@ -50,3 +50,48 @@ def test_the_kind_names_what_was_found() -> None:
     assert credential_kind(SECRETS["GitHub token"]) == "GitHub token"
     assert credential_kind(SECRETS["AWS access key id"]) == "AWS access key id"
     assert credential_kind(SECRETS["URL with a password"]) == "URL with a password"
+
+
+LABELLED = {
+    "env assignment": "AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "spaced assignment": "aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
+    "stated password": "db password is hunter2Sup3rS3cret!",
+    "unknown token prefix": "the token: ghx_7Qw9ZtR2mK4pL8vN3xB6",
+    "glued upper-case name": "PGPASSWORD=Falcon41Battery%",
+    "camelCase JSON key": '{"clientSecret": "8Q~xYz12AbCdEfGhIjKlMn"}',
+    "qualified": "the password for prod db is Tr0ub4dor&3",
+    "bare bearer": "Authorization: Bearer abcDEF123456ghiJKL",
+    "set to": "set the deploy token to 70ba99852412f06bc1c45b4e607f1472",
+    "URL query key": "https://hooks.acme.io/in?key=UcW4ugfntu3Rfy7JUBzUPCjp",
+    "redis URL, empty user": "redis://:c4cheP4ss@cache:6379",
+    "mongodb URL, one-letter password": "mongodb+srv://u:p@cluster0.example.mongodb.net",
+}
+
+MENTIONS = {
+    "rotation": "rotate the token weekly",
+    "a product": "password manager is 1Password",
+    "a place": "API keys are stored in AWS Secrets Manager",
+    "a duration": "token expiry is 15 minutes",
+    "a policy": "password policy requires 12 characters",
+    "another sense": "the auth service owns login",
+    "an env name": "the token is in GITHUB_TOKEN",
+    "an expression": "password=os.getenv('DB_PASSWORD')",
+    "a placeholder": "connect with postgres://app:${DB_PASSWORD}@db/app",
+    "an LLM setting": "max_tokens=4096",
+}
+
+
+@pytest.mark.parametrize("text", LABELLED.values(), ids=LABELLED.keys())
+def test_a_value_introduced_by_a_credential_word_is_a_credential(text: str) -> None:
+    assert credential_kind(text) is not None
+
+
+@pytest.mark.parametrize("text", MENTIONS.values(), ids=MENTIONS.keys())
+def test_a_credential_word_followed_by_no_value_is_not_a_credential(text: str) -> None:
+    assert credential_kind(text) is None
+
+
+def test_a_slot_named_for_a_credential_labels_its_value_and_the_kind_never_holds_it() -> None:
+    assert labelled_pair("db_password", "hunter2Sup3rS3cret!") == "value labelled password"
+    assert labelled_pair("password_manager", "1Password") is None
+    assert labelled_pair("token", "rotated weekly") is None

@@ -105,3 +105,14 @@ def test_workspace_names_are_the_last_segment_of_repo_and_project() -> None:
     # the worktree's directory is not a name (it is often a branch or a scratch copy)
     assert Workspace(worktree="worktree:/tmp/login-fix").names == ()
     assert Workspace().names == ()
+
+
+@pytest.mark.parametrize("category", ["repo", "remote", "Remote"])
+def test_repo_categories_place_the_fact_at_the_repo(category: str) -> None:
+    # A remote or default branch is the repository's: every worktree shares it.
+    for fact_class in (FactClass.PROJECT, FactClass.TASK, FactClass.USER, None):
+        assert resolve_place(fact_class, category) is Place.REPO
+    worktree = Workspace(repo="repo:github.com/acme/web", project="project:/src/web")
+    assert (
+        worktree.key_for(resolve_place(FactClass.PROJECT, category)) == "repo:github.com/acme/web"
+    )

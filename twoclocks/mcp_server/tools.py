@@ -10,30 +10,25 @@ the session's directory, never from anything a model could be argued into.
 
 from __future__ import annotations
 
-import json
 import logging
-import os
-from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.transport_security import TransportSecuritySettings
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp_types import ToolAnnotations
 from pydantic import Field, ValidationError
 
 from twoclocks.domain.errors import InvalidInput, TwoclocksError
 from twoclocks.domain.model import require_aware
 from twoclocks.graph.port import Clock
-from twoclocks.mcp_backends import (
+from twoclocks.mcp_server.backends import (
     Backend,
     EpisodeSearch,
     FactList,
     FactStatusReply,
-    HttpBackend,
-    InProcessBackend,
 )
 from twoclocks.service.recall import RecallRequest, RecallResult
 from twoclocks.service.requests import (
@@ -44,10 +39,7 @@ from twoclocks.service.requests import (
 )
 
 if TYPE_CHECKING:
-    from fastapi import FastAPI
-    from starlette.types import Receive, Scope, Send
-
-    from twoclocks.bootstrap import Runtime
+    pass
 
 log = logging.getLogger("twoclocks.mcp")
 
@@ -191,10 +183,43 @@ When = Annotated[
 ]
 
 
+def package_version() -> str:
+    """twoclocks's installed version, which MCP's serverInfo reports."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("twoclocks")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+class _TwoclocksServer(MCPServer):
+    """MCPServer whose tool errors read `TypeName: what to do`, whoever raised them."""
+
+    async def call_tool(
+        self, name: str, arguments: dict[str, Any], context: Context | None = None
+    ) -> Any:
+        """The SDK's call, with its `Error executing tool ...` wrapper taken off."""
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise
+        except ToolError as exc:
+            cause = exc.__cause__
+            # Arguments the schema refuses never reach the tool body: the SDK's pydantic
+            # text becomes the same InvalidInput the body would have raised.
+            if isinstance(cause, ValidationError):
+                raise ToolError(_describe_invalid(cause)) from cause
+            if isinstance(cause, ToolError):
+                raise ToolError(str(cause)) from cause
+            raise
+
+
 def build_server(backend: Backend) -> MCPServer:
     """The MCP server with the six tools, each a thin call into ``backend``."""
-    server: MCPServer = MCPServer(
+    server: MCPServer = _TwoclocksServer(
         "twoclocks",
+        version=package_version(),
         instructions=SERVER_INSTRUCTIONS,
         log_level="WARNING",
         warn_on_duplicate_tools=True,
@@ -372,92 +397,3 @@ def build_server(backend: Backend) -> MCPServer:
             return await backend.search_episodes(ctx, query, k)
 
     return server
-
-
-# -- serving: in the FastAPI app, or over stdio -------------------------------------------
-
-# Every /mcp call needs a Bearer key, which a DNS-rebinding page cannot send, and the
-# server may run on 0.0.0.0 or behind a proxy, where a Host allow-list would refuse it.
-_NO_HOST_CHECK = TransportSecuritySettings(enable_dns_rebinding_protection=False)
-
-
-class _StreamableEndpoint:
-    """The ASGI endpoint at /mcp; answers 503 until the app's lifespan has started MCP."""
-
-    def __init__(self, server: MCPServer) -> None:
-        self.server = server
-        self.running = False
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if not self.running:
-            body = json.dumps(
-                {
-                    "error": "StoreUnavailable",
-                    "message": "MCP is not started: run the app with its lifespan",
-                }
-            )
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": 503,
-                    "headers": [(b"content-type", b"application/json")],
-                }
-            )
-            await send({"type": "http.response.body", "body": body.encode()})
-            return
-        await self.server.session_manager.handle_request(scope, receive, send)
-
-
-def mount_mcp(app: FastAPI, runtime_of: Callable[[], Runtime | None] | None = None) -> MCPServer:
-    """Serve the tools at /mcp (streamable HTTP) inside ``app``; idempotent.
-
-    The MCP session manager runs inside the app's own lifespan (wrapped here), so
-    it starts after the Runtime and stops before it. ``runtime_of`` defaults to
-    ``app.state.runtime``, read at call time, as the /v1 routes do.
-    """
-    existing = getattr(app.state, "mcp_server", None)
-    if existing is not None:
-        return existing  # type: ignore[no-any-return]
-    getter = runtime_of or (lambda: getattr(app.state, "runtime", None))
-    server = build_server(InProcessBackend(getter))
-    endpoint = _StreamableEndpoint(server)
-    app.router.add_route(MCP_PATH, endpoint, include_in_schema=False)  # type: ignore[arg-type]
-    inner = app.router.lifespan_context
-
-    @asynccontextmanager
-    async def lifespan(asgi_app: Any) -> AsyncIterator[Any]:
-        async with inner(asgi_app) as state:
-            # Stateless JSON: every request stands alone, so replicas behind one
-            # balancer need no sticky sessions; no tool asks the client anything back.
-            # A fresh session manager per lifespan, since one can run only once.
-            server.streamable_http_app(
-                streamable_http_path=MCP_PATH,
-                stateless_http=True,
-                json_response=True,
-                transport_security=_NO_HOST_CHECK,
-            )
-            async with server.session_manager.run():
-                endpoint.running = True
-                try:
-                    yield state
-                finally:
-                    endpoint.running = False
-
-    app.router.lifespan_context = lifespan
-    app.state.mcp_server = server
-    return server
-
-
-def stdio_cwd(option: str | None) -> str:
-    """The session's directory for stdio: --cwd when it is a real path, else the process's."""
-    # Cursor substitutes ${workspaceFolder}; an unsubstituted one must not become a path.
-    if option and "${" not in option and os.path.isabs(os.path.expanduser(option)):
-        return os.path.expanduser(option)
-    return os.getcwd()
-
-
-def run_stdio(cwd: str | None = None) -> None:
-    """`twoclocks mcp`: the tools over stdio, forwarded to the running server."""
-    from twoclocks.client import Client
-
-    build_server(HttpBackend(Client.from_environment(channel="mcp"), stdio_cwd(cwd))).run("stdio")

@@ -1,0 +1,387 @@
+"""`make clients-check`: twoclocks against the real clients, as a new user would set it up.
+
+Opt-in (it downloads the clients from npm; `make test` never runs it). It:
+
+1. installs @anthropic-ai/claude-code, @openai/codex and @modelcontextprotocol/inspector
+   into a local prefix (build/clients), unless they are there already;
+2. starts `twoclocks serve` on a temporary data dir and a non-default port, with its own
+   HOME, so the only way a client can find it is the client file `serve` writes;
+3. for each client, a fresh HOME holding only that client file (what one person's
+   machine has), `twoclocks install <client>`, and the client's own commands, with no
+   TWOCLOCKS_* variable exported anywhere;
+4. stops the server and checks that the clients and `twoclocks doctor` say so.
+
+Prints one line per check and writes the same as markdown to build/clients/results.md
+(docs/clients.md records a run). Exit status 1 when any check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("@anthropic-ai/claude-code", "@openai/codex", "@modelcontextprotocol/inspector")
+FACT = ("ci", "ci_provider", "GitHub Actions")
+
+
+class Run:
+    """The checks so far, printed as they pass or fail."""
+
+    def __init__(self) -> None:
+        self.rows: list[tuple[str, bool, str]] = []
+
+    def check(self, name: str, ok: bool, detail: str = "") -> bool:
+        self.rows.append((name, ok, detail))
+        print(f"{'PASS' if ok else 'FAIL'}  {name}" + (f"  ({detail})" if detail else ""))
+        return ok
+
+    def markdown(self, versions: dict[str, str]) -> str:
+        lines = ["| client | version |", "|---|---|"]
+        lines += [f"| {k} | {v} |" for k, v in versions.items()]
+        lines += ["", "| check | result | detail |", "|---|---|---|"]
+        for name, ok, detail in self.rows:
+            lines.append(f"| {name} | {'pass' if ok else 'FAIL'} | {detail.replace('|', '/')} |")
+        return "\n".join(lines) + "\n"
+
+
+def sh(
+    args: list[str], env: dict[str, str], cwd: Path, timeout: float = 120, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """Run a client command; a timeout is an answer too (rc 124, output so far)."""
+    try:
+        return subprocess.run(
+            args, env=env, cwd=cwd, input=stdin, capture_output=True, text=True, timeout=timeout
+        )
+    except subprocess.TimeoutExpired as exc:
+        out = exc.stdout.decode() if isinstance(exc.stdout, bytes) else exc.stdout or ""
+        err = exc.stderr.decode() if isinstance(exc.stderr, bytes) else exc.stderr or ""
+        return subprocess.CompletedProcess(args, 124, out, err)
+
+
+def install_clients(prefix: Path, reinstall: bool) -> Path:
+    bin_dir = prefix / "node_modules" / ".bin"
+    if reinstall or not all((bin_dir / b).exists() for b in ("claude", "codex", "mcp-inspector")):
+        prefix.mkdir(parents=True, exist_ok=True)
+        subprocess.run(
+            ["npm", "install", "--prefix", str(prefix), "--no-audit", "--no-fund", *PACKAGES],
+            check=True,
+        )
+    return bin_dir
+
+
+def versions(bin_dir: Path, env: dict[str, str], cwd: Path) -> dict[str, str]:
+    inspector = json.loads(
+        (bin_dir.parent / "@modelcontextprotocol" / "inspector" / "package.json").read_text()
+    )["version"]
+    return {
+        "Claude Code": sh([str(bin_dir / "claude"), "--version"], env, cwd).stdout.strip(),
+        "Codex CLI": sh([str(bin_dir / "codex"), "--version"], env, cwd).stdout.strip(),
+        "MCP Inspector": inspector,
+        "node": sh(["node", "--version"], env, cwd).stdout.strip(),
+    }
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def wait_ready(url: str, seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/healthz", timeout=2) as answer:
+                if answer.status == 200:
+                    return True
+        except OSError:
+            pass
+        time.sleep(1)
+    return False
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--prefix", type=Path, default=ROOT / "build" / "clients")
+    parser.add_argument("--reinstall", action="store_true", help="npm install again")
+    parser.add_argument("--keep", action="store_true", help="keep the temporary HOMEs")
+    options = parser.parse_args()
+
+    twoclocks = str(Path(sys.executable).with_name("twoclocks"))
+    bin_dir = install_clients(options.prefix.resolve(), options.reinstall)
+    work = Path(tempfile.mkdtemp(prefix="twoclocks-clients-"))
+    project = work / "project"
+    project.mkdir()
+    base = {k: v for k, v in os.environ.items() if not k.lower().startswith(("twoclocks_", "xdg_"))}
+    base["PATH"] = f"{bin_dir}:{Path(sys.executable).parent}:/usr/bin:/bin"
+    base.pop("CLAUDE_CODE_ENTRYPOINT", None)
+
+    def home(name: str) -> dict[str, str]:
+        path = work / name
+        path.mkdir(exist_ok=True)
+        return {**base, "HOME": str(path)}
+
+    run = Run()
+    server_env = home("server-home")
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    data_dir = work / "data"
+    log = (work / "serve.log").open("w")
+    server = subprocess.Popen(
+        [twoclocks, "serve", "--data-dir", str(data_dir), "--port", str(port)],
+        env=server_env,
+        cwd=project,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    found = versions(bin_dir, server_env, project)
+    try:
+        if not run.check("twoclocks serve is ready", wait_ready(url, 300), url):
+            return 1
+        announced = Path(server_env["HOME"]) / ".config" / "twoclocks" / "client.json"
+        run.check("serve wrote the client file", announced.exists(), str(announced))
+
+        def client_home(name: str) -> dict[str, str]:
+            env = home(name)
+            target = Path(env["HOME"]) / ".config" / "twoclocks"
+            target.mkdir(parents=True, exist_ok=True)
+            shutil.copy(announced, target / "client.json")
+            return env
+
+        cli = client_home("cli-home")
+        stored = sh([twoclocks, "remember", *FACT, "--tier", "observed"], cli, project)
+        run.check(
+            "CLI with no exports stores a fact", stored.returncode == 0, stored.stdout.strip()
+        )
+
+        checks: list[Callable[[], None]] = []
+        claude_env = client_home("claude-home")
+        codex_env = client_home("codex-home")
+        checks += [
+            lambda: check_claude(run, bin_dir, twoclocks, claude_env, project, url, data_dir),
+            lambda: check_codex(run, bin_dir, twoclocks, codex_env, project),
+            lambda: check_inspector(
+                run, bin_dir, twoclocks, client_home("inspector-home"), project, url
+            ),
+            lambda: check_cursor(run, twoclocks, client_home("cursor-home"), project),
+        ]
+        for step in checks:
+            step()
+    finally:
+        os.killpg(server.pid, signal.SIGINT)
+        try:
+            server.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+        log.close()
+
+    listed = sh([str(bin_dir / "claude"), "mcp", "list"], claude_env, project)
+    line = next((ln for ln in listed.stdout.splitlines() if ln.startswith("twoclocks:")), "")
+    run.check("server down: `claude mcp list` says twoclocks failed", "Failed" in line, line)
+    doctor = sh([twoclocks, "doctor"], claude_env, project, timeout=60)
+    first = doctor.stdout.splitlines()[0] if doctor.stdout else doctor.stderr
+    run.check(
+        "server down: `twoclocks doctor` exits 1 and says how to start it",
+        doctor.returncode == 1 and "twoclocks serve" in first,
+        first,
+    )
+    results = options.prefix / "results.md"
+    results.write_text(run.markdown(found))
+    print(f"\n{results}:\n" + results.read_text())
+    if not options.keep:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0 if all(ok for _, ok, _ in run.rows) else 1
+
+
+def check_claude(
+    run: Run,
+    bin_dir: Path,
+    twoclocks: str,
+    env: dict[str, str],
+    project: Path,
+    url: str,
+    data_dir: Path,
+) -> None:
+    claude = str(bin_dir / "claude")
+    sh([twoclocks, "install", "claude-code"], env, project)
+    listed = sh([claude, "mcp", "list"], env, project)
+    line = next((ln for ln in listed.stdout.splitlines() if ln.startswith("twoclocks:")), "")
+    run.check("claude mcp list: stdio twoclocks Connected (no exports)", "Connected" in line, line)
+
+    sh([claude, "-p", "hi", "--debug"], env, project, timeout=120)
+    debug = Path(env["HOME"]) / ".claude" / "debug" / "latest"
+    text = debug.read_text() if debug.exists() else ""
+    ran = "Hook SessionStart:startup (SessionStart) success" in text
+    run.check(
+        "claude -p hi --debug: SessionStart hook printed the block",
+        ran and FACT[2] in text and "provided additionalContext" in text,
+        "debug log has the hook's additionalContext with the stored fact" if ran else "no hook",
+    )
+
+    key = (data_dir / "key").read_text().strip()
+    sh(
+        [
+            claude,
+            "mcp",
+            "add",
+            "--transport",
+            "http",
+            "tc-http",
+            url + "/mcp",
+            "--header",
+            f"Authorization: Bearer {key}",
+        ],
+        env,
+        project,
+    )
+    sh([claude, "mcp", "add", "--transport", "http", "tc-http-nokey", url + "/mcp"], env, project)
+    listed = sh([claude, "mcp", "list"], env, project).stdout.splitlines()
+    with_key = next((ln for ln in listed if ln.startswith("tc-http:")), "")
+    without = next((ln for ln in listed if ln.startswith("tc-http-nokey:")), "")
+    run.check(
+        "claude mcp list: HTTP /mcp with the key Connected", "Connected" in with_key, with_key
+    )
+    run.check(
+        "claude mcp list: HTTP /mcp without a key is not Connected",
+        bool(without) and "Connected" not in without,
+        without,
+    )
+
+
+def check_codex(
+    run: Run, bin_dir: Path, twoclocks: str, env: dict[str, str], project: Path
+) -> None:
+    from twoclocks.clients.codex import list_hooks
+
+    codex = str(bin_dir / "codex")
+    sh([twoclocks, "install", "codex"], env, project)
+    got = sh([codex, "mcp", "get", "twoclocks"], env, project).stdout
+    env_line = next((ln.strip() for ln in got.splitlines() if ln.strip().startswith("env:")), "")
+    run.check(
+        "codex mcp get: entry passes TWOCLOCKS_URL/KEY/DATA_DIR",
+        all(n in env_line for n in ("TWOCLOCKS_URL", "TWOCLOCKS_KEY", "TWOCLOCKS_DATA_DIR")),
+        env_line,
+    )
+    doctor = sh([twoclocks, "doctor"], env, project, timeout=60).stdout
+    line = next((ln for ln in doctor.splitlines() if "codex:" in ln), "")
+    run.check(
+        "twoclocks doctor: new Codex hook is untrusted, says how", "not trusted" in line, line
+    )
+
+    exec_args = [codex, "exec", "--skip-git-repo-check", "hi"]
+    quiet = {**env, "RUST_LOG": "rmcp=info"}
+    skipped = sh(exec_args, quiet, project, timeout=25)
+    out = skipped.stdout + skipped.stderr
+    run.check(
+        "codex exec: untrusted hook does not run", "hook: SessionStart" not in out, "as Codex says"
+    )
+    run.check(
+        "codex exec: stdio twoclocks initialized (no exports)",
+        "Service initialized as client" in out and 'name: "twoclocks"' in out,
+        "rmcp: Service initialized as client, serverInfo twoclocks",
+    )
+    # What Codex's hook review writes on "Trust all and continue".
+    [hook] = [
+        h
+        for h in list_hooks(codex, Path(env["HOME"]), env=env) or []
+        if "twoclocks" in h["command"]
+    ]
+    with (Path(env["HOME"]) / ".codex" / "config.toml").open("a") as config:
+        config.write(f'\n[hooks.state."{hook["key"]}"]\ntrusted_hash = "{hook["currentHash"]}"\n')
+    doctor = sh([twoclocks, "doctor"], env, project, timeout=60).stdout
+    line = next((ln for ln in doctor.splitlines() if "codex:" in ln), "")
+    run.check("twoclocks doctor: trusted Codex hook passes", line.startswith("✓"), line)
+    trusted = sh(exec_args, quiet, project, timeout=25)
+    out = trusted.stdout + trusted.stderr
+    run.check(
+        "codex exec: trusted SessionStart hook runs",
+        "hook: SessionStart Completed" in out,
+        "hook: SessionStart Completed",
+    )
+    wrong = sh(
+        exec_args,
+        {**quiet, "RUST_LOG": "info", "TWOCLOCKS_URL": "http://127.0.0.1:9"},
+        project,
+        timeout=25,
+    )
+    out = wrong.stdout + wrong.stderr
+    seen = next((ln for ln in out.splitlines() if "MCP server stderr" in ln), "")
+    run.check(
+        "codex exec: exported TWOCLOCKS_URL reaches `twoclocks mcp` (env_vars), fails visibly",
+        "cannot reach twoclocks at http://127.0.0.1:9" in seen,
+        seen.split("MCP server stderr", 1)[-1].strip()[:160],
+    )
+
+
+def check_inspector(
+    run: Run, bin_dir: Path, twoclocks: str, env: dict[str, str], project: Path, url: str
+) -> None:
+    inspector = str(bin_dir / "mcp-inspector")
+    listed = sh([inspector, "--cli", twoclocks, "mcp", "--method", "tools/list"], env, project)
+    names = [
+        ln.split('"')[3] for ln in listed.stdout.splitlines() if ln.strip().startswith('"name"')
+    ]
+    run.check(
+        "inspector --cli stdio tools/list (key from the client file)",
+        set(names) == {"remember", "recall", "revise", "retract", "timeline", "search_episodes"},
+        ", ".join(names),
+    )
+    recalled = sh(
+        [
+            inspector,
+            "--cli",
+            twoclocks,
+            "mcp",
+            "--method",
+            "tools/call",
+            "--tool-name",
+            "recall",
+            "--tool-arg",
+            "query=which CI do we use",
+        ],
+        env,
+        project,
+    )
+    run.check("inspector --cli stdio tools/call recall", FACT[2] in recalled.stdout, FACT[2])
+    refused = sh(
+        [inspector, "--cli", url + "/mcp", "--transport", "http", "--method", "tools/list"],
+        env,
+        project,
+    )
+    text = (refused.stdout + refused.stderr).strip().splitlines()
+    detail = next((ln for ln in text if "Unauthorized" in ln), text[0] if text else "")
+    run.check(
+        "inspector --cli HTTP tools/list without a key: 401 Unauthorized",
+        refused.returncode != 0 and "Unauthorized" in detail,
+        detail[:160],
+    )
+
+
+def check_cursor(run: Run, twoclocks: str, env: dict[str, str], project: Path) -> None:
+    sh([twoclocks, "install", "cursor"], env, project)
+    doctor = sh([twoclocks, "doctor"], env, project, timeout=60).stdout
+    line = next((ln for ln in doctor.splitlines() if "cursor:" in ln), "")
+    run.check("cursor (config only, no client here): installed", line.startswith("✓"), line)
+    sh([twoclocks, "mcp", "--cwd", "${workspaceFolder}"], env, project, timeout=30)
+    doctor = sh([twoclocks, "doctor"], env, project, timeout=60).stdout
+    line = next((ln for ln in doctor.splitlines() if "workspaceFolder" in ln), "")
+    run.check(
+        "doctor: unexpanded ${workspaceFolder} shown with its fix", "update Cursor" in line, line
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

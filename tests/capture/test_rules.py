@@ -1,0 +1,266 @@
+"""Capture rules (issue 12 point 3) on recorded payloads of each client's documented shape."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from twoclocks.capture.events import ToolEvent, detect_client, event_id_of, normalize
+from twoclocks.capture.rules import (
+    RULES,
+    RuleContext,
+    branch_switched,
+    default_branch,
+    facts_from,
+    files_edited,
+    git_commit,
+    git_push,
+    pull_request_opened,
+    ran_tests,
+    repeated_tool_error,
+    segments,
+    strip_credentials,
+    subagent_finished,
+)
+from twoclocks.domain.errors import InvalidInput
+from twoclocks.domain.model import Kind
+from twoclocks.domain.places import Place, resolve_place
+
+FIXTURES = Path(__file__).parent / "fixtures"
+CTX = RuleContext(repo="acme-web")
+CLIENT_FILES = {"claude-code": "claude_code.json", "codex": "codex.json", "cursor": "cursor.json"}
+
+
+def raw(client: str, name: str) -> dict[str, Any]:
+    events: dict[str, dict[str, Any]] = json.loads((FIXTURES / CLIENT_FILES[client]).read_text())[
+        "events"
+    ]
+    return events[name]
+
+
+def event(client: str, name: str) -> ToolEvent:
+    return normalize(raw(client, name), client)
+
+
+def said(facts: list[Any]) -> list[tuple[str, str]]:
+    return [(f.predicate, f.object) for f in facts]
+
+
+def test_every_fixture_file_cites_the_clients_docs() -> None:
+    for name in CLIENT_FILES.values():
+        source = json.loads((FIXTURES / name).read_text())["_source"]
+        assert "https://" in source
+
+
+# -- one test per rule ---------------------------------------------------------------------
+
+
+def test_git_commit_records_the_commit_and_the_branchs_last_commit() -> None:
+    got = git_commit(event("claude-code", "git_commit"), CTX)
+    assert said(got) == [
+        ("committed", "3f9a2c1 on feat/login: Add login form validation"),
+        ("last_commit", "3f9a2c1 on feat/login: Add login form validation"),
+        ("current_branch", "feat/login"),
+    ]
+    assert got[0].kind is Kind.EVENT and got[1].kind is Kind.FACT
+    assert said(git_commit(event("codex", "git_commit"), CTX))[1] == (
+        "last_commit",
+        "9c0ffee on main: Fix token expiry",
+    )
+
+
+def test_git_commit_captures_nothing_from_a_dry_run() -> None:
+    assert git_commit(event("claude-code", "git_commit_dry_run"), CTX) == []
+    assert facts_from(event("claude-code", "git_commit_dry_run"), CTX) == []
+
+
+def test_git_push_records_branch_and_remote_and_the_remote_url_for_the_repo() -> None:
+    got = git_push(event("claude-code", "git_push"), CTX)
+    assert said(got) == [
+        ("last_push", "feat/login to origin (github.com:acme/web.git)"),
+        ("git_remote_origin", "github.com:acme/web.git"),
+    ]
+    assert resolve_place(got[0].fact_class, got[0].category) is Place.WORKTREE
+    assert resolve_place(got[1].fact_class, got[1].category) is Place.REPO
+    assert said(git_push(event("cursor", "git_push"), CTX))[0] == (
+        "last_push",
+        "feat/signup to origin (github.com:acme/web.git)",
+    )
+
+
+def test_git_push_to_a_url_with_a_token_keeps_no_credential() -> None:
+    got = facts_from(event("claude-code", "git_push_with_token"), CTX)
+    assert said(got) == [("last_push", "feat/login to https://github.com/acme/web.git")]
+    assert all("ghp_" not in f.object and "selin" not in f.object for f in got)
+    assert strip_credentials("https://x-token:abc@host/r.git") == "https://host/r.git"
+    assert strip_credentials("https://ghp_abc@host/r.git") == "https://host/r.git"
+
+
+def test_branch_switched_sets_the_worktrees_current_branch() -> None:
+    assert said(branch_switched(event("claude-code", "git_checkout_new_branch"), CTX)) == [
+        ("current_branch", "feat/login")
+    ]
+    assert said(branch_switched(event("codex", "git_switch"), CTX)) == [
+        ("current_branch", "feat/token")
+    ]
+    got = branch_switched(event("codex", "git_switch"), CTX)[0]
+    assert resolve_place(got.fact_class, got.category) is Place.WORKTREE
+
+
+def test_default_branch_is_a_repo_fact() -> None:
+    got = default_branch(event("claude-code", "git_remote_show"), CTX)
+    assert said(got) == [("default_branch", "main")]
+    assert resolve_place(got[0].fact_class, got[0].category) is Place.REPO
+
+
+def test_pull_request_opened_from_gh_output_or_the_mcp_tool() -> None:
+    assert said(pull_request_opened(event("claude-code", "gh_pr_create"), CTX)) == [
+        ("opened_pull_request", "#42 Login form validation — https://github.com/acme/web/pull/42")
+    ]
+    assert said(pull_request_opened(event("claude-code", "mcp_create_pull_request"), CTX)) == [
+        ("opened_pull_request", "#43 Signup form validation — https://github.com/acme/web/pull/43")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("client", "name", "slot", "value"),
+    [
+        (
+            "claude-code",
+            "pytest_failed",
+            "pytest_result",
+            "pytest failed: 2 failing: tests/test_login.py::test_rejects_empty_email, "
+            "tests/test_login.py::test_rejects_short_password",
+        ),
+        ("claude-code", "pytest_passed", "pytest_result", "pytest passed"),
+        (
+            "codex",
+            "go_test_failed",
+            "go_test_result",
+            "go test failed: 2 failing: TestLoginRejectsEmptyEmail, TestTokenExpiry",
+        ),
+        (
+            "codex",
+            "cargo_test_failed",
+            "cargo_test_result",
+            "cargo test failed: 1 failing: auth::tests::rejects_empty",
+        ),
+        (
+            "cursor",
+            "jest_failed",
+            "npm_test_result",
+            "npm test failed: 1 failing: login › rejects an empty email",
+        ),
+        (
+            "cursor",
+            "vitest_failed",
+            "vitest_result",
+            "vitest failed: 1 failing: src/signup.test.ts > signup > requires a password",
+        ),
+        ("cursor", "vitest_passed", "vitest_result", "vitest passed"),
+    ],
+)
+def test_ran_tests_names_the_runner_the_outcome_and_the_failing_tests(
+    client: str, name: str, slot: str, value: str
+) -> None:
+    got = ran_tests(event(client, name), CTX)
+    assert said(got) == [(slot, value)]
+    assert resolve_place(got[0].fact_class, got[0].category) is Place.WORKTREE
+
+
+def test_files_edited_is_a_many_valued_event_relative_to_the_worktree() -> None:
+    got = files_edited(event("claude-code", "edit"), CTX)
+    assert said(got) == [("edited_file", "src/login.ts")]
+    assert got[0].kind is Kind.EVENT
+    assert said(files_edited(event("codex", "apply_patch"), CTX)) == [
+        ("edited_file", "auth/token.go"),
+        ("edited_file", "auth/token_test.go"),
+    ]
+    assert said(files_edited(event("cursor", "edit"), CTX)) == [("edited_file", "src/signup.ts")]
+
+
+def test_a_dotenv_edit_records_the_file_name_only() -> None:
+    for client, name in (("claude-code", "write_env"), ("cursor", "edit_env")):
+        got = facts_from(event(client, name), CTX)
+        assert said(got) == [("edited_file", ".env")]
+
+
+def test_subagent_finished_says_what_it_was_asked() -> None:
+    assert said(subagent_finished(event("claude-code", "task_finished"), CTX)) == [
+        ("subagent_finished", "Find every caller of validate()")
+    ]
+
+
+def test_repeated_tool_error_fires_on_the_second_failure_of_the_same_command() -> None:
+    first = event("claude-code", "npm_build_failed")
+    assert repeated_tool_error(first, CTX) == []
+    again = RuleContext(repo="acme-web", failures_before=1)
+    assert said(repeated_tool_error(event("claude-code", "npm_build_failed_again"), again)) == [
+        (
+            "repeated_tool_error",
+            "`npm run build` failed 2 times: src/login.ts(12,7): error TS2322: "
+            "Type 'string' is not assignable to type 'number'.",
+        )
+    ]
+    # A failing test run is a test result, never a "tool error".
+    assert repeated_tool_error(event("claude-code", "pytest_failed"), again) == []
+
+
+def test_a_tool_that_only_reads_yields_no_facts() -> None:
+    assert facts_from(event("claude-code", "read_file"), CTX) == []
+
+
+def test_every_rule_writes_at_most_a_few_short_one_line_facts() -> None:
+    for client, file in CLIENT_FILES.items():
+        for name in json.loads((FIXTURES / file).read_text())["events"]:
+            got = facts_from(event(client, name), RuleContext(repo="acme-web", failures_before=1))
+            assert len(got) <= 3, name
+            assert all(len(f.object) <= 500 and "\n" not in f.object for f in got), name
+    assert len(RULES) == 9
+
+
+# -- normalizing events ----------------------------------------------------------------------
+
+
+def test_the_client_is_told_by_the_ids_only_it_sends() -> None:
+    assert detect_client(raw("cursor", "edit")) == "cursor"
+    assert detect_client(raw("codex", "git_switch")) == "codex"
+    assert detect_client(raw("claude-code", "edit")) == "claude-code"
+
+
+def test_a_replayed_event_has_the_same_id_and_another_call_another() -> None:
+    first = raw("claude-code", "npm_build_failed")
+    assert event_id_of("claude-code", dict(first)) == event_id_of("claude-code", first)
+    other = raw("claude-code", "npm_build_failed_again")
+    assert event_id_of("claude-code", first) != event_id_of("claude-code", other)
+    # Cursor has no tool-call id: two commands of one generation still differ.
+    push, edit = raw("cursor", "git_push"), raw("cursor", "jest_failed")
+    same_generation = {**edit, "generation_id": push["generation_id"]}
+    assert event_id_of("cursor", push) != event_id_of("cursor", same_generation)
+
+
+def test_exit_status_is_read_from_each_clients_shape() -> None:
+    assert event("claude-code", "pytest_failed").exit_code == 1
+    assert event("claude-code", "pytest_passed").exit_code == 0
+    assert event("codex", "go_test_failed").exit_code == 1
+    assert event("codex", "cargo_test_failed").exit_code == 101
+    assert event("codex", "git_commit").exit_code == 0
+    assert event("cursor", "jest_failed").exit_code is None  # Cursor sends none: output decides
+
+
+def test_segments_split_compound_commands_and_shell_scripts() -> None:
+    assert segments("cd web && FOO=1 git commit -m 'a b'; bash -lc 'cargo test'") == [
+        ["cd", "web"],
+        ["git", "commit", "-m", "a b"],
+        ["cargo", "test"],
+    ]
+
+
+def test_an_event_that_is_not_an_object_is_refused() -> None:
+    with pytest.raises(InvalidInput, match="JSON object"):
+        normalize(["not", "an", "event"])
+    with pytest.raises(InvalidInput, match="unknown"):
+        normalize({}, "vscode")

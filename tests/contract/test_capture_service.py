@@ -1,0 +1,227 @@
+"""CaptureService on every real store (issue 12 points 2-5): once per event, the capture
+switch, no secrets, and the places session state and repo facts land in."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from storekit import FakeClock
+
+from twoclocks.domain.account_settings import AccountSettings
+from twoclocks.domain.places import Workspace
+from twoclocks.graph.port import Store
+from twoclocks.service.accounts import Accounts
+from twoclocks.service.capture import CaptureService, EventRequest, episode_text
+from twoclocks.service.memory import MemoryService
+from twoclocks.service.requests import Caller, FactsRequest
+
+pytestmark = pytest.mark.anyio
+
+FIXTURES = Path(__file__).parents[1] / "capture" / "fixtures"
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+REPO, PROJECT = "repo:github.com/acme/web", "project:/src/acme-web"
+PLACES = {
+    "/src/acme-web": Workspace(repo=REPO, project=PROJECT, worktree="worktree:/src/acme-web"),
+    "/src/acme-web-2": Workspace(repo=REPO, project=PROJECT, worktree="worktree:/src/acme-web-2"),
+}
+TOKEN = "ghp_Zq8rT4mW9xK2vB7nL5pD3sF6hJ1cY0aE4uR8"
+
+
+def fixture(client: str, name: str, **changes: Any) -> EventRequest:
+    file = {"claude-code": "claude_code", "codex": "codex", "cursor": "cursor"}[client]
+    event = json.loads((FIXTURES / f"{file}.json").read_text())["events"][name]
+    return EventRequest(client=client, event={**event, **changes})  # type: ignore[arg-type]
+
+
+class Rig:
+    """A memory and a capture service over one store, with an account that has settings."""
+
+    def __init__(self, store: Store, account: str) -> None:
+        self.clock = FakeClock(NOW)
+        ids = (uuid.uuid4().hex for _ in itertools.count())
+        resolve = self.resolve
+        self.accounts = Accounts(store, lambda: self.clock.now)
+        self.memory = MemoryService(
+            store, lambda: self.clock.now, lambda: next(ids), resolve_workspace=resolve
+        )
+        self.capture = CaptureService(
+            self.memory, store, lambda: self.clock.now, resolve, self.accounts.settings
+        )
+        self.store = store
+        self.caller = Caller(account=account)
+
+    @staticmethod
+    def resolve(cwd: str | None) -> Workspace:
+        return PLACES.get(cwd or "", Workspace())
+
+    async def facts(self, cwd: str = "/src/acme-web", **query: Any) -> list[tuple[str, str]]:
+        rows = await self.memory.facts(self.caller, FactsRequest(cwd=cwd, **query))
+        return sorted((f.predicate, f.object) for f in rows)
+
+
+@pytest.fixture
+async def rig(store: Store) -> Rig:
+    account = f"cap_{uuid.uuid4().hex[:12]}"
+    made = Rig(store, account)
+    await made.accounts.create(account)
+    return made
+
+
+async def test_a_replayed_event_is_stored_once(rig: Rig) -> None:
+    commit = fixture("claude-code", "git_commit")
+    first = await rig.capture.ingest(rig.caller, commit)
+    again = await rig.capture.ingest(rig.caller, commit)
+    assert (first.status, first.facts) == ("stored", 3)
+    assert (again.status, again.event_id) == ("duplicate", first.event_id)
+    history = await rig.facts(include_history=True)
+    assert history.count(("committed", "3f9a2c1 on feat/login: Add login form validation")) == 1
+
+
+async def test_captured_facts_are_observed_and_point_to_the_event(rig: Rig) -> None:
+    done = await rig.capture.ingest(rig.caller, fixture("claude-code", "gh_pr_create"))
+    rows = await rig.memory.facts(rig.caller, FactsRequest(cwd="/src/acme-web"))
+    assert [(f.predicate, f.tier) for f in rows] == [("opened_pull_request", "observed")]
+    found = await rig.store.search_episodes(rig.caller.account, "acme", 50)
+    assert done.event_id in {e.episode_id for e in found}
+    evidence = await rig.store.search_episodes(rig.caller.account, "captured", 50)
+    assert any(done.event_id in e.content for e in evidence)  # the fact's evidence names it
+
+
+async def test_capture_off_stores_nothing_and_on_again_resumes(rig: Rig) -> None:
+    await rig.accounts.update_settings(rig.caller.account, AccountSettings(capture=False))
+    off = await rig.capture.ingest(rig.caller, fixture("claude-code", "git_commit"))
+    assert off.status == "capture_off"
+    assert await rig.facts(include_history=True) == []
+    assert await rig.store.search_episodes(rig.caller.account, "login", 50) == []
+    await rig.accounts.update_settings(rig.caller.account, AccountSettings(capture=True))
+    on = await rig.capture.ingest(rig.caller, fixture("claude-code", "git_commit"))
+    assert on.status == "stored"
+
+
+async def test_secret_shaped_input_stores_nothing_secret(rig: Rig) -> None:
+    for client, name in (
+        ("claude-code", "git_push_with_token"),
+        ("claude-code", "write_env"),
+        ("cursor", "edit_env"),
+    ):
+        assert (await rig.capture.ingest(rig.caller, fixture(client, name))).status == "stored"
+    kept = await rig.store.search_episodes(rig.caller.account, "acme", 200)
+    kept += await rig.store.search_episodes(rig.caller.account, "env", 200)
+    assert kept
+    stored = " ".join(e.content for e in kept) + " ".join(
+        f"{p} {o}" for p, o in await rig.facts(include_history=True)
+    )
+    for secret in (TOKEN, "selin:", "Sup3rS3cretPassw0rd", "sk_live_"):
+        assert secret not in stored, secret
+    assert ("edited_file", ".env") in await rig.facts()
+
+
+async def test_session_state_stays_in_its_worktree_and_repo_facts_reach_every_worktree(
+    rig: Rig,
+) -> None:
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "git_push"))
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "git_remote_show"))
+    here = await rig.facts("/src/acme-web")
+    other = await rig.facts("/src/acme-web-2")
+    assert ("last_push", "feat/login to origin (github.com:acme/web.git)") in here
+    assert not any(p == "last_push" for p, _ in other)
+    for repo_fact in (("git_remote_origin", "github.com:acme/web.git"), ("default_branch", "main")):
+        assert repo_fact in here and repo_fact in other
+
+
+async def test_a_new_branch_closes_the_old_one(rig: Rig) -> None:
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "git_checkout_new_branch"))
+    rig.clock.tick(minutes=5)
+    await rig.capture.ingest(rig.caller, fixture("codex", "git_switch", cwd="/src/acme-web"))
+    assert [o for p, o in await rig.facts() if p == "current_branch"] == ["feat/token"]
+
+
+async def test_the_same_command_failing_twice_is_a_repeated_tool_error(rig: Rig) -> None:
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "npm_build_failed"))
+    assert await rig.facts() == []
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "npm_build_failed_again"))
+    assert [p for p, _ in await rig.facts()] == ["repeated_tool_error"]
+
+
+async def test_an_event_with_nothing_to_keep_is_ignored(rig: Rig) -> None:
+    done = await rig.capture.ingest(rig.caller, fixture("claude-code", "read_file"))
+    assert done.status == "ignored"
+
+
+def test_the_kept_event_drops_edit_content_and_url_credentials() -> None:
+    from twoclocks.capture.events import normalize
+
+    env = fixture("claude-code", "write_env").event
+    text = episode_text(env, normalize(env, "claude-code"))
+    assert "Sup3rS3cret" not in text and "edit content not kept" in text
+    push = fixture("claude-code", "git_push_with_token").event
+    text = episode_text(push, normalize(push, "claude-code"))
+    assert TOKEN not in text and "https://github.com/acme/web.git" in text
+
+
+async def test_a_fact_the_secret_check_refuses_is_skipped_counted_and_never_stored(
+    rig: Rig,
+) -> None:
+    command = f"GITHUB_TOKEN={TOKEN} npm run build"
+    for name in ("npm_build_failed", "npm_build_failed_again"):
+        event = fixture("claude-code", name).event
+        request = EventRequest(
+            client="claude-code", event={**event, "tool_input": {"command": command}}
+        )
+        assert (await rig.capture.ingest(rig.caller, request)).status == "stored"
+    assert await rig.facts(include_history=True) == []
+    stats = await rig.capture.stats(rig.caller)
+    assert stats.refused_facts == {"SecretRefused": 1}
+    kept = await rig.store.search_episodes(rig.caller.account, "acme", 50)
+    assert kept and all(TOKEN not in e.content for e in kept)
+
+
+async def test_stats_show_each_clients_events_by_status_and_the_switch(rig: Rig) -> None:
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "git_commit"))
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "git_commit"))
+    await rig.capture.ingest(rig.caller, fixture("cursor", "edit"))
+    stats = await rig.capture.stats(rig.caller)
+    assert stats.capture is True
+    assert {c.client: c.events for c in stats.clients} == {
+        "claude-code": {"stored": 1, "duplicate": 1},
+        "cursor": {"stored": 1},
+    }
+    assert all(c.last_event_at == NOW for c in stats.clients)
+
+
+async def test_day_two_block_names_the_branch_the_pr_and_the_failing_test_of_this_worktree_only(
+    rig: Rig,
+) -> None:
+    from twoclocks.service.recall import BlockRequest, RecallService
+
+    recall = RecallService(rig.store, lambda: rig.clock.now, None, rig.resolve, UTC)
+    # Day 1, Claude Code in the first worktree: branch, commit, push, PR, a failing test.
+    for name in ("git_checkout_new_branch", "git_commit", "git_push", "gh_pr_create"):
+        await rig.capture.ingest(rig.caller, fixture("claude-code", name))
+        rig.clock.tick(minutes=10)
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "pytest_failed"))
+    # Meanwhile the second worktree is on another branch.
+    await rig.capture.ingest(
+        rig.caller, fixture("codex", "git_switch", cwd="/src/acme-web-2", turn_id="t-2")
+    )
+    # Day 2, a Codex session in the same folder asks for its block.
+    rig.clock.tick(hours=20)
+    text = (await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web"))).text
+    assert "web · current branch: feat/login (since" in text
+    assert "#42 Login form validation" in text
+    assert "test_rejects_empty_email" in text
+    assert "feat/token" not in text  # the other worktree's branch
+    # A tool event that changes the branch closes the old one: never shown as current.
+    await rig.capture.ingest(
+        rig.caller, fixture("codex", "git_switch", cwd="/src/acme-web", turn_id="t-3")
+    )
+    rig.clock.tick(minutes=1)
+    text = (await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web"))).text
+    assert "web · current branch: feat/token (since" in text
+    assert "current branch: feat/login (since" not in text

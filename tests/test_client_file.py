@@ -1,0 +1,77 @@
+"""One place: `serve` writes the client file; every client finds server and key through it."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from twoclocks import bootstrap, client_file
+from twoclocks.hooks import claude_code
+
+
+@pytest.fixture
+def no_exports(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A client started from a GUI: no TWOCLOCKS_* in its environment."""
+    for name in list(os.environ):
+        if name.lower().startswith("twoclocks_"):
+            monkeypatch.delenv(name)
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Path:
+    """The data dir of a server on a non-default port, announced as `serve` does."""
+    data_dir = tmp_path / "served-data"
+    data_dir.mkdir()
+    (data_dir / "key").write_text("tck_served-key\n")
+    os.chmod(data_dir / "key", 0o600)
+    settings = bootstrap.load_settings(data_dir=data_dir, host="0.0.0.0", port=9311)
+    bootstrap.announce(settings)
+    return data_dir
+
+
+def test_a_client_with_no_exports_finds_the_server_and_key_through_the_client_file(
+    no_exports: None, served: Path
+) -> None:
+    target = bootstrap.client_settings()
+    assert target.url == "http://127.0.0.1:9311"
+    assert target.key == "tck_served-key"
+    assert target.data_dir == served.resolve()
+    assert "written by `twoclocks serve`" in target.url_from
+    # The hooks, which cannot import bootstrap, find the same.
+    assert claude_code.client_target(os.environ) == target
+
+
+def test_the_client_file_never_holds_the_key_and_anyone_may_read_it(
+    no_exports: None, served: Path
+) -> None:
+    text = client_file.path().read_text()
+    assert "tck_" not in text
+    assert set(json.loads(text)) == {"url", "data_dir"}
+    assert stat.S_IMODE(client_file.path().stat().st_mode) == 0o644
+
+
+def test_the_environment_overrides_the_client_file(
+    no_exports: None, served: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path / "elsewhere"
+    monkeypatch.setenv("TWOCLOCKS_URL", "http://memory.internal:9000")
+    monkeypatch.setenv("TWOCLOCKS_DATA_DIR", str(elsewhere))
+    target = bootstrap.client_settings()
+    assert (target.url, target.data_dir, target.key) == (
+        "http://memory.internal:9000",
+        elsewhere,
+        None,
+    )
+    assert target.url_from == "TWOCLOCKS_URL"
+    assert claude_code.client_target(os.environ) == target
+
+
+def test_without_a_client_file_clients_use_the_defaults_serve_uses(no_exports: None) -> None:
+    target = bootstrap.client_settings()
+    assert target.url == "http://127.0.0.1:8765"
+    assert target.data_dir == bootstrap.load_settings().data_dir
+    assert target.url_from == "the default"

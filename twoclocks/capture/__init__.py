@@ -1,0 +1,1 @@
+"""Capture from tool events: normalized events and the deterministic rules over them."""

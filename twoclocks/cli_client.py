@@ -1,0 +1,402 @@
+"""The client commands: each is one call to the HTTP v1 endpoint the MCP tools and hooks use.
+
+Registered on the main CLI by ``register``. Every command takes ``--json`` for the API's
+raw answer (RFC 3339 times); without it, times are in the account's zone to the minute.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from enum import StrEnum
+from functools import cached_property
+from pathlib import Path
+from typing import Annotated, Any
+from urllib.parse import quote, urlencode
+from zoneinfo import ZoneInfo
+
+import typer
+
+from twoclocks.cli_render import WHEN_HELP, empty_line, fact_line, parse_when, timeline_line
+from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET
+from twoclocks.domain.errors import TwoclocksError
+from twoclocks.domain.model import FactClass, Kind, Tier
+from twoclocks.graph.port import Clock
+
+AsJson = Annotated[
+    bool, typer.Option("--json", help="Print the API's raw JSON answer (times in RFC 3339)")
+]
+FactId = Annotated[
+    str, typer.Argument(help="The fact's id, or any unique start of it (at least 4 characters)")
+]
+MAX_BUDGET = 10_000
+
+
+class ReviseReason(StrEnum):
+    """The reasons `revise` takes (retracting is its own command)."""
+
+    ENDED = "ended"
+    CORRECTED = "corrected"
+
+
+def fail(exc: TwoclocksError) -> None:
+    """Print a typed error as `Name: what to do` and exit 2."""
+    typer.echo(f"{exc.name}: {exc.message}", err=True)
+    raise typer.Exit(2)
+
+
+def _client() -> Any:
+    from twoclocks.client import Client
+
+    return Client.from_environment(channel="cli")
+
+
+def call(method: str, path: str, body: Any = None) -> Any:
+    """One API call; a typed error ends the command with its message."""
+    try:
+        return _client().call(method, path, body)
+    except TwoclocksError as exc:
+        fail(exc)
+
+
+class AccountZone:
+    """The zone the account's times are shown in, asked of the server once per command
+    and only when a command needs it (a date typed, or times to show)."""
+
+    @cached_property
+    def name(self) -> str:
+        """The IANA name, e.g. Europe/Istanbul."""
+        return str(call("GET", "/v1/settings").get("timezone_in_use") or "UTC")
+
+    @property
+    def info(self) -> ZoneInfo:
+        """The zone itself."""
+        return ZoneInfo(self.name)
+
+    def when(self, value: str | None, option: str) -> str | None:
+        """A time option as RFC 3339 (see ``parse_when``), or None when not given."""
+        return parse_when(value, self.name, option) if value else None
+
+
+def show(answer: Any, as_json: bool, lines: list[str] | None = None) -> None:
+    """The raw answer with --json, else the lines a person reads."""
+    if as_json or lines is None:
+        typer.echo(json.dumps(answer, indent=2, ensure_ascii=False))
+    else:
+        for line in lines:
+            typer.echo(line)
+
+
+def _query(values: dict[str, Any]) -> str:
+    return urlencode({k: v for k, v in values.items() if v not in (None, False, "")})
+
+
+def remember(
+    subject: Annotated[str, typer.Argument(help="What the fact is about, e.g. api")],
+    predicate: Annotated[str, typer.Argument(help="The slot name, e.g. deploy_target")],
+    obj: Annotated[str, typer.Argument(metavar="OBJECT", help="The value, e.g. Render")],
+    valid_at: Annotated[
+        str | None, typer.Option(help=f"When it became true (default: now): {WHEN_HELP}")
+    ] = None,
+    kind: Annotated[
+        Kind, typer.Option(help="fact (holds until changed) or event (happened once)")
+    ] = Kind.FACT,
+    tier: Annotated[
+        Tier | None,
+        typer.Option(help="Who could witness it (default: yours, asserted when you type it here)"),
+    ] = None,
+    fact_class: Annotated[
+        FactClass | None, typer.Option("--class", help="What it is about; sets where it applies")
+    ] = None,
+    category: Annotated[str | None, typer.Option(help="A free label, e.g. env, git, build")] = None,
+    many: Annotated[
+        bool, typer.Option(help="The slot holds many values at once (a new one closes none)")
+    ] = False,
+    evidence: Annotated[
+        str | None, typer.Option(help="Your own words the fact comes from, kept as an episode")
+    ] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Store a fact for this working directory."""
+    zone = AccountZone()
+    body = {
+        "subject": subject,
+        "predicate": predicate,
+        "object": obj,
+        "valid_at": zone.when(valid_at, "--valid-at"),
+        "kind": kind.value,
+        "tier": tier.value if tier else None,
+        "class": fact_class.value if fact_class else None,
+        "category": category,
+        "cardinality": "many" if many else None,
+        "evidence": evidence,
+        "cwd": str(Path.cwd()),
+    }
+    answer = call("POST", "/v1/facts", {k: v for k, v in body.items() if v is not None})
+    lines = [f"{answer['outcome']}: {answer['fact_id']} ({answer['predicate']}, {answer['tier']})"]
+    if answer.get("tier_lowered"):
+        lines.append(f"tier lowered: {answer['tier_lowered']}")
+    show(answer, as_json, lines)
+
+
+def recall(
+    query: Annotated[str, typer.Argument(help="What to look for, in words")],
+    k: Annotated[int, typer.Option(min=1, max=200, help="How many facts at most")] = 10,
+    as_of: Annotated[str | None, typer.Option(help=f"What was true then: {WHEN_HELP}")] = None,
+    as_believed: Annotated[
+        str | None, typer.Option(help=f"What the store held then: {WHEN_HELP}")
+    ] = None,
+    history: Annotated[bool, typer.Option("--history", help="Closed versions too")] = False,
+    as_json: AsJson = False,
+) -> None:
+    """Hybrid recall of facts for this working directory (current ones by default)."""
+    zone = AccountZone()
+    body = {
+        "query": query,
+        "k": k,
+        "as_of": zone.when(as_of, "--as-of"),
+        "as_believed": zone.when(as_believed, "--as-believed"),
+        "include_history": history or None,
+        "cwd": str(Path.cwd()),
+    }
+    answer = call("POST", "/v1/recall", {k: v for k, v in body.items() if v is not None})
+    lines = [f"result: {answer['status']}"]
+    if answer["facts"] and not as_json:
+        lines += [fact_line(f, zone.info) for f in answer["facts"]]
+    show(answer, as_json, lines)
+
+
+def facts(
+    subject: Annotated[str | None, typer.Option(help="Only this subject")] = None,
+    predicate: Annotated[str | None, typer.Option(help="Only this slot name")] = None,
+    as_of: Annotated[str | None, typer.Option(help=f"What was true then: {WHEN_HELP}")] = None,
+    as_believed: Annotated[
+        str | None, typer.Option(help=f"What the store held then: {WHEN_HELP}")
+    ] = None,
+    history: Annotated[
+        bool,
+        typer.Option("--history", "--include-history", help="Every version, not only current"),
+    ] = False,
+    all_workspaces: Annotated[
+        bool,
+        typer.Option(
+            "--all-workspaces", help="Every workspace of the account, not only this directory's"
+        ),
+    ] = False,
+    as_json: AsJson = False,
+) -> None:
+    """List facts now, as of a valid time, or as believed at a record time."""
+    zone = AccountZone()
+    query = {
+        "subject": subject,
+        "predicate": predicate,
+        "as_of": zone.when(as_of, "--as-of"),
+        "as_believed": zone.when(as_believed, "--as-believed"),
+        "include_history": "true" if history else None,
+        "all_workspaces": "true" if all_workspaces else None,
+        "cwd": str(Path.cwd()),
+    }
+    answer = call("GET", "/v1/facts?" + _query(query))
+    if as_json:
+        show(answer, True)
+    elif not answer["facts"]:
+        show(answer, False, [empty_line(answer.get("elsewhere"))])
+    else:
+        show(answer, False, [fact_line(f, zone.info) for f in answer["facts"]])
+
+
+def revise(
+    fact_id: FactId,
+    reason: Annotated[
+        ReviseReason,
+        typer.Option(help="ended (the world changed) or corrected (it was never true)"),
+    ],
+    at: Annotated[
+        str | None, typer.Option(help=f"For ended: when it stopped being true: {WHEN_HELP}")
+    ] = None,
+    replacement: Annotated[str | None, typer.Option(help="The new value, if there is one")] = None,
+    tier: Annotated[
+        Tier | None,
+        typer.Option(help="The replacement's tier (default: yours)"),
+    ] = None,
+    evidence: Annotated[
+        str | None, typer.Option(help="Your own words, for an asserted replacement")
+    ] = None,
+    as_json: AsJson = False,
+) -> None:
+    """End or correct a fact, optionally with its successor.
+
+    A correction without a replacement believes again the value the mistake had replaced.
+    """
+    body: dict[str, Any] = {"reason": reason.value}
+    if at:
+        body["at"] = AccountZone().when(at, "--at")
+    if replacement:
+        extra = {"tier": tier.value if tier else None, "evidence": evidence}
+        body["replacement"] = {"object": replacement} | {k: v for k, v in extra.items() if v}
+    elif tier or evidence:
+        raise typer.BadParameter("--tier and --evidence describe a --replacement: give one")
+    answer = call("POST", f"/v1/facts/{quote(fact_id, safe='')}/revise", body)
+    line = f"{reason.value}: {answer['fact_id']}; successor {answer.get('successor_id') or '-'}"
+    lines = [line + (f" ({answer['successor_tier']})" if answer.get("successor_tier") else "")]
+    if answer.get("tier_lowered"):
+        lines.append(f"tier lowered: {answer['tier_lowered']}")
+    if answer.get("restored"):
+        lines.append("believed again: " + ", ".join(answer["restored"]))
+    show(answer, as_json, lines)
+
+
+def retract(fact_id: FactId, as_json: AsJson = False) -> None:
+    """Forget a fact (kept as history; `reopen` undoes it)."""
+    answer = call("POST", f"/v1/facts/{quote(fact_id, safe='')}/retract", {})
+    show(answer, as_json, [f"retracted {answer['fact_id']}"])
+
+
+def reopen(fact_id: FactId, as_json: AsJson = False) -> None:
+    """Undo a retract."""
+    answer = call("POST", f"/v1/facts/{quote(fact_id, safe='')}/reopen", {})
+    show(answer, as_json, [f"reopened {answer['fact_id']}"])
+
+
+def block(
+    query: Annotated[
+        str | None, typer.Option(help="The first prompt, to rank what it asks about first")
+    ] = None,
+    budget: Annotated[
+        int,
+        typer.Option(
+            min=MIN_BUDGET,
+            max=MAX_BUDGET,
+            help=f"Most characters the block may take ({MIN_BUDGET}-{MAX_BUDGET})",
+        ),
+    ] = DEFAULT_BUDGET,
+    as_json: AsJson = False,
+) -> None:
+    """Print the first-turn block for this working directory."""
+    body: dict[str, Any] = {"cwd": str(Path.cwd()), "budget": budget}
+    if query:
+        body["query"] = query
+    answer = call("POST", "/v1/block", body)
+    show(answer, as_json, [answer["text"]])
+
+
+def timeline(
+    clock: Annotated[
+        Clock,
+        typer.Option(
+            help="world: when facts were true (valid_at -> invalid_at); "
+            "system: when the store held them (created_at -> expired_at)"
+        ),
+    ] = Clock.WORLD,
+    since: Annotated[str | None, typer.Option(help=f"From (inclusive): {WHEN_HELP}")] = None,
+    until: Annotated[str | None, typer.Option(help=f"Until (exclusive): {WHEN_HELP}")] = None,
+    subject: Annotated[str | None, typer.Option(help="Only this subject")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Every version in time order on one clock, each with that clock's window."""
+    zone = AccountZone()
+    q = {
+        "clock": clock.value,
+        "since": zone.when(since, "--since"),
+        "until": zone.when(until, "--until"),
+        "subject": subject,
+    }
+    answer = call("GET", "/v1/timeline?" + _query(q))
+    if as_json or not answer["facts"]:
+        show(answer, as_json, ["result: empty"])
+        return
+    show(answer, False, [timeline_line(f, clock.value, zone.info) for f in answer["facts"]])
+
+
+def export(
+    output: Annotated[
+        Path | None, typer.Option("-o", "--output", help="Write to this file (default: stdout)")
+    ] = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json", help="Accepted like every client command's; export is always NDJSON"
+        ),
+    ] = False,
+) -> None:
+    """Every version with both clocks (RFC 3339), as NDJSON: one JSON object a line."""
+    try:
+        client = _client()
+        if output is None:
+            for line in client.stream_lines("/v1/export"):
+                sys.stdout.write(line + "\n")
+            return
+        count = 0
+        with (
+            output.open("w") as sink,
+            typer.progressbar(
+                client.stream_lines("/v1/export"), label="exporting", file=sys.stderr
+            ) as lines,
+        ):
+            for line in lines:
+                sink.write(line + "\n")
+                count += 1
+        typer.echo(f"{count} versions written to {output}", err=True)
+    except TwoclocksError as exc:
+        fail(exc)
+
+
+def settings(
+    timezone: Annotated[
+        str | None, typer.Option(help="IANA zone times are shown in, e.g. Europe/Istanbul")
+    ] = None,
+    place: Annotated[
+        list[str] | None, typer.Option(help="CLASS=PLACE, e.g. decision=project (repeatable)")
+    ] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Show this account's settings, or change its time zone and per-class places."""
+    current = call("GET", "/v1/settings")
+    if timezone is not None or place:
+        current.pop("timezone_in_use", None)  # read-only: the server works it out
+        if timezone is not None:
+            current["timezone"] = timezone
+        for item in place or []:
+            klass, _, where = item.partition("=")
+            current.setdefault("places", {})[klass.strip()] = where.strip()
+        current = call("PUT", "/v1/settings", current)
+    places = ", ".join(f"{k} -> {v}" for k, v in (current.get("places") or {}).items())
+    zone = current.get("timezone") or f"server default ({current.get('timezone_in_use', 'UTC')})"
+    show(current, as_json, [f"timezone: {zone}", f"places: {places or 'the defaults'}"])
+
+
+class CaptureState(StrEnum):
+    ON = "on"
+    OFF = "off"
+
+
+def capture(
+    state: Annotated[CaptureState | None, typer.Argument(help="on or off; omit to show")] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Turn capture from tool events on or off for this account (off stores nothing)."""
+    current = call("GET", "/v1/settings")
+    if state is not None:
+        current.pop("timezone_in_use", None)  # read-only: the server works it out
+        current = call("PUT", "/v1/settings", {**current, "capture": state is CaptureState.ON})
+    on = current.get("capture", True)
+    line = f"capture: {'on' if on else 'off'}" + ("" if on else " (tool events store nothing)")
+    show(current, as_json, [line])
+
+
+def register(app: typer.Typer) -> None:
+    """Add the client commands to the main CLI, in the order `--help` lists them."""
+    for command in (
+        remember,
+        recall,
+        facts,
+        revise,
+        retract,
+        reopen,
+        block,
+        timeline,
+        export,
+        settings,
+        capture,
+    ):
+        app.command()(command)

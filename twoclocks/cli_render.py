@@ -1,0 +1,95 @@
+"""How the CLI reads times a person types and shows the rows it gets back.
+
+A person reads times in the account's zone, to the minute; `--json` keeps the API's
+RFC 3339. A person may type a date for any time option: midnight in the account's zone.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import typer
+
+from twoclocks.domain.block import format_time
+from twoclocks.domain.model import on_one_line
+
+DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+
+WHEN_HELP = "RFC 3339 with an offset, or a date (midnight in the account's zone)"
+"""The help every time option shares: what `parse_when` takes."""
+
+
+def parse_when(text: str, zone: str, option: str) -> str:
+    """A time a person typed, as RFC 3339: a date is midnight in the account's ``zone``.
+
+    A time without an offset is refused rather than guessed (as the API does).
+    """
+    value = text.strip()
+    example = f"e.g. 2026-11-30T09:00:00+03:00, or a date such as 2026-11-30 (midnight {zone})"
+    try:
+        if DATE_ONLY.match(value):
+            day = date.fromisoformat(value)
+            return datetime.combine(day, time(0), tzinfo=ZoneInfo(zone)).isoformat()
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
+    except ValueError:
+        raise typer.BadParameter(
+            f"{text!r} is not a time: give RFC 3339 with an offset, {example}", param_hint=option
+        ) from None
+    if moment.tzinfo is None or moment.utcoffset() is None:
+        raise typer.BadParameter(
+            f"{text!r} has no UTC offset: add one, {example}", param_hint=option
+        )
+    return moment.isoformat()
+
+
+def shown(value: str | None, zone: ZoneInfo) -> str:
+    """An RFC 3339 time from the API, in the account's zone to the minute."""
+    if not value:
+        return "-"
+    return format_time(datetime.fromisoformat(value.replace("Z", "+00:00")), zone)
+
+
+def _triple(fact: dict[str, Any]) -> str:
+    # Escaped even though writes refuse line breaks now: a row stored before the rule, or
+    # imported, must not print as two lines.
+    subject, predicate, obj = (on_one_line(fact[k]) for k in ("subject", "predicate", "object"))
+    return f"{subject} · {predicate}: {obj}"
+
+
+def fact_line(fact: dict[str, Any], zone: ZoneInfo) -> str:
+    """One fact: short id, triple, its valid window, tier, and why it is history if it is."""
+    end = f" until {shown(fact['invalid_at'], zone)}" if fact.get("invalid_at") else ""
+    gone = f" [{fact.get('retired_reason') or 'expired'}]" if fact.get("expired_at") else ""
+    return (
+        f"{fact['fact_id'][:12]}  {_triple(fact)}"
+        f"  (from {shown(fact['valid_at'], zone)}{end}, {fact.get('tier') or 'no tier'}){gone}"
+    )
+
+
+def timeline_line(fact: dict[str, Any], clock: str, zone: ZoneInfo) -> str:
+    """One version on one clock, with that clock's own window.
+
+    world: when it was true (valid_at -> invalid_at); system: when the store held it
+    (created_at -> expired_at, and why it stopped).
+    """
+    if clock == "system":
+        start, end = fact["created_at"], fact.get("expired_at")
+        why = f" [{fact['retired_reason']}]" if end and fact.get("retired_reason") else ""
+    else:
+        start, end, why = fact["valid_at"], fact.get("invalid_at"), ""
+    window = f"{shown(start, zone)} -> {shown(end, zone) if end else 'open'}"
+    return f"{window}  {fact['fact_id'][:12]}  {_triple(fact)}{why}"
+
+
+def empty_line(elsewhere: int | None) -> str:
+    """What an empty read says, pointing at the other workspaces when they hold rows."""
+    if not elsewhere:
+        return "result: empty"
+    rows = "fact" if elsewhere == 1 else "facts"
+    return (
+        f"result: empty here; {elsewhere} {rows} in other workspaces "
+        "(add --all-workspaces to list them)"
+    )

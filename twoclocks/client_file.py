@@ -1,0 +1,132 @@
+"""The client file: where `twoclocks serve` tells every client where it runs.
+
+One person, one machine, no exports: `serve` writes ``client.json`` in the user config
+dir (``~/.config/twoclocks/client.json`` on Linux) with the URL it listens on and its
+data dir. The CLI, the hooks and `twoclocks mcp` read it, so a client started from a
+GUI (which inherits no shell exports) still finds the server, and the key file in that
+data dir. The file never holds the key: the key stays in ``<data dir>/key``, mode 0600.
+
+Order, for each value: the ``TWOCLOCKS_*`` environment first, then the client file, then
+the defaults. Standard library only (platformdirs aside): the session-start hooks read
+it inside their 800 ms.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, NamedTuple
+
+FILE_NAME = "client.json"
+KEY_FILE = "key"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+
+
+class Target(NamedTuple):
+    """Where the server is, the key to send, the data dir, and where the URL came from."""
+
+    url: str
+    key: str | None
+    data_dir: Path
+    url_from: str
+
+
+def setting(env: Mapping[str, str], name: str) -> str | None:
+    """``TWOCLOCKS_<NAME>`` as pydantic-settings reads it: names case-blind, "" means unset."""
+    # The hooks must not import pydantic-settings (a quarter of their budget);
+    # tests/hooks checks this and bootstrap.client_settings agree.
+    wanted = f"twoclocks_{name}"
+    for key, value in env.items():
+        if key.lower() == wanted and value:
+            return value
+    return None
+
+
+def path() -> Path:
+    """The client file's place: the user config dir (XDG_CONFIG_HOME on Linux)."""
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir("twoclocks", appauthor=False)) / FILE_NAME
+
+
+def default_data_dir() -> Path:
+    """The user data dir (e.g. ~/.local/share/twoclocks), where `serve` keeps its data."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("twoclocks", appauthor=False))
+
+
+def read() -> dict[str, Any]:
+    """What the last `serve` wrote: {"url", "data_dir"}; {} when missing or unreadable."""
+    try:
+        data = json.loads(path().read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def write(url: str, data_dir: Path) -> Path:
+    """Record where this server listens and keeps its data; atomic, no secrets in it."""
+    target = path()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    body = json.dumps({"url": url, "data_dir": str(data_dir.resolve())}, indent=2) + "\n"
+    fd, tmp = tempfile.mkstemp(prefix=f".{FILE_NAME}.", dir=target.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(body)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def listen_url(host: str, port: int) -> str:
+    """The URL a client on this machine uses for a server listening on host:port."""
+    # A server on every interface is reached over loopback from here.
+    shown = {"0.0.0.0": DEFAULT_HOST, "::": "::1", "": DEFAULT_HOST}.get(host, host)
+    return f"http://[{shown}]:{port}" if ":" in shown else f"http://{shown}:{port}"
+
+
+def resolve(
+    url: str | None = None,
+    host: str | None = None,
+    port: str | int | None = None,
+    data_dir: str | Path | None = None,
+    key: str | None = None,
+) -> Target:
+    """URL, key and data dir: the explicit values (from the environment) over the file."""
+    recorded = read()
+    where = str(data_dir or recorded.get("data_dir") or "") or None
+    directory = Path(where) if where else default_data_dir()
+    if url:
+        chosen, origin = url, "TWOCLOCKS_URL"
+    elif host or port:
+        chosen = listen_url(host or DEFAULT_HOST, int(port or DEFAULT_PORT))
+        origin = "TWOCLOCKS_HOST/TWOCLOCKS_PORT"
+    elif isinstance(recorded.get("url"), str) and recorded["url"]:
+        chosen, origin = recorded["url"], f"{path()} (written by `twoclocks serve`)"
+    else:
+        chosen, origin = listen_url(DEFAULT_HOST, DEFAULT_PORT), "the default"
+    if not key:
+        try:
+            key = (directory / KEY_FILE).read_text().strip() or None
+        except OSError:
+            key = None
+    return Target(url=chosen, key=key, data_dir=directory, url_from=origin)
+
+
+def target_of(env: Mapping[str, str]) -> Target:
+    """Everything from a raw environment (the hooks' path: no pydantic-settings)."""
+    return resolve(
+        url=setting(env, "url"),
+        host=setting(env, "host"),
+        port=setting(env, "port"),
+        data_dir=setting(env, "data_dir"),
+        key=setting(env, "key"),
+    )

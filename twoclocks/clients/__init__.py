@@ -1,0 +1,1 @@
+"""Client-specific knowledge beyond install: what each coding agent needs checked."""

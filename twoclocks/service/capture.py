@@ -1,0 +1,295 @@
+"""Capture: tool events in, observed facts out, through the one write path (remember).
+
+``ingest`` = ``accept`` (fast: normalize, capture switch, dedup, keep the event as an
+episode) then ``apply`` (the rules' facts through ``MemoryService.remember``, which
+runs the secret check and the write planner). The HTTP route answers after
+``accept`` and applies in the background, so a hook is never held up by embeddings.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+from collections import Counter, OrderedDict
+from collections.abc import Awaitable, Callable
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from twoclocks.capture.events import ToolEvent, clip, normalize
+from twoclocks.capture.rules import (
+    CapturedFact,
+    RuleContext,
+    clean,
+    facts_from,
+    failure_key,
+    strip_credentials,
+)
+from twoclocks.domain.account_settings import AccountSettings
+from twoclocks.domain.errors import InvalidInput, StoreUnavailable, TwoclocksError
+from twoclocks.domain.model import Tier
+from twoclocks.domain.places import Workspace
+from twoclocks.domain.trust import Channel, Writer
+from twoclocks.graph.port import Episode, Store
+from twoclocks.secret_scan import secret_in
+from twoclocks.service.memory import MemoryService
+from twoclocks.service.requests import Caller, RememberRequest
+
+log = logging.getLogger(__name__)
+
+EPISODE_MAX = 4000
+"""Characters of an event kept as its episode: JSON, long strings cut to head and tail."""
+
+STRING_MAX = 1500
+"""Longest single string inside a kept event (a command's output, a tool's answer)."""
+
+MAX_SESSIONS = 1000
+"""Sessions whose failing commands are remembered (for the repeated-error rule), newest kept."""
+
+WITHHELD = "[withheld: looks like a credential]"
+EDIT_CONTENT_KEYS = frozenset(
+    {"old_string", "new_string", "content", "edits", "patch", "input", "structuredPatch",
+     "originalFile", "file", "diff", "newString", "oldString"}
+)  # fmt: skip
+"""Keys whose text is file content: an edit's content is never kept (a .env edit is a secret)."""
+
+EventStatus = Literal["stored", "duplicate", "capture_off", "ignored"]
+
+
+class EventRequest(BaseModel):
+    """One tool event as the client's hook received it, and which client sent it."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    client: Literal["claude-code", "codex", "cursor"] | None = Field(
+        None, description="claude-code, codex or cursor; guessed from the event's ids if absent"
+    )
+    event: dict[str, Any] = Field(description="the hook's stdin JSON, unchanged")
+
+
+class EventResult(BaseModel):
+    """What capture did with an event: stored (with how many facts), or why not."""
+
+    event_id: str | None = Field(description="the id derived from the client's own ids")
+    status: EventStatus = Field(
+        description="stored; duplicate (seen before); capture_off; ignored (nothing to keep)"
+    )
+    facts: int = Field(0, description="facts the rules found (written after the answer)")
+
+
+class EventBatch(BaseModel):
+    """Spooled events, sent together when the server is back."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    events: list[EventRequest] = Field(max_length=500)
+
+
+class EventBatchResult(BaseModel):
+    """One result per event, in order."""
+
+    results: list[EventResult]
+
+
+class Accepted(BaseModel):
+    """An event that passed ``accept``: its facts are still to be written."""
+
+    model_config = ConfigDict(frozen=True)
+
+    result: EventResult
+    event: ToolEvent | None = None
+    facts: tuple[CapturedFact, ...] = ()
+    evidence: str | None = None
+
+
+class ClientCapture(BaseModel):
+    """What one client's hooks sent this server since it started."""
+
+    client: str = Field(description="claude-code, codex or cursor")
+    last_event_at: datetime | None = Field(description="when its last event arrived")
+    events: dict[str, int] = Field(description="events by status: stored, duplicate, ...")
+
+
+class CaptureStats(BaseModel):
+    """Capture as doctor shows it: the switch, each client's events, facts refused and why."""
+
+    capture: bool = Field(description="the account's capture switch")
+    since: datetime = Field(description="counts are kept in memory from this server's start")
+    clients: list[ClientCapture]
+    refused_facts: dict[str, int] = Field(description="facts the write path refused, by error")
+
+
+SettingsLookup = Callable[[str], Awaitable[AccountSettings]]
+WorkspaceResolver = Callable[[str | None], Workspace]
+
+
+def _scrub(value: Any, in_edit: bool) -> Any:
+    """Credentials out of URLs, edit content out, long strings cut."""
+    if isinstance(value, dict):
+        out: dict[str, Any] = {}
+        for key, item in value.items():
+            if in_edit and key in EDIT_CONTENT_KEYS:
+                size = len(json.dumps(item, ensure_ascii=False)) if item is not None else 0
+                out[key] = f"[edit content not kept: {size} characters]"
+            else:
+                out[key] = _scrub(item, in_edit)
+        return out
+    if isinstance(value, list):
+        return [_scrub(item, in_edit) for item in value[:50]]
+    if isinstance(value, str):
+        return clip(strip_credentials(value), STRING_MAX)
+    return value
+
+
+def episode_text(raw: dict[str, Any], event: ToolEvent) -> str:
+    """The event as kept: scrubbed JSON, at most EPISODE_MAX characters, secret lines withheld."""
+    kept = _scrub({k: v for k, v in raw.items() if k != "transcript_path"}, event.kind == "edit")
+    text = clip(json.dumps(kept, ensure_ascii=False, indent=1, sort_keys=True), EPISODE_MAX)
+    # JSON escapes every control character, so the text is printable; each line is one key,
+    # which is the unit the secret check reads ("password": "...").
+    lines = [WITHHELD if secret_in(line) else line for line in text.splitlines()]
+    return "\n".join(lines)
+
+
+class CaptureService:
+    """Tool events to observed facts, once per event, unless the account turned capture off."""
+
+    def __init__(
+        self,
+        memory: MemoryService,
+        store: Store,
+        clock: Callable[[], datetime],
+        resolve_workspace: WorkspaceResolver,
+        settings_of: SettingsLookup | None = None,
+    ) -> None:
+        self.memory = memory
+        self.store = store
+        self.clock = clock
+        self.resolve_workspace = resolve_workspace
+        self.settings_of = settings_of
+        self._failures: OrderedDict[tuple[str, str], Counter[str]] = OrderedDict()
+        self._since = clock()
+        self._seen: dict[tuple[str, str], tuple[datetime, Counter[str]]] = {}
+        self._refused: dict[str, Counter[str]] = {}
+
+    async def ingest(self, caller: Caller, req: EventRequest) -> EventResult:
+        """Accept an event and write its facts before answering (CLI, tests, batch drains)."""
+        accepted = await self.accept(caller, req)
+        await self.apply(caller, accepted)
+        return accepted.result
+
+    async def accept(self, caller: Caller, req: EventRequest) -> Accepted:
+        """Normalize, check the switch, dedup and keep the event; the facts are not written yet."""
+        event = normalize(req.event, req.client)
+        accepted = await self._accept(caller, req, event)
+        key = (caller.account, event.client)
+        counts = self._seen[key][1] if key in self._seen else Counter()
+        counts[accepted.result.status] += 1
+        self._seen[key] = (self.clock(), counts)
+        return accepted
+
+    async def stats(self, caller: Caller) -> CaptureStats:
+        """This account's capture since the server started, per client."""
+        on = True if self.settings_of is None else (await self.settings_of(caller.account)).capture
+        clients = [
+            ClientCapture(client=client, last_event_at=when, events=dict(counts))
+            for (account, client), (when, counts) in sorted(self._seen.items())
+            if account == caller.account
+        ]
+        refused = dict(self._refused.get(caller.account, Counter()))
+        return CaptureStats(capture=on, since=self._since, clients=clients, refused_facts=refused)
+
+    async def _accept(self, caller: Caller, req: EventRequest, event: ToolEvent) -> Accepted:
+        if self.settings_of is not None and not (await self.settings_of(caller.account)).capture:
+            return Accepted(result=EventResult(event_id=event.event_id, status="capture_off"))
+        key = failure_key(event)
+        session = (caller.account, event.session_id or "")
+        before = self._failures.get(session, Counter())[key] if key else 0
+        facts = facts_from(event, RuleContext(repo=self._repo_name(event), failures_before=before))
+        if not facts and key is None and event.kind != "prompt":
+            return Accepted(result=EventResult(event_id=event.event_id, status="ignored"))
+        now = self.clock()
+        content = episode_text(req.event, event)
+        created = await self.store.save_episode(
+            caller.account,
+            Episode(
+                episode_id=event.event_id,
+                source=f"capture:{event.client}",
+                content=content,
+                created_at=now,
+                valid_at=now,
+            ),
+        )
+        if not created:
+            return Accepted(result=EventResult(event_id=event.event_id, status="duplicate"))
+        if key is not None:
+            self._count_failure(session, key)
+        summary = clean(strip_credentials(event.command or " ".join(event.files) or ""), 300)
+        evidence = (
+            f"captured from tool event {event.event_id} "
+            f"({event.client} {event.hook} {event.tool_name or event.kind}: {summary})"
+        )
+        return Accepted(
+            result=EventResult(event_id=event.event_id, status="stored", facts=len(facts)),
+            event=event,
+            facts=tuple(facts),
+            evidence=evidence,
+        )
+
+    async def apply(self, caller: Caller, accepted: Accepted) -> int:
+        """Write an accepted event's facts as a tool rule (observed); returns how many went in.
+
+        A fact the write path refuses (a secret, bad text) is logged and skipped; the
+        event's other facts still go in.
+        """
+        if accepted.event is None:
+            return 0
+        rule_writer = Caller(account=caller.account, writer=Writer.TOOL_RULE, channel=Channel.HOOK)
+        written = 0
+        for fact in accepted.facts:
+            request = RememberRequest.model_validate(
+                {
+                    "subject": fact.subject,
+                    "predicate": fact.predicate,
+                    "object": fact.object,
+                    "kind": fact.kind,
+                    "cardinality": fact.cardinality,
+                    "tier": Tier.OBSERVED,
+                    "class": fact.fact_class,
+                    "category": fact.category,
+                    "cwd": accepted.event.cwd,
+                    "evidence": accepted.evidence,
+                }
+            )
+            try:
+                await self.memory.remember(rule_writer, request)
+                written += 1
+            except StoreUnavailable:
+                raise
+            except TwoclocksError as exc:
+                log.warning("capture rule %s: fact refused: %s", fact.rule, exc.name)
+                self._refused.setdefault(caller.account, Counter())[exc.name] += 1
+        return written
+
+    def _repo_name(self, event: ToolEvent) -> str:
+        """The subject of session facts: the repo's name, else the folder's, else 'workspace'."""
+        try:
+            names = self.resolve_workspace(event.cwd).names if event.cwd else ()
+        except (InvalidInput, TwoclocksError):
+            names = ()
+        if names:
+            return names[0]
+        folder = os.path.basename((event.cwd or "").rstrip("/\\"))
+        return re.sub(r"\s+", " ", folder) or "workspace"
+
+    def _count_failure(self, session: tuple[str, str], key: str) -> None:
+        counts = self._failures.pop(session, Counter())
+        counts[key] += 1
+        if len(counts) > 100:
+            counts = Counter(dict(counts.most_common(50)))
+        self._failures[session] = counts
+        while len(self._failures) > MAX_SESSIONS:
+            self._failures.popitem(last=False)
