@@ -113,9 +113,7 @@ async def test_server_down_then_up_every_spooled_event_is_stored_once(
             )
             + b"]}"
         )
-        answer = await asyncio.to_thread(
-            capture.post, target, "/v1/events/batch", body, 60.0
-        )
+        answer = await asyncio.to_thread(capture.post, target, "/v1/events/batch", body, 60.0)
         assert {r["status"] for r in answer["results"]} == {"duplicate"}
         assert await asyncio.to_thread(capture.drain, target, None, 60.0) == 100
         assert sorted(await edited_files(runtime, cwd)) == sorted(files)
