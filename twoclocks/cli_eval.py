@@ -30,7 +30,8 @@ def eval_store(
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the results as JSON")] = False,
     chart: Annotated[
-        Path | None, typer.Option("--chart", help="also write a PNG chart here (needs [eval])")
+        Path | None,
+        typer.Option("--chart", help="also write a PNG chart here (needs the eval extra)"),
     ] = None,
     no_drift: Annotated[bool, typer.Option("--no-drift", help="skip the drift variant")] = False,
     misses: Annotated[
