@@ -28,6 +28,7 @@ from twoclocks.capture.rules import (
     failure_key,
     strip_credentials,
 )
+from twoclocks.capture.turns import is_turn
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.errors import InvalidInput, StoreUnavailable, TwoclocksError
 from twoclocks.domain.model import Tier
@@ -37,6 +38,7 @@ from twoclocks.graph.port import Episode, Store
 from twoclocks.secret_scan import secret_in
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller, RememberRequest
+from twoclocks.service.turns import TurnService
 
 log = logging.getLogger(__name__)
 
@@ -78,6 +80,11 @@ class EventResult(BaseModel):
         description="stored; duplicate (seen before); capture_off; ignored (nothing to keep)"
     )
     facts: int = Field(0, description="facts the rules found (written after the answer)")
+    turn: str | None = Field(
+        None,
+        description="for the event that ends a turn (Stop, afterAgentResponse): queued (for "
+        "the extractor), kept (no extractor set), or skipped: and why (refused, cut_short, ...)",
+    )
 
 
 class EventBatch(BaseModel):
@@ -164,7 +171,9 @@ class CaptureService:
         clock: Callable[[], datetime],
         resolve_workspace: WorkspaceResolver,
         settings_of: SettingsLookup | None = None,
+        turns: TurnService | None = None,
     ) -> None:
+        self.turns = turns
         self.memory = memory
         self.store = store
         self.clock = clock
@@ -205,6 +214,11 @@ class CaptureService:
     async def _accept(self, caller: Caller, req: EventRequest, event: ToolEvent) -> Accepted:
         if self.settings_of is not None and not (await self.settings_of(caller.account)).capture:
             return Accepted(result=EventResult(event_id=event.event_id, status="capture_off"))
+        if self.turns is not None:
+            if is_turn(req.event):
+                return await self._accept_turn(caller, req)
+            if event.kind == "prompt":
+                self.turns.note_prompt(caller, event.session_id, event.output)
         key = failure_key(event)
         session = (caller.account, event.session_id or "")
         before = self._failures.get(session, Counter())[key] if key else 0
@@ -238,6 +252,16 @@ class CaptureService:
             facts=tuple(facts),
             evidence=evidence,
         )
+
+    async def _accept_turn(self, caller: Caller, req: EventRequest) -> Accepted:
+        """A turn's end: kept and queued by the turn service, no rule reads it."""
+        assert self.turns is not None
+        done = await self.turns.accept(caller, req.event, req.client)
+        status: EventStatus = {"duplicate": "duplicate", "skipped": "ignored"}.get(
+            done.status, "stored"
+        )  # type: ignore[assignment]
+        note = f"skipped: {done.reason}" if done.reason else done.status
+        return Accepted(result=EventResult(event_id=done.turn_id, status=status, turn=note))
 
     async def apply(self, caller: Caller, accepted: Accepted) -> int:
         """Write an accepted event's facts as a tool rule (observed); returns how many went in.
