@@ -157,3 +157,54 @@ async def test_a_restart_loses_no_queued_turn_and_a_turn_is_extracted_once(
         await asyncio.sleep(0.3)
         await third.close()
         assert len(llm.requests) == 1  # extracted once, not again after the next restart
+
+
+async def test_the_gateway_scenarios_through_the_real_hooks_and_a_scripted_model(
+    data_dir: Path, tmp_path: Path
+) -> None:
+    """(a) the morning context said in Codex is in the next Claude Code session's block;
+    (b) a commit rule said once is under "Rules you set" next session, in the person's words."""
+    from twoclocks.hooks import claude_code
+
+    morning = "today I'm on ticket PAY-1432, branch pay-1432-refunds, task: fix refund rounding"
+    rule = "our commits start with the Jira key, like PAY-1432: summary"
+    cwd = str(tmp_path)
+    context = [
+        fact("me", "current_ticket", "PAY-1432", **{"class": "task", "category": "ticket"}),
+        fact("me", "current_branch", "pay-1432-refunds", **{"class": "task", "category": "git"}),
+        fact("me", "current_task", "fix refund rounding", **{"class": "task"}),
+    ]
+    commits = fact("commits", "message_format", "start with the Jira key", **{"class": "rule"})
+    async with serving(FakeLLM([facts(*context), facts(commits)])) as llm:
+        runtime = await start(data_dir, llm)
+        try:
+            key = await runtime.accounts.create(f"e_{uuid.uuid4().hex[:10]}")
+            async with serving_app(runtime) as url:
+                env = {"TWOCLOCKS_DATA_DIR": str(data_dir), "TWOCLOCKS_KEY": key,
+                       "TWOCLOCKS_URL": url}  # fmt: skip
+                for n, (person, client) in enumerate([(morning, "codex"), (rule, "codex")]):
+                    log = transcript(
+                        tmp_path / f"t{n}.jsonl", ("user", person), ("assistant", "OK.")
+                    )
+                    stdin = json.dumps({"session_id": f"s{n}", "hook_event_name": "Stop",
+                                        "cwd": cwd, "transcript_path": log})  # fmt: skip
+                    sent = await asyncio.to_thread(
+                        turn.send_turn, client, io.StringIO(stdin), env, 5.0
+                    )
+                    assert sent == "sent"
+                caller = Caller(account=await runtime.accounts.authenticate(key))
+                for _ in range(200):
+                    if (await runtime.turns.stats(caller)).queue == {"extracted": 2}:
+                        break
+                    await asyncio.sleep(0.05)
+                out = io.StringIO()
+                start_input = json.dumps({"source": "startup", "cwd": cwd, "session_id": "s9"})
+                await asyncio.to_thread(
+                    claude_code.session_start, io.StringIO(start_input), out, env, 5.0
+                )
+        finally:
+            await runtime.close()
+    block = out.getvalue()
+    assert "PAY-1432" in block and "pay-1432-refunds" in block and "fix refund rounding" in block
+    rules = block.split("Rules you set:", 1)[1]
+    assert "- start with the Jira key" in rules.split("\n\n", 1)[0]
