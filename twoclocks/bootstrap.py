@@ -193,7 +193,10 @@ async def start_runtime(
     runtime = Runtime(settings, store, embedder, service, accounts, recall, capture, turns)
     record_store(settings)
     runtime.ready = True
-    turns.start()  # turns queued before a restart are read first
+    if not attach:
+        # A command run beside a live server leaves the queue to that server's worker;
+        # a server starts with the turns queued before its restart.
+        turns.start()
     runtime.details = {
         "store": type(store).__name__,
         "model": embedder.model_name if embedder else None,
