@@ -61,7 +61,7 @@ class Rig:
         self.turns = TurnService(self.memory, store, lambda: self.clock.now, self.extractor)
         self.capture = CaptureService(
             self.memory, store, lambda: self.clock.now, self.resolve, self.accounts.settings,
-            self.turns,
+            turns=self.turns,
         )  # fmt: skip
         self.store = store
         self.account = account
