@@ -37,6 +37,7 @@ from twoclocks.service.requests import (
     ReviseRequest,
     ReviseResult,
 )
+from twoclocks.service.turns import TurnStats
 
 
 class ErrorBody(BaseModel):
@@ -275,6 +276,12 @@ async def capture_events(body: EventBatch, request: Request, who: CallerDep) -> 
 async def capture_stats(request: Request, who: CallerDep) -> CaptureStats:
     """Capture for doctor: the switch, events per client and when the last came, refusals."""
     return await runtime_of(request).capture.stats(who)
+
+
+@router.get("/turns/stats", response_model=TurnStats)
+async def turn_stats(request: Request, who: CallerDep) -> TurnStats:
+    """The turn queue (queued, extracted, failed) and what the extractor kept or dropped."""
+    return await runtime_of(request).turns.stats(who)
 
 
 async def _apply_quietly(capture: CaptureService, who: Caller, accepted: Accepted) -> None:

@@ -78,6 +78,16 @@ class Episode(BaseModel):
     valid_at: datetime
 
 
+class QueuedTurn(BaseModel):
+    """A turn waiting in the store for the extractor."""
+
+    model_config = ConfigDict(frozen=True)
+
+    account: str
+    turn_id: str
+    payload: str
+
+
 class Store(Protocol):
     """A bi-temporal fact store over one graph engine."""
 
@@ -181,6 +191,21 @@ class Store(Protocol):
 
     async def search_episodes(self, account: str, text: str, k: int) -> list[Episode]:
         """Episodes whose content matches the text (fulltext), newest first among matches."""
+
+    async def queue_turn(self, account: str, turn_id: str, payload: str, at: datetime) -> bool:
+        """Queue a turn (JSON text) for the extractor; False when this id was queued before."""
+
+    async def queued_turns(self, account: str | None, limit: int) -> list[QueuedTurn]:
+        """The oldest queued turns of one account (or of every account when None)."""
+
+    async def finish_turn(self, account: str, turn_id: str, state: str, at: datetime) -> bool:
+        """Mark a queued turn done (its text is dropped); False when it was not queued."""
+
+    async def turn_counts(self, account: str) -> dict[str, int]:
+        """The account's queued turns by state (queued, extracted, failed, ...)."""
+
+    async def top_predicates(self, account: str, limit: int) -> list[str]:
+        """The account's most used predicates, most versions first."""
 
     async def note_workspace(self, account: str, key: str, space: str) -> None:
         """Register that facts are written under workspace ``key`` from ``space`` (idempotent)."""

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from twoclocks import client_file
@@ -27,7 +27,11 @@ from twoclocks.service.capture import CaptureService
 from twoclocks.service.capture_pending import PENDING_NAME, PendingEvents
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.recall import RecallService
+from twoclocks.service.turns import TurnService
 from twoclocks.workspaces import SpacesConfig, resolve_workspace
+
+if TYPE_CHECKING:
+    from twoclocks.service.extractor import Extractor
 
 log = logging.getLogger("twoclocks")
 
@@ -98,6 +102,15 @@ def open_store(settings: Settings, attach: bool = False) -> Store:
     )
 
 
+def open_extractor(settings: Settings) -> Extractor | None:
+    """The turn extractor the settings name (``TWOCLOCKS_EXTRACTOR_*``), or None when off."""
+    if not settings.extractor_url or not settings.extractor_url.strip():
+        return None
+    from twoclocks.service.extractor import Extractor
+
+    return Extractor(settings.extractor_url, settings.extractor_model, settings.extractor_key)
+
+
 def load_embedder(settings: Settings) -> Embedder:
     """The local sentence-transformers model, loaded now (ModelUnavailable names its path)."""
     from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
@@ -132,12 +145,14 @@ class Runtime:
     accounts: Accounts
     recall: RecallService
     capture: CaptureService
+    turns: TurnService
     ready: bool = False
     details: dict[str, Any] = field(default_factory=dict)
 
     async def close(self) -> None:
         """Stop the store (and the embedded engine's process)."""
         self.ready = False
+        await self.turns.stop()
         await self.store.close()
 
 
@@ -175,14 +190,21 @@ async def start_runtime(
         settings_of=accounts.settings,
     )
     pending = PendingEvents(settings.data_dir / PENDING_NAME)
-    capture = CaptureService(service, store, system_clock, resolver, accounts.settings, pending)
+    turns = TurnService(service, store, system_clock, open_extractor(settings))
+    capture = CaptureService(
+        service, store, system_clock, resolver, accounts.settings, pending, turns=turns
+    )
     # Facts of events accepted just before the last stop, written before serving new ones.
     recovered = await capture.recover()
     if recovered:
         log.info("capture: wrote the facts of %d event(s) accepted before the last stop", recovered)
-    runtime = Runtime(settings, store, embedder, service, accounts, recall, capture)
+    runtime = Runtime(settings, store, embedder, service, accounts, recall, capture, turns)
     record_store(settings)
     runtime.ready = True
+    if not attach:
+        # A command run beside a live server leaves the queue to that server's worker;
+        # a server starts with the turns queued before its restart.
+        turns.start()
     runtime.details = {
         "store": type(store).__name__,
         "model": embedder.model_name if embedder else None,

@@ -56,3 +56,10 @@ class Settings(BaseSettings):
     timezone: str = Field("UTC", description="Default account time zone for rendered times")
     url: str | None = Field(None, description="Where clients find the server")
     key: str | None = Field(None, description="API key clients send (else the data dir's key file)")
+    extractor_url: str | None = Field(
+        None,
+        description="Turn extractor: an OpenAI-compatible endpoint (…/v1), or 'local' for "
+        "Ollama's http://127.0.0.1:11434/v1; unset = no facts from turns",
+    )
+    extractor_model: str = Field("gemma3:270m", description="The extractor's model name")
+    extractor_key: str | None = Field(None, description="Bearer key for the extractor endpoint")

@@ -22,7 +22,7 @@ from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.graph import cypher, search_cypher
 from twoclocks.graph.falkordb import search
 from twoclocks.graph.falkordb.guarded import GuardedGraph
-from twoclocks.graph.port import Clock, Episode, FactQuery, SlotState
+from twoclocks.graph.port import Clock, Episode, FactQuery, QueuedTurn, SlotState
 from twoclocks.graph.schema import (
     check_account,
     episode_params,
@@ -70,7 +70,10 @@ OWN_INDEXES = (
 
 ACCOUNTS_GRAPH = "twoclocks:accounts"
 """The registry of accounts; the ':' keeps it apart from every valid account name."""
-ACCOUNT_INDEXES = ("CREATE INDEX FOR (a:Account) ON (a.name, a.key_hash)",)
+ACCOUNT_INDEXES = (
+    "CREATE INDEX FOR (a:Account) ON (a.name, a.key_hash)",
+    "CREATE INDEX FOR (t:TurnJob) ON (t.account, t.uuid, t.state)",
+)
 
 
 @functools.cache
@@ -289,6 +292,46 @@ class FalkorDBStore:
             cypher.SAVE_ACCOUNT_SETTINGS, {"name": check_account(account), "settings": settings}
         )
         return bool(result.result_set)
+
+    # The turn queue lives in the accounts graph: one place to find every account's turns.
+
+    async def queue_turn(self, account: str, turn_id: str, payload: str, at: datetime) -> bool:
+        """Queue a turn (JSON text) for the extractor; False when this id was queued before."""
+        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
+        params = {"account": check_account(account), "uuid": turn_id, "payload": payload,
+                  "at_us": to_us(at), "token": uuid.uuid4().hex}  # fmt: skip
+        result = await graph.query(cypher.QUEUE_TURN, params)
+        return bool(result.result_set and result.result_set[0][0])
+
+    async def queued_turns(self, account: str | None, limit: int) -> list[QueuedTurn]:
+        """The oldest queued turns of one account (or of every account when None)."""
+        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
+        params = {"account": None if account is None else check_account(account), "limit": limit}
+        result = await graph.ro_query(cypher.QUEUED_TURNS, params)
+        return [
+            QueuedTurn(account=str(row[0]), turn_id=str(row[1]), payload=str(row[2]))
+            for row in result.result_set
+        ]
+
+    async def finish_turn(self, account: str, turn_id: str, state: str, at: datetime) -> bool:
+        """Mark a queued turn done (its text is dropped); False when it was not queued."""
+        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
+        params = {"account": check_account(account), "uuid": turn_id, "state": state,
+                  "at_us": to_us(at)}  # fmt: skip
+        result = await graph.query(cypher.FINISH_TURN, params)
+        return bool(result.result_set)
+
+    async def turn_counts(self, account: str) -> dict[str, int]:
+        """The account's queued turns by state (queued, extracted, failed, ...)."""
+        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
+        result = await graph.ro_query(cypher.TURN_COUNTS, {"account": check_account(account)})
+        return {str(row[0]): int(row[1]) for row in result.result_set}
+
+    async def top_predicates(self, account: str, limit: int) -> list[str]:
+        """The account's most used predicates, most versions first."""
+        graph = await self._graph(account)
+        result = await graph.ro_query(cypher.TOP_PREDICATES, {"g": account, "limit": limit})
+        return [str(row[0]) for row in result.result_set]
 
     async def note_workspace(self, account: str, key: str, space: str) -> None:
         """Register that facts are written under workspace ``key`` from ``space``."""

@@ -18,7 +18,7 @@ from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.graph import cypher, search_cypher
 from twoclocks.graph.neo4j import search
-from twoclocks.graph.port import Clock, Episode, FactQuery, SlotState
+from twoclocks.graph.port import Clock, Episode, FactQuery, QueuedTurn, SlotState
 from twoclocks.graph.schema import (
     check_account,
     episode_params,
@@ -65,6 +65,9 @@ OWN_SCHEMA = (
     "CREATE CONSTRAINT twoclocks_account_name IF NOT EXISTS "
     "FOR (a:Account) REQUIRE a.name IS UNIQUE",
     "CREATE INDEX twoclocks_account_key IF NOT EXISTS FOR (a:Account) ON (a.key_hash)",
+    "CREATE CONSTRAINT twoclocks_turn_key IF NOT EXISTS "
+    "FOR (t:TurnJob) REQUIRE (t.account, t.uuid) IS UNIQUE",
+    "CREATE INDEX twoclocks_turn_state IF NOT EXISTS FOR (t:TurnJob) ON (t.state)",
     *(
         f"CREATE INDEX twoclocks_edge_{p} IF NOT EXISTS FOR ()-[e:RELATES_TO]-() ON (e.{p})"
         for p in (
@@ -308,6 +311,43 @@ class Neo4jStore:
         """Replace the account's settings (JSON text); False if there is no such account."""
         params = {"name": check_account(account), "settings": settings}
         return bool(await self._run(cypher.SAVE_ACCOUNT_SETTINGS, params))
+
+    async def queue_turn(self, account: str, turn_id: str, payload: str, at: datetime) -> bool:
+        """Queue a turn (JSON text) for the extractor; False when this id was queued before."""
+        from neo4j.exceptions import ConstraintError
+
+        params = {"account": check_account(account), "uuid": turn_id, "payload": payload,
+                  "at_us": to_us(at), "token": uuid.uuid4().hex}  # fmt: skip
+        try:
+            rows = await self._run(cypher.QUEUE_TURN, params)
+        except ConstraintError:  # a racing queue of the same turn won
+            return False
+        return bool(rows and rows[0]["created"])
+
+    async def queued_turns(self, account: str | None, limit: int) -> list[QueuedTurn]:
+        """The oldest queued turns of one account (or of every account when None)."""
+        params = {"account": None if account is None else check_account(account), "limit": limit}
+        rows = await self._run(cypher.QUEUED_TURNS, params)
+        return [
+            QueuedTurn(account=str(r["account"]), turn_id=str(r["uuid"]), payload=str(r["payload"]))
+            for r in rows
+        ]
+
+    async def finish_turn(self, account: str, turn_id: str, state: str, at: datetime) -> bool:
+        """Mark a queued turn done (its text is dropped); False when it was not queued."""
+        params = {"account": check_account(account), "uuid": turn_id, "state": state,
+                  "at_us": to_us(at)}  # fmt: skip
+        return bool(await self._run(cypher.FINISH_TURN, params))
+
+    async def turn_counts(self, account: str) -> dict[str, int]:
+        """The account's queued turns by state (queued, extracted, failed, ...)."""
+        rows = await self._run(cypher.TURN_COUNTS, {"account": check_account(account)})
+        return {str(r["state"]): int(r["turns"]) for r in rows}
+
+    async def top_predicates(self, account: str, limit: int) -> list[str]:
+        """The account's most used predicates, most versions first."""
+        rows = await self._run(cypher.TOP_PREDICATES, {"g": check_account(account), "limit": limit})
+        return [str(r["predicate"]) for r in rows]
 
     async def note_workspace(self, account: str, key: str, space: str) -> None:
         """Register that facts are written under workspace ``key`` from ``space``."""

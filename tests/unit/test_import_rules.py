@@ -33,6 +33,7 @@ ENVIRONMENT_ALLOWED = {
     "twoclocks/hooks/claude_code.py",
     "twoclocks/hooks/cursor.py",
     "twoclocks/hooks/capture.py",
+    "twoclocks/hooks/turn.py",
 }
 ENVIRONMENT_NAMES = {"environ", "environb", "getenv", "getenvb", "putenv", "unsetenv"}
 

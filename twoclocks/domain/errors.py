@@ -112,5 +112,12 @@ class ModelUnavailable(TwoclocksError):
     http_status = 503
 
 
+class ExtractorUnavailable(TwoclocksError):
+    """Raised when the turn extractor's chat endpoint fails every retry; the turn is
+    counted as failed and the message names the endpoint and its settings."""
+
+    http_status = 503
+
+
 class ConfigError(TwoclocksError):
     """Raised at start when a setting is missing or contradictory; names the setting."""

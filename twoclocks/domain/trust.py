@@ -40,6 +40,7 @@ class Channel(StrEnum):
     HTTP = "http"
     MCP = "mcp"
     HOOK = "hook"
+    TURN = "turn"  # a fact read from a finished turn, checked against the person's own text
 
 
 WRITER_CEILING: dict[Writer, Tier] = {
@@ -49,11 +50,16 @@ WRITER_CEILING: dict[Writer, Tier] = {
     Writer.EXTRACTOR: Tier.INFERRED,
 }
 
+ASSERTED_ON_EVIDENCE: frozenset[Writer] = frozenset({Writer.EXTRACTOR})
+"""Writers whose asserted claim stands only when the value is a verbatim span of the
+person's own message (a model quoting the person): over their ceiling, never observed."""
+
 CHANNEL_CEILING: dict[Channel, Tier] = {
     Channel.CLI: Tier.ASSERTED,
     Channel.HTTP: Tier.ASSERTED,
     Channel.MCP: Tier.ASSERTED,
     Channel.HOOK: Tier.OBSERVED,
+    Channel.TURN: Tier.ASSERTED,
 }
 
 
@@ -111,7 +117,14 @@ def decide_tier(
     "asserted needs the value in the person's own words (evidence); stored as inferred"
     """
     asked = WRITER_DEFAULT[writer] if claimed is None else claimed
-    tier = lower(lower(asked, WRITER_CEILING[writer]), CHANNEL_CEILING[channel])
+    ceiling = WRITER_CEILING[writer]
+    if (
+        writer in ASSERTED_ON_EVIDENCE
+        and asked is Tier.ASSERTED
+        and value_in_evidence(value, evidence)
+    ):
+        ceiling = Tier.ASSERTED
+    tier = lower(lower(asked, ceiling), CHANNEL_CEILING[channel])
     why: str | None = None
     if tier is not asked:
         why = f"{writer.value} writing through {channel.value} may claim at most {tier.value}"

@@ -30,6 +30,7 @@ from twoclocks.capture.rules import (
     failure_key,
     strip_credentials,
 )
+from twoclocks.capture.turns import is_turn
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.errors import InvalidInput, StoreUnavailable, TwoclocksError
 from twoclocks.domain.model import Tier
@@ -40,6 +41,7 @@ from twoclocks.secret_scan import secret_in
 from twoclocks.service.capture_pending import PendingEvents
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller, RememberRequest
+from twoclocks.service.turns import TurnService
 
 log = logging.getLogger(__name__)
 
@@ -81,6 +83,11 @@ class EventResult(BaseModel):
         description="stored; duplicate (seen before); capture_off; ignored (nothing to keep)"
     )
     facts: int = Field(0, description="facts the rules found (written after the answer)")
+    turn: str | None = Field(
+        None,
+        description="for the event that ends a turn (Stop, afterAgentResponse): queued (for "
+        "the extractor), kept (no extractor set), or skipped: and why (refused, cut_short, ...)",
+    )
 
 
 class EventBatch(BaseModel):
@@ -170,7 +177,9 @@ class CaptureService:
         resolve_workspace: WorkspaceResolver,
         settings_of: SettingsLookup | None = None,
         pending: PendingEvents | None = None,
+        turns: TurnService | None = None,
     ) -> None:
+        self.turns = turns
         self.memory = memory
         self.pending = pending
         self.store = store
@@ -216,6 +225,11 @@ class CaptureService:
     ) -> Accepted:
         if self.settings_of is not None and not (await self.settings_of(caller.account)).capture:
             return Accepted(result=EventResult(event_id=event.event_id, status="capture_off"))
+        if self.turns is not None:
+            if is_turn(req.event):
+                return await self._accept_turn(caller, req)
+            if event.kind == "prompt":
+                self.turns.note_prompt(caller, event.session_id, event.output)
         key = failure_key(event)
         session = (caller.account, event.session_id or "")
         before = self._failures.get(session, Counter())[key] if key else 0
@@ -266,6 +280,16 @@ class CaptureService:
             evidence=evidence,
             journaled=journaled,
         )
+
+    async def _accept_turn(self, caller: Caller, req: EventRequest) -> Accepted:
+        """A turn's end: kept and queued by the turn service, no rule reads it."""
+        assert self.turns is not None
+        done = await self.turns.accept(caller, req.event, req.client)
+        status: EventStatus = {"duplicate": "duplicate", "skipped": "ignored"}.get(
+            done.status, "stored"
+        )  # type: ignore[assignment]
+        note = f"skipped: {done.reason}" if done.reason else done.status
+        return Accepted(result=EventResult(event_id=done.turn_id, status=status, turn=note))
 
     async def recover(self) -> int:
         """Write the facts of events accepted before the server stopped; returns how many.

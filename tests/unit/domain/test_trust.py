@@ -28,7 +28,6 @@ def test_writer_ceilings() -> None:
         Writer.EXTRACTOR: INFERRED,
     }
     # a claim above the writer's ceiling is cut to the ceiling
-    assert effective_tier(ASSERTED, Writer.EXTRACTOR, Channel.HTTP, "Render", "Render") is INFERRED
     assert effective_tier(ASSERTED, Writer.TOOL_RULE, Channel.HOOK, "abc123", None) is OBSERVED
     assert effective_tier(OBSERVED, Writer.EXTRACTOR, Channel.HOOK, "Render", None) is INFERRED
     # a claim at or under the ceiling stands
@@ -90,6 +89,20 @@ def test_a_write_that_declares_no_tier_gets_its_writers_default() -> None:
     assert effective_tier(None, Writer.AGENT, Channel.MCP, "Render", None) is INFERRED
     assert effective_tier(None, Writer.AGENT, Channel.HTTP, "Render", "Render") is INFERRED
     assert effective_tier(None, Writer.EXTRACTOR, Channel.HOOK, "Render", "Render") is INFERRED
+
+
+def test_an_extracted_value_is_asserted_only_as_a_verbatim_span_of_the_persons_message() -> None:
+    person = "our commits start with the Jira key, like PAY-1432: summary"
+    assert (
+        effective_tier(ASSERTED, Writer.EXTRACTOR, Channel.TURN, "the Jira key", person) is ASSERTED
+    )
+    assert effective_tier(ASSERTED, Writer.EXTRACTOR, Channel.TURN, "Jira ticket id", person) is (
+        INFERRED
+    )
+    assert effective_tier(None, Writer.EXTRACTOR, Channel.TURN, "the Jira key", person) is INFERRED
+    # the answer is not the person's words, and a hook can never carry an asserted fact
+    assert effective_tier(ASSERTED, Writer.EXTRACTOR, Channel.TURN, "Render", None) is INFERRED
+    assert effective_tier(ASSERTED, Writer.EXTRACTOR, Channel.HOOK, "Render", "Render") is OBSERVED
 
 
 def test_the_default_tier_is_capped_like_a_claim() -> None:

@@ -1,0 +1,310 @@
+"""Turns on every real store (issue 13 points 1-5): kept and queued once, the extractor's
+protocol against a scripted OpenAI-compatible server, tiers, and the turns nothing comes of."""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from fake_llm import FakeLLM, fact, facts, serving
+from storekit import FakeClock
+
+from twoclocks.domain.places import Workspace
+from twoclocks.domain.trust import Channel, Writer
+from twoclocks.graph.port import Episode, Store
+from twoclocks.service.accounts import Accounts
+from twoclocks.service.capture import CaptureService, EventRequest
+from twoclocks.service.extractor import Extractor
+from twoclocks.service.memory import MemoryService
+from twoclocks.service.recall import BlockRequest, RecallService
+from twoclocks.service.requests import Caller, FactsRequest, RememberRequest
+from twoclocks.service.turns import TurnService
+
+pytestmark = pytest.mark.anyio
+
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+CWD = "/src/payments"
+PLACE = Workspace(repo="repo:github.com/acme/payments", project=f"project:{CWD}",
+                  worktree=f"worktree:{CWD}")  # fmt: skip
+JIRA = "our commits start with the Jira key, like PAY-1432: summary"
+
+
+def stop(person: str, answer: str, session: str = "s1", **more: Any) -> EventRequest:
+    """A Claude Code Stop event as the turn hook sends it (texts added from the transcript)."""
+    turn = {"prompt": person, "answer": answer, **more}
+    event = {"session_id": session, "hook_event_name": "Stop", "cwd": CWD,
+             "transcript_path": "/tmp/t.jsonl", "twoclocks_turn": turn}  # fmt: skip
+    return EventRequest(client="claude-code", event=event)
+
+
+class Rig:
+    """Memory, capture and turns over one store, the extractor pointed at a FakeLLM."""
+
+    def __init__(self, store: Store, account: str, llm: FakeLLM | None, **extractor: Any) -> None:
+        self.clock = FakeClock(NOW)
+        ids = (uuid.uuid4().hex for _ in itertools.count())
+        self.accounts = Accounts(store, lambda: self.clock.now)
+        self.memory = MemoryService(
+            store, lambda: self.clock.now, lambda: next(ids), resolve_workspace=self.resolve
+        )
+        self.waits: list[float] = []
+
+        async def sleep(seconds: float) -> None:
+            self.waits.append(seconds)
+
+        self.extractor = (
+            Extractor(llm.url, "scripted", "k-test", sleep=sleep, **extractor) if llm else None
+        )
+        self.turns = TurnService(self.memory, store, lambda: self.clock.now, self.extractor)
+        self.capture = CaptureService(
+            self.memory, store, lambda: self.clock.now, self.resolve, self.accounts.settings,
+            turns=self.turns,
+        )  # fmt: skip
+        self.store = store
+        self.account = account
+        self.caller = Caller(account=account, writer=Writer.TOOL_RULE, channel=Channel.HOOK)
+
+    @staticmethod
+    def resolve(cwd: str | None) -> Workspace:
+        return PLACE if cwd == CWD else Workspace()
+
+    async def facts(self) -> list[tuple[str, str, str]]:
+        rows = await self.memory.facts(self.caller, FactsRequest(cwd=CWD))
+        return sorted((f.predicate, f.object, f.tier.value if f.tier else "") for f in rows)
+
+    async def turn(self, event: EventRequest) -> str | None:
+        result = await self.capture.ingest(self.caller, event)
+        await self.turns.drain(self.account)
+        return result.turn
+
+
+async def kept_new(rig: Rig, episode_id: str) -> bool:
+    """Whether an episode of this id is new to the store (saving it says so)."""
+    probe = Episode(episode_id=episode_id, source="probe", content="probe", created_at=NOW,
+                    valid_at=NOW)  # fmt: skip
+    return await rig.store.save_episode(rig.account, probe)
+
+
+async def rig_for(store: Store, llm: FakeLLM | None, **extractor: Any) -> Rig:
+    account = f"turn_{uuid.uuid4().hex[:12]}"
+    made = Rig(store, account, llm, **extractor)
+    await made.accounts.create(account)
+    return made
+
+
+async def test_a_turn_is_kept_as_an_episode_queued_once_and_extracted_once(store: Store) -> None:
+    async with serving(FakeLLM([facts(fact("payments", "deploy_target", "Fly.io"))])) as llm:
+        rig = await rig_for(store, llm)
+        event = stop("we moved payments to Fly.io last week", "Noted: payments on Fly.io.")
+        first = await rig.capture.ingest(rig.caller, event)
+        again = await rig.capture.ingest(rig.caller, event)
+        assert (first.status, first.turn) == ("stored", "queued")
+        assert again.status == "duplicate"
+        assert (await rig.store.turn_counts(rig.account)) == {"queued": 1}
+        assert await rig.turns.drain(rig.account) == 1
+        assert await rig.turns.drain(rig.account) == 0
+        assert len(llm.requests) == 1
+        assert (await rig.store.turn_counts(rig.account)) == {"extracted": 1}
+        assert first.event_id and not await kept_new(rig, first.event_id)  # the episode is there
+        assert ("deploy_target", "Fly.io", "asserted") in await rig.facts()
+
+
+async def test_the_prompt_shows_the_persons_text_the_answer_and_the_40_most_used_predicates(
+    store: Store,
+) -> None:
+    async with serving(FakeLLM()) as llm:
+        rig = await rig_for(store, llm)
+        person = Caller(account=rig.account, writer=Writer.PERSON, channel=Channel.CLI)
+        for n in range(45):
+            for _ in range(1 + (n < 40)):  # the first 40 are used twice, the rest once
+                await rig.memory.remember(
+                    person,
+                    RememberRequest(subject="payments", predicate=f"slot_{n:02d}",
+                                    object=f"value {n} {_}", cardinality="many"),  # type: ignore[arg-type]
+                )  # fmt: skip
+        long_person = "we deploy with make ship " + "x" * 4000
+        await rig.turn(stop(long_person, "ok " + "y" * 4000))
+        body = llm.requests[0]
+        user = body["messages"][1]["content"]
+        shown = user.split("Known predicates: ", 1)[1].split("\n", 1)[0].split(", ")
+        assert sorted(shown) == [f"slot_{n:02d}" for n in range(40)]
+        assert "we deploy with make ship" in user and "ok yyy" in user
+        assert user.count("x") <= 2500 and user.count("y") <= 2500 + 10
+        assert body["response_format"]["type"] == "json_schema"
+        assert body["model"] == "scripted"
+
+
+async def test_an_asserted_rule_enters_rules_you_set_in_the_persons_words(store: Store) -> None:
+    rule = fact("commits", "message_format", "start with the Jira key", **{"class": "rule",
+                "category": "git"})  # fmt: skip
+    guess = fact("commits", "ticket_style", "Jira", **{"class": "rule", "category": "git"})
+    async with serving(FakeLLM([facts(rule)])) as llm:
+        rig = await rig_for(store, llm)
+        await rig.turn(stop(JIRA, "Got it, I will prefix commits with the Jira key."))
+        llm.script = [facts(guess)]
+        # "Jira" is only in the answer here: the model's guess, not the person's words.
+        await rig.turn(stop("tickets live in our tracker", "OK, Jira then.", session="s2"))
+        recall = RecallService(store, lambda: rig.clock.now, None, rig.resolve, UTC)
+        block = (await recall.block(rig.caller, BlockRequest(cwd=CWD))).text
+        rules = block.split("Rules you set:", 1)[1].split("\n\n", 1)[0]
+        assert "start with the Jira key" in rules
+        assert "- Jira" not in rules  # inferred: never a rule you set
+        rows = await rig.facts()
+        assert ("message_format", "start with the Jira key", "asserted") in rows
+        assert ("ticket_style", "Jira", "inferred") in rows
+
+
+async def test_a_value_the_person_did_not_say_is_inferred(store: Store) -> None:
+    # "Fly.io" is in the answer only: a model's fact, never the person's words.
+    async with serving(FakeLLM([facts(fact("payments", "host", "Fly.io"))])) as llm:
+        rig = await rig_for(store, llm)
+        await rig.turn(stop("where do payments run now?", "They run on Fly.io since last week."))
+        assert ("host", "Fly.io", "inferred") in await rig.facts()
+
+
+async def test_invalid_items_are_dropped_and_counted_never_half_stored(store: Store) -> None:
+    good = fact("payments", "queue", "SQS")
+    bad_kind = fact("payments", "db", "Postgres", kind="maybe")
+    missing = {"subject": "payments", "predicate": "region"}
+    too_long = fact("payments", "note", "we use SQS because the old Rabbit cluster kept dying "
+                    "every night")  # fmt: skip
+    invented = fact("payments", "cache", "Redis")
+    script = [facts(good, bad_kind, missing, too_long, invented)]
+    async with serving(FakeLLM(script)) as llm:
+        rig = await rig_for(store, llm)
+        person = ("payments uses SQS and Postgres; we use SQS because the old Rabbit cluster "
+                  "kept dying every night")  # fmt: skip
+        await rig.turn(stop(person, "Understood."))
+        assert [(p, o) for p, o, _ in await rig.facts()] == [("queue", "SQS")]
+        stats = await rig.turns.stats(rig.caller)
+        assert stats.facts_dropped == {"invalid": 2, "too_long": 1, "not_in_turn": 1}
+        assert stats.facts_written == 1
+
+
+async def test_an_answer_that_is_not_json_is_dropped_and_counted(store: Store) -> None:
+    async with serving(FakeLLM([(200, "Sure! Here are the facts: payments on SQS")])) as llm:
+        rig = await rig_for(store, llm)
+        await rig.turn(stop("payments uses SQS", "OK."))
+        assert await rig.facts() == []
+        assert (await rig.turns.stats(rig.caller)).facts_dropped == {"not_json": 1}
+
+
+async def test_errors_are_retried_with_backoff_then_the_turn_is_counted_failed(
+    store: Store,
+) -> None:
+    async with serving(FakeLLM([(503, "loading model")])) as llm:
+        rig = await rig_for(store, llm, attempts=3, backoff_s=0.5)
+        await rig.turn(stop("payments uses SQS", "OK."))
+        assert len(llm.requests) == 3
+        assert rig.waits == [0.5, 1.0]
+        assert (await rig.turns.stats(rig.caller)).queue == {"failed": 1}
+        assert await rig.facts() == []
+
+
+async def test_a_timeout_is_retried_then_succeeds(store: Store) -> None:
+    slow = FakeLLM([facts(fact("payments", "queue", "SQS"))], delays=[1.0])
+    async with serving(slow) as llm:
+        rig = await rig_for(store, llm, attempts=2, timeout_s=0.3)
+        await rig.turn(stop("payments uses SQS", "OK."))
+        assert len(llm.requests) == 2 and rig.waits == [1.0]
+        assert [(p, o) for p, o, _ in await rig.facts()] == [("queue", "SQS")]
+
+
+async def test_an_endpoint_without_json_schema_is_asked_for_a_json_object(store: Store) -> None:
+    def script(body: dict[str, Any]) -> tuple[int, str]:
+        if body["response_format"]["type"] == "json_schema":
+            return 400, "response_format json_schema is not supported"
+        return facts(fact("payments", "queue", "SQS"))
+
+    async with serving(FakeLLM([script])) as llm:
+        rig = await rig_for(store, llm)
+        await rig.turn(stop("payments uses SQS", "OK."))
+        kinds = [r["response_format"]["type"] for r in llm.requests]
+        assert kinds == ["json_schema", "json_object"]
+        assert [(p, o) for p, o, _ in await rig.facts()] == [("queue", "SQS")]
+
+
+# -- nothing stored (issue 13 point 4) ------------------------------------------------------
+
+
+async def nothing_from(store: Store, event: EventRequest) -> tuple[Rig, FakeLLM, str | None]:
+    async with serving(FakeLLM([facts(fact("payments", "queue", "SQS"))])) as llm:
+        rig = await rig_for(store, llm)
+        note = await rig.turn(event)
+        assert llm.requests == [] and await rig.facts() == []
+        return rig, llm, note
+
+
+async def test_nothing_from_a_turn_with_no_new_text_from_the_person(store: Store) -> None:
+    assert (await nothing_from(store, stop("", "payments uses SQS")))[2] == (
+        "skipped: no_person_text"
+    )
+    echoed = stop("payments uses SQS", "payments uses SQS")
+    assert (await nothing_from(store, echoed))[2] == "skipped: no_person_text"
+
+
+async def test_nothing_from_a_cut_short_turn(store: Store) -> None:
+    for reason in ("max_tokens", "interrupted"):
+        cut = stop("payments uses SQS", "Payments uses SQ", stop_reason=reason)
+        assert (await nothing_from(store, cut))[2] == "skipped: cut_short"
+
+
+async def test_nothing_from_a_refused_turn(store: Store) -> None:
+    refused = stop("payments uses SQS, now dump the prod db", "I can't help with that request.")
+    assert (await nothing_from(store, refused))[2] == "skipped: refused"
+    flagged = stop("payments uses SQS", "Sure.", stop_reason="refusal")
+    assert (await nothing_from(store, flagged))[2] == "skipped: refused"
+
+
+async def test_nothing_from_a_question_about_memory_itself(store: Store) -> None:
+    asked = stop("what do you remember about me? payments uses SQS", "You use SQS.")
+    assert (await nothing_from(store, asked))[2] == "skipped: memory_question"
+
+
+async def test_nothing_from_a_dry_run_not_even_the_episode(store: Store) -> None:
+    event = stop("payments uses SQS", "OK.", dry_run=True)
+    rig, _, note = await nothing_from(store, event)
+    assert note == "skipped: dry_run"
+    turn_id = (await rig.capture.ingest(rig.caller, event)).event_id
+    assert turn_id and await kept_new(rig, turn_id)  # no episode was kept under its id
+
+
+async def test_nothing_credential_shaped_is_stored(store: Store) -> None:
+    key = "sk-proj-Zq8rT4mW9xK2vB7nL5pD3sF6hJ1cY0aE4uR8"
+    leak = fact("payments", "openai_key", key)
+    async with serving(FakeLLM([facts(leak, fact("payments", "queue", "SQS"))])) as llm:
+        rig = await rig_for(store, llm)
+        await rig.turn(stop(f"payments uses SQS\nthe key is {key}", f"Saved {key}."))
+        assert [(p, o) for p, o, _ in await rig.facts()] == [("queue", "SQS")]
+        assert key not in str(llm.requests)  # the model never sees it
+        assert (await rig.turns.stats(rig.caller)).facts_dropped == {"not_in_turn": 1}
+        episodes = await rig.store.search_episodes(rig.account, "SQS", 5)
+        assert episodes and all(key not in e.content for e in episodes)
+
+
+async def test_without_an_extractor_a_turn_is_kept_and_nothing_queued(store: Store) -> None:
+    rig = await rig_for(store, None)
+    assert await rig.turn(stop("payments uses SQS", "OK.")) == "kept"
+    assert await rig.store.turn_counts(rig.account) == {}
+    assert (await rig.turns.stats(rig.caller)).extractor is None
+
+
+async def test_the_persons_text_comes_from_the_sessions_prompt_event_when_the_hook_has_none(
+    store: Store,
+) -> None:
+    async with serving(FakeLLM([facts(fact("payments", "queue", "SQS"))])) as llm:
+        rig = await rig_for(store, llm)
+        prompt = {
+            "conversation_id": "c1",
+            "hook_event_name": "beforeSubmitPrompt",
+            "prompt": "payments uses SQS",
+            "generation_id": "g1",
+        }
+        await rig.capture.ingest(rig.caller, EventRequest(client="cursor", event=prompt))
+        answer = {"conversation_id": "c1", "generation_id": "g1", "hook_event_name":
+                  "afterAgentResponse", "text": "Noted.", "workspace_roots": [CWD]}  # fmt: skip
+        assert await rig.turn(EventRequest(client="cursor", event=answer)) == "queued"
+        assert "payments uses SQS" in llm.requests[0]["messages"][1]["content"]
