@@ -16,7 +16,9 @@ COMMANDS = Commands(
     claude_hook="/opt/tc/bin/python -m twoclocks.hooks.claude_code session-start",
     cursor_hook="/opt/tc/bin/python -m twoclocks.hooks.cursor session-start",
     capture_hook="/opt/tc/bin/python -m twoclocks.hooks.capture",
+    turn_hook="/opt/tc/bin/python -m twoclocks.hooks.turn",
 )
+TURN = "/opt/tc/bin/python -m twoclocks.hooks.turn"
 
 
 @pytest.fixture
@@ -295,7 +297,7 @@ def _handlers(groups: list[dict]) -> list[dict]:
     return [h for g in groups for h in g["hooks"]]
 
 
-def test_claude_code_capture_hooks_run_in_the_background_and_stop_drains_the_spool(
+def test_claude_code_capture_hooks_run_in_the_background_and_stop_sends_the_turn(
     home: Path,
 ) -> None:
     install("claude-code", home, commands=COMMANDS)
@@ -307,7 +309,7 @@ def test_claude_code_capture_hooks_run_in_the_background_and_stop_drains_the_spo
             {"type": "command", "command": f"{CAPTURE} claude-code", "timeout": 5, "async": True}
         ]
     assert _handlers(hooks["Stop"]) == [
-        {"type": "command", "command": f"{CAPTURE} stop", "timeout": 5, "async": True}
+        {"type": "command", "command": f"{TURN} claude-code", "timeout": 5, "async": True}
     ]
 
 
@@ -317,16 +319,19 @@ def test_codex_capture_hooks_are_post_tool_use_prompts_and_stop(home: Path) -> N
     assert set(hooks) == {"SessionStart", "PostToolUse", "UserPromptSubmit", "Stop"}
     assert _handlers(hooks["PostToolUse"])[0]["command"] == f"{CAPTURE} codex"
     assert _handlers(hooks["UserPromptSubmit"])[0]["command"] == f"{CAPTURE} codex"
-    assert _handlers(hooks["Stop"])[0]["command"] == f"{CAPTURE} stop"
+    assert _handlers(hooks["Stop"])[0]["command"] == f"{TURN} codex"
     # Codex has no async flag for command hooks: none is written.
     assert not any("async" in h for groups in hooks.values() for h in _handlers(groups))
 
 
-def test_cursor_capture_hooks_cover_tools_shell_edits_prompts_and_stop(home: Path) -> None:
+def test_cursor_capture_hooks_cover_tools_shell_edits_prompts_answers_and_stop(
+    home: Path,
+) -> None:
     install("cursor", home, commands=COMMANDS)
     hooks = _json(home / ".cursor" / "hooks.json")["hooks"]
     for event in ("postToolUse", "afterShellExecution", "afterFileEdit", "beforeSubmitPrompt"):
         assert hooks[event] == [{"command": f"{CAPTURE} cursor"}]
+    assert hooks["afterAgentResponse"] == [{"command": f"{TURN} cursor"}]
     assert hooks["stop"] == [{"command": f"{CAPTURE} stop"}]
 
 

@@ -73,10 +73,16 @@ class Commands:
     cursor_hook: str
     capture_hook: str
     """Followed by the client's name (a tool event on stdin) or ``stop`` (drain the spool)."""
+    turn_hook: str
+    """Followed by the client's name: the finished turn (the person's text and the answer)."""
 
     def capture(self, client: str) -> str:
         """The capture hook command for one client's tool events."""
         return f"{self.capture_hook} {client}"
+
+    def turn(self, client: str) -> str:
+        """The turn hook command: sends the finished turn, then drains the spool a little."""
+        return f"{self.turn_hook} {client}"
 
     @property
     def stop(self) -> str:
@@ -97,6 +103,7 @@ class Commands:
             claude_hook=fast + "claude_code session-start",
             cursor_hook=fast + "cursor session-start",
             capture_hook=fast + "capture",
+            turn_hook=fast + "turn",
         )
 
 

@@ -63,7 +63,9 @@ def hook_commands(commands: Commands) -> dict[str, str]:
     """The capture command per event, and the drain at Stop."""
     return {
         **{event: commands.capture("claude-code") for event in CAPTURE_EVENTS},
-        DRAIN_EVENT: commands.stop,
+        # The turn hook sends the finished turn (issue 13) and, once the server answers,
+        # drains the spool as every capture does.
+        DRAIN_EVENT: commands.turn("claude-code"),
     }
 
 

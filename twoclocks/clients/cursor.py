@@ -32,7 +32,8 @@ if TYPE_CHECKING:
 
 CAPTURE_EVENTS = ("postToolUse", "afterShellExecution", "afterFileEdit", "beforeSubmitPrompt")
 DRAIN_EVENT = "stop"
-HOOK_EVENTS = (*CAPTURE_EVENTS, DRAIN_EVENT)
+TURN_EVENT = "afterAgentResponse"
+HOOK_EVENTS = (*CAPTURE_EVENTS, TURN_EVENT, DRAIN_EVENT)
 
 NOTE = "Cursor does not wait for sessionStart hooks: the block may follow the first prompt"
 
@@ -65,6 +66,7 @@ def hook_commands(commands: Commands) -> dict[str, str]:
     """The capture command per event, and the drain at stop."""
     return {
         **{event: commands.capture("cursor") for event in CAPTURE_EVENTS},
+        TURN_EVENT: commands.turn("cursor"),
         DRAIN_EVENT: commands.stop,
     }
 
