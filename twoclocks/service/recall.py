@@ -4,7 +4,8 @@ Four legs, each filtered by the same clocks and workspace as a plain read:
 keyword (fulltext), vector (local embeddings through the engine's vector index)
 and two graph walks (from the entities the query names, and from the workspace's
 own entity, up to three relations deep). They run concurrently; their rankings
-are fused by reciprocal rank.
+are fused by reciprocal rank, and the final order adds that fused rank to each fact's
+cosine to the question and its slot name's cosine (``by_score``).
 """
 
 from __future__ import annotations
