@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from twoclocks.service.recall import FUSION_SHARE, WORKSPACE_SHARE, by_score
+from twoclocks.service.recall import FUSION_SHARE, NAMED_SHARE, WORKSPACE_SHARE, by_score
 from twoclocks.service.relevance import Relevance
 
 
@@ -41,3 +41,10 @@ def test_a_fact_of_the_sessions_workspace_beats_an_equally_close_one_elsewhere()
     cos = {"elsewhere": 0.5, "ours": 0.5 - WORKSPACE_SHARE / 2}
     got = by_score(fused, signals(elsewhere=0.2, ours=0.2), cos, {"ours"})
     assert order(got) == ["ours", "elsewhere"]
+
+
+def test_a_fact_of_the_entity_the_question_names_beats_a_look_alike_of_another() -> None:
+    fused = [("look_alike", 0.03), ("named", 0.03)]
+    cos = {"look_alike": 0.6, "named": 0.6 - NAMED_SHARE / 2}
+    got = by_score(fused, signals(look_alike=0.2, named=0.2), cos, set(), {"named"})
+    assert order(got) == ["named", "look_alike"]
