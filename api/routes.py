@@ -161,7 +161,8 @@ async def facts(
 @router.post("/recall", response_model=RecallResult)
 async def recall(body: RecallRequest, request: Request, who: CallerDep) -> RecallResult:
     """Hybrid recall: keyword, vector and graph legs (from the entities the query names and
-    from the workspace's repo or project) fused by reciprocal rank."""
+    from the workspace's repo or project), ordered by how close each fact is to the question
+    (its cosine, its slot name's cosine and the legs' fused rank); `empty` when nothing is."""
     return await runtime_of(request).recall.recall(who, body)
 
 

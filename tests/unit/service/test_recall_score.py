@@ -1,0 +1,50 @@
+"""The final recall order (issue 11): the question's cosine to each fact, its slot cosine,
+the legs' fused rank and the session's workspace, combined as ``by_score`` does."""
+
+from __future__ import annotations
+
+import pytest
+
+from twoclocks.service.recall import FUSION_SHARE, NAMED_SHARE, WORKSPACE_SHARE, by_score
+from twoclocks.service.relevance import Relevance
+
+
+def signals(**slot: float) -> dict[str, Relevance]:
+    return {vid: Relevance(lexical=0.0, slot=s, vector=None) for vid, s in slot.items()}
+
+
+def order(scored: list[tuple[str, float]]) -> list[str]:
+    return [vid for vid, _ in scored]
+
+
+def test_the_fact_closest_to_the_question_leads_even_when_the_ranks_favour_another() -> None:
+    fused = [("walked", 0.05), ("close", 0.02)]
+    got = by_score(fused, signals(walked=0.3, close=0.3), {"walked": 0.3, "close": 0.6}, set())
+    assert order(got) == ["close", "walked"]
+
+
+def test_the_slot_the_question_names_breaks_a_near_tie_of_cosines() -> None:
+    fused = [("other", 0.03), ("asked", 0.03)]
+    got = by_score(fused, signals(other=0.1, asked=0.7), {"other": 0.5, "asked": 0.48}, set())
+    assert order(got) == ["asked", "other"]
+
+
+def test_a_fact_the_vector_leg_missed_scores_as_its_least_close_find() -> None:
+    fused = [("found", 0.02), ("missed", 0.03)]
+    got = dict(by_score(fused, signals(found=0.0, missed=0.0), {"found": 0.4}, set()))
+    assert got["missed"] == pytest.approx(0.4 + FUSION_SHARE)
+    assert got["found"] == pytest.approx(0.4 + FUSION_SHARE * 0.02 / 0.03)
+
+
+def test_a_fact_of_the_sessions_workspace_beats_an_equally_close_one_elsewhere() -> None:
+    fused = [("elsewhere", 0.03), ("ours", 0.03)]
+    cos = {"elsewhere": 0.5, "ours": 0.5 - WORKSPACE_SHARE / 2}
+    got = by_score(fused, signals(elsewhere=0.2, ours=0.2), cos, {"ours"})
+    assert order(got) == ["ours", "elsewhere"]
+
+
+def test_a_fact_of_the_entity_the_question_names_beats_a_look_alike_of_another() -> None:
+    fused = [("look_alike", 0.03), ("named", 0.03)]
+    cos = {"look_alike": 0.6, "named": 0.6 - NAMED_SHARE / 2}
+    got = by_score(fused, signals(look_alike=0.2, named=0.2), cos, set(), {"named"})
+    assert order(got) == ["named", "look_alike"]
