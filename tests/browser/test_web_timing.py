@@ -39,11 +39,6 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-@pytest.mark.xfail(
-    reason="measured 1.41 s at 10k: the page fetches every current fact, then pages in the "
-    "browser; GET /v1/facts needs a server-side limit and cursor",
-    strict=False,
-)
 async def test_the_memory_screens_first_page_renders_within_a_second_at_10k_facts(
     falkordb_server: Any, tmp_path: Path
 ) -> None:
