@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from datetime import datetime
@@ -156,8 +157,13 @@ async def facts(
 ) -> FactList:
     """Facts now, as of a valid time, as believed at a record time, or both."""
     service = runtime_of(request).service
-    rows = await service.facts(who, query)
-    total = None if query.limit is None else await service.count_facts(who, query)
+    if query.limit is None:
+        rows, total = await service.facts(who, query), None
+    else:
+        # A page and its total are two reads of the same matches: asked together.
+        rows, total = await asyncio.gather(
+            service.facts(who, query), service.count_facts(who, query)
+        )
     if rows or query.all_workspaces or query.offset:
         return FactList(facts=rows, total=total)
     elsewhere = await service.count_in_other_workspaces(who, query)
