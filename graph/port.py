@@ -186,5 +186,11 @@ class Store(Protocol):
     async def search_episodes(self, account: str, text: str, k: int) -> list[Episode]:
         """Episodes whose content matches the text (fulltext), newest first among matches."""
 
+    async def note_workspace(self, account: str, key: str, space: str) -> None:
+        """Register that facts are written under workspace ``key`` from ``space`` (idempotent)."""
+
+    async def workspace_spaces(self, account: str) -> list[tuple[str, str]]:
+        """Every registered (workspace key, space) pair of the account."""
+
 
 EPISODE_SOURCES: Sequence[str] = ("remember", "tool", "turn")

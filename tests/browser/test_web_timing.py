@@ -17,8 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from live_server import serving
-from playwright.async_api import async_playwright
-from test_web_screen import CHROMIUM
+from test_web_screen import CHROMIUM, playwright_api
 from test_web_screen import pytestmark as browser_marks
 
 from twoclocks import bootstrap
@@ -69,7 +68,7 @@ async def test_the_first_memory_page_and_graph_neighbourhood_each_render_within_
             seeded = time.perf_counter()
             await asyncio.gather(*(write(n) for n in range(FACTS)))
             seeded = time.perf_counter() - seeded
-        async with async_playwright() as driver:
+        async with playwright_api.async_playwright() as driver:
             browser = await driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             page = await browser.new_page()
             await page.goto(url + "/")

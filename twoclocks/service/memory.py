@@ -98,6 +98,7 @@ class MemoryService:
         self.resolve_workspace = resolve_workspace
         self.slot_matcher = slot_matcher
         self.settings_of = settings_of
+        self._noted: set[tuple[str, str, str]] = set()
 
     # -- writing -----------------------------------------------------------------
 
@@ -162,6 +163,7 @@ class MemoryService:
             ]
             return plan_write(new, visible, now, self.new_id)
 
+        await self._note_workspace(caller.account, new.workspace, workspace.space)
         done = await self._apply(caller.account, new.subject, new.predicate, plan, vectors)
         if new_alias:
             # Recorded only once the fact is in: a write that failed leaves no alias behind.
@@ -176,20 +178,36 @@ class MemoryService:
             tier_lowered=tier.lowered,
         )
 
+    async def _note_workspace(self, account: str, key: str | None, space: str | None) -> None:
+        """Register the key's space before the fact lands, so a wide read can attribute it.
+
+        Keys do not spell their space (domain.scope); a registered key with no fact yet
+        is harmless, a fact under an unregistered key would be invisible to ``wide``.
+        """
+        if key is None or space is None or (account, key, space) in self._noted:
+            return
+        await self.store.note_workspace(account, key, space)
+        self._noted.add((account, key, space))
+
     async def revise(self, caller: Caller, fact_id: str, req: ReviseRequest) -> ReviseResult:
         """End or correct a fact, optionally naming its successor, all in one transaction."""
         fact_id = await resolve_fact_id(self.store, caller.account, fact_id)
         replacement = None
-        if req.replacement is not None:
-            r = req.replacement
-            refuse_secrets(
-                [("replacement.object", r.object), ("replacement.predicate", r.predicate)]
-            )
         current = await self._versions(caller.account, fact_id)
         subject, predicate = current[0].subject, current[0].predicate
         tier = None
         if req.replacement is not None:
             r = req.replacement
+            # Checked with the slot it lands in: an object under an inherited `db_password`
+            # is a secret even though the replacement names no slot itself.
+            refuse_secrets(
+                [
+                    ("replacement.subject", subject),
+                    ("replacement.predicate", r.predicate or predicate),
+                    ("replacement.object", r.object),
+                    ("replacement.evidence", r.evidence),
+                ]
+            )
             tier = decide_tier(r.tier, caller.writer, caller.channel, r.object, r.evidence)
             replacement = incoming(
                 subject=subject,

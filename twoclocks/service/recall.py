@@ -29,6 +29,7 @@ from twoclocks.domain.errors import InvalidInput, ModelUnavailable, StoreUnavail
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import Cardinality, FactVersion, require_aware
 from twoclocks.domain.places import Workspace
+from twoclocks.domain.scope import Scope, block_spaces, here_first, keys_in_scope, readable_spaces
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
@@ -103,6 +104,11 @@ class RecallRequest(BaseModel):
     )
     include_history: bool = Field(False, description="closed versions too")
     cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
+    scope: Scope = Field(
+        Scope.HERE,
+        description="here: this workspace (and unplaced facts); wide: every project, repo and "
+        "worktree of the session's space and of the spaces it reads_from, never another space",
+    )
 
     @field_validator("query")
     @classmethod
@@ -121,6 +127,9 @@ class ScoredFact(Fact):
     """A fact with its fused recall score (higher is better)."""
 
     score: float
+    elsewhere: bool = Field(
+        False, description="from another project, repo or worktree (``workspace`` names it)"
+    )
 
 
 class RecallResult(BaseModel):
@@ -181,20 +190,38 @@ class RecallService:
     async def recall(self, caller: Caller, req: RecallRequest) -> RecallResult:
         """Fuse the keyword, vector and graph legs; only tiered rows, since a model reads them."""
         workspace = self.resolve_workspace(req.cwd)
-        query = FactQuery(
-            now=self.clock(),
-            as_of=req.as_of,
-            as_believed=req.as_believed,
-            include_history=req.include_history,
-            workspaces=workspace.keys,
-        )
         try:
+            keys = await self._keys(
+                caller.account, workspace, readable_spaces(workspace, req.scope)
+            )
+            query = FactQuery(
+                now=self.clock(),
+                as_of=req.as_of,
+                as_believed=req.as_believed,
+                include_history=req.include_history,
+                workspaces=keys,
+            )
             ranked = await self._ranked(caller.account, req.query, query, req.k, workspace)
         except StoreUnavailable as exc:
             log.warning("recall unavailable: %s", exc)
             return RecallResult(status="unavailable", facts=[])
-        facts = [ScoredFact(**Fact.of(v).model_dump(), score=score) for v, score in ranked]
+        here = {
+            i: v.workspace is None or v.workspace in workspace.keys
+            for i, (v, _) in enumerate(ranked)
+        }
+        facts = [
+            ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=elsewhere)
+            for v, score, elsewhere in here_first(ranked, here)
+        ]
         return RecallResult(status="rows" if facts else "empty", facts=facts)
+
+    async def _keys(
+        self, account: str, workspace: Workspace, spaces: frozenset[str]
+    ) -> tuple[str, ...]:
+        """This workspace's keys plus every key registered to ``spaces`` (domain.scope)."""
+        if not spaces:
+            return workspace.keys
+        return keys_in_scope(workspace, await self.store.workspace_spaces(account), spaces)
 
     async def _ranked(
         self, account: str, text: str, query: FactQuery, k: int, workspace: Workspace
@@ -357,6 +384,8 @@ class RecallService:
         rank: dict[str, int] | None = None
         replaced: set[str] = set()
         try:
+            # The block reads the spaces this one reads from, never wider by itself.
+            keys = await self._keys(caller.account, workspace, block_spaces(workspace))
             # Believed now, whatever the world window: current facts plus the closed
             # ones the block shows as recent changes or session-state history.
             believed = await self.store.query(
@@ -365,7 +394,7 @@ class RecallService:
                     now=now,
                     as_believed=now,
                     include_history=True,
-                    workspaces=workspace.keys,
+                    workspaces=keys,
                     limit=BLOCK_CANDIDATES,
                 ),
             )
@@ -374,7 +403,7 @@ class RecallService:
                 ranked = await self._ranked(
                     caller.account,
                     req.query.strip(),
-                    FactQuery(now=now, workspaces=workspace.keys),
+                    FactQuery(now=now, workspaces=keys),
                     50,
                     workspace,
                 )
