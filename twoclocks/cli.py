@@ -16,6 +16,7 @@ from twoclocks import bootstrap
 from twoclocks.cli_agents import app as agents_app
 from twoclocks.cli_client import fail as _fail
 from twoclocks.cli_client import register as register_client_commands
+from twoclocks.cli_eval import app as eval_app
 from twoclocks.cli_ui import ui
 from twoclocks.domain.errors import TwoclocksError
 
@@ -27,6 +28,7 @@ app = typer.Typer(
 accounts_app = typer.Typer(help="Manage accounts and their API keys.", no_args_is_help=True)
 app.add_typer(accounts_app, name="accounts")
 app.add_typer(agents_app)
+app.add_typer(eval_app, name="eval")
 app.command()(ui)
 
 DataDir = Annotated[
