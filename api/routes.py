@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator
 from datetime import datetime
@@ -17,6 +18,7 @@ from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.model import require_aware
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Clock, Episode
+from twoclocks.service import explore
 from twoclocks.service.capture import (
     Accepted,
     CaptureService,
@@ -94,6 +96,10 @@ class FactList(BaseModel):
         description="when a read of one workspace found nothing: how many rows the same read "
         "finds in the account's other workspaces (all_workspaces shows them)",
     )
+    total: int | None = Field(
+        None,
+        description="with a limit: how many rows the read matches in all (page with offset)",
+    )
 
 
 class FactStatusReply(BaseModel):
@@ -152,10 +158,43 @@ async def facts(
 ) -> FactList:
     """Facts now, as of a valid time, as believed at a record time, or both."""
     service = runtime_of(request).service
-    rows = await service.facts(who, query)
-    if rows or query.all_workspaces:
-        return FactList(facts=rows)
-    return FactList(facts=rows, elsewhere=await service.count_in_other_workspaces(who, query))
+    if query.limit is None:
+        rows, total = await service.facts(who, query), None
+    else:
+        # A page and its total are two reads of the same matches: asked together.
+        rows, total = await asyncio.gather(
+            service.facts(who, query), service.count_facts(who, query)
+        )
+    if rows or query.all_workspaces or query.offset:
+        return FactList(facts=rows, total=total)
+    elsewhere = await service.count_in_other_workspaces(who, query)
+    return FactList(facts=rows, total=total, elsewhere=elsewhere)
+
+
+class EntityList(BaseModel):
+    """Entity names, best first."""
+
+    entities: list[str]
+
+
+@router.get("/graph/entities", response_model=EntityList)
+async def graph_entities(
+    request: Request,
+    who: CallerDep,
+    text: Annotated[str, Query(min_length=1, max_length=500, description="words of the name")],
+    limit: Annotated[int, Query(ge=1, le=50, description="at most this many names")] = 10,
+) -> EntityList:
+    """Entities whose names the text mentions (the graph explorer's search)."""
+    names = await explore.entities_named(runtime_of(request).service, who, text, limit)
+    return EntityList(entities=names)
+
+
+@router.get("/graph/neighbourhood", response_model=explore.Neighbourhood)
+async def graph_neighbourhood(
+    query: Annotated[explore.NeighbourhoodRequest, Query()], request: Request, who: CallerDep
+) -> explore.Neighbourhood:
+    """The facts naming one entity (subject or object), as of a valid and a record time."""
+    return await explore.neighbourhood(runtime_of(request).service, who, query)
 
 
 @router.post("/recall", response_model=RecallResult)

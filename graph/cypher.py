@@ -283,8 +283,7 @@ def _anchor(subject: str | None) -> str:
     return "MATCH (:Entity {group_id: $g, name: $subject})-[e:RELATES_TO]->()"
 
 
-def fact_query(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:
-    """The Store.query read: slot filters, both clocks, workspaces, newest valid_at first."""
+def _fact_filter(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:
     conds, params = visibility(q)
     conds.insert(0, "e.group_id = $g")
     params.update(g=account, subject=q.subject, predicate=q.predicate)
@@ -295,15 +294,30 @@ def fact_query(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:
         params["workspaces"] = list(q.workspaces)
     if q.tiered_only:
         conds.append("e.tier IS NOT NULL")
-    limit = ""
+    return f"{_anchor(q.subject)}\nWHERE {' AND '.join(conds)}", params
+
+
+def fact_query(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:
+    """The Store.query read: slot filters, both clocks, workspaces, newest valid_at first."""
+    match, params = _fact_filter(account, q)
+    page = ""
+    if q.offset > 0:
+        page = "SKIP $offset "
+        params["offset"] = q.offset
     if q.limit is not None:
-        limit = "LIMIT $limit"
+        page += "LIMIT $limit"
         params["limit"] = max(0, q.limit)
     cypher = (
-        f"{_anchor(q.subject)}\nWHERE {' AND '.join(conds)}\nRETURN {VERSION_RETURN}\n"
-        f"ORDER BY e.valid_at_us DESC, e.created_at_us DESC, e.uuid\n{limit}"
+        f"{match}\nRETURN {VERSION_RETURN}\n"
+        f"ORDER BY e.valid_at_us DESC, e.created_at_us DESC, e.uuid\n{page}"
     )
     return cypher, params
+
+
+def fact_count(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:
+    """The Store.count read: what fact_query matches, counted, without its page."""
+    match, params = _fact_filter(account, q)
+    return f"{match}\nRETURN count(e) AS n", params
 
 
 def timeline_query(

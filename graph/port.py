@@ -52,6 +52,7 @@ class FactQuery(BaseModel):
     workspaces: tuple[str, ...] | None = None
     tiered_only: bool = False
     limit: int | None = None
+    offset: int = 0
 
     @model_validator(mode="before")
     @classmethod
@@ -125,6 +126,9 @@ class Store(Protocol):
 
     async def query(self, account: str, query: FactQuery) -> list[FactVersion]:
         """Versions matching the query, newest valid_at first."""
+
+    async def count(self, account: str, query: FactQuery) -> int:
+        """How many versions match the query, ignoring its limit and offset (a page's total)."""
 
     async def timeline(
         self,

@@ -210,6 +210,12 @@ class FalkorDBStore:
         result = await graph.ro_query(statement, params)
         return versions_from_rows(result.result_set)
 
+    async def count(self, account: str, query: FactQuery) -> int:
+        """How many versions match the query, without its page."""
+        graph = await self._graph(account)
+        result = await graph.ro_query(*cypher.fact_count(account, query))
+        return int(result.result_set[0][0]) if result.result_set else 0
+
     async def timeline(
         self,
         account: str,

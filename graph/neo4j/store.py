@@ -238,6 +238,11 @@ class Neo4jStore:
         """Versions matching the query, newest valid_at first."""
         return await self._read(*cypher.fact_query(check_account(account), query))
 
+    async def count(self, account: str, query: FactQuery) -> int:
+        """How many versions match the query, without its page."""
+        rows = await self._run(*cypher.fact_count(check_account(account), query))
+        return int(rows[0]["n"]) if rows else 0
+
     async def timeline(
         self,
         account: str,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from typing import Any
 
 import httpx
@@ -334,7 +336,7 @@ async def test_all_workspaces_is_a_read_only_the_person_may_make(
     await _remember(api, "only-in-a", cwd=str(tmp_path / "a"))
     here = {"cwd": str(tmp_path / "b")}
     scoped = (await api.get("/v1/facts", params=here)).json()
-    assert scoped == {"facts": [], "elsewhere": 1}
+    assert scoped == {"facts": [], "elsewhere": 1, "total": None}
     everywhere = {**here, "all_workspaces": "true"}
     r = await api.get("/v1/facts", params=everywhere)  # an agent (plain HTTP)
     assert r.status_code == 403 and r.json()["error"] == "ReadNotAllowed"
@@ -415,3 +417,50 @@ async def test_a_chunked_json_body_parses_on_a_real_server(api: httpx.AsyncClien
         for content_type in ({"Content-Type": "application/json"}, {}):
             r = await real.post("/v1/facts", content=chunks(), headers=content_type)
             assert r.status_code == 201, r.text
+
+
+async def test_get_facts_pages_with_limit_and_offset_and_says_the_total(
+    api: httpx.AsyncClient,
+) -> None:
+    for n in range(3):
+        body = {"subject": "svc", "predicate": f"p{n}", "object": f"v{n}"}
+        body["valid_at"] = f"2026-01-1{n}T00:00:00+00:00"
+        assert (await api.post("/v1/facts", json=body)).status_code == 201
+    whole = (await api.get("/v1/facts")).json()
+    assert whole["total"] is None and [f["object"] for f in whole["facts"]] == ["v2", "v1", "v0"]
+    page = (await api.get("/v1/facts", params={"limit": 2, "offset": 1})).json()
+    assert [f["object"] for f in page["facts"]] == ["v1", "v0"] and page["total"] == 3
+    past = (await api.get("/v1/facts", params={"limit": 2, "offset": 5})).json()
+    assert past["facts"] == [] and past["total"] == 3
+    refused = await api.get("/v1/facts", params={"limit": 0})
+    assert refused.status_code == 422 and "limit" in refused.text
+
+
+async def test_the_graph_neighbourhood_shows_the_facts_naming_an_entity_on_both_clocks(
+    api: httpx.AsyncClient,
+) -> None:
+    async def say(subject: str, predicate: str, value: str, valid_at: str) -> None:
+        body = {"subject": subject, "predicate": predicate, "object": value, "valid_at": valid_at}
+        assert (await api.post("/v1/facts", json=body)).status_code == 201
+
+    await say("billing", "runs_on", "postgres", "2026-01-10T00:00:00+00:00")
+    await say("web", "calls", "billing", "2026-01-11T00:00:00+00:00")
+    await asyncio.sleep(0.01)
+    between = datetime.now(UTC).isoformat()
+    await asyncio.sleep(0.01)
+    await say("billing", "runs_on", "mysql", "2026-06-01T00:00:00+00:00")
+
+    async def around(**params: str) -> set[tuple[str, str, str]]:
+        reply = await api.get("/v1/graph/neighbourhood", params={"entity": "billing", **params})
+        assert reply.status_code == 200, reply.text
+        return {(f["subject"], f["predicate"], f["object"]) for f in reply.json()["facts"]}
+
+    calls = ("web", "calls", "billing")
+    assert await around() == {("billing", "runs_on", "mysql"), calls}
+    old = {("billing", "runs_on", "postgres"), calls}
+    assert await around(as_of="2026-03-01T00:00:00+00:00") == old
+    assert await around(as_believed=between, as_of="2026-07-01T00:00:00+00:00") == old
+    names = (await api.get("/v1/graph/entities", params={"text": "billing"})).json()
+    assert names["entities"][0] == "billing"
+    naive = await api.get("/v1/graph/neighbourhood", params={"entity": "x", "as_of": "2026-01-01"})
+    assert naive.status_code == 422

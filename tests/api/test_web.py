@@ -50,6 +50,8 @@ async def test_the_web_screen_is_served_at_the_root_with_its_script(
     assert script.status_code == 200
     assert script.headers["content-type"].startswith("text/javascript")
     assert "/v1/facts" in script.text
+    graph = await client.get("/static/graph.js")
+    assert graph.status_code == 200 and "/v1/graph/neighbourhood" in graph.text
 
 
 @needs_build

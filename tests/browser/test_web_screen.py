@@ -9,6 +9,7 @@ from __future__ import annotations
 import shutil
 import uuid
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -216,3 +217,36 @@ async def test_a_slot_with_thirty_versions_draws_thirty_visible_rectangles(
     )
     assert len(sizes) == len(versions) >= 30
     assert all(width >= 2 and height >= 2 for width, height in sizes)
+
+
+async def test_dragging_the_world_slider_to_a_past_date_shows_the_old_value_on_the_graph(
+    page: Any, site: tuple[str, str]
+) -> None:
+    url, key = site
+    long_ago = (datetime.now(UTC) - timedelta(days=300)).isoformat()
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        late = {"subject": "production", "predicate": "deploy_target", "object": "Heroku"}
+        reply = await http.post("/v1/facts", json={**late, "valid_at": long_ago})
+        assert reply.status_code == 201, reply.text
+    await sign_in(page, url, key)
+    await page.click("#to-graph")
+    await page.fill("#entity", "production")
+    await page.click("#graph-search button")
+    edges = page.locator("#edges")
+    await edges.get_by_text("production · deploy_target → Render").wait_for()
+    # Drag the world clock's thumb from "now" (right end) to about 200 days back.
+    slider = await page.locator("#as-of").bounding_box()
+    assert slider is not None
+    y = slider["y"] + slider["height"] / 2
+    await page.mouse.move(slider["x"] + slider["width"] - 4, y)
+    await page.mouse.down()
+    await page.mouse.move(slider["x"] + slider["width"] * (530 / 730), y, steps=8)
+    await page.mouse.up()
+    await edges.get_by_text("production · deploy_target → Heroku").wait_for()
+    assert "Render" not in await edges.inner_text()
+    assert await page.locator("#as-of-label").inner_text() != "now"
+    await page.screenshot(path=str(SCREENS / "graph.png"), full_page=True)
+    # An edge opens its slot's history: both versions, as the memory screen draws them.
+    await edges.get_by_text("production · deploy_target → Heroku").click()
+    await page.locator("#graph-diagram #diagram").wait_for()
+    assert await page.locator("#graph-diagram #diagram rect").count() == 2

@@ -331,6 +331,23 @@ async def test_query_keeps_this_workspace_and_unplaced_rows(
     assert [v.object for v in await store.query(account, FactQuery(now=now, limit=1))]
 
 
+async def test_a_page_of_a_query_is_its_limit_after_its_offset_and_count_ignores_both(
+    store: Store, writer: Writer, account: str
+) -> None:
+    for n in range(5):
+        await writer.write("repo", f"p{n}", f"v{n}", T0 - n * DAY)
+    await writer.write("other", "lang", "go", T0 - 10 * DAY)
+    now = writer.clock.tick()
+    whole = [v.object for v in await store.query(account, FactQuery(now=now))]
+    assert whole == ["v0", "v1", "v2", "v3", "v4", "go"]
+    for offset, limit in [(0, 2), (2, 2), (4, 2), (5, 10), (6, 3)]:
+        page = await store.query(account, FactQuery(now=now, limit=limit, offset=offset))
+        assert [v.object for v in page] == whole[offset : offset + limit]
+    assert await store.count(account, FactQuery(now=now, limit=1, offset=3)) == 6
+    assert await store.count(account, FactQuery(now=now, subject="repo")) == 5
+    assert await store.count(account, FactQuery(now=now, subject="none")) == 0
+
+
 async def test_slot_names_map_aliases_to_their_slot(
     store: Store, writer: Writer, account: str
 ) -> None:

@@ -312,6 +312,15 @@ class MemoryService:
         ``all_workspaces`` reads every workspace of the account; only the person may
         (their own memory, across projects): an agent stays in its session's workspace.
         """
+        query = await self._fact_query(caller, req)
+        return [Fact.of(v) for v in await self.store.query(caller.account, query)]
+
+    async def count_facts(self, caller: Caller, req: FactsRequest) -> int:
+        """How many rows the read matches in all, whatever its limit and offset (a page's total)."""
+        query = await self._fact_query(caller, req)
+        return await self.store.count(caller.account, query)
+
+    async def _fact_query(self, caller: Caller, req: FactsRequest) -> FactQuery:
         if req.all_workspaces and caller.writer is not Writer.PERSON:
             raise ReadNotAllowed(
                 "all_workspaces is for the person's own reads (the CLI): an agent reads "
@@ -324,7 +333,7 @@ class MemoryService:
             predicate = (await self.store.slot_names(caller.account, req.subject)).get(
                 predicate, predicate
             )
-        query = FactQuery(
+        return FactQuery(
             now=self.clock(),
             subject=req.subject,
             predicate=predicate,
@@ -332,8 +341,9 @@ class MemoryService:
             as_believed=req.as_believed,
             include_history=req.include_history,
             workspaces=None if req.all_workspaces else workspace.keys,
+            limit=req.limit,
+            offset=req.offset,
         )
-        return [Fact.of(v) for v in await self.store.query(caller.account, query)]
 
     async def count_in_other_workspaces(self, caller: Caller, req: FactsRequest) -> int:
         """How many rows the same read finds in workspaces other than the caller's.
@@ -341,8 +351,9 @@ class MemoryService:
         Asked when a scoped read came back empty, so a person learns that their facts
         live elsewhere (and `--all-workspaces` shows them) instead of seeing nothing.
         """
-        everywhere = req.model_copy(update={"all_workspaces": True})
-        here = req.model_copy(update={"all_workspaces": False})
+        whole = {"limit": None, "offset": 0}
+        everywhere = req.model_copy(update={**whole, "all_workspaces": True})
+        here = req.model_copy(update={**whole, "all_workspaces": False})
         # The read everywhere is the person's own; the count is all an agent learns.
         person = caller.model_copy(update={"writer": Writer.PERSON})
         inside = {f.version_id for f in await self.facts(caller, here)}

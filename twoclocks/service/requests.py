@@ -156,6 +156,10 @@ class ReviseResult(BaseModel):
     )
 
 
+MAX_PAGE = 1000
+"""The largest page GET /v1/facts answers with a limit."""
+
+
 class FactsRequest(BaseModel):
     """A read on either clock or both."""
 
@@ -170,6 +174,14 @@ class FactsRequest(BaseModel):
         "unless as_of is given (with include_history: every version it held then)",
     )
     include_history: bool = Field(False, description="every version, not only current ones")
+    limit: int | None = Field(
+        None,
+        ge=1,
+        le=MAX_PAGE,
+        description=f"at most this many rows (1 to {MAX_PAGE}), newest valid_at first; the "
+        "answer's total then counts every match. None: every row, no total",
+    )
+    offset: int = Field(0, ge=0, description="skip this many rows first (with limit: the page)")
     cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
     all_workspaces: bool = Field(
         False,

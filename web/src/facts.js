@@ -75,20 +75,29 @@ export async function renderFacts(root, settings, signOut) {
     return buttons;
   }
 
+  // Without an in-page filter the server pages (limit/offset, total): the first page of
+  // 100k versions costs one small read. The text, tier and place filters need every row.
+  let total = 0;
+  const filtering = () => Boolean($("#filter").value || $("#tier").value || $("#place").value);
+
   function draw() {
     const needle = $("#filter").value.toLowerCase();
     const tier = $("#tier").value;
     const place = $("#place").value;
-    const shown = facts.filter(
-      (fact) =>
-        (!tier || fact.tier === tier) &&
-        (!place || fact.place === place) &&
-        COLUMNS.some((name) => String(fact[name] ?? "").toLowerCase().includes(needle)),
-    );
-    offset = Math.max(0, Math.min(offset, Math.floor((shown.length - 1) / PAGE_SIZE) * PAGE_SIZE));
+    const paged = !filtering();
+    const shown = paged
+      ? facts
+      : facts.filter(
+          (fact) =>
+            (!tier || fact.tier === tier) &&
+            (!place || fact.place === place) &&
+            COLUMNS.some((name) => String(fact[name] ?? "").toLowerCase().includes(needle)),
+        );
+    const count = paged ? total : shown.length;
+    if (!paged) offset = Math.max(0, Math.min(offset, Math.floor((count - 1) / PAGE_SIZE) * PAGE_SIZE));
     const body = table.tBodies[0];
     body.innerHTML = "";
-    for (const fact of shown.slice(offset, offset + PAGE_SIZE)) {
+    for (const fact of paged ? shown : shown.slice(offset, offset + PAGE_SIZE)) {
       const row = body.insertRow();
       row.dataset.factId = fact.fact_id;
       for (const name of COLUMNS) row.insertCell().textContent = fact[name] ?? "";
@@ -104,15 +113,16 @@ export async function renderFacts(root, settings, signOut) {
       }
     }
     if (!shown.length) {
-      body.insertRow().insertCell().textContent = facts.length
-        ? "No fact matches the filters."
-        : "No facts yet: agents add them through the API, MCP or `twoclocks remember`.";
+      body.insertRow().insertCell().textContent =
+        total || facts.length
+          ? "No fact matches the filters."
+          : "No facts yet: agents add them through the API, MCP or `twoclocks remember`.";
     }
-    $("#range").textContent = shown.length
-      ? `${offset + 1}–${Math.min(offset + PAGE_SIZE, shown.length)} of ${shown.length}`
+    $("#range").textContent = count
+      ? `${offset + 1}–${Math.min(offset + PAGE_SIZE, count)} of ${count}`
       : "";
     $("#prev").disabled = offset === 0;
-    $("#next").disabled = offset + PAGE_SIZE >= shown.length;
+    $("#next").disabled = offset + PAGE_SIZE >= count;
   }
 
   async function load() {
@@ -122,27 +132,46 @@ export async function renderFacts(root, settings, signOut) {
       const value = $(`#${name}`).value.trim();
       if (value) query.set(name, value);
     }
-    facts = (await api("GET", `/v1/facts?${query}`)).facts;
+    if (!filtering()) {
+      query.set("limit", PAGE_SIZE);
+      query.set("offset", offset);
+    }
+    const answer = await api("GET", `/v1/facts?${query}`);
+    facts = answer.facts;
+    total = answer.total ?? facts.length;
+    if (!filtering() && !facts.length && offset > 0 && total > 0) {
+      // The last page emptied (a retract under history off): step back to the new last one.
+      offset = Math.floor((total - 1) / PAGE_SIZE) * PAGE_SIZE;
+      return load();
+    }
     draw();
   }
 
   const reload = () => load().catch(showError);
-  $("#history").addEventListener("change", reload);
-  $("#subject").addEventListener("change", reload);
-  $("#predicate").addEventListener("change", reload);
+  const fromStart = () => {
+    offset = 0;
+    reload();
+  };
+  $("#history").addEventListener("change", fromStart);
+  $("#subject").addEventListener("change", fromStart);
+  $("#predicate").addEventListener("change", fromStart);
+  // A filter typed in the page reads every row once, then filters and pages locally.
+  let wasFiltering = false;
   for (const id of ["#filter", "#tier", "#place"]) {
     $(id).addEventListener("input", () => {
       offset = 0;
-      draw();
+      if (filtering() !== wasFiltering || !filtering()) {
+        wasFiltering = filtering();
+        reload();
+      } else draw();
     });
   }
-  $("#prev").addEventListener("click", () => {
-    offset -= PAGE_SIZE;
-    draw();
-  });
-  $("#next").addEventListener("click", () => {
-    offset += PAGE_SIZE;
-    draw();
-  });
+  const turn = (step) => {
+    offset = Math.max(0, offset + step);
+    if (filtering()) draw();
+    else reload();
+  };
+  $("#prev").addEventListener("click", () => turn(-PAGE_SIZE));
+  $("#next").addEventListener("click", () => turn(PAGE_SIZE));
   await load();
 }

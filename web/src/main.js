@@ -1,9 +1,11 @@
-// The memory screen: sign in with the account key, then list the account's facts.
+// The web screen: sign in with the account key, then the memory table or the graph explorer.
 // The key stays in sessionStorage (gone when the tab closes) and travels only as Bearer.
 import { api, clearKey, readKey, saveKey } from "./api.js";
 import { renderFacts } from "./facts.js";
 
 const root = document.getElementById("root");
+// A path in a variable: esbuild leaves the import to the browser (a separate bundle).
+const GRAPH_BUNDLE = "/static/graph.js";
 
 function signInForm(message) {
   root.innerHTML = "";
@@ -16,34 +18,34 @@ function signInForm(message) {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     saveKey(form.querySelector("#key").value.trim());
-    await // `twoclocks ui` opens /#token=...: a one-time token, spent here for the key, then wiped
-// from the address bar so neither the token nor the key stays in history.
-async function redeemLinkToken() {
-  const token = new URLSearchParams(location.hash.slice(1)).get("token");
-  if (!token) return "";
-  history.replaceState(null, "", location.pathname);
-  try {
-    const { key } = await api("POST", "/v1/ui-token/redeem", { token });
-    saveKey(key);
-    return "";
-  } catch (error) {
-    return error.message;
-  }
-}
-
-redeemLinkToken().then((message) => (message ? signInForm(message) : start()));
+    await start();
   });
   root.appendChild(form);
 }
 
+function signOut() {
+  clearKey();
+  signInForm("");
+}
+
+// Two screens under one sign-in: the memory table and the graph explorer.
 async function start() {
   if (!readKey()) return signInForm("");
   try {
     const settings = await api("GET", "/v1/settings");
-    await renderFacts(root, settings, () => {
-      clearKey();
-      signInForm("");
-    });
+    root.innerHTML =
+      '<nav><button id="to-memory" type="button" aria-pressed="true">Memory</button> ' +
+      '<button id="to-graph" type="button" aria-pressed="false">Graph</button></nav><section id="screen"></section>';
+    const screen = root.querySelector("#screen");
+    const show = async (name) => {
+      root.querySelector("#to-memory").setAttribute("aria-pressed", String(name === "memory"));
+      root.querySelector("#to-graph").setAttribute("aria-pressed", String(name === "graph"));
+      if (name === "graph") await (await import(GRAPH_BUNDLE)).renderGraph(screen, settings);
+      else await renderFacts(screen, settings, signOut);
+    };
+    root.querySelector("#to-memory").addEventListener("click", () => show("memory"));
+    root.querySelector("#to-graph").addEventListener("click", () => show("graph"));
+    await show("memory");
   } catch (error) {
     clearKey();
     signInForm(error.message);
