@@ -17,6 +17,13 @@ from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.model import require_aware
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Clock, Episode
+from twoclocks.service.backup import (
+    MAX_LINE_BYTES,
+    Backup,
+    ImportReport,
+    export_backup,
+    restore_backup,
+)
 from twoclocks.service.capture import (
     Accepted,
     CaptureService,
@@ -201,14 +208,50 @@ async def timeline(
     responses={200: {"content": {"application/x-ndjson": {}}}},
 )
 async def export(request: Request, who: CallerDep) -> StreamingResponse:
-    """Every version with both clocks, one JSON object a line."""
-    service = runtime_of(request).service
+    """The account's complete backup: one JSON object a line (settings, aliases, episodes,
+    and every version with both clocks); `POST /v1/import` restores it."""
+    store = runtime_of(request).store
 
     async def lines() -> AsyncIterator[bytes]:
-        async for fact in service.export(who):
-            yield (fact.model_dump_json() + "\n").encode()
+        async for line in export_backup(store, who):
+            yield (line + "\n").encode()
 
     return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+
+@router.post(
+    "/import",
+    response_model=ImportReport,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+        }
+    },
+    responses={
+        403: {"model": ErrorBody, "description": "WriteNotAllowed: only the person restores"},
+        409: {"model": ErrorBody, "description": "AccountNotEmpty: restore into a new account"},
+    },
+)
+async def import_backup(
+    request: Request,
+    who: CallerDep,
+    dry_run: Annotated[bool, Query(description="check the file and count; write nothing")] = False,
+) -> ImportReport:
+    """Restore a backup (the NDJSON `GET /v1/export` gives) into this empty account, every
+    recorded clock kept; the import itself is logged as an episode."""
+    runtime = runtime_of(request)
+    backup = Backup()
+    rest = b""
+    async for chunk in request.stream():
+        rest += chunk
+        *whole, rest = rest.split(b"\n")
+        for line in whole:
+            backup.add(line)
+        if len(rest) > MAX_LINE_BYTES:
+            backup.add(rest)  # refused as too long, naming the line
+    backup.add(rest)
+    return await restore_backup(runtime.service, runtime.accounts, who, backup, dry_run)
 
 
 class SettingsView(AccountSettings):

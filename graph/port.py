@@ -78,6 +78,16 @@ class Episode(BaseModel):
     valid_at: datetime
 
 
+class SlotAlias(BaseModel):
+    """A recorded slot-drift alias: ``alias`` names the slot ``canonical`` of ``subject``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    subject: str
+    alias: str
+    canonical: str
+
+
 class Store(Protocol):
     """A bi-temporal fact store over one graph engine."""
 
@@ -128,6 +138,12 @@ class Store(Protocol):
 
     def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, both clocks, oldest record first."""
+
+    async def export_episodes(self, account: str) -> list[Episode]:
+        """Every episode of the account, oldest record first (a backup's episodes)."""
+
+    async def export_aliases(self, account: str) -> list[SlotAlias]:
+        """Every recorded slot alias of the account (a backup's aliases)."""
 
     async def save_episode(self, account: str, episode: Episode) -> bool:
         """Keep the raw text or event a fact came from; False when its id was stored already."""

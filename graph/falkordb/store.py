@@ -22,7 +22,7 @@ from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.graph import cypher, search_cypher
 from twoclocks.graph.falkordb import search
 from twoclocks.graph.falkordb.guarded import GuardedGraph
-from twoclocks.graph.port import Clock, Episode, FactQuery, SlotState
+from twoclocks.graph.port import Clock, Episode, FactQuery, SlotAlias, SlotState
 from twoclocks.graph.schema import (
     check_account,
     episode_params,
@@ -230,6 +230,18 @@ class FalkorDBStore:
 
         async for version in cypher.export_pages(account, rows):
             yield version
+
+    async def export_episodes(self, account: str) -> list[Episode]:
+        """Every episode of the account, oldest record first."""
+        graph = await self._graph(account)
+        result = await graph.ro_query(cypher.EXPORT_EPISODES, {"g": account})
+        return [search_cypher.episode_from_row(row) for row in result.result_set]
+
+    async def export_aliases(self, account: str) -> list[SlotAlias]:
+        """Every recorded slot alias of the account."""
+        graph = await self._graph(account)
+        result = await graph.ro_query(cypher.EXPORT_ALIASES, {"g": account})
+        return [SlotAlias(subject=s, alias=a, canonical=c) for s, a, c in result.result_set]
 
     async def save_episode(self, account: str, episode: Episode) -> bool:
         """Keep the raw text or event a fact came from (idempotent on episode_id)."""

@@ -18,7 +18,7 @@ from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.graph import cypher, search_cypher
 from twoclocks.graph.neo4j import search
-from twoclocks.graph.port import Clock, Episode, FactQuery, SlotState
+from twoclocks.graph.port import Clock, Episode, FactQuery, SlotAlias, SlotState
 from twoclocks.graph.schema import (
     check_account,
     episode_params,
@@ -250,6 +250,17 @@ class Neo4jStore:
         """Every version of the account, oldest record first, a page at a time."""
         async for version in cypher.export_pages(check_account(account), self._run):
             yield version
+
+    async def export_episodes(self, account: str) -> list[Episode]:
+        """Every episode of the account, oldest record first."""
+        rows = await self._rows(cypher.EXPORT_EPISODES, {"g": check_account(account)})
+        return [search_cypher.episode_from_row(row) for row in rows]
+
+    async def export_aliases(self, account: str) -> list[SlotAlias]:
+        """Every recorded slot alias of the account."""
+        rows = await self._run(cypher.EXPORT_ALIASES, {"g": check_account(account)})
+        return [SlotAlias(subject=r["subject"], alias=r["alias"], canonical=r["canonical"])
+                for r in rows]  # fmt: skip
 
     async def save_episode(self, account: str, episode: Episode) -> bool:
         """Keep the raw text or event a fact came from (idempotent on episode_id)."""

@@ -82,6 +82,19 @@ class WriteConflict(TwoclocksError):
     http_status = 409
 
 
+class AccountNotEmpty(TwoclocksError):
+    """Raised when a backup is imported into an account that already holds facts, episodes or
+    aliases; a restore is exact only into an empty account."""
+
+    http_status = 409
+
+
+class WriteNotAllowed(TwoclocksError):
+    """Raised when a writer asks for a write only the person may make, e.g. restoring a backup."""
+
+    http_status = 403
+
+
 class AmbiguousWorkspace(TwoclocksError):
     """Raised when two spaces claim a working directory equally; make one path more specific."""
 
