@@ -126,6 +126,17 @@ RETURN a.name AS name
 LIMIT 1
 """
 
+SCHEMA_VERSION = """
+MATCH (s:TwoclocksSchema {name: 'twoclocks'})
+RETURN s.version AS version
+"""
+"""The schema version the store records (no row: a store from before versions)."""
+
+RECORD_SCHEMA_VERSION = """
+MERGE (s:TwoclocksSchema {name: 'twoclocks'})
+SET s.version = $version
+"""
+
 # --- reads ----------------------------------------------------------------------------
 
 SLOT_NAMES = """

@@ -97,6 +97,12 @@ class Store(Protocol):
     async def close(self) -> None:
         """Release connections (and, for the embedded engine, stop its process)."""
 
+    async def schema_version(self) -> int | None:
+        """The layout version the store records; None for a store from before versions."""
+
+    async def record_schema_version(self, version: int) -> None:
+        """Record the layout version the store now has (after a migration, or when new)."""
+
     async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
         """Every believed version of the slot (any workspace) and its counter."""
 

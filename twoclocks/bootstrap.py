@@ -26,6 +26,7 @@ from twoclocks.service.accounts import Accounts
 from twoclocks.service.capture import CaptureService
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.recall import RecallService
+from twoclocks.service.schema_versions import ensure_schema
 from twoclocks.workspaces import SpacesConfig, resolve_workspace
 
 log = logging.getLogger("twoclocks")
@@ -155,6 +156,12 @@ async def start_runtime(
         embedder = load_embedder(settings)
     store = store or open_store(settings, attach)
     await store.start()
+    try:
+        # Before any request: a server never reads a layout it does not know.
+        await ensure_schema(store)
+    except BaseException:
+        await store.close()
+        raise
     resolver = workspace_resolver(settings)
     matcher = None
     if embedder is not None:

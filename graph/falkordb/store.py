@@ -158,6 +158,17 @@ class FalkorDBStore:
                 if "already indexed" not in str(e) and "already set" not in str(e):
                     raise
 
+    async def schema_version(self) -> int | None:
+        """The layout version recorded in the registry graph; None before versions."""
+        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
+        rows = (await graph.ro_query(cypher.SCHEMA_VERSION, {})).result_set
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def record_schema_version(self, version: int) -> None:
+        """Record the layout version in the registry graph."""
+        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
+        await graph.query(cypher.RECORD_SCHEMA_VERSION, {"version": version})
+
     async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
         """Every believed version of the slot (any workspace) and its counter."""
         graph = await self._graph(account)

@@ -182,6 +182,15 @@ class Neo4jStore:
     async def _read(self, statement: str, params: dict[str, Any]) -> list[FactVersion]:
         return [version_from_row(record) for record in await self._run(statement, params)]
 
+    async def schema_version(self) -> int | None:
+        """The layout version the database records; None before versions."""
+        rows = await self._run(cypher.SCHEMA_VERSION)
+        return int(rows[0]["version"]) if rows and rows[0]["version"] is not None else None
+
+    async def record_schema_version(self, version: int) -> None:
+        """Record the layout version in the database."""
+        await self._run(cypher.RECORD_SCHEMA_VERSION, {"version": version})
+
     async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
         """Every believed version of the slot (any workspace) and its counter."""
         params = {"g": check_account(account), "key": slot_key(subject, predicate),

@@ -113,6 +113,11 @@ class StoreUnavailable(TwoclocksError):
     http_status = 503
 
 
+class SchemaTooNew(StoreUnavailable):
+    """Raised at start when the store records a schema version newer than this release reads;
+    the message names both versions and says to upgrade twoclocks."""
+
+
 class ServerUnreachable(StoreUnavailable):
     """Raised by a client (CLI, hook, MCP over stdio) when the twoclocks server at its URL does
     not answer; the message says how to start it or point the client at it."""
