@@ -210,10 +210,16 @@ async def timeline(
 async def export(request: Request, who: CallerDep) -> StreamingResponse:
     """The account's complete backup: one JSON object a line (settings, aliases, episodes,
     and every version with both clocks); `POST /v1/import` restores it."""
-    store = runtime_of(request).store
+    backup = export_backup(runtime_of(request).store, who)
+    # The first line is read before the 200 is sent, so a store that is down is a 503
+    # with the error body, not a 200 cut short.
+    first = await anext(backup, None)
 
     async def lines() -> AsyncIterator[bytes]:
-        async for line in export_backup(store, who):
+        if first is None:
+            return
+        yield (first + "\n").encode()
+        async for line in backup:
             yield (line + "\n").encode()
 
     return StreamingResponse(lines(), media_type="application/x-ndjson")

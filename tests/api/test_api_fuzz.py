@@ -113,5 +113,6 @@ def test_no_route_answers_5xx(api_schema: Any, live_api: tuple[str, str]) -> Non
                 )
 
         check()
+        print(f"fuzz: {operation.method.upper()} {operation.path} done", COUNTS, flush=True)
     print("fuzz counts:", json.dumps(COUNTS, sort_keys=True))  # the figures docs/SECURITY.md cites
     assert not failures, "\n".join(failures[:10])

@@ -8,11 +8,16 @@ import re
 import uuid
 from collections.abc import AsyncIterator
 from datetime import timedelta
+from pathlib import Path
 
+import httpx
 import pytest
 from conftest import new_store
+from severable import SeverableLink
 from storekit import T0, FakeClock, Writer, fresh_account
 
+from twoclocks import bootstrap
+from twoclocks.api.app import create_app
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.errors import AccountNotEmpty, InvalidInput, WriteNotAllowed
 from twoclocks.domain.model import FactClass, Place, RetiredReason, Tier
@@ -211,3 +216,22 @@ def test_a_backup_version_with_a_forged_line_is_refused() -> None:
            "created_at": "2026-01-01T00:00:00Z"}  # fmt: skip
     with pytest.raises(InvalidInput, match="line 1: subject contains the control character"):
         read_backup([json.dumps(row)])
+
+
+async def test_an_export_from_a_store_that_is_down_is_a_503_not_a_200_cut_short(
+    linked_store: tuple[Store, SeverableLink], tmp_path: Path
+) -> None:
+    store, link = linked_store
+    settings = bootstrap.load_settings(data_dir=tmp_path)
+    runtime = await bootstrap.start_runtime(settings, store=store, load_model=False)
+    key = await runtime.accounts.create(fresh_account())
+    async with httpx.AsyncClient(
+        transport=httpx.ASGITransport(app=create_app(runtime)),
+        base_url="http://test",
+        headers={"Authorization": f"Bearer {key}"},
+    ) as api:
+        assert (await api.get("/v1/export")).status_code == 200
+        link.cut()
+        r = await api.get("/v1/export")
+    await runtime.close()
+    assert r.status_code == 503 and r.json()["error"] == "StoreUnavailable"
