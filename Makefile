@@ -7,12 +7,22 @@ DATA_DIR ?=
 HOST ?= 127.0.0.1
 PORT ?= 8765
 
-.PHONY: install run test lint typecheck deps-lowest neo4j-start neo4j-stop bench clean clients-check fuzz
+.PHONY: install web web-check run test lint typecheck deps-lowest neo4j-start neo4j-stop bench clean clients-check fuzz
 
 # A stamp keeps `make test` fast after the first install; it is redone whenever
 # pyproject.toml changes. uv comes from PyPI into the venv itself, so a fresh
 # machine needs nothing but Python >= 3.11.
-install: $(VENV)/.installed
+install: $(VENV)/.installed web
+
+# The web screen (web/ -> api/static/) needs Node; without npm the app still serves the
+# API and its page at / says the assets are not built.
+WEB_SOURCES := web/package-lock.json web/index.html $(wildcard web/src/*.js)
+web: api/static/index.html
+
+api/static/index.html: $(WEB_SOURCES)
+	@if command -v npm >/dev/null 2>&1; then \
+		cd web && npm ci --no-audit --no-fund --silent && npm run --silent build; \
+	else echo "npm not found: web assets not built (the page at / says so); install Node to build them"; fi
 
 $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "twoclocks needs Python >= 3.11")'
@@ -21,6 +31,13 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip install -q --disable-pip-version-check uv
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
 	touch $@
+
+# The web screen in a real browser: Playwright (into the venv, no browser download)
+# driving Debian's chromium, which apt installs where it is missing. Opt-in: it needs apt.
+web-check: install
+	command -v chromium >/dev/null 2>&1 || (apt-get install -y chromium || sudo apt-get install -y chromium)
+	$(BIN)/uv pip install -q --python $(BIN)/python playwright
+	TWOCLOCKS_WEB_TIMING=1 $(BIN)/python -m pytest -q -s tests/browser tests/api/test_web.py
 
 run: install
 	$(BIN)/twoclocks serve $(if $(DATA_DIR),--data-dir "$(DATA_DIR)") --host $(HOST) --port $(PORT)
@@ -77,4 +94,4 @@ bench: install
 	$(BIN)/python bench/store.py
 
 clean:
-	rm -rf $(VENV) build ci/neo4j/target .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build api/static web/node_modules ci/neo4j/target .pytest_cache .mypy_cache .ruff_cache

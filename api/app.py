@@ -14,6 +14,7 @@ from twoclocks.api.body import JsonByDefault
 from twoclocks.api.errors import install_error_handlers
 from twoclocks.api.limits import BodySizeLimit
 from twoclocks.api.routes import router
+from twoclocks.api.web import ui_token_router, web_router
 from twoclocks.bootstrap import Runtime
 from twoclocks.mcp_server.http import mount_mcp
 
@@ -55,6 +56,8 @@ def create_app(runtime: Runtime | None = None, start: RuntimeFactory | None = No
     app.add_middleware(JsonByDefault)
     app.add_middleware(BodySizeLimit)
     app.include_router(router)
+    app.include_router(web_router)
+    app.include_router(ui_token_router)
 
     @app.get("/healthz", tags=["health"])
     async def healthz(request: Request) -> JSONResponse:

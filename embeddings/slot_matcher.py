@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from twoclocks.domain.slot_names import humanize_predicate, lexical_verdict
+from twoclocks.domain.slot_values import values_verdict
 
 from .port import Embedder
 
@@ -24,6 +25,15 @@ from .port import Embedder
 # "frontend port" / "backend port" 0.89), which is why the lexical rules go first.
 # Valid for this model only: re-measure before changing it.
 DEFAULT_THRESHOLD = 0.66
+
+SAME_KIND_MARGIN = 0.06
+"""How far below the threshold two names may score when both slots hold the same kind of
+value (two versions, two URLs, two durations): the values vouch for the names."""
+
+SIMILAR_VALUES = 0.5
+SIMILAR_VALUES_MARGIN = 0.06
+"""Plain-text values whose embeddings are at least SIMILAR_VALUES alike (two CI products,
+two cities) let the names score SIMILAR_VALUES_MARGIN below the threshold."""
 
 
 class SlotMatcher:
@@ -42,8 +52,17 @@ class SlotMatcher:
         self._vectors: OrderedDict[str, list[float]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def match(self, predicate: str, existing: Sequence[str]) -> str | None:
+    def match(
+        self,
+        predicate: str,
+        existing: Sequence[str],
+        value: str | None = None,
+        values: Mapping[str, Sequence[str]] | None = None,
+    ) -> str | None:
         """Return the existing predicate to write ``predicate`` under, or None for a new slot.
+
+        ``value`` is the value being written and ``values`` the current values of the
+        existing slots, when the caller knows them.
 
         An exact name wins; then names the lexical rules call the same; then the most
         similar name the embedding accepts at ``threshold``.
@@ -52,24 +71,54 @@ class SlotMatcher:
             return predicate
         same: list[str] = []
         open_names: list[str] = []
+        margin: dict[str, float] = {}
         for name in dict.fromkeys(existing):
             verdict = lexical_verdict(predicate, name)
             if verdict == "same":
                 same.append(name)
             elif verdict == "unknown":
+                held = list((values or {}).get(name, ()))
+                kinds = values_verdict(value, held) if value is not None else "unknown"
+                if kinds == "different_kind":
+                    continue  # a version beside a URL: two slots, whatever the names say
                 open_names.append(name)
+                if kinds == "same_kind":
+                    margin[name] = SAME_KIND_MARGIN
+                elif value is not None and held:
+                    margin[name] = -1.0  # decided below, once the values are encoded
         # A lexical "same" is a stronger signal than any similarity score, so it is
         # preferred even over an open name that happens to score higher.
+        if len(same) == 1:
+            return same[0]
         candidates = same or open_names
         if not candidates:
             return None
-        if len(same) == 1:
-            return same[0]
         scores = self.similarities(predicate, candidates)
-        best_name, best_score = max(zip(candidates, scores, strict=True), key=lambda p: p[1])
-        if same or best_score >= self.threshold:
-            return best_name
-        return None
+        if same:
+            return max(zip(candidates, scores, strict=True), key=lambda p: p[1])[0]
+        if value is not None and any(m < 0 for m in margin.values()):
+            margin.update(self._value_margins(value, values or {}, margin))
+        allowed = [
+            (score - self.threshold + max(margin.get(name, 0.0), 0.0), name)
+            for name, score in zip(candidates, scores, strict=True)
+        ]
+        best_gap, best_name = max(allowed)
+        return best_name if best_gap >= 0 else None
+
+    def _value_margins(
+        self, value: str, values: Mapping[str, Sequence[str]], margin: dict[str, float]
+    ) -> dict[str, float]:
+        """SIMILAR_VALUES_MARGIN for each open name whose values resemble ``value``."""
+        names = [n for n, m in margin.items() if m < 0]
+        held = [list(values[n]) for n in names]
+        texts = [value, *(v for vs in held for v in vs)]
+        vectors = self._embed(texts)
+        head, rest = vectors[0], iter(vectors[1:])
+        out: dict[str, float] = {}
+        for name, vs in zip(names, held, strict=True):
+            best = max(_dot(head, next(rest)) for _ in vs)
+            out[name] = SIMILAR_VALUES_MARGIN if best >= SIMILAR_VALUES else 0.0
+        return out
 
     def similarity(self, a: str, b: str) -> float:
         """Cosine similarity of the humanized names ``a`` and ``b``."""
@@ -81,6 +130,10 @@ class SlotMatcher:
         vectors = self._embed(texts)
         head = vectors[0]
         return [_dot(head, v) for v in vectors[1:]]
+
+    def name_vectors(self, names: Sequence[str]) -> list[list[float]]:
+        """The embeddings of predicate names in words, in order (cached like matches)."""
+        return self._embed([humanize_predicate(n) for n in names])
 
     def _embed(self, texts: list[str]) -> list[list[float]]:
         unique = list(dict.fromkeys(texts))

@@ -120,6 +120,17 @@ RETURN a.name AS name
 """
 """Replace an account's settings; no row when the account does not exist."""
 
+NOTE_WORKSPACE = """
+MERGE (w:WorkspaceSpace {group_id: $g, key: $key, space: $space})
+"""
+"""Remember that facts were written under workspace ``key`` from a session in ``space``."""
+
+WORKSPACE_SPACES = """
+MATCH (w:WorkspaceSpace {group_id: $g})
+RETURN w.key AS key, w.space AS space
+"""
+"""Every (workspace key, space) the account has written from."""
+
 ACCOUNT_FOR_KEY = """
 MATCH (a:Account {key_hash: $key_hash})
 RETURN a.name AS name

@@ -167,6 +167,11 @@ class Store(Protocol):
     ) -> list[FactVersion]:
         """Vector leg: nearest fact embeddings through the engine's vector index."""
 
+    async def search_vector_scored(
+        self, account: str, vector: Sequence[float], query: FactQuery, k: int
+    ) -> list[tuple[FactVersion, float]]:
+        """The vector leg, each version with its cosine similarity to ``vector`` (-1 to 1)."""
+
     async def entities_named(self, account: str, text: str, limit: int) -> list[str]:
         """Names of the entities a text mentions (fulltext over entity names), best first."""
 
@@ -198,6 +203,12 @@ class Store(Protocol):
 
     async def search_episodes(self, account: str, text: str, k: int) -> list[Episode]:
         """Episodes whose content matches the text (fulltext), newest first among matches."""
+
+    async def note_workspace(self, account: str, key: str, space: str) -> None:
+        """Register that facts are written under workspace ``key`` from ``space`` (idempotent)."""
+
+    async def workspace_spaces(self, account: str) -> list[tuple[str, str]]:
+        """Every registered (workspace key, space) pair of the account."""
 
 
 EPISODE_SOURCES: Sequence[str] = ("remember", "tool", "turn")

@@ -184,6 +184,8 @@ class Dialect:
     """Vector index over RELATES_TO.fact_embedding with ``$fetch``, ``$vector``."""
     vector_order: str
     """``ASC`` when the vector score is a distance, ``DESC`` when a similarity."""
+    vector_cosine: Callable[[float], float]
+    """The vector index's score as the cosine similarity of the two vectors."""
     entity_call: str
     """Fulltext over Entity.name with ``$ftq``; yields ``n, score``."""
     episode_call: str
@@ -200,6 +202,11 @@ def _versions(rows: Iterable[Sequence[Any]], skip: int = 0) -> list[FactVersion]
     return [version_from_row(dict(zip(VERSION_COLUMNS, row[skip:], strict=True))) for row in rows]
 
 
+def _scored(rows: Sequence[Sequence[Any]], skip: int) -> list[tuple[FactVersion, float]]:
+    """Rows of ``[..skip columns.., score, *VERSION_COLUMNS]`` as (version, score)."""
+    return list(zip(_versions(rows, skip + 1), (float(r[skip]) for r in rows), strict=True))
+
+
 async def _filtered_top(
     rows: Rows,
     call: str,
@@ -208,8 +215,8 @@ async def _filtered_top(
     params: dict[str, Any],
     k: int,
     limited: bool,
-) -> list[FactVersion]:
-    """The k best rows of an index CALL that pass ``where``, best first.
+) -> list[tuple[FactVersion, float]]:
+    """The k best rows of an index CALL that pass ``where``, best first, with the index's score.
 
     ``limited``: the CALL answers only its ``$fetch`` best (a vector index, Lucene), before
     our filters run; so fetch max(4k, 100) and widen x4 while fewer than k rows pass and
@@ -218,15 +225,15 @@ async def _filtered_top(
     tail = f"ORDER BY score {order}, e.valid_at_us DESC, e.uuid\nLIMIT $k"
     params["k"] = k
     if not limited:
-        statement = f"{call}\nWITH e, score WHERE {where}\nRETURN {VERSION_RETURN}\n{tail}"
-        return _versions(await rows(statement, params))
+        statement = f"{call}\nWITH e, score WHERE {where}\nRETURN score, {VERSION_RETURN}\n{tail}"
+        return _scored(await rows(statement, params), 0)
     statement = (
         f"{call}\n"
         "WITH collect([e, score]) AS hits\n"
         "UNWIND hits AS hit\n"
         "WITH size(hits) AS fetched, hit[0] AS e, hit[1] AS score\n"
         f"WHERE {where}\n"
-        f"RETURN fetched, {VERSION_RETURN}\n{tail}"
+        f"RETURN fetched, score, {VERSION_RETURN}\n{tail}"
     )
     fetch = max(4 * k, FETCH_MIN)
     while True:
@@ -235,7 +242,7 @@ async def _filtered_top(
         # No row passed: we cannot tell whether the index ran dry, so widen anyway.
         exhausted = bool(found) and found[0][0] < fetch
         if len(found) >= k or exhausted or fetch >= FETCH_MAX:
-            return _versions(found, skip=1)
+            return _scored(found, 1)
         fetch = min(fetch * 4, FETCH_MAX)
 
 
@@ -264,15 +271,18 @@ async def search_text_leg(
     found: list[FactVersion] = []
     for ftq in tiers:
         params.update(ftq=ftq, seen=[v.version_id for v in found])
-        found += await _filtered_top(
-            rows,
-            dialect.text_call,
-            "DESC",
-            f"{where} AND NOT e.uuid IN $seen",
-            params,
-            k - len(found),
-            dialect.text_limited,
-        )
+        found += [
+            v
+            for v, _ in await _filtered_top(
+                rows,
+                dialect.text_call,
+                "DESC",
+                f"{where} AND NOT e.uuid IN $seen",
+                params,
+                k - len(found),
+                dialect.text_limited,
+            )
+        ]
         if len(found) >= k:
             break
     return found
@@ -285,18 +295,21 @@ async def search_vector_leg(
     vector: Sequence[float],
     query: FactQuery,
     k: int,
-) -> list[FactVersion]:
+) -> list[tuple[FactVersion, float]]:
     """Vector leg through the engine's vector index, nearest first, filtered like ``query``.
 
-    The index answers top-K over every edge before our filters run (see _filtered_top).
+    Each version comes with its cosine similarity to ``vector`` (from -1 to 1, whatever
+    the engine's own score is). The index answers top-K over every edge before our
+    filters run (see _filtered_top).
     """
     if k <= 0:
         return []
     where, params = edge_filter(account, query)
     params["vector"] = check_query_vector(vector)
-    return await _filtered_top(
+    found = await _filtered_top(
         rows, dialect.vector_call, dialect.vector_order, where, params, k, limited=True
     )
+    return [(v, dialect.vector_cosine(score)) for v, score in found]
 
 
 def _norm(word: str) -> str:

@@ -45,6 +45,22 @@ async def test_doctor_names_the_store_and_model_of_a_ready_server(
     assert gone.ok is False and url in gone.text and "twoclocks serve" in gone.text
 
 
+def test_doctor_shows_each_spaces_reads_from_and_names_a_bad_one(tmp_path: Path) -> None:
+    from twoclocks.doctor import check_spaces
+
+    good = tmp_path / "spaces.toml"
+    good.write_text(
+        'default_space = "personal"\n[[space]]\nid = "work"\npaths = ["/w"]\n'
+        'reads_from = ["personal"]\n'
+    )
+    check = check_spaces(good)
+    assert check.ok is True and "work reads_from: personal" in check.details
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[space]]\nid = "work"\npaths = ["/w"]\nreads_from = ["home"]\n')
+    check = check_spaces(bad)
+    assert check.ok is False and 'space "work" reads_from unknown space "home"' in check.text
+
+
 # -- each broken setup names the one command that fixes it ---------------------------------
 
 

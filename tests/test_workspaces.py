@@ -11,6 +11,7 @@ import pytest
 
 from twoclocks.domain.errors import AmbiguousWorkspace, ConfigError, InvalidInput
 from twoclocks.domain.places import Workspace
+from twoclocks.domain.scope import IMPLICIT_SPACE
 from twoclocks.workspaces import (
     SpacesConfig,
     find_checkout,
@@ -50,6 +51,7 @@ def test_repo_key_is_the_normalized_origin_url_from_any_depth(tmp_path):
         repo="repo:github.com/acme/api",
         project=f"project:{repo}",
         worktree=f"worktree:{repo}",
+        space=IMPLICIT_SPACE,
     )
 
 
@@ -177,7 +179,7 @@ def test_a_directory_outside_git_has_no_repo_key(tmp_path):
     plain = tmp_path / "notes"
     plain.mkdir()
     assert resolve_workspace(str(plain), None, None) == Workspace(
-        repo=None, project=f"project:{plain}", worktree=f"worktree:{plain}"
+        repo=None, project=f"project:{plain}", worktree=f"worktree:{plain}", space=IMPLICIT_SPACE
     )
 
 
@@ -301,7 +303,7 @@ def test_a_symlinked_cwd_resolves_like_its_target(tmp_path):
         ('[[space]]\nid = "w"\n', "needs paths"),
         ('[[space]]\nid = "w"\npaths = ["relative/dir"]\n', "absolute"),
         ('[[space]]\nid = "w"\npaths = ["/a/*/b"]\n', "trailing"),
-        ('[[space]]\nid = "w"\npaths = ["/a"]\nreads_from = ["p"]\n', "unknown key"),
+        ('[[space]]\nid = "w"\npaths = ["/a"]\nread_from = ["p"]\n', "unknown key"),
         ('[[space]]\nid = "w"\npaths = ["/a"]\n[[space]]\nid = "w"\npaths = ["/b"]\n', "twice"),
         ('default_space = ""\n', "default_space"),
         ("[[space]\n", "cannot be read"),
@@ -315,3 +317,59 @@ def test_a_bad_spaces_file_is_a_config_error_that_says_what_to_fix(tmp_path, tex
 def test_a_missing_spaces_file_is_a_config_error(tmp_path):
     with pytest.raises(ConfigError, match="does not exist"):
         SpacesConfig.load(tmp_path / "absent.toml")
+
+
+# -- reads_from ----------------------------------------------------------------------
+
+READS = """
+default_space = "personal"
+
+[[space]]
+id = "work"
+paths = ["/srv/work"]
+reads_from = ["personal"]
+
+[[space]]
+id = "client"
+paths = ["/srv/client"]
+"""
+
+
+def test_a_space_reads_from_the_spaces_it_names_one_way(tmp_path):
+    config = spaces(tmp_path, READS)
+    (tmp_path / "w").mkdir()
+    work = resolve_workspace("/srv/work/api", config, None)
+    assert (work.space, work.reads_from) == ("work", ("personal",))
+    personal = resolve_workspace(str(tmp_path / "w"), config, None)
+    assert (personal.space, personal.reads_from) == ("personal", ())
+    client = resolve_workspace("/srv/client/x", config, None)
+    assert (client.space, client.reads_from) == ("client", ())
+
+
+def test_reads_from_an_unknown_space_is_an_error_naming_the_space(tmp_path):
+    with pytest.raises(ConfigError, match='space "work" reads_from unknown space "home"'):
+        spaces(tmp_path, '[[space]]\nid = "work"\npaths = ["/w"]\nreads_from = ["home"]\n')
+
+
+def test_reads_from_in_a_loop_is_an_error_naming_the_space(tmp_path):
+    text = (
+        '[[space]]\nid = "a"\npaths = ["/a"]\nreads_from = ["b"]\n'
+        '[[space]]\nid = "b"\npaths = ["/b"]\nreads_from = ["a"]\n'
+    )
+    with pytest.raises(ConfigError, match='space "a" reads_from makes a loop: a -> b -> a'):
+        spaces(tmp_path, text)
+    with pytest.raises(ConfigError, match='space "a" reads_from makes a loop: a -> a'):
+        spaces(tmp_path, '[[space]]\nid = "a"\npaths = ["/a"]\nreads_from = ["a"]\n')
+
+
+def test_reads_from_must_be_a_list_of_space_ids(tmp_path):
+    with pytest.raises(ConfigError, match='space "a" reads_from must be a list'):
+        spaces(tmp_path, '[[space]]\nid = "a"\npaths = ["/a"]\nreads_from = "b"\n')
+
+
+def test_unclaimed_checkouts_share_one_implicit_space(tmp_path):
+    one = make_repo(tmp_path / "one")
+    two = make_repo(tmp_path / "two", remote=None)
+    a, b = resolve_workspace(str(one), None, None), resolve_workspace(str(two), None, None)
+    assert a.space == b.space == IMPLICIT_SPACE
+    assert a.project != b.project  # the project key stays the main checkout, as before

@@ -16,6 +16,7 @@ from twoclocks import bootstrap
 from twoclocks.cli_agents import app as agents_app
 from twoclocks.cli_client import fail as _fail
 from twoclocks.cli_client import register as register_client_commands
+from twoclocks.cli_ui import ui
 from twoclocks.domain.errors import TwoclocksError
 
 app = typer.Typer(
@@ -26,6 +27,7 @@ app = typer.Typer(
 accounts_app = typer.Typer(help="Manage accounts and their API keys.", no_args_is_help=True)
 app.add_typer(accounts_app, name="accounts")
 app.add_typer(agents_app)
+app.command()(ui)
 
 DataDir = Annotated[
     Path | None, typer.Option("--data-dir", help="Data directory (default: user data dir)")

@@ -108,7 +108,8 @@ def doctor() -> None:
     from twoclocks import bootstrap
     from twoclocks.doctor import run
 
-    code, lines = run(bootstrap.client_settings())
+    settings = bootstrap.load_settings()
+    code, lines = run(bootstrap.client_settings(), spaces_file=settings.spaces_file)
     for line in lines:
         typer.echo(line)
     raise typer.Exit(code)

@@ -21,7 +21,8 @@ import typer
 from twoclocks.cli_render import WHEN_HELP, empty_line, fact_line, parse_when, timeline_line
 from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET
 from twoclocks.domain.errors import TwoclocksError
-from twoclocks.domain.model import FactClass, Kind, Tier
+from twoclocks.domain.model import FactClass, Kind, Tier, on_one_line
+from twoclocks.domain.scope import Scope
 from twoclocks.graph.port import Clock
 
 AsJson = Annotated[
@@ -148,9 +149,12 @@ def recall(
         str | None, typer.Option(help=f"What the store held then: {WHEN_HELP}")
     ] = None,
     history: Annotated[bool, typer.Option("--history", help="Closed versions too")] = False,
+    scope: Annotated[
+        Scope, typer.Option(help="here: this workspace; wide: every project of this space")
+    ] = Scope.HERE,
     as_json: AsJson = False,
 ) -> None:
-    """Hybrid recall of facts for this working directory (current ones by default)."""
+    """Hybrid recall of facts for this working directory (or, wide, its whole space)."""
     zone = AccountZone()
     body = {
         "query": query,
@@ -159,11 +163,17 @@ def recall(
         "as_believed": zone.when(as_believed, "--as-believed"),
         "include_history": history or None,
         "cwd": str(Path.cwd()),
+        "scope": scope.value,
     }
     answer = call("POST", "/v1/recall", {k: v for k, v in body.items() if v is not None})
     lines = [f"result: {answer['status']}"]
     if answer["facts"] and not as_json:
-        lines += [fact_line(f, zone.info) for f in answer["facts"]]
+        # A row from another project says which, so it is never read as this one's.
+        lines += [
+            fact_line(f, zone.info)
+            + (f"  [elsewhere: {on_one_line(f['workspace'])}]" if f.get("elsewhere") else "")
+            for f in answer["facts"]
+        ]
     show(answer, as_json, lines)
 
 

@@ -243,7 +243,22 @@ def check_clients(home: Path | None = None) -> list[Check]:
     return checks
 
 
-def run(target: Target, home: Path | None = None) -> tuple[int, list[str]]:
+def check_spaces(spaces_file: Path) -> Check:
+    """The spaces file, checked as the server checks it, with each space's reads_from."""
+    from twoclocks.domain.errors import ConfigError
+    from twoclocks.workspaces import SpacesConfig
+
+    try:
+        config = SpacesConfig.load(spaces_file)
+    except ConfigError as exc:
+        return Check(False, exc.message)
+    reads = tuple(f"{s.id} reads_from: {', '.join(s.reads_from) or '-'}" for s in config.spaces)
+    return Check(True, f"spaces file {spaces_file}: {len(config.spaces)} space(s)", reads)
+
+
+def run(
+    target: Target, home: Path | None = None, spaces_file: Path | None = None
+) -> tuple[int, list[str]]:
     """Every check; (exit code, printed lines)."""
     started = time.monotonic()
     server = check_server(target.url, target.url_from)
@@ -256,6 +271,8 @@ def run(target: Target, home: Path | None = None) -> tuple[int, list[str]]:
     checks += [check_data_dir(target.data_dir), check_hook_log(target.data_dir)]
     unexpanded = check_unexpanded(target.data_dir)
     checks += [*([unexpanded] if unexpanded else []), *check_clients(home)]
+    if spaces_file is not None:
+        checks.append(check_spaces(spaces_file))
     lines = [line for check in checks for line in check.lines()]
     failed = sum(1 for c in checks if c.ok is False)
     lines.append(

@@ -19,6 +19,10 @@ Config file (TOML)::
     [[space]]
     id = "work"
     paths = ["~/codes/acme-*", "/srv/work"]
+    reads_from = ["personal"]    # optional: also read these spaces, one way
+
+``reads_from`` names spaces this one also reads (the block, and a ``wide`` recall);
+never the reverse. Unknown ids and loops are errors naming the space.
 
 A path matches the directory itself and everything beneath it; a trailing ``*``
 matches by plain prefix (``~/codes/acme-*`` covers ``~/codes/acme-api``). Two
@@ -37,8 +41,9 @@ from typing import Any
 
 from twoclocks.domain.errors import AmbiguousWorkspace, ConfigError, InvalidInput
 from twoclocks.domain.places import Workspace
+from twoclocks.domain.scope import IMPLICIT_SPACE, check_reads_from
 
-_SPACE_KEYS = {"id", "paths"}
+_SPACE_KEYS = {"id", "paths", "reads_from"}
 _TOP_KEYS = {"default_space", "space"}
 
 
@@ -100,6 +105,7 @@ class Space:
 
     id: str
     paths: tuple[SpacePath, ...]
+    reads_from: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -144,6 +150,11 @@ class SpacesConfig:
         dupes = sorted({i for i in ids if ids.count(i) > 1})
         if dupes:
             raise ConfigError(f"{source}: space id(s) defined twice: {', '.join(dupes)}")
+        known = set(ids) | ({default.strip()} if default else set())
+        try:
+            check_reads_from({s.id: s.reads_from for s in spaces}, known)
+        except ConfigError as exc:
+            raise ConfigError(f"{source}: {exc}") from None
         return cls(
             spaces=tuple(spaces), default_space=default.strip() if default else None, source=source
         )
@@ -171,6 +182,10 @@ class SpacesConfig:
             )
         return winners[0]
 
+    def reads_from(self, space: str) -> tuple[str, ...]:
+        """The spaces ``space`` also reads, one way (none for an unconfigured space)."""
+        return next((s.reads_from for s in self.spaces if s.id == space), ())
+
 
 def _parse_space(entry: object, source: str) -> Space:
     if not isinstance(entry, dict):
@@ -186,7 +201,14 @@ def _parse_space(entry: object, source: str) -> Space:
     paths = entry.get("paths")
     if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
         raise ConfigError(f'{source}: space "{sid}" needs paths, a list of strings')
-    return Space(id=sid, paths=tuple(SpacePath.parse(p, sid) for p in paths))
+    reads = entry.get("reads_from", [])
+    if not isinstance(reads, list) or not all(isinstance(r, str) and r.strip() for r in reads):
+        raise ConfigError(f'{source}: space "{sid}" reads_from must be a list of space ids')
+    return Space(
+        id=sid,
+        paths=tuple(SpacePath.parse(p, sid) for p in paths),
+        reads_from=tuple(dict.fromkeys(r.strip() for r in reads)),
+    )
 
 
 # -- git, read off the disk ----------------------------------------------------------
@@ -372,14 +394,16 @@ def resolve_workspace(
     space = override.strip() if override and override.strip() else None
     if space is None and config is not None:
         space = config.space_for(directory) or config.default_space
-    if space is None:
-        space = checkout.main_root if checkout else directory
+    # The project key stays what it always was: the space id, else the main checkout.
+    project = space or (checkout.main_root if checkout else directory)
 
     repo: str | None = None
     if checkout is not None:
         repo = normalize_remote(checkout.remote_url) if checkout.remote_url else checkout.main_root
     return Workspace(
         repo=f"repo:{repo}" if repo else None,
-        project=f"project:{space}",
+        project=f"project:{project}",
         worktree=f"worktree:{checkout.top if checkout else directory}",
+        space=space or IMPLICIT_SPACE,
+        reads_from=config.reads_from(space) if config is not None and space else (),
     )

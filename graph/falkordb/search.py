@@ -50,6 +50,7 @@ DIALECT = Dialect(
         "vecf32($vector)) YIELD relationship AS e, score"
     ),
     vector_order="ASC",  # FalkorDB's score is a cosine distance: lower is nearer
+    vector_cosine=lambda distance: 1.0 - distance,
     entity_call="CALL db.idx.fulltext.queryNodes('Entity', $ftq) YIELD node AS n, score",
     episode_call="CALL db.idx.fulltext.queryNodes('Episodic', $ftq) YIELD node AS n, score",
     any_of=_any_of,

@@ -64,6 +64,7 @@ OWN_INDEXES = (
     "e.invalid_at_us, e.created_at_us, e.expired_at_us)",
     "CREATE INDEX FOR (s:Slot) ON (s.key)",
     "CREATE INDEX FOR (a:SlotAlias) ON (a.subject)",
+    "CREATE INDEX FOR (w:WorkspaceSpace) ON (w.key)",
     *search.INDEXES,  # recall: search_text fulltext and the fact_embedding vector index
 )
 
@@ -312,6 +313,17 @@ class FalkorDBStore:
         )
         return bool(result.result_set)
 
+    async def note_workspace(self, account: str, key: str, space: str) -> None:
+        """Register that facts are written under workspace ``key`` from ``space``."""
+        graph = await self._graph(account)
+        await graph.query(cypher.NOTE_WORKSPACE, {"g": account, "key": key, "space": space})
+
+    async def workspace_spaces(self, account: str) -> list[tuple[str, str]]:
+        """Every registered (workspace key, space) pair of the account."""
+        graph = await self._graph(account)
+        result = await graph.ro_query(cypher.WORKSPACE_SPACES, {"g": account})
+        return [(str(row[0]), str(row[1])) for row in result.result_set]
+
     # --- recall legs: Cypher and logic in twoclocks.graph.search_cypher / falkordb.search ---
 
     @classmethod
@@ -336,6 +348,12 @@ class FalkorDBStore:
         self, account: str, vector: Sequence[float], query: FactQuery, k: int
     ) -> list[FactVersion]:
         """Vector leg through the HNSW index, nearest first, filtered like ``query``."""
+        return [v for v, _ in await self.search_vector_scored(account, vector, query, k)]
+
+    async def search_vector_scored(
+        self, account: str, vector: Sequence[float], query: FactQuery, k: int
+    ) -> list[tuple[FactVersion, float]]:
+        """The vector leg with each version's cosine similarity to ``vector``."""
         rows = search.reader(await self._graph(account))
         return await search_cypher.search_vector_leg(
             rows, search.DIALECT, account, vector, query, k

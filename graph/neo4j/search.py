@@ -62,6 +62,7 @@ DIALECT = Dialect(
         "YIELD relationship AS e, score"
     ),
     vector_order="DESC",  # Neo4j's score is a similarity, (1 + cos) / 2: higher is nearer
+    vector_cosine=lambda similarity: 2.0 * similarity - 1.0,
     entity_call=(
         "CALL db.index.fulltext.queryNodes('twoclocks_entity_name', $ftq) YIELD node AS n, score"
     ),

@@ -60,6 +60,8 @@ OWN_SCHEMA = (
     "FOR (n:Episodic) REQUIRE (n.group_id, n.uuid) IS UNIQUE",
     "CREATE CONSTRAINT twoclocks_alias_key IF NOT EXISTS "
     "FOR (a:SlotAlias) REQUIRE (a.group_id, a.subject, a.alias) IS UNIQUE",
+    "CREATE CONSTRAINT twoclocks_workspace_space IF NOT EXISTS "
+    "FOR (w:WorkspaceSpace) REQUIRE (w.group_id, w.key, w.space) IS UNIQUE",
     "CREATE CONSTRAINT twoclocks_account_name IF NOT EXISTS "
     "FOR (a:Account) REQUIRE a.name IS UNIQUE",
     "CREATE INDEX twoclocks_account_key IF NOT EXISTS FOR (a:Account) ON (a.key_hash)",
@@ -327,6 +329,16 @@ class Neo4jStore:
         params = {"name": check_account(account), "settings": settings}
         return bool(await self._run(cypher.SAVE_ACCOUNT_SETTINGS, params))
 
+    async def note_workspace(self, account: str, key: str, space: str) -> None:
+        """Register that facts are written under workspace ``key`` from ``space``."""
+        params = {"g": check_account(account), "key": key, "space": space}
+        await self._run(cypher.NOTE_WORKSPACE, params)
+
+    async def workspace_spaces(self, account: str) -> list[tuple[str, str]]:
+        """Every registered (workspace key, space) pair of the account."""
+        rows = await self._run(cypher.WORKSPACE_SPACES, {"g": check_account(account)})
+        return [(str(r["key"]), str(r["space"])) for r in rows]
+
     # --- recall legs: Cypher and logic in twoclocks.graph.search_cypher / neo4j.search ---
 
     async def _rows(self, statement: str, params: dict[str, Any]) -> list[list[Any]]:
@@ -344,6 +356,12 @@ class Neo4jStore:
         self, account: str, vector: Sequence[float], query: FactQuery, k: int
     ) -> list[FactVersion]:
         """Vector leg through the relationship vector index, nearest first, filtered."""
+        return [v for v, _ in await self.search_vector_scored(account, vector, query, k)]
+
+    async def search_vector_scored(
+        self, account: str, vector: Sequence[float], query: FactQuery, k: int
+    ) -> list[tuple[FactVersion, float]]:
+        """The vector leg with each version's cosine similarity to ``vector``."""
         return await search_cypher.search_vector_leg(
             self._rows, search.DIALECT, check_account(account), vector, query, k
         )

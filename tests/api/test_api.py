@@ -101,6 +101,24 @@ async def test_secret_is_422_secret_refused_and_export_shows_nothing(
     assert export.status_code == 200 and export.text == ""
 
 
+async def test_a_revise_replacement_is_checked_for_secrets_under_the_slot_it_lands_in(
+    api: httpx.AsyncClient,
+) -> None:
+    fact = {"subject": "db", "predicate": "db_password", "object": "in 1Password, item db"}
+    fid = (await api.post("/v1/facts", json=fact)).json()["fact_id"]
+    for replacement in (
+        {"object": "hunter2Sup3rS3cret!"},  # a secret only because the slot names it
+        {"object": "in Vault", "evidence": "token ghp_abcdefghijklmnopqrstuvwxyz0123456789"},
+    ):
+        r = await api.post(
+            f"/v1/facts/{fid}/revise", json={"reason": "ended", "replacement": replacement}
+        )
+        assert r.status_code == 422 and r.json()["error"] == "SecretRefused", r.text
+        assert "hunter2" not in r.text and "ghp_" not in r.text
+    [only] = (await api.get("/v1/facts")).json()["facts"]  # nothing changed
+    assert only["fact_id"] == fid and only["expired_at"] is None
+
+
 async def test_no_key_is_401_and_a_wrong_key_is_401(api: httpx.AsyncClient) -> None:
     r = await api.get("/v1/facts", headers={"Authorization": ""})
     assert r.status_code == 401 and r.json()["error"] == "Unauthorized"

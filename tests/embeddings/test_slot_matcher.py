@@ -10,7 +10,7 @@ import pytest
 
 from twoclocks.embeddings.hashing import HashingEmbedder
 from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
-from twoclocks.embeddings.slot_matcher import DEFAULT_THRESHOLD, SlotMatcher
+from twoclocks.embeddings.slot_matcher import DEFAULT_THRESHOLD, SAME_KIND_MARGIN, SlotMatcher
 
 PAIRS_FILE = Path(__file__).resolve().parents[1] / "data" / "slot_pairs.jsonl"
 
@@ -140,3 +140,24 @@ def test_exact_and_lexical_matches_need_no_model() -> None:
 def test_threshold_must_be_a_cosine() -> None:
     with pytest.raises(ValueError):
         SlotMatcher(HashingEmbedder(), threshold=1.5)
+
+
+def test_values_of_different_kinds_block_a_merge_the_names_would_make() -> None:
+    # Threshold 0: the names alone would always merge.
+    matcher = SlotMatcher(HashingEmbedder(), threshold=0.0)
+    assert matcher.match("search_engine", ["search_backend"]) == "search_backend"
+    kept = matcher.match(
+        "search_engine", ["search_backend"], "https://search.acme.dev", {"search_backend": ["42"]}
+    )
+    assert kept is None
+
+
+def test_two_values_of_one_kind_let_names_merge_a_little_below_the_threshold() -> None:
+    probe = SlotMatcher(HashingEmbedder())
+    score = probe.similarity("search_engine", "search_backend")
+    matcher = SlotMatcher(HashingEmbedder(), threshold=min(1.0, score + SAME_KIND_MARGIN / 2))
+    assert matcher.match("search_engine", ["search_backend"]) is None
+    merged = matcher.match(
+        "search_engine", ["search_backend"], "8.11", {"search_backend": ["7.17"]}
+    )
+    assert merged == "search_backend"

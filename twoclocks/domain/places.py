@@ -73,7 +73,10 @@ class Workspace(BaseModel):
     """A session's position on the ladder, resolved by the server from its working directory.
 
     Each level is a key such as ``repo:github.com/acme/api``; a level that does not
-    apply (not a git checkout, say) is None.
+    apply (not a git checkout, say) is None. ``space`` is the space the session is in
+    (``domain.scope.IMPLICIT_SPACE`` for checkouts no configured space claims) and
+    ``reads_from`` the spaces it also reads, one way; neither is ever a key a fact
+    is stored under.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -81,6 +84,8 @@ class Workspace(BaseModel):
     repo: str | None = None
     project: str | None = None
     worktree: str | None = None
+    space: str | None = None
+    reads_from: tuple[str, ...] = ()
 
     def key_for(self, place: Place) -> str | None:
         """The workspace key a fact placed at ``place`` is stored under (None: everywhere)."""

@@ -83,6 +83,49 @@ _CANONICAL: dict[str, tuple[str, ...]] = {
     "main": ("primary",),
     "begin": ("start",),
     "finish": ("end",),
+    # Common synonyms in slot names (issue 11): one spelling each.
+    "default": ("primary",),
+    "observability": ("monitoring",),
+    "ticket": ("issue",),
+    "bug": ("issue",),
+    "frequency": ("cadence",),
+    "script": ("command",),
+    "site": ("url",),
+    "website": ("url",),
+    "link": ("url",),
+    "linter": ("lint",),
+    "formatter": ("format",),
+    "ide": ("editor",),
+    "messaging": ("chat",),
+    "im": ("chat",),
+    "image": ("container",),
+    "docker": ("container",),
+    "standup": ("daily", "sync"),
+    "styling": ("css",),
+    "style": ("css",),
+    "library": ("framework",),
+    "toolkit": ("framework",),
+    "ship": ("release",),
+    "shipping": ("release",),
+    "outage": ("incident",),
+    "room": ("channel",),
+    "hometown": ("native", "city"),
+    "birthplace": ("native", "city"),
+    "req": ("request",),
+    "org": ("organization",),
+    "tf": ("terraform",),
+    "hosted": ("host",),
+    "hosting": ("host",),
+    "built": ("build",),
+    "located": ("location",),
+    "managed": ("manager",),
+    "owned": ("owner",),
+    "maintained": ("maintainer",),
+    "deployed": ("deployment",),
+    "backed": ("backup",),
+    "1st": ("first",),
+    "2nd": ("second",),
+    "3rd": ("third",),
     # Verb forms of one activity name the same slot ("testing_framework").
     "testing": ("test",),
     "linting": ("lint",),
@@ -109,7 +152,8 @@ _ATTRIBUTE_NOUNS = frozenset(
         "version", "port", "host", "url", "command", "name", "user", "path", "key",
         "id", "count", "size", "limit", "timeout", "date", "time", "email", "image",
         "tag", "branch", "region", "zone", "address", "budget", "format", "level",
-        "directory", "location", "schedule",
+        "directory", "location", "schedule", "theme", "city", "country", "state", "font",
+        "color",
     }
 )  # fmt: skip
 
@@ -117,6 +161,27 @@ _ATTRIBUTE_NOUNS = frozenset(
 # "deploy_command" / "deploy_script", "ssh_user" / "ssh_username", "formatter" /
 # "format_tool". Their presence on one side only proves nothing.
 _OPTIONAL_ATTRIBUTES = frozenset({"command", "user", "path", "format", "budget", "address", "time"})
+
+# Head nouns that say only "the thing used for": "ci_tool" / "ci_provider" / "ci_platform",
+# "issue_tracker" / "bug_tracker" ("system" is not one: "design_system" is a thing). As
+# the last word of a name they are dropped before
+# two names are compared, so what is left (the slot's subject matter) decides.
+_GENERIC_HEADS = frozenset(
+    {
+        "tool", "platform", "provider", "service", "solution", "software",
+        "product", "vendor", "technology", "tracker", "utility", "app", "application",
+        "suite", "stack", "setup", "choice", "option", "preference", "used",
+        "destination", "network",
+    }
+)  # fmt: skip
+
+# Ordinals: "first_reviewer" and "second_reviewer" are two slots, as "item_1" and "item_2".
+_ORDINALS = frozenset(
+    {
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+        "ninth", "tenth", "tertiary", "quaternary",
+    }
+)  # fmt: skip
 
 # Attribute nouns that stand in for a neighbour: "db_host" / "db_address",
 # "release_date" / "release_time", "test_directory" / "test_path",
@@ -130,7 +195,7 @@ _ABSENCE_DISCRIMINATORS = (_ATTRIBUTE_NOUNS - _OPTIONAL_ATTRIBUTES) | frozenset(
         # time and order
         "previous", "new", "next", "last", "first", "original", "legacy", "future",
         # roles of one of several things
-        "primary", "replica", "secondary", "standby", "backup", "fallback",
+        "replica", "secondary", "standby", "backup", "fallback",
         # sides and directions
         "frontend", "backend", "source", "target", "upstream", "downstream",
         # bounds and ends
@@ -139,7 +204,11 @@ _ABSENCE_DISCRIMINATORS = (_ATTRIBUTE_NOUNS - _OPTIONAL_ATTRIBUTES) | frozenset(
         "production", "staging", "development", "qa", "preview", "local",
         # kinds of test
         "unit", "integration", "e2e", "smoke",
+        # places and spheres of a person or a thing
+        "home", "work", "office", "personal", "private", "public", "internal", "external",
+        "remote", "cold", "hot", "soft", "hard",
     }
+    | _ORDINALS
 )  # fmt: skip
 
 # Side words are qualifiers only before a noun; see _qualifiers.
@@ -164,7 +233,21 @@ _SWAP_DISCRIMINATORS = (
             # periods
             "hourly", "daily", "weekly", "monthly", "quarterly", "yearly",
             # pipelines
-            "ci", "cd",
+            "ci", "cd", "primary",
+            # the present, against every other time ("current_owner" / "previous_owner")
+            "current",
+            # likes and rules, and halves of the day
+            "allowed", "forbidden", "blocked", "denied", "preferred", "avoided", "liked",
+            "disliked", "favorite", "day", "night", "weekday", "weekend", "morning", "evening",
+            # opposites
+            "ingress", "egress", "open", "closed", "enabled", "disabled", "included",
+            "excluded", "allow", "deny", "accept", "reject", "approved", "rejected",
+            "required", "optional", "success", "failure", "pass", "fail", "before", "after",
+            "pre", "post", "light", "dark", "push", "pull", "import", "export", "encrypt",
+            "decrypt", "active", "inactive", "online", "offline", "top", "bottom", "left",
+            "right", "front", "back", "head", "tail", "old", "young", "past", "blocks",
+            # roles in an exchange
+            "sender", "receiver", "parent", "child", "major", "minor", "incoming", "outgoing",
         }
     )
 )  # fmt: skip
@@ -217,6 +300,9 @@ def _singular(word: str) -> str:
     return word[:-1]
 
 
+_PER_UNITS = {"min": "minute", "sec": "second", "hr": "hour", "mo": "month", "yr": "year"}
+
+
 def canonical_tokens(name: str) -> list[str]:
     """Predicate words with plurals, abbreviations and spelling variants made canonical.
 
@@ -226,7 +312,14 @@ def canonical_tokens(name: str) -> list[str]:
     ['pull', 'request', 'reviewer']
     """
     out: list[str] = []
-    for word in predicate_tokens(name):
+    words = predicate_tokens(name)
+    if "end" in words and "to" in words:  # "end_to_end" is "e2e", not an end and a "to"
+        text = " ".join(words).replace("end to end", "e2e")
+        words = text.split()
+    for i, word in enumerate(words):
+        if i and words[i - 1] == "per" and word in _PER_UNITS:  # "per min" is per minute
+            out.append(_PER_UNITS[word])
+            continue
         if word in _CANONICAL:
             out.extend(_CANONICAL[word])
             continue
@@ -240,7 +333,10 @@ def lexical_verdict(a: str, b: str) -> LexicalVerdict:
 
     "same": equal once humanized, or equal after plurals and abbreviations are made
     canonical (db/database, env/environment, repo/repository, deploy/deployment,
-    config/configuration, ...), or equal once the spaces are gone (on_call/oncall).
+    config/configuration, ...), or equal once the spaces are gone (on_call/oncall), or
+    equal once a generic head noun is dropped (ci_tool/ci_provider/ci_platform).
+
+    "different" also: the names hold different numbers (item_1/item_2).
 
     "different": one name carries a discriminating qualifier the other lacks
     (previous, primary, replica, frontend, min, max, start, end, region, port, url,
@@ -267,6 +363,12 @@ def lexical_verdict(a: str, b: str) -> LexicalVerdict:
     >>> lexical_verdict("test_command", "build_command")
     'different'
     >>> lexical_verdict("ci_provider", "ci_platform")
+    'same'
+    >>> lexical_verdict("item_1", "item_2")
+    'different'
+    >>> lexical_verdict("home_city", "work_city")
+    'different'
+    >>> lexical_verdict("search_engine", "search_backend")
     'unknown'
     """
     raw_a, raw_b = predicate_tokens(a), predicate_tokens(b)
@@ -280,6 +382,12 @@ def lexical_verdict(a: str, b: str) -> LexicalVerdict:
     if canon_a == canon_b or "".join(canon_a) == "".join(canon_b):
         return "same"
 
+    if _numbers(canon_a) != _numbers(canon_b):
+        return "different"
+    bare_a, bare_b = _bare(canon_a), _bare(canon_b)
+    if bare_a == bare_b or "".join(bare_a) == "".join(bare_b) or _abbreviates(bare_a, bare_b):
+        return "same"
+
     set_a, set_b = set(canon_a), set(canon_b)
     only_a = _qualifiers(canon_a) - set_b
     only_b = _qualifiers(canon_b) - set_a
@@ -290,6 +398,69 @@ def lexical_verdict(a: str, b: str) -> LexicalVerdict:
     if (set_a - set_b) and (set_b - set_a) and set_a & set_b & _ATTRIBUTE_NOUNS:
         return "different"
     return "unknown"
+
+
+def _numbers(tokens: list[str]) -> list[str]:
+    # "item_1" / "item_2", "step2" / "step_3", "v1_url" / "v2_url": every number in a name
+    # is part of what it names, so names whose numbers differ never share a slot.
+    return sorted(re.findall(r"\d+", " ".join(tokens)))
+
+
+# Words that relate a subject to a value without naming the slot: "uses_cache" is
+# "cache", "hosted_on" is "host", "backed_up_to" is "backup".
+_LEADING_VERBS = frozenset({"uses", "use", "used", "using", "has", "have", "had", "is", "was"})
+_TRAILING_PARTICLES = frozenset({"on", "in", "to", "with", "by", "at", "of", "for", "up", "from"})
+
+
+def _bare(tokens: list[str]) -> list[str]:
+    # "ci tool" -> "ci", "uses cache" -> "cache", "hosted on" -> "host"; a name that is
+    # nothing but such words keeps them all.
+    out = list(tokens)
+    while len(out) > 1 and out[0] in _LEADING_VERBS:
+        out.pop(0)
+    while len(out) > 1 and (out[-1] in _GENERIC_HEADS or out[-1] in _TRAILING_PARTICLES):
+        out.pop()
+    return out
+
+
+def _is_abbreviation(short: str, long: str) -> bool:
+    # "tf" / "terraform", "gh" / "github", "req" / "request": the short word's letters
+    # appear in order in the long one, starting with its first letter.
+    if len(short) < 2 or len(long) < len(short) + 2 or short[0] != long[0] or short.isdigit():
+        return False
+    rest = iter(long[1:])
+    return all(ch in rest for ch in short[1:])
+
+
+def _collapse_acronyms(tokens: list[str], other: list[str]) -> list[str]:
+    # "site reliability contact" meets "sre contact": a run of words whose initials are a
+    # word of the other name is that word.
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        for word in other:
+            n = len(word)
+            run = tokens[i : i + n]
+            if n >= 2 and len(run) == n and "".join(t[0] for t in run) == word:
+                out.append(word)
+                i += n
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
+
+
+def _abbreviates(a: list[str], b: list[str]) -> bool:
+    """True when the names match word by word, each pair equal or one abbreviating the other
+    (acronyms of several words included)."""
+    a, b = _collapse_acronyms(a, b), _collapse_acronyms(b, a)
+    if len(a) != len(b) or a == b:
+        return a == b
+    return all(
+        x == y or _is_abbreviation(x, y) or _is_abbreviation(y, x)
+        for x, y in zip(a, b, strict=True)
+    )
 
 
 def _join_compounds(tokens: list[str], other: set[str]) -> list[str]:
@@ -326,9 +497,9 @@ def should_merge(a: str, b: str, similarity: float, threshold: float) -> bool:
     True
     >>> should_merge("deploy_target", "deploy_region", similarity=0.99, threshold=0.8)
     False
-    >>> should_merge("ci_provider", "ci_platform", similarity=0.85, threshold=0.8)
+    >>> should_merge("search_engine", "search_backend", similarity=0.85, threshold=0.8)
     True
-    >>> should_merge("ci_provider", "ci_platform", similarity=0.70, threshold=0.8)
+    >>> should_merge("search_engine", "search_backend", similarity=0.70, threshold=0.8)
     False
     """
     verdict = lexical_verdict(a, b)

@@ -25,7 +25,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from twoclocks.hooks.claude_code import HookFailure, Target, client_target, log_failure
+from twoclocks.client_file import Target
+from twoclocks.hooks.claude_code import HookFailure, client_target, log_failure
 
 HTTP_TIMEOUT_S = 0.25
 """Total time for one request; a capture hook must not hold the agent up."""

@@ -23,6 +23,7 @@ from pydantic import Field, ValidationError
 
 from twoclocks.domain.errors import InvalidInput, TwoclocksError
 from twoclocks.domain.model import require_aware
+from twoclocks.domain.scope import Scope as RecallScope
 from twoclocks.graph.port import Clock
 from twoclocks.mcp_server.backends import (
     Backend,
@@ -91,7 +92,13 @@ that time about that time; with as_of, about as_of) or include_history is given.
 status "empty" means memory has no matching fact; "unavailable" means the store could
 not answer, which is not the same as "no". Each fact carries its fact_id (for revise
 and retract), valid_at / invalid_at (when it was true) and created_at / expired_at
-(when memory believed it); tier "inferred" is a guess, not the person's word."""
+(when memory believed it); tier "inferred" is a guess, not the person's word.
+
+scope "here" (default) reads this workspace. Use scope "wide" when the person asks
+about another of their projects or repos ("how did we set up Kafka in the ingest
+repo?") or about "anywhere" / "any of our services": it reads every project of this
+space (and the spaces it reads from), never beyond. A fact from elsewhere has
+elsewhere: true and its workspace names the project, repo or worktree it is from."""
 
 REVISE_DOC = """\
 Retire a fact that is no longer the truth, optionally naming its replacement.
@@ -290,6 +297,10 @@ def build_server(backend: Backend) -> MCPServer:
         include_history: Annotated[
             bool, Field(description="also ended, corrected and retracted versions")
         ] = False,
+        scope: Annotated[
+            RecallScope,
+            Field(description="here: this workspace; wide: every project of this space"),
+        ] = RecallScope.HERE,
     ) -> RecallResult:
         with _tool_errors():
             req = RecallRequest.model_validate(
@@ -301,6 +312,7 @@ def build_server(backend: Backend) -> MCPServer:
                         "as_believed": _time(as_believed, "as_believed"),
                         "include_history": include_history,
                         "cwd": backend.cwd(ctx),
+                        "scope": scope,
                     }
                 )
             )

@@ -98,6 +98,7 @@ class MemoryService:
         self.resolve_workspace = resolve_workspace
         self.slot_matcher = slot_matcher
         self.settings_of = settings_of
+        self._noted: set[tuple[str, str, str]] = set()
 
     # -- writing -----------------------------------------------------------------
 
@@ -118,7 +119,7 @@ class MemoryService:
         episode_id = self.new_id() if req.evidence else None
         subject = req.subject.strip()
         asked = req.predicate.strip()
-        predicate, new_alias = await self._slot_name(caller.account, subject, asked)
+        predicate, new_alias = await self._slot_name(caller.account, subject, asked, req.object)
         tier = decide_tier(req.tier, caller.writer, caller.channel, req.object, req.evidence)
         new = incoming(
             subject=subject,
@@ -162,6 +163,7 @@ class MemoryService:
             ]
             return plan_write(new, visible, now, self.new_id)
 
+        await self._note_workspace(caller.account, new.workspace, workspace.space)
         done = await self._apply(caller.account, new.subject, new.predicate, plan, vectors)
         if new_alias:
             # Recorded only once the fact is in: a write that failed leaves no alias behind.
@@ -176,20 +178,36 @@ class MemoryService:
             tier_lowered=tier.lowered,
         )
 
+    async def _note_workspace(self, account: str, key: str | None, space: str | None) -> None:
+        """Register the key's space before the fact lands, so a wide read can attribute it.
+
+        Keys do not spell their space (domain.scope); a registered key with no fact yet
+        is harmless, a fact under an unregistered key would be invisible to ``wide``.
+        """
+        if key is None or space is None or (account, key, space) in self._noted:
+            return
+        await self.store.note_workspace(account, key, space)
+        self._noted.add((account, key, space))
+
     async def revise(self, caller: Caller, fact_id: str, req: ReviseRequest) -> ReviseResult:
         """End or correct a fact, optionally naming its successor, all in one transaction."""
         fact_id = await resolve_fact_id(self.store, caller.account, fact_id)
         replacement = None
-        if req.replacement is not None:
-            r = req.replacement
-            refuse_secrets(
-                [("replacement.object", r.object), ("replacement.predicate", r.predicate)]
-            )
         current = await self._versions(caller.account, fact_id)
         subject, predicate = current[0].subject, current[0].predicate
         tier = None
         if req.replacement is not None:
             r = req.replacement
+            # Checked with the slot it lands in: an object under an inherited `db_password`
+            # is a secret even though the replacement names no slot itself.
+            refuse_secrets(
+                [
+                    ("replacement.subject", subject),
+                    ("replacement.predicate", r.predicate or predicate),
+                    ("replacement.object", r.object),
+                    ("replacement.evidence", r.evidence),
+                ]
+            )
             tier = decide_tier(r.tier, caller.writer, caller.channel, r.object, r.evidence)
             replacement = incoming(
                 subject=subject,
@@ -260,7 +278,9 @@ class MemoryService:
         await self._apply(caller.account, subject, predicate, plan)
         return fact_id
 
-    async def _slot_name(self, account: str, subject: str, predicate: str) -> tuple[str, bool]:
+    async def _slot_name(
+        self, account: str, subject: str, predicate: str, value: str
+    ) -> tuple[str, bool]:
         """Slot drift: write under the subject's existing slot when the name means the same.
 
         ``ci_platform`` arriving where ``ci_provider`` exists is written under
@@ -274,7 +294,12 @@ class MemoryService:
         if self.slot_matcher is None or not names:
             return predicate, False
         slots = sorted(set(names.values()))
-        match = await asyncio.to_thread(self.slot_matcher.match, predicate, slots)
+        # The slots' current values vouch for or against a merge (two versions: one slot;
+        # a version beside a URL: two), so the matcher sees them too.
+        values: dict[str, list[str]] = {}
+        for v in await self.store.query(account, FactQuery(now=self.clock(), subject=subject)):
+            values.setdefault(v.predicate, []).append(v.object)
+        match = await asyncio.to_thread(self.slot_matcher.match, predicate, slots, value, values)
         if match is None or match == predicate:
             return predicate, False
         return match, True

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, tzinfo
 from typing import Literal
 
@@ -29,10 +29,19 @@ from twoclocks.domain.errors import InvalidInput, ModelUnavailable, StoreUnavail
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import Cardinality, FactVersion, require_aware
 from twoclocks.domain.places import Workspace
+from twoclocks.domain.scope import Scope, block_spaces, here_first, keys_in_scope, readable_spaces
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.embeddings.port import Embedder
+from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.accounts import zone_of
+from twoclocks.service.relevance import (
+    Relevance,
+    by_question,
+    content_words,
+    dot,
+    lexical_overlap,
+)
 from twoclocks.service.requests import Caller, Fact, Text
 
 log = logging.getLogger("twoclocks.recall")
@@ -50,6 +59,35 @@ shows three changes, so a few more lookups cover the ones it would show."""
 
 Status = Literal["rows", "empty", "unavailable"]
 
+RELEVANCE_FLOOR = 0.24
+"""Below this, no candidate's best relevance signal (``Relevance.best``) is evidence
+enough that memory holds an answer, and recall says ``empty`` (issue 10: "zebra quantum
+banana" came back as rows). Measured with MiniLM on the tune questions: nonsense scores
+0.20-0.23, the weakest real question 0.21 and the next 0.29; questions about slots stored
+for another subject score like real ones (0.28-0.46), so no floor tells those apart.
+Valid for this model only."""
+
+LEGS = ("keyword", "vector", "entity_walk", "workspace_walk", "slot")
+"""The recall legs by name, in the order they are fused. ``slot`` ranks what the other
+legs found by how well its slot name matches the question; it reads nothing itself."""
+
+DEFAULT_LEG_WEIGHTS: Mapping[str, float] = {
+    "keyword": 0.5,
+    "vector": 3.0,
+    "entity_walk": 0.5,
+    "workspace_walk": 1.5,
+    "slot": 0.5,
+}
+"""How much each leg's ranking counts in the fusion; a leg weighted 0 is not run.
+
+Fitted on the tune part of tests/data/recall_questions.jsonl (bench/quality.py): the
+vector leg alone answers most paraphrased questions (hit@1 0.70 alone, against 0.48 for
+keyword and 0.36 for the question-ranked entity walk), so it carries most of the weight;
+at equal weights the fusion fell to 0.59. The set asks without a working directory, so
+the workspace walk is unmeasured there: its weight keeps the session's own workspace
+ahead of equally good rows elsewhere (test_recall_walks_from_the_workspace_entity).
+Re-measure before changing them."""
+
 
 class RecallRequest(BaseModel):
     """A recall: a question in words, plus the usual clock filters."""
@@ -66,6 +104,11 @@ class RecallRequest(BaseModel):
     )
     include_history: bool = Field(False, description="closed versions too")
     cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
+    scope: Scope = Field(
+        Scope.HERE,
+        description="here: this workspace (and unplaced facts); wide: every project, repo and "
+        "worktree of the session's space and of the spaces it reads_from, never another space",
+    )
 
     @field_validator("query")
     @classmethod
@@ -84,6 +127,9 @@ class ScoredFact(Fact):
     """A fact with its fused recall score (higher is better)."""
 
     score: float
+    elsewhere: bool = Field(
+        False, description="from another project, repo or worktree (``workspace`` names it)"
+    )
 
 
 class RecallResult(BaseModel):
@@ -123,31 +169,59 @@ class RecallService:
         resolve_workspace: Callable[[str | None], Workspace],
         tz: tzinfo,
         settings_of: Callable[[str], Awaitable[AccountSettings]] | None = None,
+        leg_weights: Mapping[str, float] | None = None,
+        slot_matcher: SlotMatcher | None = None,
     ) -> None:
+        unknown = set(leg_weights or {}) - set(LEGS)
+        if unknown:
+            raise ValueError(f"unknown recall legs {sorted(unknown)}: the legs are {LEGS}")
+        self.leg_weights = {**DEFAULT_LEG_WEIGHTS, **(leg_weights or {})}
+        self.relevance_floor = RELEVANCE_FLOOR
         self.store = store
         self.clock = clock
         self.embedder = embedder
         self.resolve_workspace = resolve_workspace
         self.tz = tz
         self.settings_of = settings_of
+        # Slot names are few and repeat across questions: their vectors come from the
+        # matcher's cache, so the slot leg costs a dot product per candidate.
+        self.slot_matcher = slot_matcher or (SlotMatcher(embedder) if embedder else None)
 
     async def recall(self, caller: Caller, req: RecallRequest) -> RecallResult:
         """Fuse the keyword, vector and graph legs; only tiered rows, since a model reads them."""
         workspace = self.resolve_workspace(req.cwd)
-        query = FactQuery(
-            now=self.clock(),
-            as_of=req.as_of,
-            as_believed=req.as_believed,
-            include_history=req.include_history,
-            workspaces=workspace.keys,
-        )
         try:
+            keys = await self._keys(
+                caller.account, workspace, readable_spaces(workspace, req.scope)
+            )
+            query = FactQuery(
+                now=self.clock(),
+                as_of=req.as_of,
+                as_believed=req.as_believed,
+                include_history=req.include_history,
+                workspaces=keys,
+            )
             ranked = await self._ranked(caller.account, req.query, query, req.k, workspace)
         except StoreUnavailable as exc:
             log.warning("recall unavailable: %s", exc)
             return RecallResult(status="unavailable", facts=[])
-        facts = [ScoredFact(**Fact.of(v).model_dump(), score=score) for v, score in ranked]
+        here = {
+            i: v.workspace is None or v.workspace in workspace.keys
+            for i, (v, _) in enumerate(ranked)
+        }
+        facts = [
+            ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=elsewhere)
+            for v, score, elsewhere in here_first(ranked, here)
+        ]
         return RecallResult(status="rows" if facts else "empty", facts=facts)
+
+    async def _keys(
+        self, account: str, workspace: Workspace, spaces: frozenset[str]
+    ) -> tuple[str, ...]:
+        """This workspace's keys plus every key registered to ``spaces`` (domain.scope)."""
+        if not spaces:
+            return workspace.keys
+        return keys_in_scope(workspace, await self.store.workspace_spaces(account), spaces)
 
     async def _ranked(
         self, account: str, text: str, query: FactQuery, k: int, workspace: Workspace
@@ -160,44 +234,115 @@ class RecallService:
         """
         pool = max(k * 3, 30)
         query = query.model_copy(update={"tiered_only": True})
-        legs = await asyncio.gather(
-            self.store.search_text(account, text, query, pool),
-            self._vector_leg(account, text, query, pool),
-            self._walk(account, self.store.entities_named(account, text, 10), query, pool),
-            self._walk(account, self._workspace_entities(account, workspace), query, pool),
-        )
-        by_id = {v.version_id: v for leg in legs for v in leg}
+        weights = self.leg_weights
+        vector_task = asyncio.create_task(self._query_vector(text))
+        cosine: dict[str, float] = {}
+
+        async def vector_leg() -> list[FactVersion]:
+            vector = await vector_task
+            if vector is None:
+                return []
+            scored = await self.store.search_vector_scored(account, vector, query, pool)
+            cosine.update((v.version_id, c) for v, c in scored)
+            return [v for v, _ in scored]
+
+        runs: dict[str, Callable[[], Awaitable[list[FactVersion]]]] = {
+            "keyword": lambda: self.store.search_text(account, text, query, pool),
+            "vector": vector_leg,
+            "entity_walk": lambda: self._walk(
+                account, self.store.entities_named(account, text, 10), query, pool
+            ),
+            # One hop only: the workspace's own facts. Further out, a walk from the
+            # workspace reaches every service that shares a value with it (the CI product,
+            # the cloud) and would vote for them as loudly as for the workspace's own.
+            "workspace_walk": lambda: self._walk(
+                account, self._workspace_entities(account, workspace), query, pool, depth=1
+            ),
+        }
+        active = [leg for leg in runs if weights[leg] > 0]
+        try:
+            found = await asyncio.gather(*(runs[leg]() for leg in active))
+        finally:
+            vector = await vector_task
+        found_by = dict(zip(active, found, strict=True))
         # The stores already filter on the tier; the rule is checked again here because a
         # row with no tier reaching a model is the one mistake recall must never make.
+        by_id = {
+            v.version_id: v for leg in found_by.values() for v in leg if shown_to_model(v.tier)
+        }
+        relevance = await self._relevance(text, vector, by_id, cosine)
+        if relevance and max(r.best for r in relevance.values()) < self.relevance_floor:
+            return []
+        question_order = {vid: r.question_score for vid, r in relevance.items()}
+        rankings: dict[str, list[str]] = {}
+        for leg, reached in found_by.items():
+            ids = [v.version_id for v in reached if v.version_id in by_id]
+            # A walk reaches facts by where they sit in the graph, not by what was asked:
+            # its store order says nothing, so it ranks them by the question instead.
+            rankings[leg] = by_question(ids, question_order) if leg.endswith("walk") else ids
+        if weights["slot"] > 0 and relevance:
+            slot_score = {vid: r.slot for vid, r in relevance.items()}
+            rankings["slot"] = by_question(by_id, slot_score)[:pool]
+        legs = [leg for leg in LEGS if leg in rankings]
         fused = reciprocal_rank_fusion(
-            [[v.version_id for v in leg if shown_to_model(v.tier)] for leg in legs]
+            [rankings[leg] for leg in legs], weights=[weights[leg] for leg in legs]
         )
         return [(by_id[vid], score) for vid, score in fused[:k]]
 
-    async def _vector_leg(
-        self, account: str, text: str, query: FactQuery, k: int
-    ) -> list[FactVersion]:
-        """Nearest facts to the question; no leg at all when no embedder can encode it.
+    async def _query_vector(self, text: str) -> list[float] | None:
+        """The question's embedding; None when no embedder can encode it.
 
-        A broken embedder costs recall one leg, not the answer: keyword and graph still run.
+        A broken embedder costs recall its vector and slot legs, not the answer: keyword
+        and graph still run.
         """
         if self.embedder is None:
-            return []
+            return None
         try:
-            vector = await asyncio.to_thread(self.embedder.embed_query, text)
+            return await asyncio.to_thread(self.embedder.embed_query, text)
         except ModelUnavailable as exc:  # the adapter's one error for a failing model
             log.warning("recall without the vector leg, the query embedding failed: %s", exc)
-            return []
-        return await self.store.search_vector(account, vector, query, k)
+            return None
+
+    async def _relevance(
+        self,
+        text: str,
+        vector: list[float] | None,
+        facts: Mapping[str, FactVersion],
+        cosine: Mapping[str, float],
+    ) -> dict[str, Relevance]:
+        """The relevance signals of every candidate fact for this question."""
+        asked = content_words(text)
+        slot_of: dict[str, float] = {}
+        if vector is not None and self.slot_matcher is not None and facts:
+            names = sorted({v.predicate for v in facts.values()})
+            try:
+                vectors = await asyncio.to_thread(self.slot_matcher.name_vectors, names)
+            except ModelUnavailable as exc:
+                log.warning("recall without the slot leg, a name embedding failed: %s", exc)
+            else:
+                slot_of = {n: dot(vector, v) for n, v in zip(names, vectors, strict=True)}
+        return {
+            vid: Relevance(
+                lexical=lexical_overlap(asked, v.predicate, v.object),
+                slot=slot_of.get(v.predicate, 0.0),
+                vector=cosine.get(vid),
+            )
+            for vid, v in facts.items()
+        }
 
     async def _walk(
-        self, account: str, entities: Awaitable[list[str]], query: FactQuery, k: int
+        self,
+        account: str,
+        entities: Awaitable[list[str]],
+        query: FactQuery,
+        k: int,
+        depth: int = TRAVERSAL_DEPTH,
     ) -> list[FactVersion]:
-        """The graph leg from the entities found, up to TRAVERSAL_DEPTH relations out."""
+        """The graph leg from the entities found, up to ``depth`` relations out."""
         found = await entities
         if not found:
             return []
-        return await self.store.traverse(account, found, query, TRAVERSAL_DEPTH, k)
+        return await self.store.traverse(account, found, query, depth, k)
 
     async def _workspace_entities(self, account: str, workspace: Workspace) -> list[str]:
         """Entities named exactly (ignoring case) like the workspace's repo or project."""
@@ -239,6 +384,8 @@ class RecallService:
         rank: dict[str, int] | None = None
         replaced: set[str] = set()
         try:
+            # The block reads the spaces this one reads from, never wider by itself.
+            keys = await self._keys(caller.account, workspace, block_spaces(workspace))
             # Believed now, whatever the world window: current facts plus the closed
             # ones the block shows as recent changes or session-state history.
             believed = await self.store.query(
@@ -247,7 +394,7 @@ class RecallService:
                     now=now,
                     as_believed=now,
                     include_history=True,
-                    workspaces=workspace.keys,
+                    workspaces=keys,
                     limit=BLOCK_CANDIDATES,
                 ),
             )
@@ -256,7 +403,7 @@ class RecallService:
                 ranked = await self._ranked(
                     caller.account,
                     req.query.strip(),
-                    FactQuery(now=now, workspaces=workspace.keys),
+                    FactQuery(now=now, workspaces=keys),
                     50,
                     workspace,
                 )

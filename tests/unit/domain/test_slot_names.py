@@ -39,6 +39,15 @@ SAME = [
     ("former_owner", "previous_owner"),
     ("test_framework", "testing_framework"),
     ("on_call_rotation", "oncall_rotation"),
+    # a generic head noun dropped (issue 11)
+    ("ci_provider", "ci_platform"),
+    ("hosting_provider", "hosting_platform"),
+    ("ci_tool", "ci_provider"),
+    ("lint_tool", "linter"),
+    ("monitoring_tool", "observability_platform"),
+    ("issue_tracker", "ticket_tracker"),
+    ("default_branch", "main_branch"),
+    ("release_cadence", "release_frequency"),
 ]
 
 # Names that differ by a contrasting qualifier: never one slot, whatever the model says.
@@ -64,13 +73,25 @@ DIFFERENT = [
     ("on_call", "on_call_backup"),
     ("min_python_version", "python_version"),
     ("feature_flag_service", "feature_flag_name"),
+    # names that differ only by a number or an ordinal (issue 11)
+    ("item_1", "item_2"),
+    ("step_1", "step_2"),
+    ("step1", "step_2"),
+    ("api_v1_url", "api_v2_url"),
+    ("first_reviewer", "second_reviewer"),
+    ("reviewer", "second_reviewer"),
+    # contrasting modifiers (issue 11)
+    ("home_city", "work_city"),
+    ("home_address", "office_address"),
+    ("current_owner", "previous_owner"),
+    ("read_replica", "write_replica"),
+    ("upstream_repo", "downstream_repo"),
+    ("soft_limit", "hard_limit"),
 ]
 
 # Left to the embedding: synonyms the rules cannot know, and near-names they cannot rule out.
 UNKNOWN = [
-    ("ci_provider", "ci_platform"),
     ("on_call_engineer", "on_call"),
-    ("hosting_provider", "hosting_platform"),
     ("error_tracker", "issue_tracker"),
     ("search_engine", "search_backend"),
     ("cache_backend", "queue_backend"),
@@ -147,8 +168,8 @@ def test_same_pairs_merge_even_at_similarity_zero(a: str, b: str) -> None:
 
 
 def test_unknown_pairs_follow_the_threshold_inclusively() -> None:
-    assert should_merge("ci_provider", "ci_platform", similarity=0.7, threshold=0.7)
-    assert not should_merge("ci_provider", "ci_platform", similarity=0.69, threshold=0.7)
+    assert should_merge("search_engine", "search_backend", similarity=0.7, threshold=0.7)
+    assert not should_merge("search_engine", "search_backend", similarity=0.69, threshold=0.7)
 
 
 def _labelled_pairs() -> list[tuple[str, str, bool]]:
@@ -181,3 +202,48 @@ def test_docstring_examples() -> None:
     result = doctest.testmod(slot_names, raise_on_error=False)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_names_that_differ_only_by_a_number_or_an_ordinal_never_merge() -> None:
+    for a, b in [("item_1", "item_80"), ("step_1", "step_2"), ("second_approver", "approver")]:
+        assert not should_merge(a, b, similarity=1.0, threshold=0.5), (a, b)
+    # The same number on both sides is part of the name, not a difference.
+    assert lexical_verdict("s3_bucket", "s3Bucket") == "same"
+
+
+def test_contrasting_modifiers_block_a_merge() -> None:
+    for a, b in [
+        ("home_city", "work_city"),
+        ("min_replicas", "max_replicas"),
+        ("read_timeout", "write_timeout"),
+        ("source_branch", "target_branch"),
+        ("previous_owner", "current_owner"),
+        ("staging_url", "production_url"),
+        ("first_reviewer", "last_reviewer"),
+        ("upstream_remote", "downstream_remote"),
+        ("allowed_licenses", "forbidden_licenses"),
+        ("day_shift_oncall", "night_shift_oncall"),
+    ]:
+        assert lexical_verdict(a, b) == "different", (a, b)
+
+
+def test_a_generic_head_noun_or_a_relating_verb_does_not_split_a_slot() -> None:
+    for a, b in [
+        ("email_service", "email_platform"),
+        ("uses_cache", "cache"),
+        ("hosted_on", "hosting"),
+        ("backed_up_to", "backup_destination"),
+    ]:
+        assert lexical_verdict(a, b) == "same", (a, b)
+
+
+def test_abbreviations_and_acronyms_match_word_by_word() -> None:
+    for a, b in [
+        ("tf_version", "terraform_version"),
+        ("gh_org", "github_organization"),
+        ("ci_tool", "continuous_integration_tool"),
+        ("pm", "product_manager"),
+        ("max_req_per_min", "max_requests_per_minute"),
+        ("e2e_framework", "end_to_end_framework"),
+    ]:
+        assert lexical_verdict(a, b) == "same", (a, b)

@@ -1,0 +1,1 @@
+"""Quality measurements (slot drift, recall ranking) on the labelled sets in tests/data/."""

@@ -1,0 +1,119 @@
+"""Slot drift measured on labelled pairs: precision and recall of the merge decision.
+
+For every pair, a fresh subject gets ``a = value_a`` and then ``b = value_b`` through
+``MemoryService.remember`` (the path every entry point takes); the pair merged when the
+second write landed under ``a``'s slot name.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from twoclocks.domain.model import Tier
+from twoclocks.domain.trust import Channel, Writer
+from twoclocks.embeddings.slot_matcher import SlotMatcher
+from twoclocks.eval.data import DriftPair
+from twoclocks.graph.port import Store
+from twoclocks.service.memory import MemoryService
+from twoclocks.service.requests import Caller, RememberRequest
+
+
+@dataclass(frozen=True)
+class DriftOutcome:
+    """One pair and what the matcher did with it."""
+
+    pair: DriftPair
+    merged: bool
+
+
+@dataclass(frozen=True)
+class Scores:
+    """Precision, recall and F1 of the merge decision over some pairs."""
+
+    pairs: int
+    true_merges: int
+    false_merges: int
+    missed_merges: int
+
+    @property
+    def precision(self) -> float:
+        """Merges that were right, of all merges made (1.0 when none were made)."""
+        made = self.true_merges + self.false_merges
+        return self.true_merges / made if made else 1.0
+
+    @property
+    def recall(self) -> float:
+        """Merges made, of all the merges the labels ask for (1.0 when none are asked)."""
+        wanted = self.true_merges + self.missed_merges
+        return self.true_merges / wanted if wanted else 1.0
+
+    @property
+    def f1(self) -> float:
+        """Harmonic mean of precision and recall."""
+        p, r = self.precision, self.recall
+        return 2 * p * r / (p + r) if p + r else 0.0
+
+
+def scores(outcomes: Iterable[DriftOutcome]) -> Scores:
+    """Count true, false and missed merges."""
+    rows = list(outcomes)
+    return Scores(
+        pairs=len(rows),
+        true_merges=sum(o.merged and o.pair.merge for o in rows),
+        false_merges=sum(o.merged and not o.pair.merge for o in rows),
+        missed_merges=sum(not o.merged and o.pair.merge for o in rows),
+    )
+
+
+def by_group(
+    outcomes: Sequence[DriftOutcome], key: Callable[[DriftPair], str]
+) -> dict[str, Scores]:
+    """Scores per group of pairs (split, family), groups sorted by name."""
+    groups: dict[str, list[DriftOutcome]] = defaultdict(list)
+    for o in outcomes:
+        groups[key(o.pair)].append(o)
+    return {name: scores(groups[name]) for name in sorted(groups)}
+
+
+def match_directly(matcher: SlotMatcher, pairs: Sequence[DriftPair]) -> list[DriftOutcome]:
+    """The fast path for iterating: the matcher alone, as the service would call it."""
+    out = []
+    for pair in pairs:
+        found = matcher.match(pair.b, [pair.a], pair.value_b, {pair.a: [pair.value_a]})
+        out.append(DriftOutcome(pair, found == pair.a))
+    return out
+
+
+async def through_service(
+    store: Store, matcher: SlotMatcher, pairs: Sequence[DriftPair], account: str | None = None
+) -> list[DriftOutcome]:
+    """The reported path: both writes through ``MemoryService.remember`` on a real store."""
+    account = account or f"drift{uuid.uuid4().hex[:12]}"
+    ticks = itertools.count()
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    service = MemoryService(
+        store,
+        lambda: start + timedelta(seconds=next(ticks)),
+        lambda: uuid.uuid4().hex,
+        embedder=matcher.embedder,
+        slot_matcher=matcher,
+    )
+    caller = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
+    out = []
+    for i, pair in enumerate(pairs):
+        subject = f"{pair.subject}-{i}"
+        first = RememberRequest(
+            subject=subject, predicate=pair.a, object=pair.value_a, tier=Tier.ASSERTED
+        )
+        await service.remember(caller, first)
+        second = RememberRequest(
+            subject=subject, predicate=pair.b, object=pair.value_b, tier=Tier.ASSERTED
+        )
+        written = await service.remember(caller, second)
+        out.append(DriftOutcome(pair, written.predicate == pair.a))
+    return out

@@ -1,0 +1,77 @@
+"""How well a fact answers a question, from signals that cost no store round trip.
+
+Three signals, each from 0 to 1 (cosines may dip below 0):
+
+* ``lexical``: the share of the question's content words found in the fact's predicate
+  and value (its subject is left out: a walk reaches facts *because* they share it);
+* ``slot``: the cosine of the question to the fact's slot name in words ("who is on call
+  right now?" against "on call engineer"), from cached name embeddings;
+* ``vector``: the cosine of the question to the whole fact, as the vector index scored it
+  (absent when the fact was not in that leg's pool).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from twoclocks.domain.slot_names import canonical_tokens
+from twoclocks.graph.search_cypher import STOP_WORDS, words
+
+# Question words that ask for a slot without naming it; they are not content to match.
+_ASKING = frozenset(
+    """
+    currently current right today still again anymore config set setup value name
+    """.split()
+)
+
+
+def content_words(text: str) -> set[str]:
+    """A text's words that carry meaning, canonical (plurals, abbreviations) and unstopped.
+
+    >>> sorted(content_words("Which DB does billing-api use right now?"))
+    ['api', 'billing', 'database']
+    """
+    out: set[str] = set()
+    for word in words(text):
+        if word in STOP_WORDS or word in _ASKING:
+            continue
+        out.update(canonical_tokens(word))
+    return out
+
+
+@dataclass(frozen=True)
+class Relevance:
+    """The signals of one fact for one question."""
+
+    lexical: float
+    slot: float
+    vector: float | None
+
+    @property
+    def question_score(self) -> float:
+        """What a walk orders its facts by: the slot and lexical signals together."""
+        return self.slot + self.lexical
+
+    @property
+    def best(self) -> float:
+        """The strongest single piece of evidence that the fact is on topic."""
+        return max(self.lexical, self.slot, self.vector if self.vector is not None else -1.0)
+
+
+def lexical_overlap(question: set[str], predicate: str, obj: str) -> float:
+    """Share of the question's content words in the fact's predicate and value."""
+    if not question:
+        return 0.0
+    found = content_words(predicate) | content_words(obj)
+    return len(question & found) / len(question)
+
+
+def dot(a: Sequence[float], b: Sequence[float]) -> float:
+    """The cosine of two unit vectors."""
+    return sum(x * y for x, y in zip(a, b, strict=True))
+
+
+def by_question(items: Iterable[str], score: dict[str, float]) -> list[str]:
+    """Items best score first; ties keep the order they came in (a stable sort)."""
+    return sorted(items, key=lambda item: -score.get(item, 0.0))

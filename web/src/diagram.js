@@ -1,0 +1,85 @@
+// A slot's history on both clocks: valid time across, record time up. Each version is the
+// rectangle [valid_at, invalid_at) x [created_at, expired_at); open ends run to "now".
+import { api } from "./api.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const COLOURS = { current: "#4caf50", ended: "#5c8bd6", corrected: "#f0a030", retracted: "#d9534f" };
+const WIDTH = 900;
+const HEIGHT = 360;
+const PAD = { left: 70, right: 20, top: 20, bottom: 40 };
+
+function element(name, attributes, parent) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (parent) parent.appendChild(node);
+  return node;
+}
+
+export function endedHow(version) {
+  return version.retired_reason || (version.invalid_at ? "ended" : "current");
+}
+
+export function drawDiagram(versions, now, zone) {
+  const svg = element("svg", { width: WIDTH, height: HEIGHT, id: "diagram", role: "img" });
+  const time = (value) => (value ? Date.parse(value) : now);
+  const xs = versions.flatMap((v) => [time(v.valid_at), time(v.invalid_at)]);
+  const ys = versions.flatMap((v) => [time(v.created_at), time(v.expired_at)]);
+  const span = (values) => {
+    const low = Math.min(...values);
+    const high = Math.max(...values);
+    return [low, high > low ? high : low + 1000];
+  };
+  const [x0, x1] = span(xs);
+  const [y0, y1] = span(ys);
+  const plotW = WIDTH - PAD.left - PAD.right;
+  const plotH = HEIGHT - PAD.top - PAD.bottom;
+  const x = (t) => PAD.left + ((t - x0) / (x1 - x0)) * plotW;
+  // Record time runs up the page: later beliefs sit higher.
+  const y = (t) => PAD.top + plotH - ((t - y0) / (y1 - y0)) * plotH;
+  const label = (t) => new Date(t).toLocaleString(undefined, { timeZone: zone || undefined });
+  element("line", { x1: PAD.left, y1: PAD.top + plotH, x2: WIDTH - PAD.right, y2: PAD.top + plotH, stroke: "#999" }, svg);
+  element("line", { x1: PAD.left, y1: PAD.top, x2: PAD.left, y2: PAD.top + plotH, stroke: "#999" }, svg);
+  element("text", { x: PAD.left, y: HEIGHT - 8, "font-size": 11 }, svg).textContent =
+    `valid time → ${label(x0)} … ${label(x1)}`;
+  const axis = element("text", { x: 12, y: PAD.top + plotH, "font-size": 11, transform: `rotate(-90 12 ${PAD.top + plotH})` }, svg);
+  axis.textContent = "record time →";
+  const ordered = [...versions].sort((a, b) => time(a.created_at) - time(b.created_at));
+  // Many versions: thin strokes and labels only where they fit.
+  for (const version of ordered) {
+    const how = endedHow(version);
+    const left = x(time(version.valid_at));
+    const right = Math.max(left + 2, x(time(version.invalid_at)));
+    const top = y(time(version.expired_at));
+    const bottom = Math.max(top + 2, y(time(version.created_at)));
+    const group = element("g", { class: `version ${how}`, "data-version": version.version_id }, svg);
+    element("rect", {
+      x: left, y: top, width: right - left, height: bottom - top,
+      fill: COLOURS[how], "fill-opacity": 0.45, stroke: COLOURS[how],
+      "data-created": version.created_at,
+    }, group);
+    element("title", {}, group).textContent =
+      `${version.object} (${how})\nvalid ${label(time(version.valid_at))} → ${version.invalid_at ? label(time(version.invalid_at)) : "now"}` +
+      `\nrecorded ${label(time(version.created_at))} → ${version.expired_at ? label(time(version.expired_at)) : "now"}` +
+      `\nfact ${version.fact_id}, version ${version.version_id}`;
+    if (bottom - top >= 12 && right - left >= 30) {
+      const text = element("text", { x: left + 4, y: bottom - 4, "font-size": 11 }, group);
+      text.textContent = version.object.length > 40 ? `${version.object.slice(0, 39)}…` : version.object;
+    }
+  }
+  return svg;
+}
+
+export async function showSlotHistory(host, fact, zone) {
+  const query = new URLSearchParams({ subject: fact.subject, predicate: fact.predicate, include_history: true });
+  const { facts } = await api("GET", `/v1/facts?${query}`);
+  host.innerHTML = "";
+  const heading = document.createElement("h3");
+  heading.textContent = `${fact.subject} · ${fact.predicate}: ${facts.length} version(s)`;
+  const close = document.createElement("button");
+  close.textContent = "close";
+  close.addEventListener("click", () => (host.innerHTML = ""));
+  const legend = document.createElement("p");
+  legend.className = "muted";
+  legend.textContent = "green current · blue ended (the world changed) · orange corrected (never true) · red retracted";
+  host.append(heading, close, legend, drawDiagram(facts, Date.now(), zone));
+}
