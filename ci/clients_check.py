@@ -112,6 +112,36 @@ def wait_ready(url: str, seconds: float) -> bool:
     return False
 
 
+def capture_stats(url: str, data_dir: Path) -> dict[str, dict[str, int]]:
+    """Events per client and status the server counted (GET /v1/events/stats)."""
+    key = (data_dir / "key").read_text().strip()
+    request = urllib.request.Request(
+        url + "/v1/events/stats", headers={"Authorization": f"Bearer {key}"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        stats = json.loads(answer.read())
+    return {c["client"]: c["events"] for c in stats.get("clients", [])}
+
+
+def settled(url: str, data_dir: Path, client: str, seconds: float = 10) -> dict[str, int]:
+    """The client's event counts once something arrived (async hooks finish after the client)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        counts = capture_stats(url, data_dir).get(client, {})
+        if counts or time.monotonic() > deadline:
+            return counts
+        time.sleep(0.5)
+
+
+def hook_lines(text: str, events: tuple[str, ...]) -> list[str]:
+    """Debug-log lines that mention one of our hook events running."""
+    return [
+        ln.strip()
+        for ln in text.splitlines()
+        if any(e in ln for e in events) and ("hook" in ln.lower() or "Hook" in ln)
+    ]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--prefix", type=Path, default=ROOT / "build" / "clients")
@@ -172,7 +202,7 @@ def main() -> int:
         codex_env = client_home("codex-home")
         checks += [
             lambda: check_claude(run, bin_dir, twoclocks, claude_env, project, url, data_dir),
-            lambda: check_codex(run, bin_dir, twoclocks, codex_env, project),
+            lambda: check_codex(run, bin_dir, twoclocks, codex_env, project, url, data_dir),
             lambda: check_inspector(
                 run, bin_dir, twoclocks, client_home("inspector-home"), project, url
             ),
@@ -230,6 +260,26 @@ def check_claude(
         ran and FACT[2] in text and "provided additionalContext" in text,
         "debug log has the hook's additionalContext with the stored fact" if ran else "no hook",
     )
+    # Offline, no tool runs (no login), but the prompt is submitted first: UserPromptSubmit
+    # fires, so the capture hook (async) reaches the server. Tool hooks need a model.
+    settings = json.loads((Path(env["HOME"]) / ".claude" / "settings.json").read_text())
+    ours = [
+        e for e, groups in settings["hooks"].items() if "twoclocks.hooks.capture" in str(groups)
+    ]
+    run.check(
+        "install claude-code: capture hooks in settings.json",
+        set(ours)
+        >= {"PostToolUse", "PostToolUseFailure", "SubagentStop", "UserPromptSubmit", "Stop"},
+        ", ".join(ours),
+    )
+    lines = hook_lines(text, ("UserPromptSubmit", "PostToolUse", "Stop"))
+    counts = settled(url, data_dir, "claude-code")
+    run.check(
+        "claude -p hi --debug: UserPromptSubmit capture hook fired, event stored",
+        counts.get("stored", 0) >= 1,
+        f"server counted claude-code events {counts}; debug log: "
+        + (" / ".join(lines[:3])[:300] or "no hook line"),
+    )
 
     key = (data_dir / "key").read_text().strip()
     sh(
@@ -262,7 +312,13 @@ def check_claude(
 
 
 def check_codex(
-    run: Run, bin_dir: Path, twoclocks: str, env: dict[str, str], project: Path
+    run: Run,
+    bin_dir: Path,
+    twoclocks: str,
+    env: dict[str, str],
+    project: Path,
+    url: str,
+    data_dir: Path,
 ) -> None:
     from twoclocks.clients.codex import list_hooks
 
@@ -294,13 +350,21 @@ def check_codex(
         "rmcp: Service initialized as client, serverInfo twoclocks",
     )
     # What Codex's hook review writes on "Trust all and continue".
-    [hook] = [
+    hooks = [
         h
         for h in list_hooks(codex, Path(env["HOME"]), env=env) or []
         if "twoclocks" in h["command"]
     ]
+    run.check(
+        "codex app-server hooks/list: SessionStart and the capture hooks",
+        len(hooks) == 4,
+        ", ".join(h["key"].rsplit(":", 3)[1] for h in hooks),
+    )
     with (Path(env["HOME"]) / ".codex" / "config.toml").open("a") as config:
-        config.write(f'\n[hooks.state."{hook["key"]}"]\ntrusted_hash = "{hook["currentHash"]}"\n')
+        for hook in hooks:
+            config.write(
+                f'\n[hooks.state."{hook["key"]}"]\ntrusted_hash = "{hook["currentHash"]}"\n'
+            )
     doctor = sh([twoclocks, "doctor"], env, project, timeout=60).stdout
     line = next((ln for ln in doctor.splitlines() if "codex:" in ln), "")
     run.check("twoclocks doctor: trusted Codex hook passes", line.startswith("✓"), line)
@@ -310,6 +374,13 @@ def check_codex(
         "codex exec: trusted SessionStart hook runs",
         "hook: SessionStart Completed" in out,
         "hook: SessionStart Completed",
+    )
+    lines = hook_lines(out, ("UserPromptSubmit", "PostToolUse", "Stop"))
+    counts = settled(url, data_dir, "codex")
+    run.check(
+        "codex exec: trusted UserPromptSubmit capture hook fired, event stored",
+        counts.get("stored", 0) >= 1,
+        f"server counted codex events {counts}; " + (" / ".join(lines[:3])[:300] or "no hook line"),
     )
     wrong = sh(
         exec_args,
@@ -321,7 +392,8 @@ def check_codex(
     seen = next((ln for ln in out.splitlines() if "MCP server stderr" in ln), "")
     run.check(
         "codex exec: exported TWOCLOCKS_URL reaches `twoclocks mcp` (env_vars), fails visibly",
-        "cannot reach twoclocks at http://127.0.0.1:9" in seen,
+        "cannot reach twoclocks at http://127.0.0.1:9" in seen
+        or "server at http://127.0.0.1:9 is not answering" in seen,
         seen.split("MCP server stderr", 1)[-1].strip()[:160],
     )
 

@@ -88,12 +88,29 @@ def test_doctor_says_an_untrusted_codex_hook_is_skipped_and_how_to_trust_it(home
     install("codex", home)
     line = _codex_line(home)
     assert "not trusted" in line and "Trust all and continue" in line
-    [key] = hook_keys(home)
-    assert key == f"{home}/.codex/hooks.json:session_start:0:0"
+    keys = hook_keys(home)
+    assert keys == [
+        f"{home}/.codex/hooks.json:{event}:0:0"
+        for event in ("session_start", "post_tool_use", "user_prompt_submit", "stop")
+    ]
     # What Codex writes once the person trusts it (0.171's config shape).
     with (home / ".codex" / "config.toml").open("a") as config:
-        config.write(f'\n[hooks.state."{key}"]\ntrusted_hash = "sha256:{"0" * 64}"\n')
+        for key in keys:
+            config.write(f'\n[hooks.state."{key}"]\ntrusted_hash = "sha256:{"0" * 64}"\n')
     assert "installed" in _codex_line(home)
+
+
+def test_doctor_says_which_codex_capture_hooks_are_still_untrusted(home: Path) -> None:
+    from twoclocks.clients.codex import hook_keys
+    from twoclocks.install import install
+
+    install("codex", home)
+    session_start = hook_keys(home)[0]
+    with (home / ".codex" / "config.toml").open("a") as config:
+        config.write(f'\n[hooks.state."{session_start}"]\ntrusted_hash = "sha256:{"0" * 64}"\n')
+    line = _codex_line(home)
+    assert "not trusted" in line and "post_tool_use, user_prompt_submit, stop" in line
+    assert "session_start" not in line
 
 
 def test_doctor_says_a_codex_entry_without_env_vars_needs_a_reinstall(home: Path) -> None:
@@ -156,3 +173,80 @@ def test_doctor_shows_a_cursor_workspace_folder_that_arrived_unexpanded(tmp_path
     check = check_unexpanded(tmp_path)
     assert check is not None and check.ok is False
     assert "${workspaceFolder}" in check.text and "update Cursor" in check.text
+
+
+# -- capture (issue 12 point 7) --------------------------------------------------------------
+
+
+async def test_doctor_shows_each_clients_last_event_the_spool_and_refusals(
+    falkordb_server: Any, tmp_path: Path
+) -> None:
+    import io
+    import json
+    import uuid
+
+    from twoclocks import doctor_capture
+    from twoclocks.client_file import Target
+    from twoclocks.graph.falkordb.store import FalkorDBStore
+    from twoclocks.hooks import capture
+
+    settings = bootstrap.load_settings(data_dir=tmp_path / "data")
+    runtime = await bootstrap.start_runtime(
+        settings, store=FalkorDBStore(falkordb_server.socket_path), embedder=HashingEmbedder()
+    )
+    key = await runtime.accounts.create(f"doc_{uuid.uuid4().hex[:12]}")
+    commit = json.loads(
+        (Path(__file__).parent / "capture" / "fixtures" / "claude_code.json").read_text()
+    )["events"]["git_commit"]
+    data_dir = settings.data_dir
+    try:
+        async with serving(runtime) as url:
+            env = {"TWOCLOCKS_URL": url, "TWOCLOCKS_KEY": key, "TWOCLOCKS_DATA_DIR": str(data_dir)}
+            sent = await asyncio.to_thread(
+                capture.capture, "claude-code", io.StringIO(json.dumps(commit)), env, 5.0
+            )
+            assert sent == "sent"
+            capture.spool(data_dir, capture.body_of("cursor", {"conversation_id": "c"}))
+            target = Target(url, key, data_dir, "TWOCLOCKS_URL")
+            lines = [
+                c
+                for c in await asyncio.to_thread(
+                    doctor_capture.run, target, True, True, ["claude-code", "codex"]
+                )
+            ]
+    finally:
+        await runtime.close()
+    texts = [c.text for c in lines]
+    [spool] = [c for c in lines if "spool" in c.text]
+    assert spool.ok is False and "1 event(s) waiting" in spool.text and "drain" in spool.text
+    assert "capture on: tool events become observed facts" in texts
+    [claude] = [t for t in texts if t.startswith("capture claude-code")]
+    assert "last event" in claude and "stored 1" in claude
+    [codex] = [t for t in texts if t.startswith("capture codex")]
+    assert "no event since the server started" in codex
+
+
+def test_doctor_says_capture_is_off_and_names_refused_facts_by_error() -> None:
+    from datetime import UTC, datetime
+
+    from twoclocks.doctor_capture import capture_checks
+
+    now = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
+    stats = {
+        "capture": False,
+        "since": "2026-12-01T09:00:00Z",
+        "clients": [
+            {
+                "client": "cursor",
+                "last_event_at": "2026-12-01T09:55:00Z",
+                "events": {"stored": 4, "capture_off": 2},
+            }
+        ],
+        "refused_facts": {"SecretRefused": 3},
+    }
+    texts = [c.text for c in capture_checks(stats, ["claude-code"], now)]
+    assert texts[0].startswith("capture off") and "`twoclocks capture on`" in texts[0]
+    assert any("capture claude-code: no event" in t for t in texts)
+    assert "capture cursor: last event 2026-12-01T09:55+00:00 (5 min ago)" in "\n".join(texts)
+    assert any("stored 4, capture_off 2" in t for t in texts)
+    assert any("SecretRefused 3" in t for t in texts)

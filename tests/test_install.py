@@ -15,6 +15,7 @@ COMMANDS = Commands(
     twoclocks="/opt/tc/bin/twoclocks",
     claude_hook="/opt/tc/bin/python -m twoclocks.hooks.claude_code session-start",
     cursor_hook="/opt/tc/bin/python -m twoclocks.hooks.cursor session-start",
+    capture_hook="/opt/tc/bin/python -m twoclocks.hooks.capture",
 )
 
 
@@ -62,7 +63,8 @@ def test_cursor_gets_the_workspace_folder_and_a_session_start_hook(home: Path) -
     server = _json(home / ".cursor" / "mcp.json")["mcpServers"]["twoclocks"]
     assert server["args"] == ["mcp", "--cwd", "${workspaceFolder}"]
     hooks = _json(home / ".cursor" / "hooks.json")
-    assert hooks == {"version": 1, "hooks": {"sessionStart": [{"command": COMMANDS.cursor_hook}]}}
+    assert hooks["version"] == 1
+    assert hooks["hooks"]["sessionStart"] == [{"command": COMMANDS.cursor_hook}]
 
 
 def test_merges_with_existing_settings_and_backs_them_up(home: Path) -> None:
@@ -87,7 +89,8 @@ def test_merges_with_existing_settings_and_backs_them_up(home: Path) -> None:
 
     merged = _json(settings)
     assert merged["model"] == "opus" and merged["permissions"] == theirs["permissions"]
-    assert merged["hooks"]["Stop"] == theirs["hooks"]["Stop"]
+    # Their Stop hook stays first; ours (the spool drain) comes after it.
+    assert merged["hooks"]["Stop"][:-1] == theirs["hooks"]["Stop"]
     assert merged["hooks"]["SessionStart"][0] == theirs["hooks"]["SessionStart"][0]
     assert len(merged["hooks"]["SessionStart"]) == 2
     assert _json(user)["numStartups"] == 7
@@ -189,7 +192,7 @@ def test_installed_reports_parts_and_commands_that_cannot_start(home: Path) -> N
     # /opt/tc does not exist here: the moved-venv failure the doctor must show.
     assert all(p.problem and "does not exist" in p.problem for p in parts)
     install("claude-code", home)  # this interpreter's real commands
-    assert [p.problem for p in installed("claude-code", home)] == [None, None]
+    assert [p.problem for p in installed("claude-code", home)] == [None, None, None]
 
 
 def test_a_codex_entry_without_env_vars_is_reported_with_its_fix(home: Path) -> None:
@@ -198,22 +201,22 @@ def test_a_codex_entry_without_env_vars_is_reported_with_its_fix(home: Path) -> 
     config.write_text(
         "\n".join(line for line in config.read_text().splitlines() if "env_vars" not in line)
     )
-    [server, _hook] = installed("codex", home)
+    [server, _hook, _capture] = installed("codex", home)
     assert server.problem and "env_vars does not pass TWOCLOCKS_URL" in server.problem
     install("codex", home)
-    assert [p.problem for p in installed("codex", home)] == [None, None]
+    assert [p.problem for p in installed("codex", home)] == [None, None, None]
 
 
 def test_an_old_startup_clear_matcher_is_reported_and_reinstall_widens_it(home: Path) -> None:
     install("claude-code", home)
     settings = home / ".claude" / "settings.json"
     settings.write_text(settings.read_text().replace(MATCHER, "startup|clear"))
-    [_server, hook] = installed("claude-code", home)
+    [_server, hook, _capture] = installed("claude-code", home)
     assert hook.problem and "compact and resume lose the block" in hook.problem
     install("claude-code", home)
     [group] = _json(settings)["hooks"]["SessionStart"]
     assert group["matcher"] == MATCHER
-    assert [p.problem for p in installed("claude-code", home)] == [None, None]
+    assert [p.problem for p in installed("claude-code", home)] == [None, None, None]
 
 
 # -- uninstall: only ours goes ---------------------------------------------------------------
@@ -264,9 +267,11 @@ def test_uninstall_removes_only_what_install_added(client: str, home: Path) -> N
     before = _parsed(home)
     install(client, home, commands=COMMANDS)
     if client == "codex":  # the trust Codex records for our hook goes too
-        [key] = hook_keys(home)
+        keys = hook_keys(home)
+        assert len(keys) == 4  # SessionStart and the three capture hooks
         with (home / ".codex" / "config.toml").open("a") as config:
-            config.write(f'\n[hooks.state."{key}"]\ntrusted_hash = "sha256:2"\n')
+            for key in keys:
+                config.write(f'\n[hooks.state."{key}"]\ntrusted_hash = "sha256:2"\n')
     uninstall(client, home)
     after = _parsed(home)
     new_files = set(after) - set(before)
@@ -279,3 +284,79 @@ def test_uninstall_removes_only_what_install_added(client: str, home: Path) -> N
     report = uninstall(client, home)
     assert _files(home) == first
     assert all(line.startswith("unchanged") for line in report)
+
+
+# -- capture hooks (issue 12 point 1) --------------------------------------------------------
+
+CAPTURE = "/opt/tc/bin/python -m twoclocks.hooks.capture"
+
+
+def _handlers(groups: list[dict]) -> list[dict]:
+    return [h for g in groups for h in g["hooks"]]
+
+
+def test_claude_code_capture_hooks_run_in_the_background_and_stop_drains_the_spool(
+    home: Path,
+) -> None:
+    install("claude-code", home, commands=COMMANDS)
+    hooks = _json(home / ".claude" / "settings.json")["hooks"]
+    for event in ("PostToolUse", "PostToolUseFailure", "SubagentStop", "UserPromptSubmit"):
+        [group] = hooks[event]
+        assert "matcher" not in group  # every tool
+        assert group["hooks"] == [
+            {"type": "command", "command": f"{CAPTURE} claude-code", "timeout": 5, "async": True}
+        ]
+    assert _handlers(hooks["Stop"]) == [
+        {"type": "command", "command": f"{CAPTURE} stop", "timeout": 5, "async": True}
+    ]
+
+
+def test_codex_capture_hooks_are_post_tool_use_prompts_and_stop(home: Path) -> None:
+    install("codex", home, commands=COMMANDS)
+    hooks = _json(home / ".codex" / "hooks.json")["hooks"]
+    assert set(hooks) == {"SessionStart", "PostToolUse", "UserPromptSubmit", "Stop"}
+    assert _handlers(hooks["PostToolUse"])[0]["command"] == f"{CAPTURE} codex"
+    assert _handlers(hooks["UserPromptSubmit"])[0]["command"] == f"{CAPTURE} codex"
+    assert _handlers(hooks["Stop"])[0]["command"] == f"{CAPTURE} stop"
+    # Codex has no async flag for command hooks: none is written.
+    assert not any("async" in h for groups in hooks.values() for h in _handlers(groups))
+
+
+def test_cursor_capture_hooks_cover_tools_shell_edits_prompts_and_stop(home: Path) -> None:
+    install("cursor", home, commands=COMMANDS)
+    hooks = _json(home / ".cursor" / "hooks.json")["hooks"]
+    for event in ("postToolUse", "afterShellExecution", "afterFileEdit", "beforeSubmitPrompt"):
+        assert hooks[event] == [{"command": f"{CAPTURE} cursor"}]
+    assert hooks["stop"] == [{"command": f"{CAPTURE} stop"}]
+
+
+def test_capture_hooks_keep_the_persons_own_hooks_on_the_same_events(home: Path) -> None:
+    settings = home / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    theirs = {"matcher": "Bash", "hooks": [{"type": "command", "command": "my-linter"}]}
+    settings.write_text(json.dumps({"hooks": {"PostToolUse": [theirs]}}))
+    install("claude-code", home, commands=COMMANDS)
+    install("claude-code", home, commands=COMMANDS)
+    groups = _json(settings)["hooks"]["PostToolUse"]
+    assert groups[0] == theirs and len(groups) == 2
+    from twoclocks.uninstall import uninstall
+
+    uninstall("claude-code", home)
+    assert _json(settings) == {"hooks": {"PostToolUse": [theirs]}}
+
+
+@pytest.mark.parametrize("client", CLIENTS)
+def test_installed_names_the_capture_hooks_and_any_that_are_missing(
+    client: str, home: Path
+) -> None:
+    install(client, home)
+    capture = installed(client, home)[-1]
+    assert capture.present and capture.problem is None
+    assert capture.what.startswith("capture hooks (") and "top" in capture.what
+    path = capture.path
+    data = _json(path)
+    first = next(e for e in data["hooks"] if e not in ("SessionStart", "sessionStart"))
+    del data["hooks"][first]
+    path.write_text(json.dumps(data))
+    capture = installed(client, home)[-1]
+    assert capture.problem and first in capture.problem

@@ -24,6 +24,7 @@ from twoclocks.embeddings.port import Embedder
 from twoclocks.graph.port import Store
 from twoclocks.service.accounts import Accounts
 from twoclocks.service.capture import CaptureService
+from twoclocks.service.capture_pending import PENDING_NAME, PendingEvents
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.recall import RecallService
 from twoclocks.service.schema_versions import ensure_schema
@@ -180,7 +181,12 @@ async def start_runtime(
         account_zone(settings),
         settings_of=accounts.settings,
     )
-    capture = CaptureService(service, store, system_clock, resolver, accounts.settings)
+    pending = PendingEvents(settings.data_dir / PENDING_NAME)
+    capture = CaptureService(service, store, system_clock, resolver, accounts.settings, pending)
+    # Facts of events accepted just before the last stop, written before serving new ones.
+    recovered = await capture.recover()
+    if recovered:
+        log.info("capture: wrote the facts of %d event(s) accepted before the last stop", recovered)
     runtime = Runtime(settings, store, embedder, service, accounts, recall, capture)
     record_store(settings)
     runtime.ready = True

@@ -226,8 +226,8 @@ def check_clients(home: Path | None = None) -> list[Check]:
             checks.append(
                 Check(
                     False,
-                    f"codex: the SessionStart hook is not trusted ({trust.how}), so Codex "
-                    f"skips it: {TRUST_FIX}",
+                    f"codex: twoclocks hooks not trusted ({trust.how}), so Codex "
+                    f"skips them: {TRUST_FIX}",
                 )
             )
         else:
@@ -271,6 +271,14 @@ def run(
     checks += [check_data_dir(target.data_dir), check_hook_log(target.data_dir)]
     unexpanded = check_unexpanded(target.data_dir)
     checks += [*([unexpanded] if unexpanded else []), *check_clients(home)]
+    from twoclocks import doctor_capture
+
+    capturing = [
+        client
+        for client in CLIENTS
+        if any(p.present and p.what.startswith("capture") for p in installed(client, home))
+    ]
+    checks += doctor_capture.run(target, bool(server.ok), bool(checks[1].ok), capturing)
     if spaces_file is not None:
         checks.append(check_spaces(spaces_file))
     lines = [line for check in checks for line in check.lines()]

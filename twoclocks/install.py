@@ -4,14 +4,18 @@ What each client gets (user scope, so every project sees it):
 
 * Claude Code: ``mcpServers.twoclocks`` in ``~/.claude.json`` (what ``claude mcp add
   --scope user`` writes) and a ``SessionStart`` hook, matcher
-  ``startup|clear|compact|resume``, in ``~/.claude/settings.json``.
+  ``startup|clear|compact|resume``, in ``~/.claude/settings.json``; there too the
+  capture hooks (``async: true``) on PostToolUse, PostToolUseFailure, SubagentStop
+  and UserPromptSubmit, and Stop to drain the spool.
 * Codex: ``[mcp_servers.twoclocks]`` in ``~/.codex/config.toml``, with ``env_vars``
   naming the ``TWOCLOCKS_*`` variables (Codex hands a stdio server only a fixed list
   of variables otherwise), and the same ``SessionStart`` hook in
-  ``~/.codex/hooks.json`` (Codex reads Claude Code's shape).
+  ``~/.codex/hooks.json`` (Codex reads Claude Code's shape), with capture hooks on
+  PostToolUse and UserPromptSubmit and Stop to drain (Codex has no SessionEnd).
 * Cursor: ``mcpServers.twoclocks`` in ``~/.cursor/mcp.json``, told the workspace with
   ``${workspaceFolder}`` (Cursor does not document a stdio server's directory), and
-  a ``sessionStart`` hook in ``~/.cursor/hooks.json``.
+  a ``sessionStart`` hook in ``~/.cursor/hooks.json``, with capture hooks on
+  postToolUse, afterShellExecution, afterFileEdit, beforeSubmitPrompt and stop.
 
 Each client's shapes live in ``twoclocks/clients/<client>.py`` (adding a client is one
 file there and one line in ``CLIENT_MODULES``); the merge machinery in
@@ -62,11 +66,22 @@ CLIENTS = tuple(CLIENT_MODULES)
 
 @dataclass(frozen=True)
 class Commands:
-    """What the configs run: the MCP server and the two hook commands."""
+    """What the configs run: the MCP server, the session-start hooks and the capture hook."""
 
     twoclocks: str
     claude_hook: str
     cursor_hook: str
+    capture_hook: str
+    """Followed by the client's name (a tool event on stdin) or ``stop`` (drain the spool)."""
+
+    def capture(self, client: str) -> str:
+        """The capture hook command for one client's tool events."""
+        return f"{self.capture_hook} {client}"
+
+    @property
+    def stop(self) -> str:
+        """The hook run when a turn ends: what the spool still holds goes to the server."""
+        return f"{self.capture_hook} stop"
 
     @classmethod
     def here(cls) -> Commands:
@@ -74,13 +89,14 @@ class Commands:
         python = sys.executable
         beside = Path(python).with_name("twoclocks")
         found = str(beside) if beside.exists() else shutil.which("twoclocks") or "twoclocks"
-        # `python -m` skips the CLI's imports (typer, pydantic-settings): the hook's
-        # 800 ms budget cannot afford them. `twoclocks hook ...` runs the same code.
+        # `python -m` skips the CLI's imports (typer, pydantic-settings): the session-start
+        # hook's 800 ms budget and the capture hook's 100 ms cannot afford them.
         fast = shlex.quote(python) + " -m twoclocks.hooks."
         return cls(
             twoclocks=found,
             claude_hook=fast + "claude_code session-start",
             cursor_hook=fast + "cursor session-start",
+            capture_hook=fast + "capture",
         )
 
 

@@ -16,8 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from live_server import serving
-from playwright.async_api import async_playwright
-from test_web_screen import CHROMIUM
+from test_web_screen import CHROMIUM, playwright_api
 from test_web_screen import pytestmark as browser_marks
 
 from twoclocks import bootstrap
@@ -73,7 +72,7 @@ async def test_the_memory_screens_first_page_renders_within_a_second_at_10k_fact
             seeded = time.perf_counter()
             await asyncio.gather(*(write(n) for n in range(FACTS)))
             seeded = time.perf_counter() - seeded
-        async with async_playwright() as driver:
+        async with playwright_api.async_playwright() as driver:
             browser = await driver.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
             page = await browser.new_page()
             await page.goto(url + "/")

@@ -195,3 +195,31 @@ def test_the_capture_hook_imports_nothing_heavy() -> None:
     )
     heavy = {"fastapi", "httpx", "pydantic", "pydantic_settings", "typer", "twoclocks.bootstrap"}
     assert not loaded & heavy
+
+
+async def test_the_stop_hook_drains_the_spool_within_its_budget(
+    runtime: bootstrap.Runtime, tmp_path: Path
+) -> None:
+    data_dir, cwd = runtime.settings.data_dir, str(tmp_path)
+    for i in range(30):
+        capture.spool(data_dir, capture.body_of("cursor", json.loads(edit_event(i, cwd))))
+    async with serving(runtime) as url:
+        runs = []
+        # Each run sends what it can in its budget; a busy box may need the next turn's.
+        while capture.spool_depth(data_dir)[0] and len(runs) < 5:
+            started = time.monotonic()
+            done = await asyncio.to_thread(
+                subprocess.run,
+                [sys.executable, "-m", "twoclocks.hooks.capture", "stop"],
+                input=json.dumps({"hook_event_name": "Stop", "session_id": "s"}),
+                capture_output=True,
+                text=True,
+                env={**env_for(data_dir, url, runtime), "PATH": ""},
+                timeout=30,
+            )
+            runs.append(time.monotonic() - started)
+            assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+        assert capture.spool_depth(data_dir) == (0, 0)
+        assert len(await edited_files(runtime, cwd)) == 30
+    # The budget, plus starting the interpreter.
+    assert max(runs) < capture.STOP_BUDGET_S + 1.5

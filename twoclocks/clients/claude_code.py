@@ -1,7 +1,8 @@
 """Claude Code: ``mcpServers.twoclocks`` and the SessionStart hook, user scope.
 
 The server goes in ``~/.claude.json`` (what ``claude mcp add --scope user`` writes), the
-hook, matcher ``startup|clear|compact|resume``, in ``~/.claude/settings.json``.
+hook, matcher ``startup|clear|compact|resume``, in ``~/.claude/settings.json``, with the
+capture hooks: ``async: true``, so Claude Code never waits for them.
 """
 
 from __future__ import annotations
@@ -13,17 +14,26 @@ from twoclocks.clients.files import (
     MATCHER,
     Edit,
     Part,
+    capture_part,
+    chain,
+    drop_all_hooks,
     drop_hooks,
     drop_server,
     hook_part,
     json_edit,
     mcp_server,
+    nested_hooks,
     server_part,
     session_start_hook,
 )
 
 if TYPE_CHECKING:
     from twoclocks.install import Commands
+
+CAPTURE_EVENTS = ("PostToolUse", "PostToolUseFailure", "SubagentStop", "UserPromptSubmit")
+"""Tool results, failed tools, finished subagents and the person's own prompt."""
+DRAIN_EVENT = "Stop"
+HOOK_EVENTS = (*CAPTURE_EVENTS, DRAIN_EVENT)
 
 NOTE = "restart Claude Code; `/mcp` lists twoclocks; `twoclocks doctor` checks it all"
 
@@ -40,10 +50,21 @@ def plan(home: Path, commands: Commands) -> list[Edit]:
         ),
         json_edit(
             settings,
-            f"SessionStart hook ({MATCHER})",
-            session_start_hook(settings, commands.claude_hook),
+            f"SessionStart hook ({MATCHER}) and capture hooks ({', '.join(HOOK_EVENTS)})",
+            chain(
+                session_start_hook(settings, commands.claude_hook),
+                nested_hooks(settings, hook_commands(commands), background=True),
+            ),
         ),
     ]
+
+
+def hook_commands(commands: Commands) -> dict[str, str]:
+    """The capture command per event, and the drain at Stop."""
+    return {
+        **{event: commands.capture("claude-code") for event in CAPTURE_EVENTS},
+        DRAIN_EVENT: commands.stop,
+    }
 
 
 def installed(home: Path) -> list[Part]:
@@ -51,6 +72,7 @@ def installed(home: Path) -> list[Part]:
     return [
         server_part(home / ".claude.json", "MCP server"),
         hook_part(home / ".claude" / "settings.json", "SessionStart", nested=True),
+        capture_part(home / ".claude" / "settings.json", HOOK_EVENTS, nested=True),
     ]
 
 
@@ -60,7 +82,9 @@ def removal(home: Path) -> list[Edit]:
         json_edit(home / ".claude.json", "MCP server", drop_server),
         json_edit(
             home / ".claude" / "settings.json",
-            "SessionStart hook",
-            drop_hooks("SessionStart", nested=True),
+            "SessionStart and capture hooks",
+            chain(
+                drop_hooks("SessionStart", nested=True), drop_all_hooks(HOOK_EVENTS, nested=True)
+            ),
         ),
     ]

@@ -1,13 +1,17 @@
-"""Codex: its MCP entry and SessionStart hook (install, uninstall, doctor), and hook trust.
+"""Codex: its MCP entry, SessionStart and capture hooks (install, uninstall, doctor), hook trust.
 
 Install writes ``[mcp_servers.twoclocks]`` in ``~/.codex/config.toml`` with ``env_vars``
 naming the ``TWOCLOCKS_*`` variables (Codex hands a stdio server only a fixed list of
 variables otherwise), edited as text since the stdlib has no TOML writer, and Claude
-Code's ``SessionStart`` shape in ``~/.codex/hooks.json``.
+Code's ``SessionStart`` shape in ``~/.codex/hooks.json``, with the capture hooks on
+PostToolUse and UserPromptSubmit and Stop to drain the spool (Codex has no SessionEnd).
+Codex has no ``async`` flag for command hooks: they run in turn, so the capture hook's
+100 ms is all they cost.
 
 A hook Codex has not been told to trust never runs, silently. Codex (0.171) records trust
 in ``config.toml`` as
-``[hooks.state."<hooks.json path>:session_start:<group>:<handler>"] trusted_hash = "sha256:..."``
+``[hooks.state."<hooks.json path>:<event>:<group>:<handler>"] trusted_hash = "sha256:..."``
+(``<event>`` in snake case: ``session_start``, ``post_tool_use``, ...)
 and asks in its TUI ("Hooks need review ... Trust all and continue") when a hook is new
 or changed. When ``codex`` is on PATH its own app server is asked (``hooks/list``
 gives each hook's ``trustStatus``); otherwise the config is read, which cannot tell a
@@ -31,10 +35,14 @@ from twoclocks.clients.files import (
     SERVER_NAME,
     Edit,
     Part,
+    capture_part,
+    chain,
+    drop_all_hooks,
     drop_hooks,
     hook_part,
     is_ours,
     json_edit,
+    nested_hooks,
     read,
     runnable,
     session_start_hook,
@@ -44,7 +52,12 @@ from twoclocks.domain.errors import ConfigError
 if TYPE_CHECKING:
     from twoclocks.install import Commands
 
-NOTE = "Codex asks you to review and trust the new hook once before it runs"
+NOTE = "Codex asks you to review and trust the new hooks once before they run"
+
+CAPTURE_EVENTS = ("PostToolUse", "UserPromptSubmit")
+DRAIN_EVENT = "Stop"
+HOOK_EVENTS = (*CAPTURE_EVENTS, DRAIN_EVENT)
+TRUSTED_EVENTS = ("SessionStart", *HOOK_EVENTS)
 
 ASK_TIMEOUT_S = 10.0
 TRUST_FIX = "start `codex` once and answer its hook review with 'Trust all and continue'"
@@ -57,20 +70,26 @@ class HookTrust(NamedTuple):
     how: str
 
 
+def _snake(event: str) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", event).lower()
+
+
 def hook_keys(home: Path) -> list[str]:
-    """Codex's keys for the twoclocks SessionStart hooks in ~/.codex/hooks.json."""
+    """Codex's keys for the twoclocks hooks in ~/.codex/hooks.json, SessionStart first."""
     hooks_json = home / ".codex" / "hooks.json"
     try:
         data = json.loads(hooks_json.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return []
-    groups = (data.get("hooks") or {}).get("SessionStart") if isinstance(data, dict) else None
+    hooks = data.get("hooks") if isinstance(data, dict) else None
     keys = []
-    for i, group in enumerate(groups if isinstance(groups, list) else []):
-        handlers = group.get("hooks") if isinstance(group, dict) else None
-        for j, handler in enumerate(handlers if isinstance(handlers, list) else []):
-            if isinstance(handler, dict) and is_ours(handler.get("command")):
-                keys.append(f"{hooks_json}:session_start:{i}:{j}")
+    for event in TRUSTED_EVENTS:
+        groups = hooks.get(event) if isinstance(hooks, dict) else None
+        for i, group in enumerate(groups if isinstance(groups, list) else []):
+            handlers = group.get("hooks") if isinstance(group, dict) else None
+            for j, handler in enumerate(handlers if isinstance(handlers, list) else []):
+                if isinstance(handler, dict) and is_ours(handler.get("command")):
+                    keys.append(f"{hooks_json}:{_snake(event)}:{i}:{j}")
     return keys
 
 
@@ -143,19 +162,38 @@ def list_hooks(
 
 
 def hook_trust(home: Path, codex: str | None = None) -> HookTrust:
-    """Whether Codex trusts our SessionStart hook (None: no hook of ours is installed)."""
+    """Whether Codex trusts every hook of ours (None: no hook of ours is installed)."""
     keys = hook_keys(home)
     if not keys:
         return HookTrust(None, "no twoclocks hook in ~/.codex/hooks.json")
     codex = codex or shutil.which("codex")
     statuses = ask_codex(codex, home) if codex else None
     if statuses is not None:
-        status = statuses.get(keys[0], "unknown")
-        return HookTrust(status in ("trusted", "managed"), f"Codex says {status}")
-    entry = _recorded(home).get(keys[0])
-    if isinstance(entry, dict) and entry.get("trusted_hash"):
+        untrusted = [
+            (key, statuses.get(key, "unknown"))
+            for key in keys
+            if statuses.get(key, "unknown") not in ("trusted", "managed")
+        ]
+        if not untrusted:
+            return HookTrust(True, "Codex says trusted")
+        named = ", ".join(f"{_event_of(key)} {status}" for key, status in untrusted)
+        return HookTrust(False, f"Codex says {named}")
+    recorded = _recorded(home)
+    missing = [
+        key
+        for key in keys
+        if not (isinstance(recorded.get(key), dict) and recorded[key].get("trusted_hash"))
+    ]
+    if not missing:
         return HookTrust(True, "trusted in ~/.codex/config.toml (codex not on PATH to confirm)")
-    return HookTrust(False, "no trust recorded in ~/.codex/config.toml")
+    named = ", ".join(_event_of(key) for key in missing)
+    return HookTrust(False, f"no trust recorded in ~/.codex/config.toml for {named}")
+
+
+def _event_of(key: str) -> str:
+    """The event part of a trust key (``...hooks.json:post_tool_use:0:0``)."""
+    parts = key.rsplit(":", 3)
+    return parts[1] if len(parts) == 4 else key
 
 
 # -- the config entry (install, doctor) ---------------------------------------------------
@@ -336,10 +374,21 @@ def plan(home: Path, commands: Commands) -> list[Edit]:
         config_edit(home / ".codex" / "config.toml", commands.twoclocks),
         json_edit(
             hooks,
-            f"SessionStart hook ({MATCHER})",
-            session_start_hook(hooks, commands.claude_hook),
+            f"SessionStart hook ({MATCHER}) and capture hooks ({', '.join(HOOK_EVENTS)})",
+            chain(
+                session_start_hook(hooks, commands.claude_hook),
+                nested_hooks(hooks, hook_commands(commands), background=False),
+            ),
         ),
     ]
+
+
+def hook_commands(commands: Commands) -> dict[str, str]:
+    """The capture command per event, and the drain at Stop."""
+    return {
+        **{event: commands.capture("codex") for event in CAPTURE_EVENTS},
+        DRAIN_EVENT: commands.stop,
+    }
 
 
 def installed(home: Path) -> list[Part]:
@@ -347,6 +396,7 @@ def installed(home: Path) -> list[Part]:
     return [
         installed_server(home / ".codex" / "config.toml"),
         hook_part(home / ".codex" / "hooks.json", "SessionStart", nested=True),
+        capture_part(home / ".codex" / "hooks.json", HOOK_EVENTS, nested=True),
     ]
 
 
@@ -356,7 +406,9 @@ def removal(home: Path) -> list[Edit]:
         removal_edit(home / ".codex" / "config.toml", hook_keys(home)),
         json_edit(
             home / ".codex" / "hooks.json",
-            "SessionStart hook",
-            drop_hooks("SessionStart", nested=True),
+            "SessionStart and capture hooks",
+            chain(
+                drop_hooks("SessionStart", nested=True), drop_all_hooks(HOOK_EVENTS, nested=True)
+            ),
         ),
     ]

@@ -1,7 +1,9 @@
 """Cursor: ``mcpServers.twoclocks`` in ``~/.cursor/mcp.json`` and a ``sessionStart`` hook.
 
 The server is told the workspace with ``${workspaceFolder}`` (Cursor does not document a
-stdio server's directory); the hook goes in ``~/.cursor/hooks.json``.
+stdio server's directory); the hook goes in ``~/.cursor/hooks.json``, with the capture
+hooks (tool results, shell commands, file edits, the person's prompt) and ``stop`` to
+drain the spool.
 """
 
 from __future__ import annotations
@@ -12,7 +14,11 @@ from typing import TYPE_CHECKING
 from twoclocks.clients.files import (
     Edit,
     Part,
+    capture_part,
+    chain,
     cursor_hook,
+    cursor_hooks,
+    drop_all_hooks,
     drop_hooks,
     drop_server,
     hook_part,
@@ -23,6 +29,10 @@ from twoclocks.clients.files import (
 
 if TYPE_CHECKING:
     from twoclocks.install import Commands
+
+CAPTURE_EVENTS = ("postToolUse", "afterShellExecution", "afterFileEdit", "beforeSubmitPrompt")
+DRAIN_EVENT = "stop"
+HOOK_EVENTS = (*CAPTURE_EVENTS, DRAIN_EVENT)
 
 NOTE = "Cursor does not wait for sessionStart hooks: the block may follow the first prompt"
 
@@ -40,8 +50,23 @@ def plan(home: Path, commands: Commands) -> list[Edit]:
                 {"command": commands.twoclocks, "args": ["mcp", "--cwd", "${workspaceFolder}"]},
             ),
         ),
-        json_edit(hooks, "sessionStart hook", cursor_hook(hooks, commands.cursor_hook)),
+        json_edit(
+            hooks,
+            f"sessionStart hook and capture hooks ({', '.join(HOOK_EVENTS)})",
+            chain(
+                cursor_hook(hooks, commands.cursor_hook),
+                cursor_hooks(hooks, hook_commands(commands)),
+            ),
+        ),
     ]
+
+
+def hook_commands(commands: Commands) -> dict[str, str]:
+    """The capture command per event, and the drain at stop."""
+    return {
+        **{event: commands.capture("cursor") for event in CAPTURE_EVENTS},
+        DRAIN_EVENT: commands.stop,
+    }
 
 
 def installed(home: Path) -> list[Part]:
@@ -49,6 +74,7 @@ def installed(home: Path) -> list[Part]:
     return [
         server_part(home / ".cursor" / "mcp.json", "MCP server"),
         hook_part(home / ".cursor" / "hooks.json", "sessionStart", nested=False),
+        capture_part(home / ".cursor" / "hooks.json", HOOK_EVENTS, nested=False),
     ]
 
 
@@ -58,7 +84,9 @@ def removal(home: Path) -> list[Edit]:
         json_edit(home / ".cursor" / "mcp.json", "MCP server", drop_server),
         json_edit(
             home / ".cursor" / "hooks.json",
-            "sessionStart hook",
-            drop_hooks("sessionStart", nested=False),
+            "sessionStart and capture hooks",
+            chain(
+                drop_hooks("sessionStart", nested=False), drop_all_hooks(HOOK_EVENTS, nested=False)
+            ),
         ),
     ]

@@ -13,7 +13,7 @@ import re
 import shlex
 import shutil
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -149,27 +149,64 @@ def shown(path: Path, home: Path) -> str:
 def session_start_hook(path: Path, command: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
     """Claude Code's (and Codex's) shape: hooks.SessionStart[{matcher, hooks: [{command}]}]."""
     entry = {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}
+    return our_group(path, "SessionStart", {"matcher": MATCHER, "hooks": [entry]})
+
+
+def our_group(
+    path: Path, event: str, group: dict[str, Any]
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """hooks.<event> ends with exactly one group of ours, ``group``; other handlers stay."""
 
     def change(data: dict[str, Any]) -> dict[str, Any]:
-        groups = list_of(table(data, "hooks", path), "SessionStart", path)
+        groups = list_of(table(data, "hooks", path), event, path)
         mine = [
             g
             for g in groups
             if isinstance(g, dict)
             and any(isinstance(h, dict) and is_ours(h.get("command")) for h in g.get("hooks", []))
         ]
-        if len(mine) == 1 and mine[0] == {"matcher": MATCHER, "hooks": [entry]}:
+        if len(mine) == 1 and mine[0] == group:
             return data
         kept = []
-        for group in groups:
-            hooks = group.get("hooks") if isinstance(group, dict) else None
+        for entry in groups:
+            hooks = entry.get("hooks") if isinstance(entry, dict) else None
             if not isinstance(hooks, list):
-                kept.append(group)
+                kept.append(entry)
                 continue
             others = [h for h in hooks if not (isinstance(h, dict) and is_ours(h.get("command")))]
             if others or not hooks:
-                kept.append({**group, "hooks": others})
-        groups[:] = [*kept, {"matcher": MATCHER, "hooks": [entry]}]
+                kept.append({**entry, "hooks": others})
+        groups[:] = [*kept, group]
+        return data
+
+    return change
+
+
+def nested_hooks(
+    path: Path, commands: Mapping[str, str], background: bool
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """One group of ours per event (Claude Code's and Codex's shape), every tool matched.
+
+    ``background`` adds ``async: true``: Claude Code then starts the hook and goes on
+    without waiting for it (Codex has no such flag; the hook is fast either way).
+    """
+    changes = []
+    for event, command in commands.items():
+        entry: dict[str, Any] = {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}
+        if background:
+            entry["async"] = True
+        changes.append(our_group(path, event, {"hooks": [entry]}))
+    return chain(*changes)
+
+
+def chain(
+    *changes: Callable[[dict[str, Any]], dict[str, Any]],
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """Several changes to one file, applied in order (a file is written once per install)."""
+
+    def change(data: dict[str, Any]) -> dict[str, Any]:
+        for step in changes:
+            data = step(data)
         return data
 
     return change
@@ -188,12 +225,14 @@ def mcp_server(path: Path, server: dict[str, Any]) -> Callable[[dict[str, Any]],
     return change
 
 
-def cursor_hook(path: Path, command: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    """Cursor's shape: {version: 1, hooks: {sessionStart: [{command}]}}."""
+def cursor_hook(
+    path: Path, command: str, event: str = "sessionStart"
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """Cursor's shape: {version: 1, hooks: {<event>: [{command}]}}."""
 
     def change(data: dict[str, Any]) -> dict[str, Any]:
         data.setdefault("version", 1)
-        entries = list_of(table(data, "hooks", path), "sessionStart", path)
+        entries = list_of(table(data, "hooks", path), event, path)
         mine = [e for e in entries if isinstance(e, dict) and is_ours(e.get("command"))]
         if mine == [{"command": command}]:
             return data
@@ -202,6 +241,13 @@ def cursor_hook(path: Path, command: str) -> Callable[[dict[str, Any]], dict[str
         return data
 
     return change
+
+
+def cursor_hooks(
+    path: Path, commands: Mapping[str, str]
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """One entry of ours per Cursor event."""
+    return chain(*(cursor_hook(path, command, event) for event, command in commands.items()))
 
 
 def drop_server(data: dict[str, Any]) -> dict[str, Any]:
@@ -232,10 +278,23 @@ def drop_hooks(event: str, nested: bool) -> Callable[[dict[str, Any]], dict[str,
             ]
             if others or not handlers:
                 kept.append({**entry, "hooks": others})
+        if entries and not kept and isinstance(hooks, dict):
+            # A list (and a hooks table) that only held ours goes with it.
+            del hooks[event]
+            if not hooks:
+                del data["hooks"]
+            return data
         entries[:] = kept
         return data
 
     return change
+
+
+def drop_all_hooks(
+    events: tuple[str, ...], nested: bool
+) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """Our handlers out of every one of ``events``."""
+    return chain(*(drop_hooks(event, nested) for event in events))
 
 
 # -- what is installed (for doctor) ---------------------------------------------------------
@@ -298,4 +357,27 @@ def hook_part(path: Path, event: str, nested: bool) -> Part:
     problem = runnable(command)
     if problem is None and nested and matcher != MATCHER:
         problem = f"its matcher {matcher!r} is not {MATCHER!r}: compact and resume lose the block"
+    return Part(what, path, True, problem)
+
+
+def capture_part(path: Path, events: tuple[str, ...], nested: bool) -> Part:
+    """The capture hooks: which of ``events`` have ours, and whether their command runs."""
+    hooks = (quiet_json(path) or {}).get("hooks") or {}
+    found: dict[str, str] = {}
+    for event in events:
+        entries = hooks.get(event) if isinstance(hooks, dict) else None
+        for entry in entries if isinstance(entries, list) else []:
+            handlers = (
+                (entry.get("hooks", []) if nested else [entry]) if isinstance(entry, dict) else []
+            )
+            for handler in handlers if isinstance(handlers, list) else []:
+                if isinstance(handler, dict) and is_ours(handler.get("command")):
+                    found.setdefault(event, handler["command"])
+    if not found:
+        return Part("capture hooks", path, False)
+    what = f"capture hooks ({', '.join(found)})"
+    missing = [e for e in events if e not in found]
+    problem = runnable(next(iter(found.values())))
+    if problem is None and missing:
+        problem = f"no capture hook for {', '.join(missing)}: those events are not captured"
     return Part(what, path, True, problem)

@@ -52,6 +52,14 @@ STRING_MAX = 16_000
 DRAIN_BATCHES = 1
 """Spool batches a hook sends after its own event got through."""
 
+STOP_BUDGET_S = 2.0
+"""The Stop hook (end of a turn) drains the spool for at most this long, then leaves the
+rest to the next hook; Codex runs it in turn, so it must not hold the agent up."""
+
+STOP_BATCH_EVENTS = 20
+"""Events per batch from the Stop hook: small enough that one answers within its budget
+(the server writes a batch's facts before answering)."""
+
 CHANNEL_HEADER = "X-Twoclocks-Channel"
 
 
@@ -254,16 +262,30 @@ def spool_depth(data_dir: Path) -> tuple[int, int]:
     return waiting, dropped
 
 
-def drain(target: Target, batches: int | None = None, timeout: float = DRAIN_TIMEOUT_S) -> int:
+def drain(
+    target: Target,
+    batches: int | None = None,
+    timeout: float = DRAIN_TIMEOUT_S,
+    budget: float | None = None,
+    max_events: int | None = None,
+) -> int:
     """Send spooled events in order, a batch per request; returns how many left the spool.
 
     A batch leaves the spool only once the server answered it; a batch that fails
     stops the drain, to be sent again next time (the server keeps each event once).
+    With ``budget`` (seconds), no batch starts after it is spent; ``max_events`` caps a
+    batch's length.
     """
     path = spool_path(target.data_dir)
+    deadline = None if budget is None else time.monotonic() + budget
     sent = 0
     done = 0
     while batches is None or done < batches:
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            if left <= 0.05:
+                return sent
+            timeout = min(timeout, left)
         try:
             lines = path.read_bytes().splitlines(keepends=True)
         except OSError:
@@ -274,6 +296,8 @@ def drain(target: Target, batches: int | None = None, timeout: float = DRAIN_TIM
         size = 20
         for line in lines:
             if batch and size + len(line) + 1 > BODY_MAX_BYTES:
+                break
+            if max_events is not None and len(batch) >= max_events:
                 break
             batch.append(line)
             size += len(line) + 1
@@ -353,11 +377,16 @@ def _arm_backstop(seconds: float) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``CLIENT`` reads one event from stdin; ``drain`` sends the whole spool. Always exits 0."""
+    """``CLIENT`` reads one event from stdin; ``drain`` sends the whole spool, ``stop`` (the
+    Stop hook) what it can in STOP_BUDGET_S. Always exits 0."""
     args = sys.argv[1:] if argv is None else argv
     try:
         if args[:1] == ["drain"]:
             drain(client_target(os.environ))
+        elif args[:1] == ["stop"]:
+            # The Stop event itself carries nothing to capture; stdin is left unread.
+            _arm_backstop(STOP_BUDGET_S + 0.5)
+            drain(client_target(os.environ), budget=STOP_BUDGET_S, max_events=STOP_BATCH_EVENTS)
         else:
             _arm_backstop(HARD_STOP_S)
             client = args[0] if args and args[0] in CLIENTS else None

@@ -3,7 +3,9 @@
 ``ingest`` = ``accept`` (fast: normalize, capture switch, dedup, keep the event as an
 episode) then ``apply`` (the rules' facts through ``MemoryService.remember``, which
 runs the secret check and the write planner). The HTTP route answers after
-``accept`` and applies in the background, so a hook is never held up by embeddings.
+``accept`` and applies in the background, so a hook is never held up by embeddings;
+an event with facts is journaled as pending before the answer (``PendingEvents``) and
+``recover`` writes, at start, the facts of any the server died before writing.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from twoclocks.domain.places import Workspace
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Episode, Store
 from twoclocks.secret_scan import secret_in
+from twoclocks.service.capture_pending import PendingEvents
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller, RememberRequest
 
@@ -103,6 +106,8 @@ class Accepted(BaseModel):
     event: ToolEvent | None = None
     facts: tuple[CapturedFact, ...] = ()
     evidence: str | None = None
+    journaled: bool = False
+    """Pending in the journal until ``apply`` has written its facts."""
 
 
 class ClientCapture(BaseModel):
@@ -164,8 +169,10 @@ class CaptureService:
         clock: Callable[[], datetime],
         resolve_workspace: WorkspaceResolver,
         settings_of: SettingsLookup | None = None,
+        pending: PendingEvents | None = None,
     ) -> None:
         self.memory = memory
+        self.pending = pending
         self.store = store
         self.clock = clock
         self.resolve_workspace = resolve_workspace
@@ -177,14 +184,16 @@ class CaptureService:
 
     async def ingest(self, caller: Caller, req: EventRequest) -> EventResult:
         """Accept an event and write its facts before answering (CLI, tests, batch drains)."""
-        accepted = await self.accept(caller, req)
+        # No journal: the caller is answered only after the facts are written, so a
+        # crash in between leaves the event unanswered, and the hook sends it again.
+        accepted = await self.accept(caller, req, journal=False)
         await self.apply(caller, accepted)
         return accepted.result
 
-    async def accept(self, caller: Caller, req: EventRequest) -> Accepted:
+    async def accept(self, caller: Caller, req: EventRequest, journal: bool = True) -> Accepted:
         """Normalize, check the switch, dedup and keep the event; the facts are not written yet."""
         event = normalize(req.event, req.client)
-        accepted = await self._accept(caller, req, event)
+        accepted = await self._accept(caller, req, event, journal and self.pending is not None)
         key = (caller.account, event.client)
         counts = self._seen[key][1] if key in self._seen else Counter()
         counts[accepted.result.status] += 1
@@ -202,7 +211,9 @@ class CaptureService:
         refused = dict(self._refused.get(caller.account, Counter()))
         return CaptureStats(capture=on, since=self._since, clients=clients, refused_facts=refused)
 
-    async def _accept(self, caller: Caller, req: EventRequest, event: ToolEvent) -> Accepted:
+    async def _accept(
+        self, caller: Caller, req: EventRequest, event: ToolEvent, journal: bool
+    ) -> Accepted:
         if self.settings_of is not None and not (await self.settings_of(caller.account)).capture:
             return Accepted(result=EventResult(event_id=event.event_id, status="capture_off"))
         key = failure_key(event)
@@ -212,21 +223,37 @@ class CaptureService:
         if not facts and key is None and event.kind != "prompt":
             return Accepted(result=EventResult(event_id=event.event_id, status="ignored"))
         now = self.clock()
-        content = episode_text(req.event, event)
-        created = await self.store.save_episode(
-            caller.account,
-            Episode(
-                episode_id=event.event_id,
-                source=f"capture:{event.client}",
-                content=content,
-                created_at=now,
-                valid_at=now,
-            ),
-        )
+        if journal and self.pending is not None and facts:
+            # Journaled before the episode: whichever step a crash interrupts, the facts
+            # are written at the next start (``recover``).
+            entry = {"client": req.client, "event": req.event, "at": now.isoformat()}
+            self.pending.add(caller.account, event.event_id, {**entry, "failures_before": before})
+        created = await self._keep(caller.account, req.event, event, now)
         if not created:
+            if journal and self.pending is not None and facts:
+                self.pending.done(caller.account, event.event_id)
             return Accepted(result=EventResult(event_id=event.event_id, status="duplicate"))
         if key is not None:
             self._count_failure(session, key)
+        return self._accepted(event, facts, journaled=journal and bool(facts))
+
+    async def _keep(
+        self, account: str, raw: dict[str, Any], event: ToolEvent, at: datetime
+    ) -> bool:
+        """Keep the event as an episode; False when it was kept before."""
+        return await self.store.save_episode(
+            account,
+            Episode(
+                episode_id=event.event_id,
+                source=f"capture:{event.client}",
+                content=episode_text(raw, event),
+                created_at=at,
+                valid_at=at,
+            ),
+        )
+
+    @staticmethod
+    def _accepted(event: ToolEvent, facts: list[CapturedFact], journaled: bool) -> Accepted:
         summary = clean(strip_credentials(event.command or " ".join(event.files) or ""), 300)
         evidence = (
             f"captured from tool event {event.event_id} "
@@ -237,7 +264,41 @@ class CaptureService:
             event=event,
             facts=tuple(facts),
             evidence=evidence,
+            journaled=journaled,
         )
+
+    async def recover(self) -> int:
+        """Write the facts of events accepted before the server stopped; returns how many.
+
+        An entry the store cannot take now stays pending for the next start; one that
+        no longer parses is dropped (and logged).
+        """
+        if self.pending is None:
+            return 0
+        recovered = 0
+        for entry in self.pending.pending():
+            account, event_id = str(entry["account"]), str(entry["event_id"])
+            try:
+                req = EventRequest(client=entry.get("client"), event=entry["event"])
+                event = normalize(req.event, req.client)
+                at = datetime.fromisoformat(str(entry["at"]))
+                context = RuleContext(
+                    repo=self._repo_name(event), failures_before=int(entry["failures_before"])
+                )
+                facts = facts_from(event, context)
+                await self._keep(account, req.event, event, at)
+                await self.apply(
+                    Caller(account=account), self._accepted(event, facts, journaled=True)
+                )
+            except StoreUnavailable:
+                log.warning("capture: pending event %s kept for the next start", event_id)
+                continue
+            except (TwoclocksError, ValueError, KeyError, TypeError):
+                log.exception("capture: pending event %s could not be replayed", event_id)
+                self.pending.done(account, event_id)
+                continue
+            recovered += 1
+        return recovered
 
     async def apply(self, caller: Caller, accepted: Accepted) -> int:
         """Write an accepted event's facts as a tool rule (observed); returns how many went in.
@@ -247,6 +308,13 @@ class CaptureService:
         """
         if accepted.event is None:
             return 0
+        written = await self._write(caller, accepted)
+        if self.pending is not None and accepted.journaled and accepted.result.event_id:
+            self.pending.done(caller.account, accepted.result.event_id)
+        return written
+
+    async def _write(self, caller: Caller, accepted: Accepted) -> int:
+        assert accepted.event is not None
         rule_writer = Caller(account=caller.account, writer=Writer.TOOL_RULE, channel=Channel.HOOK)
         written = 0
         for fact in accepted.facts:
