@@ -19,6 +19,13 @@ from twoclocks.domain.model import require_aware
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Clock, Episode
 from twoclocks.service import explore
+from twoclocks.service.backup import (
+    MAX_LINE_BYTES,
+    Backup,
+    ImportReport,
+    export_backup,
+    restore_backup,
+)
 from twoclocks.service.capture import (
     Accepted,
     CaptureService,
@@ -242,14 +249,56 @@ async def timeline(
     responses={200: {"content": {"application/x-ndjson": {}}}},
 )
 async def export(request: Request, who: CallerDep) -> StreamingResponse:
-    """Every version with both clocks, one JSON object a line."""
-    service = runtime_of(request).service
+    """The account's complete backup: one JSON object a line (settings, aliases, episodes,
+    and every version with both clocks); `POST /v1/import` restores it."""
+    backup = export_backup(runtime_of(request).store, who)
+    # The first line is read before the 200 is sent, so a store that is down is a 503
+    # with the error body, not a 200 cut short.
+    first = await anext(backup, None)
 
     async def lines() -> AsyncIterator[bytes]:
-        async for fact in service.export(who):
-            yield (fact.model_dump_json() + "\n").encode()
+        if first is None:
+            return
+        yield (first + "\n").encode()
+        async for line in backup:
+            yield (line + "\n").encode()
 
     return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+
+@router.post(
+    "/import",
+    response_model=ImportReport,
+    openapi_extra={
+        "requestBody": {
+            "required": True,
+            "content": {"application/x-ndjson": {"schema": {"type": "string"}}},
+        }
+    },
+    responses={
+        403: {"model": ErrorBody, "description": "WriteNotAllowed: only the person restores"},
+        409: {"model": ErrorBody, "description": "AccountNotEmpty: restore into a new account"},
+    },
+)
+async def import_backup(
+    request: Request,
+    who: CallerDep,
+    dry_run: Annotated[bool, Query(description="check the file and count; write nothing")] = False,
+) -> ImportReport:
+    """Restore a backup (the NDJSON `GET /v1/export` gives) into this empty account, every
+    recorded clock kept; the import itself is logged as an episode."""
+    runtime = runtime_of(request)
+    backup = Backup()
+    rest = b""
+    async for chunk in request.stream():
+        rest += chunk
+        *whole, rest = rest.split(b"\n")
+        for line in whole:
+            backup.add(line)
+        if len(rest) > MAX_LINE_BYTES:
+            backup.add(rest)  # refused as too long, naming the line
+    backup.add(rest)
+    return await restore_backup(runtime.service, runtime.accounts, who, backup, dry_run)
 
 
 class SettingsView(AccountSettings):

@@ -137,6 +137,17 @@ RETURN a.name AS name
 LIMIT 1
 """
 
+SCHEMA_VERSION = """
+MATCH (s:TwoclocksSchema {name: 'twoclocks'})
+RETURN s.version AS version
+"""
+"""The schema version the store records (no row: a store from before versions)."""
+
+RECORD_SCHEMA_VERSION = """
+MERGE (s:TwoclocksSchema {name: 'twoclocks'})
+SET s.version = $version
+"""
+
 # --- reads ----------------------------------------------------------------------------
 
 SLOT_NAMES = """
@@ -216,6 +227,23 @@ ORDER BY e.created_at_us, e.uuid
 """
 
 EXPORT_PAGE_SIZE = 1000
+
+EXPORT_EPISODES = """
+MATCH (n:Episodic)
+WHERE n.group_id = $g
+RETURN n.uuid AS episode_id, n.source_description AS source, n.content AS content,
+       n.created_at_us AS created_at_us, n.valid_at_us AS valid_at_us
+ORDER BY n.created_at_us, n.uuid
+"""
+"""Every episode of the account, oldest record first (for a backup)."""
+
+EXPORT_ALIASES = """
+MATCH (a:SlotAlias)
+WHERE a.group_id = $g
+RETURN a.subject AS subject, a.alias AS alias, a.canonical AS canonical
+ORDER BY a.subject, a.alias
+"""
+"""Every slot alias of the account (for a backup)."""
 
 Rows = Callable[[str, dict[str, Any]], Awaitable[Sequence[Sequence[Any]]]]
 """An engine's way to run a read and get positional rows."""

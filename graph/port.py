@@ -89,6 +89,16 @@ class QueuedTurn(BaseModel):
     payload: str
 
 
+class SlotAlias(BaseModel):
+    """A recorded slot-drift alias: ``alias`` names the slot ``canonical`` of ``subject``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    subject: str
+    alias: str
+    canonical: str
+
+
 class Store(Protocol):
     """A bi-temporal fact store over one graph engine."""
 
@@ -97,6 +107,12 @@ class Store(Protocol):
 
     async def close(self) -> None:
         """Release connections (and, for the embedded engine, stop its process)."""
+
+    async def schema_version(self) -> int | None:
+        """The layout version the store records; None for a store from before versions."""
+
+    async def record_schema_version(self, version: int) -> None:
+        """Record the layout version the store now has (after a migration, or when new)."""
 
     async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
         """Every believed version of the slot (any workspace) and its counter."""
@@ -142,6 +158,12 @@ class Store(Protocol):
 
     def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, both clocks, oldest record first."""
+
+    async def export_episodes(self, account: str) -> list[Episode]:
+        """Every episode of the account, oldest record first (a backup's episodes)."""
+
+    async def export_aliases(self, account: str) -> list[SlotAlias]:
+        """Every recorded slot alias of the account (a backup's aliases)."""
 
     async def save_episode(self, account: str, episode: Episode) -> bool:
         """Keep the raw text or event a fact came from; False when its id was stored already."""

@@ -421,7 +421,8 @@ EPISODE_RETURN = (
 )
 
 
-def _episode(row: Sequence[Any]) -> Episode:
+def episode_from_row(row: Sequence[Any]) -> Episode:
+    """An Episode from a row of EPISODE_RETURN columns."""
     episode_id, source, content, created_us, valid_us = row
     created, valid = from_us(created_us), from_us(valid_us)
     if created is None or valid is None:
@@ -451,7 +452,7 @@ async def search_episodes_leg(
     for ftq in queries:
         params = {"g": account, "ftq": ftq, "k": k - len(out),
                   "seen": [e.episode_id for e in out]}  # fmt: skip
-        out.extend(_episode(row) for row in await rows(statement, params))
+        out.extend(episode_from_row(row) for row in await rows(statement, params))
         if len(out) >= k:
             break
     return out

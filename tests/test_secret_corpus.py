@@ -1,6 +1,6 @@
 """Secrets by label (issue 9, point 8), measured on a labelled corpus the tests generate.
 
-Run with ``pytest -s tests/test_secret_corpus.py`` to see both rates; docs/security.md
+Run with ``pytest -s tests/test_secret_corpus.py`` to see both rates; docs/SECURITY.md
 quotes them.
 """
 

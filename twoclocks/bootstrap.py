@@ -27,6 +27,7 @@ from twoclocks.service.capture import CaptureService
 from twoclocks.service.capture_pending import PENDING_NAME, PendingEvents
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.recall import RecallService
+from twoclocks.service.schema_versions import ensure_schema
 from twoclocks.service.turns import TurnService
 from twoclocks.workspaces import SpacesConfig, resolve_workspace
 
@@ -171,6 +172,12 @@ async def start_runtime(
         embedder = load_embedder(settings)
     store = store or open_store(settings, attach)
     await store.start()
+    try:
+        # Before any request: a server never reads a layout it does not know.
+        await ensure_schema(store)
+    except BaseException:
+        await store.close()
+        raise
     resolver = workspace_resolver(settings)
     matcher = None
     if embedder is not None:

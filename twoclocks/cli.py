@@ -39,6 +39,26 @@ Store = Annotated[
 ]
 
 
+def exposure_warning(host: str) -> str | None:
+    """What `serve` says when bound off loopback: the key and every fact then cross the
+    network in clear, since twoclocks serves plain HTTP (docs/SECURITY.md)."""
+    import ipaddress
+
+    name = host.strip("[]")
+    if name == "localhost":
+        return None
+    try:
+        if ipaddress.ip_address(name).is_loopback:
+            return None
+    except ValueError:
+        pass  # a host name other than localhost: it may resolve anywhere
+    return (
+        f"listening on {host}, not loopback, over plain HTTP: anyone who reaches this port "
+        "can try keys, and keys and facts cross the network in clear; put a TLS proxy in "
+        "front or bind 127.0.0.1 (docs/SECURITY.md)"
+    )
+
+
 def _say(line: str) -> None:
     """A progress line of `serve`, on stderr beside uvicorn's own."""
     typer.echo(f"twoclocks: {line}", err=True)
@@ -58,6 +78,8 @@ def serve(
 
     settings = bootstrap.load_settings(data_dir=data_dir, host=host, port=port, store=store)
     url = f"http://{settings.host}:{settings.port}"
+    if warning := exposure_warning(settings.host):
+        _say(warning)
     # The model loads before the server starts, so a model that cannot be loaded
     # stops `serve` with one line naming its path rather than a traceback. Each slow step
     # says what it is doing: a silent minute reads as a hang.

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterator
 from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
@@ -329,7 +330,8 @@ def export(
         ),
     ] = False,
 ) -> None:
-    """Every version with both clocks (RFC 3339), as NDJSON: one JSON object a line."""
+    """A complete backup as NDJSON: settings, aliases, episodes and every version with both
+    clocks (RFC 3339), one JSON object a line; `twoclocks import` restores it."""
     try:
         client = _client()
         if output is None:
@@ -346,9 +348,44 @@ def export(
             for line in lines:
                 sink.write(line + "\n")
                 count += 1
-        typer.echo(f"{count} versions written to {output}", err=True)
+        typer.echo(f"{count} records written to {output}", err=True)
     except TwoclocksError as exc:
         fail(exc)
+
+
+def _chunks(path: Path, size: int = 256 * 1024) -> Iterator[bytes]:
+    with path.open("rb") as source:
+        while chunk := source.read(size):
+            yield chunk
+
+
+def import_(
+    file: Annotated[
+        Path,
+        typer.Argument(exists=True, dir_okay=False, readable=True, help="A `twoclocks export`"),
+    ],
+    dry_run: Annotated[
+        bool, typer.Option("--dry-run", help="Check the file and count; write nothing")
+    ] = False,
+    as_json: AsJson = False,
+) -> None:
+    """Restore a backup into this (empty) account, every recorded clock kept."""
+    try:
+        answer = _client().post_stream(
+            "/v1/import" + ("?dry_run=true" if dry_run else ""),
+            _chunks(file),
+            "application/x-ndjson",
+        )
+    except TwoclocksError as exc:
+        fail(exc)
+    verb = "would restore" if dry_run else "restored"
+    counts = (
+        f"{verb}: {answer['versions']} versions of {answer['facts']} facts, "
+        f"{answer['episodes']} episodes, {answer['aliases']} aliases, "
+        f"settings {'yes' if answer['settings'] else 'no'}"
+    )
+    logged = [] if dry_run else [f"logged as episode {answer['import_episode']}"]
+    show(answer, as_json, [counts, *logged])
 
 
 def settings(
@@ -410,3 +447,4 @@ def register(app: typer.Typer) -> None:
         capture,
     ):
         app.command()(command)
+    app.command("import")(import_)

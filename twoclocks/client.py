@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +77,18 @@ class Client:
             r = httpx.request(
                 method, self.url + path, json=body, headers=self._headers(), timeout=self.timeout
             )
+        except httpx.HTTPError as exc:
+            raise unreachable(self.url, exc) from None
+        data = r.json() if r.content else None
+        if r.status_code >= 400:
+            raise _error_from(r.status_code, data)
+        return data
+
+    def post_stream(self, path: str, chunks: Iterable[bytes], content_type: str) -> Any:
+        """POST a body sent as it is read (a backup file); the JSON answer, or a typed error."""
+        headers = {**self._headers(), "Content-Type": content_type}
+        try:
+            r = httpx.post(self.url + path, content=chunks, headers=headers, timeout=self.timeout)
         except httpx.HTTPError as exc:
             raise unreachable(self.url, exc) from None
         data = r.json() if r.content else None

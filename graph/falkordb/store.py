@@ -22,7 +22,7 @@ from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.graph import cypher, search_cypher
 from twoclocks.graph.falkordb import search
 from twoclocks.graph.falkordb.guarded import GuardedGraph
-from twoclocks.graph.port import Clock, Episode, FactQuery, QueuedTurn, SlotState
+from twoclocks.graph.port import Clock, Episode, FactQuery, QueuedTurn, SlotAlias, SlotState
 from twoclocks.graph.schema import (
     check_account,
     episode_params,
@@ -162,6 +162,17 @@ class FalkorDBStore:
                 if "already indexed" not in str(e) and "already set" not in str(e):
                     raise
 
+    async def schema_version(self) -> int | None:
+        """The layout version recorded in the registry graph; None before versions."""
+        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
+        rows = (await graph.ro_query(cypher.SCHEMA_VERSION, {})).result_set
+        return int(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def record_schema_version(self, version: int) -> None:
+        """Record the layout version in the registry graph."""
+        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
+        await graph.query(cypher.RECORD_SCHEMA_VERSION, {"version": version})
+
     async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
         """Every believed version of the slot (any workspace) and its counter."""
         graph = await self._graph(account)
@@ -240,6 +251,18 @@ class FalkorDBStore:
 
         async for version in cypher.export_pages(account, rows):
             yield version
+
+    async def export_episodes(self, account: str) -> list[Episode]:
+        """Every episode of the account, oldest record first."""
+        graph = await self._graph(account)
+        result = await graph.ro_query(cypher.EXPORT_EPISODES, {"g": account})
+        return [search_cypher.episode_from_row(row) for row in result.result_set]
+
+    async def export_aliases(self, account: str) -> list[SlotAlias]:
+        """Every recorded slot alias of the account."""
+        graph = await self._graph(account)
+        result = await graph.ro_query(cypher.EXPORT_ALIASES, {"g": account})
+        return [SlotAlias(subject=s, alias=a, canonical=c) for s, a, c in result.result_set]
 
     async def save_episode(self, account: str, episode: Episode) -> bool:
         """Keep the raw text or event a fact came from (idempotent on episode_id)."""

@@ -18,7 +18,7 @@ from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.graph import cypher, search_cypher
 from twoclocks.graph.neo4j import search
-from twoclocks.graph.port import Clock, Episode, FactQuery, QueuedTurn, SlotState
+from twoclocks.graph.port import Clock, Episode, FactQuery, QueuedTurn, SlotAlias, SlotState
 from twoclocks.graph.schema import (
     check_account,
     episode_params,
@@ -187,6 +187,15 @@ class Neo4jStore:
     async def _read(self, statement: str, params: dict[str, Any]) -> list[FactVersion]:
         return [version_from_row(record) for record in await self._run(statement, params)]
 
+    async def schema_version(self) -> int | None:
+        """The layout version the database records; None before versions."""
+        rows = await self._run(cypher.SCHEMA_VERSION)
+        return int(rows[0]["version"]) if rows and rows[0]["version"] is not None else None
+
+    async def record_schema_version(self, version: int) -> None:
+        """Record the layout version in the database."""
+        await self._run(cypher.RECORD_SCHEMA_VERSION, {"version": version})
+
     async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
         """Every believed version of the slot (any workspace) and its counter."""
         params = {"g": check_account(account), "key": slot_key(subject, predicate),
@@ -260,6 +269,17 @@ class Neo4jStore:
         """Every version of the account, oldest record first, a page at a time."""
         async for version in cypher.export_pages(check_account(account), self._run):
             yield version
+
+    async def export_episodes(self, account: str) -> list[Episode]:
+        """Every episode of the account, oldest record first."""
+        rows = await self._rows(cypher.EXPORT_EPISODES, {"g": check_account(account)})
+        return [search_cypher.episode_from_row(row) for row in rows]
+
+    async def export_aliases(self, account: str) -> list[SlotAlias]:
+        """Every recorded slot alias of the account."""
+        rows = await self._run(cypher.EXPORT_ALIASES, {"g": check_account(account)})
+        return [SlotAlias(subject=r["subject"], alias=r["alias"], canonical=r["canonical"])
+                for r in rows]  # fmt: skip
 
     async def save_episode(self, account: str, episode: Episode) -> bool:
         """Keep the raw text or event a fact came from (idempotent on episode_id)."""

@@ -29,6 +29,7 @@ def test_every_v1_call_of_the_design_is_served() -> None:
         ("post", "/v1/block"),
         ("get", "/v1/timeline"),
         ("get", "/v1/export"),
+        ("post", "/v1/import"),
         ("get", "/healthz"),
     }
     served = {(m, p) for p, methods in paths.items() for m in methods}

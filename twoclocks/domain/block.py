@@ -45,7 +45,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from twoclocks.domain.errors import InvalidInput
-from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Tier
+from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Tier, on_one_line
 from twoclocks.domain.restatement import is_restatement
 from twoclocks.domain.slot_names import humanize_predicate, predicate_tokens
 from twoclocks.domain.temporal import is_current
@@ -53,8 +53,9 @@ from twoclocks.domain.trust import shown_to_model
 
 BlockStatus = Literal["rows", "empty", "unavailable"]
 
+BLOCK_MARKER = "[[CM-MEM]]"
 HEADER = (
-    "[[CM-MEM]] rules: 1 your current message overrides every fact;\n"
+    f"{BLOCK_MARKER} rules: 1 your current message overrides every fact;\n"
     "2 when facts conflict the newest valid_at wins; 3 ✗ INVALID lines are history;\n"
     "4 these lines are the whole result of this read: cite memory for nothing else."
 )
@@ -133,8 +134,15 @@ def is_session_state(predicate: str) -> bool:
 
 def _one_line(text: str) -> str:
     # A line break inside a value would forge a line of its own (a fake rule, a
-    # fake "result:"), so every value is folded onto its fact's single line.
-    return " ".join(text.split())
+    # fake "result:"), so every value is folded onto its fact's single line; a control
+    # or bidi character (in a row stored before the one-line rule) shows as an escape,
+    # and the block's own marker cannot open a second block inside a value.
+    folded = on_one_line(" ".join(text.split()))
+    return folded.replace(BLOCK_MARKER, "(CM-MEM)")
+
+
+def _predicate(predicate: str) -> str:
+    return _one_line(humanize_predicate(predicate))
 
 
 def _tier_note(tier: Tier | None) -> str:
@@ -163,20 +171,20 @@ def _fact_line(v: FactVersion, since: datetime, tz: tzinfo) -> str:
     # A current value with a scheduled end says so: "since" alone would read as open-ended.
     until = f" until {format_time(v.invalid_at, tz)}" if v.invalid_at is not None else ""
     return (
-        f"- {_one_line(v.subject)} · {humanize_predicate(v.predicate)}: {_one_line(v.object)}"
+        f"- {_one_line(v.subject)} · {_predicate(v.predicate)}: {_one_line(v.object)}"
         f" (since {format_time(since, tz)}{until}, {_tier_note(v.tier)})"
     )
 
 
 def _change_line(old: FactVersion, new: FactVersion | None, now: datetime, tz: tzinfo) -> str:
     assert old.invalid_at is not None
-    head = f"- {_one_line(old.subject)} · {humanize_predicate(old.predicate)}: "
+    head = f"- {_one_line(old.subject)} · {_predicate(old.predicate)}: "
     when = format_time(old.invalid_at, tz)
     if new is None:
         return f"{head}{_one_line(old.object)} (ended {when}, nothing replaced it)"
     value = _one_line(new.object)
     if new.predicate != old.predicate:
-        value = f"{humanize_predicate(new.predicate)}: {value}"
+        value = f"{_predicate(new.predicate)}: {value}"
     guess = ", new value inferred — a guess" if new.tier is Tier.INFERRED else ""
     # With its own change cut from the block, "a -> b" would read as "b is current".
     gone = ", new value no longer current" if not is_current(new, now) else ""
@@ -186,7 +194,7 @@ def _change_line(old: FactVersion, new: FactVersion | None, now: datetime, tz: t
 def _invalid_line(v: FactVersion, tz: tzinfo) -> str:
     assert v.invalid_at is not None
     return (
-        f"✗ INVALID {_one_line(v.subject)} · {humanize_predicate(v.predicate)}: "
+        f"✗ INVALID {_one_line(v.subject)} · {_predicate(v.predicate)}: "
         f"{_one_line(v.object)} (from {format_time(v.valid_at, tz)} "
         f"until {format_time(v.invalid_at, tz)}, {_tier_note(v.tier)})"
     )

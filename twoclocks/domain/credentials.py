@@ -6,7 +6,7 @@ point every write passes.
 
 A credential word alone is not a secret: "rotate the token weekly" and "password manager
 is 1Password" are the facts a team most needs remembered. What decides is what follows
-the word (docs/security.md, "Secrets"): after an assignment (``=``), a colon or a
+the word (docs/SECURITY.md, "Secrets"): after an assignment (``=``), a colon or a
 copula ("is", "are", "was") and in a bare ``bearer <x>``, a *value* (one token, no spaces,
 mixed letters and digits, or a password-like string) is refused; an ordinary word, a
 number, a duration, a version, a host name, a path, an environment variable's name or a

@@ -82,6 +82,19 @@ class WriteConflict(TwoclocksError):
     http_status = 409
 
 
+class AccountNotEmpty(TwoclocksError):
+    """Raised when a backup is imported into an account that already holds facts, episodes or
+    aliases; a restore is exact only into an empty account."""
+
+    http_status = 409
+
+
+class WriteNotAllowed(TwoclocksError):
+    """Raised when a writer asks for a write only the person may make, e.g. restoring a backup."""
+
+    http_status = 403
+
+
 class AmbiguousWorkspace(TwoclocksError):
     """Raised when two spaces claim a working directory equally; make one path more specific."""
 
@@ -98,6 +111,11 @@ class StoreUnavailable(TwoclocksError):
     """Raised when the graph store cannot be reached or refuses to start."""
 
     http_status = 503
+
+
+class SchemaTooNew(StoreUnavailable):
+    """Raised at start when the store records a schema version newer than this release reads;
+    the message names both versions and says to upgrade twoclocks."""
 
 
 class ServerUnreachable(StoreUnavailable):

@@ -1,0 +1,75 @@
+"""Issue 15 point 5: the store records its schema version; a server started on an older
+store migrates it, and one started on a newer store refuses with a clear message."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from conftest import new_store
+from storekit import T0, Writer
+
+from twoclocks import bootstrap
+from twoclocks.domain.errors import SchemaTooNew
+from twoclocks.graph.port import Store
+from twoclocks.service.schema_versions import CURRENT_SCHEMA, ensure_schema
+
+pytestmark = pytest.mark.anyio
+
+
+async def forget_schema_version(engine: str, request: pytest.FixtureRequest) -> None:
+    """Make the session's store look like one written before versions were recorded."""
+    statement = "MATCH (s:TwoclocksSchema) DELETE s"
+    if engine == "falkordb":
+        from falkordb.asyncio import FalkorDB
+
+        client = FalkorDB(
+            unix_socket_path=str(request.getfixturevalue("falkordb_server").socket_path)
+        )
+        await client.select_graph("twoclocks:accounts").query(statement)
+        await client.aclose()
+    else:
+        from neo4j import AsyncGraphDatabase
+
+        async with AsyncGraphDatabase.driver(request.getfixturevalue("neo4j_uri")) as driver:
+            await driver.execute_query(statement)
+
+
+@pytest.fixture
+async def restored_version(store: Store) -> AsyncIterator[None]:
+    """Whatever a test records, the session's store ends at the current version again."""
+    yield
+    await store.record_schema_version(CURRENT_SCHEMA)
+
+
+async def test_a_started_store_records_the_current_schema_version(store: Store) -> None:
+    await ensure_schema(store)
+    assert await store.schema_version() == CURRENT_SCHEMA
+
+
+async def test_a_store_from_before_versions_is_migrated_and_reads_its_facts_as_before(
+    store: Store, account: str, engine: str, request: pytest.FixtureRequest, restored_version: None
+) -> None:
+    plan = await Writer(store, account).write("acme-api", "deploys_from", "main", T0)
+    before = [v async for v in store.export(account)]
+    await forget_schema_version(engine, request)
+    assert await store.schema_version() is None
+    assert await ensure_schema(store) == 0  # found unversioned, migrated
+    assert await store.schema_version() == CURRENT_SCHEMA
+    assert [v async for v in store.export(account)] == before
+    assert before[0].fact_id == plan.fact_id
+
+
+async def test_a_server_started_on_a_newer_store_refuses_with_a_clear_message(
+    store: Store, engine: str, request: pytest.FixtureRequest, tmp_path: Path,
+    restored_version: None,
+) -> None:  # fmt: skip
+    await store.record_schema_version(CURRENT_SCHEMA + 98)
+    settings = bootstrap.load_settings(data_dir=tmp_path)
+    with pytest.raises(SchemaTooNew) as refused:
+        await bootstrap.start_runtime(settings, store=new_store(engine, request), load_model=False)
+    message = refused.value.message
+    assert f"schema version {CURRENT_SCHEMA + 98}" in message
+    assert f"reads up to {CURRENT_SCHEMA}" in message and "upgrade twoclocks" in message
+    assert await store.schema_version() == CURRENT_SCHEMA + 98  # refused, not rewritten

@@ -1,0 +1,50 @@
+"""The store's layout version: a server migrates an older store or refuses a newer one.
+
+Each release that changes what the stores hold (a property, a label, an index a query
+relies on) bumps CURRENT_SCHEMA and adds the step from the previous version to
+MIGRATIONS. A server never reads a layout it does not know: an older store is migrated
+step by step at start, before any request; a newer one stops the start with SchemaTooNew.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Awaitable, Callable
+
+from twoclocks.domain.errors import SchemaTooNew
+from twoclocks.graph.port import Store
+
+log = logging.getLogger(__name__)
+
+CURRENT_SCHEMA = 1
+"""The layout this release writes and reads."""
+
+Migration = Callable[[Store], Awaitable[None]]
+
+
+async def _from_unversioned(store: Store) -> None:
+    # Stores written before versions were recorded have layout 1 already (the clocks as
+    # *_us integers, Graphiti's names, the Slot counters): there is nothing to rewrite.
+    return None
+
+
+MIGRATIONS: dict[int, Migration] = {0: _from_unversioned}
+"""Version N -> the step that turns a layout-N store into layout N + 1."""
+
+
+async def ensure_schema(store: Store) -> int:
+    """Bring a started store to CURRENT_SCHEMA (or refuse it); the version it was found at."""
+    found = await store.schema_version()
+    version = 0 if found is None else found
+    if version > CURRENT_SCHEMA:
+        raise SchemaTooNew(
+            f"the store records schema version {version}, and this twoclocks reads up to "
+            f"{CURRENT_SCHEMA}: it was written by a newer twoclocks; upgrade twoclocks "
+            "(pip install -U twoclocks), or point it at another store"
+        )
+    while version < CURRENT_SCHEMA:
+        log.warning("migrating the store from schema version %d to %d", version, version + 1)
+        await MIGRATIONS[version](store)
+        version += 1
+        await store.record_schema_version(version)
+    return 0 if found is None else found
