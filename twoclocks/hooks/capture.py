@@ -324,11 +324,16 @@ def _event_of(line: bytes) -> bytes | None:
 # -- the hook ------------------------------------------------------------------------------
 
 
+ALLOW_PROMPT = '{"continue": true}'
+"""Cursor's beforeSubmitPrompt answer: the prompt goes on (its only documented field)."""
+
+
 def capture(
     client: str | None,
     stdin: IO[str],
     env: Mapping[str, str],
     timeout: float = HTTP_TIMEOUT_S,
+    stdout: IO[str] | None = None,
 ) -> str:
     """Send one event, or spool it; then drain a little. Returns what happened (for tests)."""
     started = time.monotonic()
@@ -339,6 +344,10 @@ def capture(
         payload = json.loads(raw or "{}")
         if not isinstance(payload, dict) or not payload:
             raise HookFailure("InvalidInput", "the hook input on stdin is not a JSON object")
+        if stdout is not None and payload.get("hook_event_name") == "beforeSubmitPrompt":
+            # Cursor waits on this hook and reads ``continue``: answer first, then capture.
+            stdout.write(ALLOW_PROMPT + "\n")
+            stdout.flush()
         target = client_target(env)
         data_dir = target.data_dir
         body = body_of(client, payload)
@@ -373,7 +382,9 @@ def main(argv: list[str] | None = None) -> int:
             STOP_BUDGET_S + 0.5,
         )
     client = args[0] if args and args[0] in CLIENTS else None
-    return run_guarded(lambda: capture(client, sys.stdin, os.environ), HARD_STOP_S)
+    return run_guarded(
+        lambda: capture(client, sys.stdin, os.environ, stdout=sys.stdout), HARD_STOP_S
+    )
 
 
 if __name__ == "__main__":
