@@ -68,6 +68,19 @@ class World:
         assert r.status_code == 201, r.text
         return dict(r.json())
 
+    async def project_fact(
+        self, where: Path, subject: str, predicate: str, value: str, **fields: Any
+    ) -> dict[str, Any]:
+        """A fact of the project at ``where`` (class ``project``: it stays in its place)."""
+        return await self.remember(
+            where,
+            subject=subject,
+            predicate=predicate,
+            object=value,
+            **fields,
+            **{"class": "project"},
+        )
+
     async def recall(self, where: Path, query: str, **fields: Any) -> list[dict[str, Any]]:
         body = {"query": query, "cwd": str(where), "k": 50, **fields}
         r = await self.http.post("/v1/recall", json=body)
@@ -226,22 +239,8 @@ async def test_rows_from_elsewhere_rank_below_equally_good_rows_from_here(walled
 
 
 async def test_both_clocks_apply_across_projects(walled: World) -> None:
-    await walled.remember(
-        walled.a,
-        subject="ingest",
-        predicate="queue",
-        object="RabbitMQ",
-        valid_at=T1,
-        **{"class": "project"},
-    )
-    await walled.remember(
-        walled.a,
-        subject="ingest",
-        predicate="queue",
-        object="Kafka topics",
-        valid_at=T2,
-        **{"class": "project"},
-    )
+    await walled.project_fact(walled.a, "ingest", "queue", "RabbitMQ", valid_at=T1)
+    await walled.project_fact(walled.a, "ingest", "queue", "Kafka topics", valid_at=T2)
     wide = {"scope": "wide"}
     now = objects(await walled.recall(walled.b, "ingest queue", **wide))
     assert "Kafka topics" in now and "RabbitMQ" not in now
@@ -306,12 +305,8 @@ async def test_wide_through_the_cli(walled: World, monkeypatch: pytest.MonkeyPat
 async def test_postgres_and_postgres_meet_across_projects_one_row_per_project(
     walled: World,
 ) -> None:
-    await walled.remember(
-        walled.a, subject="ingest", predicate="database", object="Postgres", **{"class": "project"}
-    )
-    await walled.remember(
-        walled.b, subject="billing", predicate="database", object="postgres", **{"class": "project"}
-    )
+    await walled.project_fact(walled.a, "ingest", "database", "Postgres")
+    await walled.project_fact(walled.b, "billing", "database", "postgres")
     got = await walled.recall(walled.b, "which services use Postgres?", scope="wide")
     rows = [f for f in got if f["predicate"] == "database"]
     assert sorted((f["subject"], f["object"]) for f in rows) == [
@@ -321,22 +316,8 @@ async def test_postgres_and_postgres_meet_across_projects_one_row_per_project(
 
 
 async def test_node_18_and_node_20_stay_two_values_of_one_slot(walled: World) -> None:
-    await walled.remember(
-        walled.a,
-        subject="ingest",
-        predicate="node_version",
-        object="Node 18",
-        valid_at=T1,
-        **{"class": "project"},
-    )
-    await walled.remember(
-        walled.a,
-        subject="ingest",
-        predicate="node_version",
-        object="Node 20",
-        valid_at=T2,
-        **{"class": "project"},
-    )
+    await walled.project_fact(walled.a, "ingest", "node_version", "Node 18", valid_at=T1)
+    await walled.project_fact(walled.a, "ingest", "node_version", "Node 20", valid_at=T2)
     now = [
         f
         for f in await walled.recall(walled.b, "node version", scope="wide")

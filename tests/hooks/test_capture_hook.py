@@ -223,3 +223,27 @@ async def test_the_stop_hook_drains_the_spool_within_its_budget(
         assert len(await edited_files(runtime, cwd)) == 30
     # The budget, plus starting the interpreter.
     assert max(runs) < capture.STOP_BUDGET_S + 1.5
+
+
+def test_cursor_prompt_hook_answers_continue_even_with_the_server_down(tmp_path: Path) -> None:
+    # Cursor waits on beforeSubmitPrompt and reads `continue`; silence there is a guess.
+    prompt = json.dumps(
+        {
+            "hook_event_name": "beforeSubmitPrompt",
+            "conversation_id": "c1",
+            "generation_id": "g1",
+            "prompt": "our commits start with the Jira key",
+            "workspace_roots": ["/src/web"],
+        }
+    )
+    env = {**env_for(tmp_path, closed_port_url()), "TWOCLOCKS_KEY": "tck_x", "PATH": ""}
+    done = subprocess.run(
+        [sys.executable, "-m", "twoclocks.hooks.capture", "cursor"],
+        input=prompt,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=30,
+    )
+    assert (done.returncode, json.loads(done.stdout), done.stderr) == (0, {"continue": True}, "")
+    assert capture.spool_depth(tmp_path) == (1, 0)

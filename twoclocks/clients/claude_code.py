@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from twoclocks.clients.files import (
-    MATCHER,
     Edit,
     Part,
     capture_part,
@@ -20,11 +19,10 @@ from twoclocks.clients.files import (
     drop_hooks,
     drop_server,
     hook_part,
+    hooks_file_edit,
     json_edit,
     mcp_server,
-    nested_hooks,
     server_part,
-    session_start_hook,
 )
 
 if TYPE_CHECKING:
@@ -48,25 +46,16 @@ def plan(home: Path, commands: Commands) -> list[Edit]:
             "MCP server (user scope)",
             mcp_server(user, {"type": "stdio", "command": commands.twoclocks, "args": ["mcp"]}),
         ),
-        json_edit(
+        hooks_file_edit(
             settings,
-            f"SessionStart hook ({MATCHER}) and capture hooks ({', '.join(HOOK_EVENTS)})",
-            chain(
-                session_start_hook(settings, commands.claude_hook),
-                nested_hooks(settings, hook_commands(commands), background=True),
-            ),
+            commands.claude_hook,
+            commands.capture("claude-code"),
+            CAPTURE_EVENTS,
+            DRAIN_EVENT,
+            commands.turn("claude-code"),
+            background=True,
         ),
     ]
-
-
-def hook_commands(commands: Commands) -> dict[str, str]:
-    """The capture command per event, and the drain at Stop."""
-    return {
-        **{event: commands.capture("claude-code") for event in CAPTURE_EVENTS},
-        # The turn hook sends the finished turn (issue 13) and, once the server answers,
-        # drains the spool as every capture does.
-        DRAIN_EVENT: commands.turn("claude-code"),
-    }
 
 
 def installed(home: Path) -> list[Part]:

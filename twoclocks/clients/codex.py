@@ -31,7 +31,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from twoclocks.clients.files import (
-    MATCHER,
     SERVER_NAME,
     Edit,
     Part,
@@ -40,12 +39,11 @@ from twoclocks.clients.files import (
     drop_all_hooks,
     drop_hooks,
     hook_part,
+    hooks_file_edit,
     is_ours,
     json_edit,
-    nested_hooks,
     read,
     runnable,
-    session_start_hook,
 )
 from twoclocks.domain.errors import ConfigError
 
@@ -372,25 +370,16 @@ def plan(home: Path, commands: Commands) -> list[Edit]:
     hooks = home / ".codex" / "hooks.json"
     return [
         config_edit(home / ".codex" / "config.toml", commands.twoclocks),
-        json_edit(
+        hooks_file_edit(
             hooks,
-            f"SessionStart hook ({MATCHER}) and capture hooks ({', '.join(HOOK_EVENTS)})",
-            chain(
-                session_start_hook(hooks, commands.claude_hook),
-                nested_hooks(hooks, hook_commands(commands), background=False),
-            ),
+            commands.claude_hook,
+            commands.capture("codex"),
+            CAPTURE_EVENTS,
+            DRAIN_EVENT,
+            commands.turn("codex"),
+            background=False,
         ),
     ]
-
-
-def hook_commands(commands: Commands) -> dict[str, str]:
-    """The capture command per event, and the drain at Stop."""
-    return {
-        **{event: commands.capture("codex") for event in CAPTURE_EVENTS},
-        # The turn hook sends the finished turn (issue 13) and, once the server answers,
-        # drains the spool as every capture does.
-        DRAIN_EVENT: commands.turn("codex"),
-    }
 
 
 def installed(home: Path) -> list[Part]:

@@ -199,6 +199,35 @@ def nested_hooks(
     return chain(*changes)
 
 
+def hooks_file_edit(
+    path: Path,
+    session_start_command: str,
+    capture_command: str,
+    capture_events: tuple[str, ...],
+    turn_event: str,
+    turn_command: str,
+    background: bool,
+) -> Edit:
+    """Claude Code's and Codex's hooks file: SessionStart, the capture hooks and the turn hook.
+
+    Both clients read the same nested shape; they differ in the events they send and in
+    ``background`` (Claude Code's ``async: true``).
+    """
+    commands = {event: capture_command for event in capture_events}
+    # The turn hook sends the finished turn (issue 13) and, once the server answers,
+    # drains the spool as every capture does.
+    commands[turn_event] = turn_command
+    events = ", ".join((*capture_events, turn_event))
+    return json_edit(
+        path,
+        f"SessionStart hook ({MATCHER}) and capture hooks ({events})",
+        chain(
+            session_start_hook(path, session_start_command),
+            nested_hooks(path, commands, background=background),
+        ),
+    )
+
+
 def chain(
     *changes: Callable[[dict[str, Any]], dict[str, Any]],
 ) -> Callable[[dict[str, Any]], dict[str, Any]]:

@@ -27,6 +27,7 @@ from typing import IO, Any
 
 from twoclocks.client_file import Target
 from twoclocks.hooks.claude_code import HookFailure, client_target, log_failure
+from twoclocks.hooks.guard import Deadline, run_guarded
 
 HTTP_TIMEOUT_S = 0.25
 """Total time for one request; a capture hook must not hold the agent up."""
@@ -323,11 +324,16 @@ def _event_of(line: bytes) -> bytes | None:
 # -- the hook ------------------------------------------------------------------------------
 
 
+ALLOW_PROMPT = '{"continue": true}'
+"""Cursor's beforeSubmitPrompt answer: the prompt goes on (its only documented field)."""
+
+
 def capture(
     client: str | None,
     stdin: IO[str],
     env: Mapping[str, str],
     timeout: float = HTTP_TIMEOUT_S,
+    stdout: IO[str] | None = None,
 ) -> str:
     """Send one event, or spool it; then drain a little. Returns what happened (for tests)."""
     started = time.monotonic()
@@ -338,6 +344,10 @@ def capture(
         payload = json.loads(raw or "{}")
         if not isinstance(payload, dict) or not payload:
             raise HookFailure("InvalidInput", "the hook input on stdin is not a JSON object")
+        if stdout is not None and payload.get("hook_event_name") == "beforeSubmitPrompt":
+            # Cursor waits on this hook and reads ``continue``: answer first, then capture.
+            stdout.write(ALLOW_PROMPT + "\n")
+            stdout.flush()
         target = client_target(env)
         data_dir = target.data_dir
         body = body_of(client, payload)
@@ -351,56 +361,30 @@ def capture(
             if left > 0.05:
                 drain(target, DRAIN_BATCHES, left)
         return "sent"
-    except (Exception, _Deadline) as exc:
+    except (Exception, Deadline) as exc:
         log_failure(data_dir, f"{client or 'unknown'} capture", exc, payload, started)
         return "failed"
-
-
-class _Deadline(BaseException):
-    """Raised by the backstop timer; a BaseException so no library swallows it."""
-
-
-def _arm_backstop(seconds: float) -> None:
-    import signal
-
-    if not hasattr(signal, "setitimer"):
-        return
-
-    def expire(_signum: int, _frame: Any) -> None:
-        raise _Deadline()
-
-    try:
-        signal.signal(signal.SIGALRM, expire)
-    except ValueError:
-        return
-    signal.setitimer(signal.ITIMER_REAL, seconds)
 
 
 def main(argv: list[str] | None = None) -> int:
     """``CLIENT`` reads one event from stdin; ``drain`` sends the whole spool, ``stop`` (the
     Stop hook) what it can in STOP_BUDGET_S. Always exits 0."""
     args = sys.argv[1:] if argv is None else argv
-    try:
-        if args[:1] == ["drain"]:
-            drain(client_target(os.environ))
-        elif args[:1] == ["stop"]:
-            # The Stop event itself carries nothing to capture; stdin is left unread.
-            _arm_backstop(STOP_BUDGET_S + 0.5)
-            drain(client_target(os.environ), budget=STOP_BUDGET_S, max_events=STOP_BATCH_EVENTS)
-        else:
-            _arm_backstop(HARD_STOP_S)
-            client = args[0] if args and args[0] in CLIENTS else None
-            capture(client, sys.stdin, os.environ)
-    except BaseException:  # nothing may escape a hook, not even Ctrl-C
-        pass
-    finally:
-        try:
-            import signal
-
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        except Exception:
-            pass
-    return 0
+    if args[:1] == ["drain"]:
+        # Run by hand or by the server's owner, not by a client: no backstop.
+        return run_guarded(lambda: drain(client_target(os.environ)), 0)
+    if args[:1] == ["stop"]:
+        # The Stop event itself carries nothing to capture; stdin is left unread.
+        return run_guarded(
+            lambda: drain(
+                client_target(os.environ), budget=STOP_BUDGET_S, max_events=STOP_BATCH_EVENTS
+            ),
+            STOP_BUDGET_S + 0.5,
+        )
+    client = args[0] if args and args[0] in CLIENTS else None
+    return run_guarded(
+        lambda: capture(client, sys.stdin, os.environ, stdout=sys.stdout), HARD_STOP_S
+    )
 
 
 if __name__ == "__main__":

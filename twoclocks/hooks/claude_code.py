@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from twoclocks.client_file import Target, target_of
+from twoclocks.hooks.guard import Deadline, run_guarded
 
 HTTP_TIMEOUT_S = 0.6
 """Total time for connect + request + answer; the hook's budget is 800 ms."""
@@ -55,10 +56,6 @@ class HookFailure(Exception):
         super().__init__(f"{name}: {message}")
         self.name = name
         self.message = message
-
-
-class _Deadline(BaseException):
-    """Raised by the backstop timer; a BaseException so no library swallows it."""
 
 
 def data_dir_of(env: Mapping[str, str]) -> Path:
@@ -166,7 +163,7 @@ def session_start(
         stdout.flush()
         if answer.get("status") == "unavailable":
             raise HookFailure("StoreUnavailable", "the server answered, but its store did not")
-    except (Exception, _Deadline) as exc:
+    except (Exception, Deadline) as exc:
         log_failure(data_dir, "claude-code session-start", exc, payload, started)
 
 
@@ -194,7 +191,7 @@ def log_failure(
         name, message = (
             (exc.name, exc.message)
             if isinstance(exc, HookFailure)
-            else ("Timeout" if isinstance(exc, _Deadline) else type(exc).__name__, str(exc))
+            else ("Timeout" if isinstance(exc, Deadline) else type(exc).__name__, str(exc))
         )
         entry = {
             "at": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
@@ -239,39 +236,12 @@ def read_failures(data_dir: Path, limit: int = 5) -> list[dict[str, Any]]:
 # -- the process entry -----------------------------------------------------------------
 
 
-def _arm_backstop() -> None:
-    import signal
-
-    if not hasattr(signal, "setitimer"):
-        return
-
-    def expire(_signum: int, _frame: Any) -> None:
-        raise _Deadline()
-
-    try:
-        signal.signal(signal.SIGALRM, expire)
-    except ValueError:
-        return  # not the main thread: the socket timeouts alone bound the wait
-    signal.setitimer(signal.ITIMER_REAL, HARD_STOP_S)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Run a hook event; always exits 0, whatever happens."""
     args = sys.argv[1:] if argv is None else argv
-    try:
-        _arm_backstop()
-        if args[:1] == ["session-start"]:
-            session_start(sys.stdin, sys.stdout, os.environ)
-    except BaseException:  # nothing may escape a session-start hook, not even Ctrl-C
-        pass
-    finally:
-        try:
-            import signal
-
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        except Exception:
-            pass
-    return 0
+    if args[:1] != ["session-start"]:
+        return 0
+    return run_guarded(lambda: session_start(sys.stdin, sys.stdout, os.environ), HARD_STOP_S)
 
 
 if __name__ == "__main__":

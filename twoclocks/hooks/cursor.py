@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from twoclocks.hooks.claude_code import (
+    HARD_STOP_S,
     HTTP_TIMEOUT_S,
     MAX_CONTEXT,
     UNEXPANDED,
@@ -30,6 +31,7 @@ from twoclocks.hooks.claude_code import (
     fetch_block,
     log_failure,
 )
+from twoclocks.hooks.guard import Deadline, run_guarded
 
 
 def workspace_of(payload: Mapping[str, Any]) -> str | None:
@@ -82,19 +84,16 @@ def session_start(
             raise HookFailure("BlockTooLarge", f"{len(text)} characters, over {MAX_CONTEXT}")
         stdout.write(json.dumps({"additional_context": text}, ensure_ascii=True) + "\n")
         stdout.flush()
-    except Exception as exc:
+    except (Exception, Deadline) as exc:
         log_failure(data_dir, "cursor session-start", exc, payload, started)
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run a hook event; always exits 0."""
     args = sys.argv[1:] if argv is None else argv
-    try:
-        if args[:1] == ["session-start"]:
-            session_start(sys.stdin, sys.stdout, os.environ)
-    except BaseException:  # nothing may escape a hook
-        pass
-    return 0
+    if args[:1] != ["session-start"]:
+        return 0
+    return run_guarded(lambda: session_start(sys.stdin, sys.stdout, os.environ), HARD_STOP_S)
 
 
 if __name__ == "__main__":

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Mapping
 from typing import IO, Any
 
 from twoclocks.hooks import capture as tool_capture
+from twoclocks.hooks.guard import run_guarded
 
 TEXT_MAX = 2500
 """Characters of each side of the turn sent (the server keeps no more either)."""
@@ -127,20 +128,8 @@ def send_turn(
 def main(argv: list[str] | None = None) -> int:
     """``CLIENT`` reads one Stop / afterAgentResponse input from stdin. Always exits 0."""
     args = sys.argv[1:] if argv is None else argv
-    try:
-        tool_capture._arm_backstop(tool_capture.HARD_STOP_S)
-        client = args[0] if args and args[0] in tool_capture.CLIENTS else None
-        send_turn(client, sys.stdin, os.environ)
-    except BaseException:  # nothing may escape a hook, not even Ctrl-C
-        pass
-    finally:
-        try:
-            import signal
-
-            signal.setitimer(signal.ITIMER_REAL, 0)
-        except Exception:
-            pass
-    return 0
+    client = args[0] if args and args[0] in tool_capture.CLIENTS else None
+    return run_guarded(lambda: send_turn(client, sys.stdin, os.environ), tool_capture.HARD_STOP_S)
 
 
 if __name__ == "__main__":
