@@ -264,7 +264,9 @@ def check_claude(
     # fires, so the capture hook (async) reaches the server. Tool hooks need a model.
     settings = json.loads((Path(env["HOME"]) / ".claude" / "settings.json").read_text())
     ours = [
-        e for e, groups in settings["hooks"].items() if "twoclocks.hooks.capture" in str(groups)
+        e
+        for e, groups in settings["hooks"].items()
+        if "twoclocks.hooks.capture" in str(groups) or "twoclocks.hooks.turn" in str(groups)
     ]
     run.check(
         "install claude-code: capture hooks in settings.json",
