@@ -9,13 +9,14 @@ wiki do we use?" about the ``team``. Pure: words in, a number out.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens
 
 GENERIC_NAME_WORDS = frozenset(
     """
-    api service svc app application site web server backend frontend worker
+    api service svc app application site server backend frontend worker
     project repo repository the of and
     """.split()
 )
@@ -29,13 +30,15 @@ TEAM_SELF = frozenset({"team", "we", "us", "our team", "company", "org", "organi
 
 _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "im", "ive"})
 _FIRST_PLURAL = frozenset({"we", "us", "our", "ours", "ourselves"})
+_CHUNK = re.compile(r"[^\W_]+")
 _MIN_STEM = 4
 """A question word this long or longer that starts a name's word names it ("ingestion")."""
 
 
 def question_words(question: str) -> frozenset[str]:
     """The question's words, lowercase, canonical (``prod`` -> ``production``) and raw."""
-    raw = predicate_tokens(question.replace("'s ", " ").replace("'", ""))
+    text = question.replace("'s ", " ").replace("'", "")
+    raw = [w for chunk in _CHUNK.findall(text) for w in predicate_tokens(chunk)]
     out = set(raw)
     for word in raw:
         out.update(canonical_tokens(word))
@@ -81,5 +84,6 @@ def subject_mention(asked: frozenset[str], subject: str) -> float:
 
 @lru_cache(maxsize=4096)  # subjects repeat across candidates and questions
 def _distinctive_words(name: str) -> tuple[str, ...]:
-    words = canonical_tokens(name)
-    return tuple(w for w in words if w not in GENERIC_NAME_WORDS) or tuple(words)
+    # Generic words are dropped as written: "site" would otherwise come back as "url".
+    kept = [w for w in predicate_tokens(name) if w not in GENERIC_NAME_WORDS]
+    return tuple(c for w in kept for c in canonical_tokens(w)) or tuple(canonical_tokens(name))

@@ -309,7 +309,7 @@ class RecallService:
         query = query.model_copy(update={"tiered_only": True})
         weights = self.leg_weights
         vector_task = asyncio.create_task(self._query_vector(text))
-        named_task = asyncio.create_task(self.store.entities_named(account, text, 10))
+        named_task = asyncio.create_task(self._entities_named(account, text))
         cosine: dict[str, float] = {}
 
         async def vector_leg() -> list[FactVersion]:
@@ -409,6 +409,16 @@ class RecallService:
             )
             for vid, v in facts.items()
         }
+
+    async def _entities_named(self, account: str, text: str) -> list[str]:
+        """Entities the question names by a word of their own, not by a word all share.
+
+        The store matches half a name: "the ingestion service" finds ``auth-service``
+        through "service", and a walk from there would vote for auth-service's facts.
+        """
+        said = question_words(text)
+        found = await self.store.entities_named(account, text, 10)
+        return [name for name in found if subject_mention(said, name) >= 0.5]
 
     async def _walk(
         self,

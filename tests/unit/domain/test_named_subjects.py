@@ -45,3 +45,8 @@ def test_a_look_alike_name_with_another_number_is_only_half_named() -> None:
     asked = question_words("which CI does billing-api-17 use?")
     assert subject_mention(asked, "billing-api-17") == 1.0
     assert subject_mention(asked, "billing-api-3") == 0.5
+
+
+def test_punctuation_does_not_hide_a_name() -> None:
+    assert mention("who is the on call engineer of the team?", "team") == 1.0
+    assert mention("what is billing-api's cache?", "billing-api") == 1.0
