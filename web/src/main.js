@@ -1,6 +1,7 @@
 // The web screen: sign in with the account key, then the memory table or the graph explorer.
 // The key stays in sessionStorage (gone when the tab closes) and travels only as Bearer.
 import { api, clearKey, readKey, saveKey } from "./api.js";
+import { explain } from "./errors.js";
 import { renderFacts } from "./facts.js";
 
 const root = document.getElementById("root");
@@ -48,7 +49,7 @@ async function start() {
     await show("memory");
   } catch (error) {
     clearKey();
-    signInForm(error.message);
+    signInForm(explain(error));
   }
 }
 
