@@ -151,6 +151,7 @@ async def test_a_wrong_key_shows_no_data(page: Any, site: tuple[str, str]) -> No
     url, _ = site
     await sign_in(page, url, "not-a-key")
     await page.locator("#signin-error", has_text="key").wait_for()
+    await page.screenshot(path=str(SCREENS / "sign-in.png"))
     assert await page.locator("#facts").count() == 0
     assert "Render" not in await page.content()
 
@@ -195,6 +196,7 @@ async def test_a_bad_time_zone_shows_the_apis_message_and_saves_nothing(
     await page.fill("#settings-form input[name=timezone]", "Mars/Olympus")
     await page.click("#settings-form button[type=submit]")
     await page.locator("#error", has_text="Mars/Olympus").wait_for()
+    await page.screenshot(path=str(SCREENS / "settings.png"))
     async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
         assert (await http.get("/v1/settings")).json()["timezone"] is None
 

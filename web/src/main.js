@@ -14,7 +14,9 @@ function signInForm(message) {
   form.id = "signin";
   form.innerHTML =
     '<label>Account key <input id="key" type="password" autocomplete="off" size="48" autofocus></label> ' +
-    '<button type="submit">Sign in</button><p id="signin-error" class="error"></p>';
+    '<button type="submit">Sign in</button><p id="signin-error" class="error" role="alert"></p>' +
+    '<p class="muted">The key is in the server\'s data directory (the file <code>key</code>); ' +
+    "on the server's own machine, <code>twoclocks ui</code> opens this page already signed in.</p>";
   form.querySelector("#signin-error").textContent = message || "";
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
