@@ -23,6 +23,7 @@ from twoclocks.domain.places import Workspace
 from twoclocks.embeddings.port import Embedder
 from twoclocks.graph.port import Store
 from twoclocks.service.accounts import Accounts
+from twoclocks.service.api_keys import ApiKeys
 from twoclocks.service.capture import CaptureService
 from twoclocks.service.capture_pending import PENDING_NAME, PendingEvents
 from twoclocks.service.memory import MemoryService
@@ -147,6 +148,7 @@ class Runtime:
     recall: RecallService
     capture: CaptureService
     turns: TurnService
+    keys: ApiKeys
     ready: bool = False
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -205,7 +207,8 @@ async def start_runtime(
     recovered = await capture.recover()
     if recovered:
         log.info("capture: wrote the facts of %d event(s) accepted before the last stop", recovered)
-    runtime = Runtime(settings, store, embedder, service, accounts, recall, capture, turns)
+    keys = ApiKeys(store, system_clock)
+    runtime = Runtime(settings, store, embedder, service, accounts, recall, capture, turns, keys)
     record_store(settings)
     runtime.ready = True
     if not attach:

@@ -95,6 +95,19 @@ class WriteNotAllowed(TwoclocksError):
     http_status = 403
 
 
+class KeysNotAllowed(TwoclocksError):
+    """Raised when a key other than the person's (an agent key, or any key through MCP or a
+    hook) asks to list, create, rotate or revoke API keys; use the CLI or the web screen."""
+
+    http_status = 403
+
+
+class KeyNotFound(TwoclocksError):
+    """Raised when a rotate or revoke names no live key of the caller's account."""
+
+    http_status = 404
+
+
 class AmbiguousWorkspace(TwoclocksError):
     """Raised when two spaces claim a working directory equally; make one path more specific."""
 
@@ -102,7 +115,7 @@ class AmbiguousWorkspace(TwoclocksError):
 
 
 class Unauthorized(TwoclocksError):
-    """Raised when a request carries no API key or one that names no account."""
+    """Raised when a request carries no API key, one that names no account, or a revoked one."""
 
     http_status = 401
 
