@@ -97,7 +97,8 @@ class WriteNotAllowed(TwoclocksError):
 
 class KeysNotAllowed(TwoclocksError):
     """Raised when a key other than the person's (an agent key, or any key through MCP or a
-    hook) asks to list, create, rotate or revoke API keys; use the CLI or the web screen."""
+    hook) asks to list, create, rotate or revoke API keys, or to sign the web screen in;
+    use the person's key from the CLI or the web screen."""
 
     http_status = 403
 
