@@ -130,11 +130,12 @@ def eval_fc(
         out = []
         for data in sets:
             typer.echo(f"{data.size}: {len(data.sentences)} facts into {label}", err=True)
-            out.append(
-                await fc_eval.run(
-                    target, embedder, data, store_label=label, limit=limit, progress=progress
-                )
+            result = await fc_eval.run(
+                target, embedder, data, store_label=label, limit=limit, progress=progress
             )
+            # A long run's earlier sizes are on screen even if a later one is cut short.
+            typer.echo(f"{data.size} done: {fc_eval.summary(result)}", err=True)
+            out.append(result)
         return out
 
     try:

@@ -259,6 +259,15 @@ async def _objects(recall: RecallService, caller: Caller, q: Question) -> list[s
     return [_norm(f.object) for f in got.facts]
 
 
+def summary(result: FcResult) -> str:
+    """One line: the figures of one size, for progress output."""
+    return (
+        f"{result.facts} facts in {result.ingest_s} s ({result.facts_per_s}/s), "
+        f"SH hit@1 {result.hit1}, stale first {result.stale_first}, "
+        f"MH in top 10 {result.multi_top10}"
+    )
+
+
 COLUMNS: tuple[tuple[str, str], ...] = (
     ("facts", "facts"),
     ("unparsed", "unparsed"),
