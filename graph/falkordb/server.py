@@ -214,6 +214,10 @@ class EmbeddedFalkorDB:
             "--unixsocket", str(self.socket_path), "--unixsocketperm", "700",
             "--dir", str(self.data_dir),
             "--appendonly", "yes", "--appendfsync", self.appendfsync,
+            # A restart replays the whole AOF: compact it once it passes 8 MB and doubles
+            # since the last compaction (Redis's 64 MB default means a minute of replay on
+            # a small machine; a rewrite is one fork, in the background).
+            "--auto-aof-rewrite-min-size", "8mb", "--auto-aof-rewrite-percentage", "100",
             # The fsynced AOF is the durable record; RDB snapshots would add forks, and a failed
             # snapshot makes redis refuse SIGTERM, for no durability gain.
             "--save", "",

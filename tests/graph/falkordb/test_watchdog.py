@@ -31,7 +31,7 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
-async def _until(check: object, timeout_s: float = 30.0) -> None:
+async def _until(check: object, timeout_s: float = 60.0) -> None:
     deadline = time.monotonic() + timeout_s
     while not check():  # type: ignore[operator]
         assert time.monotonic() < deadline, "condition not reached in time"
