@@ -165,6 +165,10 @@ class Neo4jStore(KeyStore):
         if driver is not None:
             await driver.close()
 
+    def health(self) -> str | None:
+        """Nothing to report: the driver reconnects itself, and a lost Neo4j is a 503 per call."""
+        return None
+
     def _require(self) -> AsyncDriver:
         if self._driver is None:
             raise StoreUnavailable("Neo4jStore is not started: call start() first")
