@@ -168,6 +168,12 @@ async def facts(
     return FactList(facts=rows, total=total, elsewhere=elsewhere)
 
 
+@router.get("/facts/{fact_id}/episodes", response_model=explore.FactEpisodes, responses=_BY_ID)
+async def fact_episodes(fact_id: str, request: Request, who: CallerDep) -> explore.FactEpisodes:
+    """The episodes (the person's words, tool events) that carried each version of a fact."""
+    return await explore.fact_episodes(runtime_of(request).service, who, fact_id)
+
+
 class EntityList(BaseModel):
     """Entity names, best first."""
 

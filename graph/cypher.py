@@ -234,6 +234,15 @@ ORDER BY n.created_at_us, n.uuid
 """
 """Every episode of the account, oldest record first (for a backup)."""
 
+EPISODES_BY_ID = """
+MATCH (n:Episodic)
+WHERE n.group_id = $g AND n.uuid IN $ids
+RETURN n.uuid AS episode_id, n.source_description AS source, n.content AS content,
+       n.created_at_us AS created_at_us, n.valid_at_us AS valid_at_us
+ORDER BY n.created_at_us, n.uuid
+"""
+"""The episodes with these ids (those a fact's versions name), oldest record first."""
+
 EXPORT_ALIASES = """
 MATCH (a:SlotAlias)
 WHERE a.group_id = $g
@@ -319,7 +328,25 @@ def _fact_filter(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:
         params["workspaces"] = list(q.workspaces)
     if q.tiered_only:
         conds.append("e.tier IS NOT NULL")
+    conds += _row_filters(q, params)
     return f"{_anchor(q.subject)}\nWHERE {' AND '.join(conds)}", params
+
+
+def _row_filters(q: FactQuery, params: dict[str, Any]) -> list[str]:
+    # The memory screen's filters; each set one adds a condition and its parameter.
+    conds = []
+    if q.text:
+        params["text"] = q.text.lower()
+        conds.append(
+            "(toLower(e.subject) CONTAINS $text OR toLower(e.predicate) CONTAINS $text"
+            " OR toLower(e.object) CONTAINS $text)"
+        )
+    for field in ("tier", "place", "writer", "fact_class"):
+        value = getattr(q, field)
+        if value is not None:
+            params[field] = str(value)
+            conds.append(f"e.{field} = ${field}")
+    return conds
 
 
 def fact_query(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from twoclocks.domain.model import FactVersion, Plan
+from twoclocks.domain.model import FactClass, FactVersion, Place, Plan, Tier
 from twoclocks.domain.temporal import world_instant
 from twoclocks.domain.trust import KeyRole
 
@@ -40,6 +40,9 @@ class FactQuery(BaseModel):
     ``workspaces``: when given, only versions whose workspace is one of these or
     has no workspace at all (unplaced) are returned. ``tiered_only``: only versions with
     a trust tier (``domain.trust.shown_to_model``), for reads whose rows go to a model.
+    ``text``, ``tier``, ``place``, ``writer`` and ``fact_class`` narrow the rows a person
+    lists (``query`` and ``count``; the recall legs ignore them): ``text`` is a
+    case-insensitive part of the subject, slot name or value, the others equal a field.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -52,6 +55,11 @@ class FactQuery(BaseModel):
     include_history: bool = False
     workspaces: tuple[str, ...] | None = None
     tiered_only: bool = False
+    text: str | None = None
+    tier: Tier | None = None
+    place: Place | None = None
+    writer: str | None = None
+    fact_class: FactClass | None = None
     limit: int | None = None
     offset: int = 0
 
@@ -175,6 +183,9 @@ class Store(Protocol):
 
     async def export_episodes(self, account: str) -> list[Episode]:
         """Every episode of the account, oldest record first (a backup's episodes)."""
+
+    async def episodes(self, account: str, episode_ids: Sequence[str]) -> list[Episode]:
+        """The episodes with these ids (unknown ids are skipped), oldest record first."""
 
     async def export_aliases(self, account: str) -> list[SlotAlias]:
         """Every recorded slot alias of the account (a backup's aliases)."""

@@ -260,6 +260,13 @@ class FalkorDBStore(KeyStore):
         result = await graph.ro_query(cypher.EXPORT_EPISODES, {"g": account})
         return [search_cypher.episode_from_row(row) for row in result.result_set]
 
+    async def episodes(self, account: str, episode_ids: Sequence[str]) -> list[Episode]:
+        """The episodes with these ids (unknown ids are skipped), oldest record first."""
+        graph = await self._graph(account)
+        params = {"g": account, "ids": list(episode_ids)}
+        result = await graph.ro_query(cypher.EPISODES_BY_ID, params)
+        return [search_cypher.episode_from_row(row) for row in result.result_set]
+
     async def export_aliases(self, account: str) -> list[SlotAlias]:
         """Every recorded slot alias of the account."""
         graph = await self._graph(account)

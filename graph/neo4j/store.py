@@ -279,6 +279,12 @@ class Neo4jStore(KeyStore):
         rows = await self._rows(cypher.EXPORT_EPISODES, {"g": check_account(account)})
         return [search_cypher.episode_from_row(row) for row in rows]
 
+    async def episodes(self, account: str, episode_ids: Sequence[str]) -> list[Episode]:
+        """The episodes with these ids (unknown ids are skipped), oldest record first."""
+        params = {"g": check_account(account), "ids": list(episode_ids)}
+        rows = await self._rows(cypher.EPISODES_BY_ID, params)
+        return [search_cypher.episode_from_row(row) for row in rows]
+
     async def export_aliases(self, account: str) -> list[SlotAlias]:
         """Every recorded slot alias of the account."""
         rows = await self._run(cypher.EXPORT_ALIASES, {"g": check_account(account)})

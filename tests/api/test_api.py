@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pytest
-
-from twoclocks import bootstrap
-from twoclocks.api.app import create_app
-from twoclocks.embeddings.hashing import HashingEmbedder
-from twoclocks.graph.falkordb.store import FalkorDBStore
 
 pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
 
@@ -21,27 +15,6 @@ pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture
-async def api(falkordb_server: Any, tmp_path: Any) -> AsyncIterator[httpx.AsyncClient]:
-    """An app over a real store, with one fresh account whose key every call sends."""
-    settings = bootstrap.load_settings(data_dir=tmp_path)
-    runtime = await bootstrap.start_runtime(
-        settings, store=FalkorDBStore(falkordb_server.socket_path), embedder=HashingEmbedder(384)
-    )
-    import uuid
-
-    key = await runtime.accounts.create(f"a{uuid.uuid4().hex[:12]}")
-    transport = httpx.ASGITransport(app=create_app(runtime))
-    async with httpx.AsyncClient(
-        transport=transport, base_url="http://test", headers={"Authorization": f"Bearer {key}"}
-    ) as client:
-        client.runtime = runtime  # type: ignore[attr-defined]
-        made = await client.post("/v1/keys", json={"name": "agent", "role": "agent"})
-        client.agent = {"Authorization": f"Bearer {made.json()['key']}"}  # type: ignore[attr-defined]
-        yield client
-    await runtime.close()
 
 
 async def test_remember_then_read_back_with_both_clocks(api: httpx.AsyncClient) -> None:
