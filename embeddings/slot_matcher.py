@@ -11,8 +11,9 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
-from twoclocks.domain.slot_names import humanize_predicate, lexical_verdict
+from twoclocks.domain.slot_names import humanize_predicate
 from twoclocks.domain.slot_values import values_verdict
+from twoclocks.domain.slot_verdict import lexical_verdict
 
 from .port import Embedder
 

@@ -1,0 +1,131 @@
+"""The words of predicate names that mean the same: abbreviations, spellings, synonyms.
+
+``canonical_tokens`` (in ``slot_names``) rewrites every word of a name through this
+table before two names are compared, so ``pkg_mgr`` and ``package_manager`` are one
+slot. Pure data.
+"""
+
+from __future__ import annotations
+
+# Abbreviations and spelling variants, mapped to one canonical spelling. A value may
+# be several words ("pr" -> "pull request"). Only expansions that are unambiguous in
+# predicate names belong here: "auth" (authentication or authorization?) and "dev"
+# as a person are left to the embedding.
+CANONICAL: dict[str, tuple[str, ...]] = {
+    "db": ("database",),
+    "env": ("environment",),
+    "repo": ("repository",),
+    "deploy": ("deployment",),
+    "config": ("configuration",),
+    "cfg": ("configuration",),
+    "conf": ("configuration",),
+    "pkg": ("package",),
+    "cmd": ("command",),
+    "dir": ("directory",),
+    "ver": ("version",),
+    "py": ("python",),
+    "nodejs": ("node",),
+    "js": ("javascript",),
+    "ts": ("typescript",),
+    "k8s": ("kubernetes",),
+    "prod": ("production",),
+    "stg": ("staging",),
+    "dev": ("development",),
+    "authn": ("authentication",),
+    "authz": ("authorization",),
+    "pr": ("pull", "request"),
+    "mr": ("merge", "request"),
+    "min": ("minimum",),
+    "max": ("maximum",),
+    "num": ("number",),
+    "addr": ("address",),
+    "svc": ("service",),
+    "msg": ("message",),
+    "img": ("image",),
+    "lib": ("library",),
+    "app": ("application",),
+    "info": ("information",),
+    "doc": ("documentation",),
+    "docs": ("documentation",),
+    "lang": ("language",),
+    "tz": ("timezone",),
+    "gh": ("github",),
+    "mgr": ("manager",),
+    "perf": ("performance",),
+    "src": ("source",),
+    "tmp": ("temporary",),
+    "temp": ("temporary",),
+    "prev": ("previous",),
+    "curr": ("current",),
+    "bench": ("benchmark",),
+    # Synonyms inside the discriminator vocabulary: without these, "former_owner" and
+    # "previous_owner" would look like two contrasting qualifiers.
+    "former": ("previous",),
+    "old": ("previous",),
+    "prior": ("previous",),
+    "latest": ("last",),
+    "main": ("primary",),
+    "begin": ("start",),
+    "finish": ("end",),
+    # Common synonyms in slot names (issue 11): one spelling each.
+    "default": ("primary",),
+    "observability": ("monitoring",),
+    "ticket": ("issue",),
+    "bug": ("issue",),
+    "frequency": ("cadence",),
+    "script": ("command",),
+    "site": ("url",),
+    "website": ("url",),
+    "link": ("url",),
+    "linter": ("lint",),
+    "formatter": ("format",),
+    "ide": ("editor",),
+    "messaging": ("chat",),
+    "im": ("chat",),
+    "image": ("container",),
+    "docker": ("container",),
+    "standup": ("daily", "sync"),
+    "styling": ("css",),
+    "style": ("css",),
+    "library": ("framework",),
+    "toolkit": ("framework",),
+    "ship": ("release",),
+    "shipping": ("release",),
+    "outage": ("incident",),
+    "room": ("channel",),
+    "hometown": ("native", "city"),
+    "birthplace": ("native", "city"),
+    "req": ("request",),
+    "org": ("organization",),
+    "tf": ("terraform",),
+    "hosted": ("host",),
+    "hosting": ("host",),
+    "built": ("build",),
+    "located": ("location",),
+    "managed": ("manager",),
+    "owned": ("owner",),
+    "maintained": ("maintainer",),
+    "deployed": ("deployment",),
+    "backed": ("backup",),
+    "1st": ("first",),
+    "2nd": ("second",),
+    "3rd": ("third",),
+    # Verb forms of one activity name the same slot ("testing_framework").
+    "testing": ("test",),
+    "linting": ("lint",),
+    "formatting": ("format",),
+    "logging": ("log",),
+    "building": ("build",),
+    "deploying": ("deployment",),
+    "benchmarking": ("benchmark",),
+    "typechecking": ("typecheck",),
+}
+
+# Words ending in "s" that are not plurals; stripping them would invent a new word.
+NOT_PLURAL = frozenset(
+    {
+        "aws", "gcs", "https", "kubernetes", "postgres", "redis", "jenkins", "status",
+        "alias", "canvas", "css", "sass", "ios", "macos", "windows", "news", "series",
+        "analytics", "always", "less", "process", "access", "address", "class", "bus",
+    }
+)  # fmt: skip
