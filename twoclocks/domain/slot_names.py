@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from twoclocks.domain.slot_lexicon import CANONICAL, NOT_PLURAL
+from twoclocks.domain.slot_lexicon import CANONICAL, NOT_PLURAL, PHRASES
 
 # Splits "ciProvider" and "HTTPServerPort" at case changes but keeps digits on the
 # word they follow, so "s3Bucket" stays "s3 bucket" and "oauth2" stays whole.
@@ -84,6 +84,9 @@ def canonical_tokens(name: str) -> list[str]:
     if "end" in words and "to" in words:  # "end_to_end" is "e2e", not an end and a "to"
         text = " ".join(words).replace("end to end", "e2e")
         words = text.split()
+    # Phrases are looked up on the words as written too: "site" alone is a URL, but
+    # "site reliability" is SRE.
+    words = _phrases([w if w in CANONICAL else _singular(w) for w in words])
     for i, word in enumerate(words):
         if i and words[i - 1] == "per" and word in _PER_UNITS:  # "per min" is per minute
             out.append(_PER_UNITS[word])
@@ -93,7 +96,32 @@ def canonical_tokens(name: str) -> list[str]:
             continue
         single = _singular(word)
         out.extend(CANONICAL.get(single, (single,)))
+    return _dedupe(_phrases(out))
+
+
+_LONGEST_PHRASE = max(len(p) for p in PHRASES)
+
+
+def _phrases(tokens: list[str]) -> list[str]:
+    # "mother tongue" -> "native language": the longest phrase starting at each word wins.
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        for n in range(min(_LONGEST_PHRASE, len(tokens) - i), 0, -1):
+            found = PHRASES.get(tuple(tokens[i : i + n]))
+            if found is not None:
+                out.extend(found)
+                i += n
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
     return out
+
+
+def _dedupe(tokens: list[str]) -> list[str]:
+    # "daily standup" becomes "daily daily sync": a word repeated by expansion says it once.
+    return [t for i, t in enumerate(tokens) if i == 0 or tokens[i - 1] != t]
 
 
 def fact_text(subject: str, predicate: str, obj: str) -> str:

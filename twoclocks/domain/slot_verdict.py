@@ -25,7 +25,7 @@ _ATTRIBUTE_NOUNS = frozenset(
         "id", "count", "size", "limit", "timeout", "date", "time", "email", "image",
         "tag", "branch", "region", "zone", "address", "budget", "format", "level",
         "directory", "location", "schedule", "theme", "city", "country", "state", "font",
-        "color",
+        "color", "file",
     }
 )  # fmt: skip
 
@@ -35,7 +35,8 @@ _ATTRIBUTE_NOUNS = frozenset(
 _OPTIONAL_ATTRIBUTES = frozenset({"command", "user", "path", "format", "budget", "address", "time"})
 
 # Head nouns that say only "the thing used for": "ci_tool" / "ci_provider" / "ci_platform",
-# "issue_tracker" / "bug_tracker" ("system" is not one: "design_system" is a thing). As
+# "issue_tracker" / "bug_tracker" / "ticketing_system" ("design system" and "operating
+# system" are made one word by the lexicon's phrases first). As
 # the last word of a name they are dropped before
 # two names are compared, so what is left (the slot's subject matter) decides.
 _GENERIC_HEADS = frozenset(
@@ -43,7 +44,7 @@ _GENERIC_HEADS = frozenset(
         "tool", "platform", "provider", "service", "solution", "software",
         "product", "vendor", "technology", "tracker", "utility", "app", "application",
         "suite", "stack", "setup", "choice", "option", "preference", "used",
-        "destination", "network",
+        "destination", "network", "system", "layer",
     }
 )  # fmt: skip
 
@@ -58,7 +59,7 @@ _ORDINALS = frozenset(
 # Attribute nouns that stand in for a neighbour: "db_host" / "db_address",
 # "release_date" / "release_time", "test_directory" / "test_path",
 # "backup_location" / "backup_directory". Swapping one for another proves nothing.
-_LOOSE_ATTRIBUTES = frozenset({"address", "time", "path", "location"})
+_LOOSE_ATTRIBUTES = frozenset({"address", "time", "path", "location", "file"})
 
 # Qualifiers that split a slot in two when one name has one and the other does not:
 # "owner" vs "previous_owner", "db" vs "db_port", "replicas" vs "max_replicas".
@@ -117,7 +118,22 @@ _SWAP_DISCRIMINATORS = (
             "required", "optional", "success", "failure", "pass", "fail", "before", "after",
             "pre", "post", "light", "dark", "push", "pull", "import", "export", "encrypt",
             "decrypt", "active", "inactive", "online", "offline", "top", "bottom", "left",
-            "right", "front", "back", "head", "tail", "old", "young", "past", "blocks",
+            "right", "front", "back", "head", "tail", "old", "young", "past", "blocks", "block",
+            # kinds of problem that live in different tools
+            "error", "issue",
+            # more contrasting modifiers in general use (issue 11)
+            "from", "to", "into", "sandbox", "live", "canary", "stable", "beta", "alpha",
+            "passive", "leader", "follower", "producer", "consumer", "publisher", "subscriber",
+            "author", "reviewer", "assignee", "reporter", "approver", "requester", "recipient",
+            "mentor", "mentee", "buyer", "seller", "width", "height", "horizontal", "vertical",
+            "low", "high", "short", "long", "small", "large", "medium", "fast", "slow", "warm",
+            "inner", "outer", "close", "entry", "exit", "include", "exclude", "allowlist",
+            "denylist", "blocklist", "whitelist", "blacklist", "add", "remove", "create",
+            "delete", "get", "set", "sync", "async", "base", "compare", "average", "median",
+            "mean", "peak", "total", "cpu", "memory", "disk", "gpu", "bandwidth", "eu", "us",
+            "apac", "emea", "europe", "asia", "america", "macos", "windows", "linux", "uat",
+            "demo", "afternoon", "breakfast", "lunch", "dinner", "mother", "father", "sent",
+            "received", "free", "paid", "trial",
             # roles in an exchange
             "sender", "receiver", "parent", "child", "major", "minor", "incoming", "outgoing",
         }
@@ -220,11 +236,16 @@ def _bare(tokens: list[str]) -> list[str]:
     return out
 
 
+_INFLECTIONS = frozenset({"ed", "d", "s", "es", "ing", "er", "ers", "ings", "ee", "or"})
+
+
 def _is_abbreviation(short: str, long: str) -> bool:
     # "tf" / "terraform", "gh" / "github", "req" / "request": the short word's letters
     # appear in order in the long one, starting with its first letter.
     if len(short) < 2 or len(long) < len(short) + 2 or short[0] != long[0] or short.isdigit():
         return False
+    if long.startswith(short) and long[len(short) :] in _INFLECTIONS:
+        return False  # "block" / "blocked", "lead" / "leader": another form, another role
     rest = iter(long[1:])
     return all(ch in rest for ch in short[1:])
 

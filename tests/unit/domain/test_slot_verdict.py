@@ -42,6 +42,7 @@ SAME = [
     ("issue_tracker", "ticket_tracker"),
     ("default_branch", "main_branch"),
     ("release_cadence", "release_frequency"),
+    ("on_call_engineer", "on_call"),
 ]
 
 # Names that differ by a contrasting qualifier: never one slot, whatever the model says.
@@ -81,12 +82,11 @@ DIFFERENT = [
     ("read_replica", "write_replica"),
     ("upstream_repo", "downstream_repo"),
     ("soft_limit", "hard_limit"),
+    ("error_tracker", "issue_tracker"),
 ]
 
 # Left to the embedding: synonyms the rules cannot know, and near-names they cannot rule out.
 UNKNOWN = [
-    ("on_call_engineer", "on_call"),
-    ("error_tracker", "issue_tracker"),
     ("search_engine", "search_backend"),
     ("cache_backend", "queue_backend"),
 ]
@@ -206,3 +206,25 @@ def test_abbreviations_and_acronyms_match_word_by_word() -> None:
         ("e2e_framework", "end_to_end_framework"),
     ]:
         assert lexical_verdict(a, b) == "same", (a, b)
+
+
+def test_synonyms_and_phrases_of_the_lexicon_merge() -> None:
+    for a, b in [
+        ("mother_tongue", "native_language"),
+        ("reports_to", "manager"),
+        ("cdn", "edge_network"),
+        ("sre_contact", "site_reliability_contact"),
+        ("pager_holder", "on_call_engineer"),
+        ("favourite_editor", "preferred_editor"),
+        ("message_broker", "message_queue"),
+        ("issue_tracker", "ticketing_system"),
+        ("container_registry", "image_registry"),
+        ("oauth2_provider", "oauth_provider"),
+        ("e2e_framework", "end_to_end_test_framework"),
+    ]:
+        assert lexical_verdict(a, b) == "same", (a, b)
+
+
+def test_an_inflection_or_a_compound_is_not_an_abbreviation() -> None:
+    assert lexical_verdict("blocked_by", "blocks") == "different"
+    assert lexical_verdict("design_tool", "design_system") != "same"
