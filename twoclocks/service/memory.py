@@ -250,8 +250,10 @@ class MemoryService:
             ),
         )
 
-    async def retract(self, caller: Caller, fact_id: str) -> str:
-        """Forget a fact: closed on the record clock, kept as history, reopenable.
+    async def retract(
+        self, caller: Caller, fact_id: str, reason: RetiredReason = RetiredReason.RETRACTED
+    ) -> str:
+        """Forget a fact (or hold it back): closed on the record clock, kept, reopenable.
 
         Returns the fact's full id (``fact_id`` may be a unique start of it).
         """
@@ -260,7 +262,7 @@ class MemoryService:
 
         async def plan(_state: SlotState, now: datetime) -> Plan:
             versions = await self.store.versions_of(caller.account, fact_id)
-            return plan_retract(fact_id, versions, now)
+            return plan_retract(fact_id, versions, now, reason)
 
         await self._apply(caller.account, current[0].subject, current[0].predicate, plan)
         return fact_id
