@@ -22,7 +22,8 @@ from twoclocks.service.capture import CaptureService, EventRequest
 from twoclocks.service.extractor import Extractor
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.recall import BlockRequest, RecallService
-from twoclocks.service.requests import Caller, FactsRequest, RememberRequest
+from twoclocks.service.requests import Caller, FactsRequest, RememberRequest, Replacement
+from twoclocks.service.review import ReviewService
 from twoclocks.service.turns import TurnService
 
 pytestmark = pytest.mark.anyio
@@ -386,3 +387,35 @@ async def test_refusal_watch_never_holds_back_what_the_person_said(store: Store)
     await rig.turn(refused(1))
     await rig.turn(refused(2))
     assert RISKY[2] in [o for _, o, _ in await rig.facts()]
+
+
+# -- review (issue 13 point 7) --------------------------------------------------------------
+
+
+async def test_review_lists_what_a_model_extracted_and_the_person_accepts_fixes_or_rejects(
+    store: Store,
+) -> None:
+    script = [facts(fact("payments", "queue", "SQS"), fact("payments", "db", "Postgres"),
+                    fact("payments", "cache", "Redis"))]  # fmt: skip
+    async with serving(FakeLLM(script)) as llm:
+        rig = await rig_for(store, llm)
+        # SQS is in the answer only: the model's guess (inferred).
+        await rig.turn(stop("payments uses Postgres and Redis", "Noted; its queue is SQS."))
+    person = Caller(account=rig.account, writer=Writer.PERSON, channel=Channel.CLI)
+    await rig.memory.remember(person, RememberRequest(subject="payments", predicate="owner",
+                                                      object="Priya", cwd=CWD))  # fmt: skip
+    review = ReviewService(rig.memory)
+    listed = {f.object: f.fact_id for f in (await review.to_review(person)).to_review}
+    assert sorted(listed) == ["Postgres", "Redis", "SQS"]  # the person's own fact is not listed
+    with pytest.raises(WriteNotAllowed):
+        await review.accept(rig.caller, listed["SQS"])
+    assert (await review.accept(person, listed["SQS"][:10])).action == "accepted"
+    fixed = await review.fix(person, listed["Postgres"], Replacement(object="MySQL"))
+    assert fixed.action == "fixed" and fixed.successor_id
+    assert (await review.reject(person, listed["Redis"])).action == "rejected"
+    assert (await review.to_review(person)).to_review == []
+    rows = await rig.facts()
+    # Accepting raises nothing: still the model's guess.
+    assert ("queue", "SQS", "inferred") in rows
+    assert [(p, o) for p, o, _ in rows if p == "db"] == [("db", "MySQL")]
+    assert "Redis" not in [o for _, o, _ in rows]

@@ -33,6 +33,7 @@ from twoclocks.domain.errors import (
     InvalidTemporalRange,
 )
 from twoclocks.domain.model import (
+    EpisodeLink,
     Expiry,
     FactStatus,
     FactVersion,
@@ -168,6 +169,21 @@ def plan_retract(
         version_id=current.version_id,
         predicate=current.predicate,
         closed=(fact_id,),
+    )
+
+
+def plan_link(
+    fact_id: str, versions: Sequence[FactVersion], now: datetime, episode_id: str
+) -> Plan:
+    """Add an episode (a person's review of the fact) to its believed version's provenance."""
+    _, current = _believed(fact_id, versions)
+    return Plan(
+        now=now,
+        link_episodes=(EpisodeLink(version_id=current.version_id, episode_id=episode_id),),
+        outcome=Outcome.RESTATED,
+        fact_id=fact_id,
+        version_id=current.version_id,
+        predicate=current.predicate,
     )
 
 
