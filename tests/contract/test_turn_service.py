@@ -227,7 +227,27 @@ async def test_an_endpoint_without_json_schema_is_asked_for_a_json_object(store:
         await rig.turn(stop("payments uses SQS", "OK."))
         kinds = [r["response_format"]["type"] for r in llm.requests]
         assert kinds == ["json_schema", "json_object"]
+        # The schema rides along (llama.cpp's server makes a grammar of it).
+        assert llm.requests[1]["response_format"]["schema"]["required"] == ["facts"]
         assert [(p, o) for p, o, _ in await rig.facts()] == [("queue", "SQS")]
+
+
+async def test_an_endpoint_refusing_the_schema_field_gets_a_plain_json_object(
+    store: Store,
+) -> None:
+    def script(body: dict[str, Any]) -> tuple[int, str]:
+        if body["response_format"] != {"type": "json_object"}:
+            return 422, "unknown field in response_format"
+        return facts(fact("payments", "queue", "SQS"))
+
+    async with serving(FakeLLM([script])) as llm:
+        rig = await rig_for(store, llm)
+        await rig.turn(stop("payments uses SQS", "OK."))
+        await rig.turn(stop("payments uses Postgres", "OK.", session="s2"))
+        asked = [r["response_format"] for r in llm.requests]
+        assert [a["type"] for a in asked] == ["json_schema", "json_object", "json_object",
+                                              "json_object"]  # fmt: skip
+        assert asked[2:] == [{"type": "json_object"}] * 2  # remembered for the next turn
 
 
 # -- nothing stored (issue 13 point 4) ------------------------------------------------------
