@@ -57,7 +57,7 @@ class Extractor:
     @property
     def structured(self) -> bool:
         """True while the endpoint has not refused ``json_schema``."""
-        return self.formats[0]["type"] == "json_schema"
+        return bool(self.formats[0]["type"] == "json_schema")
 
     def _body(self, messages: Sequence[dict[str, str]]) -> dict[str, Any]:
         response_format = self.formats[0]
