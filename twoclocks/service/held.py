@@ -92,6 +92,8 @@ class HeldFacts:
             versions = await self.store.versions_of(account, version.fact_id)
             restored_before = any(v.retired_reason is RetiredReason.HELD_BACK for v in versions)
             sightings = await self._sightings(account, version.object)
+            # This turn counts even where the engine's fulltext misses the value's spelling.
+            sightings.append(Sighting(turn_id=turn.turn_id, at=now, answered=Answered.REFUSED))
             if hold_back(version.writer, sightings, now, restored_before):
                 system = Caller(account=account, writer=Writer.TOOL_RULE)
                 await self.memory.retract(system, version.fact_id, RetiredReason.HELD_BACK)
