@@ -32,7 +32,7 @@ served = test_cli.served  # the fixture `live` builds on
 
 
 async def account_of(live: Served) -> str:
-    return await live.runtime.accounts.authenticate(live.env["TWOCLOCKS_KEY"])
+    return (await live.runtime.accounts.authenticate(live.env["TWOCLOCKS_KEY"])).account
 
 
 async def write(live: Served, writer: Writer, obj: str, predicate: str) -> str:
@@ -49,8 +49,8 @@ async def refused_turn(live: Served, n: int, value: str) -> None:
 
 
 def as_agent(live: Served, method: str, path: str) -> httpx.Response:
-    """A plain HTTP call with the account's key: the agent, not the person."""
-    headers = {"Authorization": f"Bearer {live.env['TWOCLOCKS_KEY']}"}
+    """A call through MCP (the model talking), with the account's key: the agent writes."""
+    headers = {"Authorization": f"Bearer {live.env['TWOCLOCKS_KEY']}", "X-Twoclocks-Channel": "mcp"}
     return httpx.request(method, live.env["TWOCLOCKS_URL"] + path, headers=headers, timeout=10)
 
 
