@@ -33,7 +33,7 @@ from twoclocks.domain.model import (
     require_printable,
 )
 from twoclocks.domain.places import Workspace, resolve_place
-from twoclocks.domain.revise_plan import plan_reopen, plan_retract, plan_revise
+from twoclocks.domain.revise_plan import plan_link, plan_reopen, plan_retract, plan_revise
 from twoclocks.domain.slot_names import fact_text
 from twoclocks.domain.trust import Writer, decide_tier
 from twoclocks.domain.write_plan import plan_write
@@ -256,8 +256,10 @@ class MemoryService:
             ),
         )
 
-    async def retract(self, caller: Caller, fact_id: str) -> str:
-        """Forget a fact: closed on the record clock, kept as history, reopenable.
+    async def retract(
+        self, caller: Caller, fact_id: str, reason: RetiredReason = RetiredReason.RETRACTED
+    ) -> str:
+        """Forget a fact (or hold it back): closed on the record clock, kept, reopenable.
 
         Returns the fact's full id (``fact_id`` may be a unique start of it).
         """
@@ -266,7 +268,21 @@ class MemoryService:
 
         async def plan(_state: SlotState, now: datetime) -> Plan:
             versions = await self.store.versions_of(caller.account, fact_id)
-            return plan_retract(fact_id, versions, now)
+            return plan_retract(fact_id, versions, now, reason)
+
+        await self._apply(caller.account, current[0].subject, current[0].predicate, plan)
+        return fact_id
+
+    async def link_episode(self, caller: Caller, fact_id: str, episode: Episode) -> str:
+        """Keep an episode (e.g. the person's review) and add it to the fact's provenance."""
+        fact_id = await resolve_fact_id(self.store, caller.account, fact_id)
+        current = await self._versions(caller.account, fact_id)
+        plan_link(fact_id, current, self.clock(), episode.episode_id)  # refuses a retired fact
+        await self.store.save_episode(caller.account, episode)
+
+        async def plan(_state: SlotState, now: datetime) -> Plan:
+            versions = await self.store.versions_of(caller.account, fact_id)
+            return plan_link(fact_id, versions, now, episode.episode_id)
 
         await self._apply(caller.account, current[0].subject, current[0].predicate, plan)
         return fact_id
