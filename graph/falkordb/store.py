@@ -19,9 +19,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
-from twoclocks.graph import cypher, search_cypher
+from twoclocks.graph import cypher, paging, search_cypher
 from twoclocks.graph.falkordb import search
 from twoclocks.graph.falkordb.guarded import GuardedGraph
+from twoclocks.graph.falkordb.watchdog import Watchdog
+from twoclocks.graph.key_store import KeyStore
 from twoclocks.graph.port import Clock, Episode, FactQuery, QueuedTurn, SlotAlias, SlotState
 from twoclocks.graph.schema import (
     check_account,
@@ -73,6 +75,7 @@ ACCOUNTS_GRAPH = "twoclocks:accounts"
 ACCOUNT_INDEXES = (
     "CREATE INDEX FOR (a:Account) ON (a.name, a.key_hash)",
     "CREATE INDEX FOR (t:TurnJob) ON (t.account, t.uuid, t.state)",
+    "CREATE INDEX FOR (k:ApiKey) ON (k.hash, k.account)",
 )
 
 
@@ -86,7 +89,7 @@ def _graphiti_indexes() -> tuple[str, ...]:
     return (*get_range_indices(provider), *get_fulltext_indices(provider))
 
 
-class FalkorDBStore:
+class FalkorDBStore(KeyStore):
     """A bi-temporal fact store on FalkorDB; ``close()`` also stops a server it owns."""
 
     def __init__(
@@ -101,6 +104,8 @@ class FalkorDBStore:
             socket = str(target)
             self._factory = functools.partial(_unix_client, socket)
         self._server = server
+        # Only a server we own can be restarted; an attached one belongs to another process.
+        self._watchdog = Watchdog(server) if server is not None else None
         self._client: FalkorDB | None = None
         self._ready: set[str] = set()
         self._locks: dict[str, asyncio.Lock] = {}
@@ -129,9 +134,17 @@ class FalkorDBStore:
             await self.close()
             raise StoreUnavailable(f"cannot reach FalkorDB: {e}") from e
         _graphiti_indexes()
+        if self._watchdog is not None:
+            self._watchdog.start()
+
+    def health(self) -> str | None:
+        """What the watchdog found wrong with the owned server now, or None."""
+        return self._watchdog.problem if self._watchdog is not None else None
 
     async def close(self) -> None:
         """Close the connection pool and stop an owned server."""
+        if self._watchdog is not None:
+            await self._watchdog.stop()  # first: it must not restart what we stop
         client, self._client = self._client, None
         self._ready.clear()
         if client is not None:
@@ -217,6 +230,13 @@ class FalkorDBStore:
     async def query(self, account: str, query: FactQuery) -> list[FactVersion]:
         """Versions matching the query, newest valid_at first."""
         graph = await self._graph(account)
+        if paging.windowed(query):
+
+            async def rows(statement: str, params: dict[str, Any]) -> list[list[Any]]:
+                result: list[list[Any]] = (await graph.ro_query(statement, params)).result_set
+                return result
+
+            return await paging.page(rows, account, query)
         statement, params = cypher.fact_query(account, query)
         result = await graph.ro_query(statement, params)
         return versions_from_rows(result.result_set)
@@ -258,6 +278,13 @@ class FalkorDBStore:
         result = await graph.ro_query(cypher.EXPORT_EPISODES, {"g": account})
         return [search_cypher.episode_from_row(row) for row in result.result_set]
 
+    async def episodes(self, account: str, episode_ids: Sequence[str]) -> list[Episode]:
+        """The episodes with these ids (unknown ids are skipped), oldest record first."""
+        graph = await self._graph(account)
+        params = {"g": account, "ids": list(episode_ids)}
+        result = await graph.ro_query(cypher.EPISODES_BY_ID, params)
+        return [search_cypher.episode_from_row(row) for row in result.result_set]
+
     async def export_aliases(self, account: str) -> list[SlotAlias]:
         """Every recorded slot alias of the account."""
         graph = await self._graph(account)
@@ -291,6 +318,11 @@ class FalkorDBStore:
             {"g": account, "subject": subject, "alias": alias, "canonical": canonical},
         )
 
+    async def delete_alias(self, account: str, subject: str, alias: str) -> None:
+        """Forget that ``alias`` names another slot of this subject (a split); idempotent."""
+        graph = await self._graph(account)
+        await graph.query(cypher.DELETE_ALIAS, {"g": account, "subject": subject, "alias": alias})
+
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
         """Register an account with its hashed key; False if the name is taken."""
         check_account(account)
@@ -301,11 +333,15 @@ class FalkorDBStore:
         )
         return bool(result.result_set)
 
-    async def account_for_key(self, key_hash: str) -> str | None:
-        """The account a hashed key names, or None."""
+    async def _registry_rows(
+        self, statement: str, params: dict[str, Any], *, write: bool
+    ) -> list[dict[str, Any]]:
+        """Run one statement on the accounts graph (API keys live there); rows as dicts."""
         graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
-        result = await graph.ro_query(cypher.ACCOUNT_FOR_KEY, {"key_hash": key_hash})
-        return str(result.result_set[0][0]) if result.result_set else None
+        result = await (graph.query if write else graph.ro_query)(statement, params)
+        names = [column[1] if isinstance(column, list | tuple) else column
+                 for column in result.header]  # fmt: skip
+        return [dict(zip(names, row, strict=True)) for row in result.result_set]
 
     async def account_settings(self, account: str) -> str | None:
         """The account's settings as JSON text, or None when never saved."""

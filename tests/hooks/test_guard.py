@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import signal
 import socket
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,3 +59,23 @@ def test_a_capture_stopped_by_its_backstop_is_logged_as_a_timeout(
     entries = [json.loads(line) for line in (tmp_path / "hooks.log").read_text().splitlines()]
     assert [e["error"] for e in entries] == ["Timeout"]
     assert entries[0]["elapsed_ms"] < 1500
+    assert capture.spool_depth(tmp_path) == (1, 0)  # saved, not lost
+
+
+def test_an_event_cut_short_by_the_clients_sigterm_is_spooled_not_lost(
+    tmp_path: Path, silent_server: str
+) -> None:
+    # Claude Code's ``-p`` kills async hooks still running at teardown (SIGTERM).
+    env = {"TWOCLOCKS_DATA_DIR": str(tmp_path), "TWOCLOCKS_URL": silent_server}
+    env["TWOCLOCKS_KEY"] = "tck_x"
+    event = io.StringIO(json.dumps({"session_id": "s", "hook_event_name": "PostToolUse"}))
+    teardown = threading.Timer(0.3, os.kill, (os.getpid(), signal.SIGTERM))
+    outcome: list[str] = []
+    teardown.start()
+    code = guard.run_guarded(
+        lambda: outcome.append(capture.capture("claude-code", event, env, timeout=5.0)), 3.0
+    )
+    teardown.join()
+    assert (code, outcome) == (0, ["spooled"])
+    assert capture.spool_depth(tmp_path) == (1, 0)
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL  # the guard gives SIGTERM back

@@ -27,7 +27,7 @@ from typing import IO, Any
 
 from twoclocks.client_file import Target
 from twoclocks.hooks.claude_code import HookFailure, client_target, log_failure
-from twoclocks.hooks.guard import Deadline, run_guarded
+from twoclocks.hooks.guard import Deadline, run_guarded, shelter
 
 HTTP_TIMEOUT_S = 0.25
 """Total time for one request; a capture hook must not hold the agent up."""
@@ -355,6 +355,14 @@ def capture(
             post(target, "/v1/events", body, timeout)
         except HookFailure:
             spool(target.data_dir, body)
+            return "spooled"
+        except Deadline:
+            # Cut short mid-request (backstop, or the client's SIGTERM at teardown): the
+            # event is saved first, the timeout logged after; a copy the server did get
+            # is stored once all the same (events carry their client's ids).
+            shelter()
+            spool(target.data_dir, body)
+            log_failure(data_dir, f"{client or 'unknown'} capture", Deadline(), payload, started)
             return "spooled"
         if spool_path(target.data_dir).exists():
             left = timeout - (time.monotonic() - started)

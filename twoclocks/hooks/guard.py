@@ -9,13 +9,15 @@ each request; the backstop here bounds the whole process, should anything outliv
 
 from __future__ import annotations
 
+import contextlib
 import signal
 from collections.abc import Callable
 from typing import Any
 
 
 class Deadline(BaseException):
-    """Raised in the hook's main thread when its backstop expires.
+    """Raised in the hook's main thread when its backstop expires, or when the client ends
+    the hook with SIGTERM (Claude Code's ``-p`` kills async hooks still running at teardown).
 
     A BaseException, so that no ``except Exception`` on the way swallows it; the hook's
     own failure handler catches it by name and logs it as a ``Timeout``.
@@ -35,15 +37,31 @@ def arm(seconds: float) -> None:
         return  # Windows: the socket timeouts alone bound the wait
     try:
         signal.signal(signal.SIGALRM, _expire)
+        signal.signal(signal.SIGTERM, _expire)
     except ValueError:
         return  # not the main thread (a test's worker): same
     signal.setitimer(signal.ITIMER_REAL, seconds)
 
 
 def disarm() -> None:
-    """Stop the backstop."""
+    """Stop the backstop; SIGTERM ends the process again."""
     if hasattr(signal, "setitimer"):
         signal.setitimer(signal.ITIMER_REAL, 0)
+    _on_sigterm(signal.SIG_DFL)
+
+
+def shelter() -> None:
+    """Let the next few milliseconds of work finish: the backstop stops and SIGTERM is
+    ignored until ``disarm``. For saving an event that is about to be cut short; SIGKILL
+    still ends the process."""
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    _on_sigterm(signal.SIG_IGN)
+
+
+def _on_sigterm(handler: signal.Handlers) -> None:
+    with contextlib.suppress(ValueError):  # not the main thread: nothing to change
+        signal.signal(signal.SIGTERM, handler)
 
 
 def run_guarded(work: Callable[[], object], seconds: float) -> int:
