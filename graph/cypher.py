@@ -102,10 +102,13 @@ SAVE_ACCOUNT = """
 OPTIONAL MATCH (old:Account {name: $name})
 WITH count(old) AS taken
 WHERE taken = 0
-CREATE (a:Account {name: $name, key_hash: $key_hash, created_at_us: $created_at_us})
+CREATE (a:Account {name: $name, created_at_us: $created_at_us})
+CREATE (:ApiKey {hash: $key_hash, name: 'person', role: 'person', account: $name,
+                 created_at_us: $created_at_us})
 RETURN a.name AS name
 """
-"""Register an account; no row when the name is taken (Neo4j's constraint closes the race)."""
+"""Register an account with its person key (graph/keys_cypher.py); no row when the name is
+taken (Neo4j's constraint closes the race)."""
 
 ACCOUNT_SETTINGS = """
 MATCH (a:Account {name: $name})
@@ -130,12 +133,6 @@ MATCH (w:WorkspaceSpace {group_id: $g})
 RETURN w.key AS key, w.space AS space
 """
 """Every (workspace key, space) the account has written from."""
-
-ACCOUNT_FOR_KEY = """
-MATCH (a:Account {key_hash: $key_hash})
-RETURN a.name AS name
-LIMIT 1
-"""
 
 SCHEMA_VERSION = """
 MATCH (s:TwoclocksSchema {name: 'twoclocks'})

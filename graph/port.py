@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, model_validator
 
 from twoclocks.domain.model import FactClass, FactVersion, Place, Plan, Tier
 from twoclocks.domain.temporal import world_instant
+from twoclocks.domain.trust import KeyRole
 
 
 class Clock(StrEnum):
@@ -105,6 +106,19 @@ class SlotAlias(BaseModel):
     subject: str
     alias: str
     canonical: str
+
+
+class ApiKey(BaseModel):
+    """One API key as the store shows it: its name, role and dates, never its secret or hash."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    role: KeyRole
+    account: str
+    created_at: datetime
+    last_used_at: datetime | None = None
+    revoked_at: datetime | None = None
 
 
 class Store(Protocol):
@@ -215,10 +229,35 @@ class Store(Protocol):
         """Remember that ``alias`` names the slot ``canonical`` for this subject."""
 
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
-        """Register an account with its hashed key; False if the name is taken."""
+        """Register an account with its hashed person key; False if the name is taken."""
 
     async def account_for_key(self, key_hash: str) -> str | None:
-        """The account a hashed key names, or None."""
+        """The account a live (not revoked) hashed key names, or None."""
+
+    async def save_key(
+        self, account: str, name: str, role: KeyRole, key_hash: str, created_at: datetime
+    ) -> bool:
+        """Add a key to an account; False when a live key of the account has that name."""
+
+    async def key_by_hash(self, key_hash: str) -> ApiKey | None:
+        """The key (live or revoked) with this hash, or None."""
+
+    async def keys_of(self, account: str) -> list[ApiKey]:
+        """Every key of the account, revoked ones too, oldest first."""
+
+    async def rotate_key(
+        self, account: str, name: str, key_hash: str, at: datetime
+    ) -> ApiKey | None:
+        """Give a live key a new secret (the old one stops working); None when no such key."""
+
+    async def revoke_key(self, account: str, name: str, at: datetime) -> ApiKey | None:
+        """Revoke a live key for good (kept, listed as revoked); None when no such key."""
+
+    async def touch_key(self, key_hash: str, at: datetime) -> None:
+        """Record that the key was used at ``at``."""
+
+    async def adopt_account_keys(self) -> int:
+        """Schema 1 -> 2: each account's single key becomes its person key; how many."""
 
     async def account_settings(self, account: str) -> str | None:
         """The account's settings as JSON text, or None when never saved."""

@@ -303,3 +303,9 @@ async def test_capture_off_and_on_change_only_the_capture_setting(served: Served
     bad = await served.cli("capture", "maybe")
     assert bad.exit_code == 2
     assert json.loads(await served.ok("settings", "--json"))["capture"] is True
+
+
+def test_eval_fc_refuses_an_unknown_size_before_starting_anything() -> None:
+    result = CliRunner().invoke(app, ["eval", "fc", "--size", "10K"])
+    assert result.exit_code == 2
+    assert "6K, 32K, 64K, 262K" in result.output

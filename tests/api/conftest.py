@@ -17,7 +17,8 @@ from twoclocks.graph.falkordb.store import FalkorDBStore
 
 @pytest.fixture
 async def api(falkordb_server: Any, tmp_path: Any) -> AsyncIterator[httpx.AsyncClient]:
-    """An app over a real store, with one fresh account whose key every call sends."""
+    """An app over a real store, with one fresh account whose (person) key every call sends;
+    ``api.agent`` holds the headers of an agent key of the same account."""
     settings = bootstrap.load_settings(data_dir=tmp_path)
     runtime = await bootstrap.start_runtime(
         settings, store=FalkorDBStore(falkordb_server.socket_path), embedder=HashingEmbedder(384)
@@ -28,5 +29,7 @@ async def api(falkordb_server: Any, tmp_path: Any) -> AsyncIterator[httpx.AsyncC
         transport=transport, base_url="http://test", headers={"Authorization": f"Bearer {key}"}
     ) as client:
         client.runtime = runtime  # type: ignore[attr-defined]
+        made = await client.post("/v1/keys", json={"name": "agent", "role": "agent"})
+        client.agent = {"Authorization": f"Bearer {made.json()['key']}"}  # type: ignore[attr-defined]
         yield client
     await runtime.close()

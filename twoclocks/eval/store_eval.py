@@ -34,6 +34,7 @@ from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.eval import scenario
 from twoclocks.eval.scenario import FACTS, MULTI, ScenarioFact
+from twoclocks.eval.text_table import aligned
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService, no_workspace
 from twoclocks.service.recall import BlockRequest, RecallRequest, RecallService
@@ -185,9 +186,14 @@ async def run_arm(
         await _ask(store, embedder, matcher, service, caller, facts, result, now, budget)
         return result
     finally:
-        # A --store bolt:// run shares the person's database: leave nothing behind.
-        for fact_id in {v.fact_id async for v in store.export(account)}:
-            await store.delete_fact(account, fact_id)
+        await delete_account_facts(store, account)
+
+
+async def delete_account_facts(store: Store, account: str) -> None:
+    """Delete every fact row of an eval's account: a --store bolt:// run shares the
+    person's database, so an eval leaves nothing behind."""
+    for fact_id in {v.fact_id async for v in store.export(account)}:
+        await store.delete_fact(account, fact_id)
 
 
 async def _ask(
@@ -306,10 +312,4 @@ def table(results: Sequence[ArmResult]) -> str:
     """One row per arm and variant, one column per figure."""
     head = ["arm", "variant", *(title for title, _ in COLUMNS)]
     body = [[r.arm, r.variant, *(_cell(r, attr) for _, attr in COLUMNS)] for r in results]
-    widths = [max(len(row[i]) for row in [head, *body]) for i in range(len(head))]
-
-    def line(row: list[str]) -> str:
-        cells = zip(row, widths, strict=True)
-        return "  ".join(c.rjust(w) if i > 1 else c.ljust(w) for i, (c, w) in enumerate(cells))
-
-    return "\n".join(line(row).rstrip() for row in [head, *body])
+    return aligned([head, *body])
