@@ -16,7 +16,7 @@ from twoclocks.api.state import runtime_of
 from twoclocks.client import CHANNEL_HEADER
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.model import require_aware
-from twoclocks.domain.trust import Channel, Writer
+from twoclocks.domain.trust import channel_named, writer_of
 from twoclocks.graph.port import Clock, Episode
 from twoclocks.service import explore
 from twoclocks.service.backup import (
@@ -67,28 +67,18 @@ log = logging.getLogger(__name__)
 
 
 async def caller(request: Request) -> Caller:
-    """The account named by the Bearer key; every /v1 call needs one."""
+    """Who calls: the account and role of the Bearer key; every /v1 call needs one.
+
+    The writer comes from the key's role (DESIGN.md §4). The channel header only says
+    which surface a call came through, and can only lower the writer, never raise it.
+    """
     header = request.headers.get("authorization", "")
     scheme, _, key = header.partition(" ")
-    account = await runtime_of(request).accounts.authenticate(
+    holder = await runtime_of(request).accounts.authenticate(
         key.strip() if scheme.lower() == "bearer" else None
     )
-    return Caller(account=account, **writer_and_channel(request.headers.get(CHANNEL_HEADER)))
-
-
-def writer_and_channel(declared: str | None) -> dict[str, Any]:
-    """Who wrote, from the surface a client says it is: the CLI is the person typing.
-
-    Anything else (an MCP tool, a plain HTTP client) writes as the agent, and a hook
-    as a tool rule; an unknown value counts as plain HTTP, never as more trusted.
-    """
-    surfaces = {
-        "cli": (Writer.PERSON, Channel.CLI),
-        "mcp": (Writer.AGENT, Channel.MCP),
-        "hook": (Writer.TOOL_RULE, Channel.HOOK),
-    }
-    writer, channel = surfaces.get((declared or "").strip().lower(), (Writer.AGENT, Channel.HTTP))
-    return {"writer": writer, "channel": channel}
+    channel = channel_named(request.headers.get(CHANNEL_HEADER))
+    return Caller(account=holder.account, writer=writer_of(holder.role, channel), channel=channel)
 
 
 CallerDep = Annotated[Caller, Depends(caller)]
@@ -176,6 +166,12 @@ async def facts(
         return FactList(facts=rows, total=total)
     elsewhere = await service.count_in_other_workspaces(who, query)
     return FactList(facts=rows, total=total, elsewhere=elsewhere)
+
+
+@router.get("/facts/{fact_id}/episodes", response_model=explore.FactEpisodes, responses=_BY_ID)
+async def fact_episodes(fact_id: str, request: Request, who: CallerDep) -> explore.FactEpisodes:
+    """The episodes (the person's words, tool events) that carried each version of a fact."""
+    return await explore.fact_episodes(runtime_of(request).service, who, fact_id)
 
 
 class EntityList(BaseModel):

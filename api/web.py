@@ -14,6 +14,8 @@ from fastapi.responses import FileResponse, HTMLResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from twoclocks.api.routes import CallerDep
+from twoclocks.domain.errors import KeysNotAllowed
+from twoclocks.domain.trust import Writer
 from twoclocks.service.ui_tokens import UiTokens
 
 STATIC_DIR = Path(__file__).parent / "static"
@@ -90,6 +92,12 @@ async def mint_ui_token(request: Request, who: CallerDep) -> UiToken:
             status_code=403,
             detail="sign-in tokens are minted for loopback callers only: "
             "sign in on the page with the account key",
+        )
+    if who.writer is not Writer.PERSON:
+        # The page acts as whoever its key is: only the person's key may sign it in.
+        raise KeysNotAllowed(
+            "only the person's key signs the web screen in: run `twoclocks ui` with the "
+            "person's key (the CLI's key file), not an agent key"
         )
     key = request.headers["authorization"].partition(" ")[2].strip()
     return UiToken(token=_tokens(request).mint(key, datetime.now(UTC)))

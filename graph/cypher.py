@@ -102,10 +102,13 @@ SAVE_ACCOUNT = """
 OPTIONAL MATCH (old:Account {name: $name})
 WITH count(old) AS taken
 WHERE taken = 0
-CREATE (a:Account {name: $name, key_hash: $key_hash, created_at_us: $created_at_us})
+CREATE (a:Account {name: $name, created_at_us: $created_at_us})
+CREATE (:ApiKey {hash: $key_hash, name: 'person', role: 'person', account: $name,
+                 created_at_us: $created_at_us})
 RETURN a.name AS name
 """
-"""Register an account; no row when the name is taken (Neo4j's constraint closes the race)."""
+"""Register an account with its person key (graph/keys_cypher.py); no row when the name is
+taken (Neo4j's constraint closes the race)."""
 
 ACCOUNT_SETTINGS = """
 MATCH (a:Account {name: $name})
@@ -130,12 +133,6 @@ MATCH (w:WorkspaceSpace {group_id: $g})
 RETURN w.key AS key, w.space AS space
 """
 """Every (workspace key, space) the account has written from."""
-
-ACCOUNT_FOR_KEY = """
-MATCH (a:Account {key_hash: $key_hash})
-RETURN a.name AS name
-LIMIT 1
-"""
 
 SCHEMA_VERSION = """
 MATCH (s:TwoclocksSchema {name: 'twoclocks'})
@@ -237,6 +234,15 @@ ORDER BY n.created_at_us, n.uuid
 """
 """Every episode of the account, oldest record first (for a backup)."""
 
+EPISODES_BY_ID = """
+MATCH (n:Episodic)
+WHERE n.group_id = $g AND n.uuid IN $ids
+RETURN n.uuid AS episode_id, n.source_description AS source, n.content AS content,
+       n.created_at_us AS created_at_us, n.valid_at_us AS valid_at_us
+ORDER BY n.created_at_us, n.uuid
+"""
+"""The episodes with these ids (those a fact's versions name), oldest record first."""
+
 EXPORT_ALIASES = """
 MATCH (a:SlotAlias)
 WHERE a.group_id = $g
@@ -322,7 +328,25 @@ def _fact_filter(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:
         params["workspaces"] = list(q.workspaces)
     if q.tiered_only:
         conds.append("e.tier IS NOT NULL")
+    conds += _row_filters(q, params)
     return f"{_anchor(q.subject)}\nWHERE {' AND '.join(conds)}", params
+
+
+def _row_filters(q: FactQuery, params: dict[str, Any]) -> list[str]:
+    # The memory screen's filters; each set one adds a condition and its parameter.
+    conds = []
+    if q.text:
+        params["text"] = q.text.lower()
+        conds.append(
+            "(toLower(e.subject) CONTAINS $text OR toLower(e.predicate) CONTAINS $text"
+            " OR toLower(e.object) CONTAINS $text)"
+        )
+    for field in ("tier", "place", "writer", "fact_class"):
+        value = getattr(q, field)
+        if value is not None:
+            params[field] = str(value)
+            conds.append(f"e.{field} = ${field}")
+    return conds
 
 
 def fact_query(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:

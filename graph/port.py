@@ -13,8 +13,9 @@ from typing import Any, Protocol
 
 from pydantic import BaseModel, ConfigDict, model_validator
 
-from twoclocks.domain.model import FactVersion, Plan
+from twoclocks.domain.model import FactClass, FactVersion, Place, Plan, Tier
 from twoclocks.domain.temporal import world_instant
+from twoclocks.domain.trust import KeyRole
 
 
 class Clock(StrEnum):
@@ -39,6 +40,9 @@ class FactQuery(BaseModel):
     ``workspaces``: when given, only versions whose workspace is one of these or
     has no workspace at all (unplaced) are returned. ``tiered_only``: only versions with
     a trust tier (``domain.trust.shown_to_model``), for reads whose rows go to a model.
+    ``text``, ``tier``, ``place``, ``writer`` and ``fact_class`` narrow the rows a person
+    lists (``query`` and ``count``; the recall legs ignore them): ``text`` is a
+    case-insensitive part of the subject, slot name or value, the others equal a field.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -51,6 +55,11 @@ class FactQuery(BaseModel):
     include_history: bool = False
     workspaces: tuple[str, ...] | None = None
     tiered_only: bool = False
+    text: str | None = None
+    tier: Tier | None = None
+    place: Place | None = None
+    writer: str | None = None
+    fact_class: FactClass | None = None
     limit: int | None = None
     offset: int = 0
 
@@ -97,6 +106,19 @@ class SlotAlias(BaseModel):
     subject: str
     alias: str
     canonical: str
+
+
+class ApiKey(BaseModel):
+    """One API key as the store shows it: its name, role and dates, never its secret or hash."""
+
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    role: KeyRole
+    account: str
+    created_at: datetime
+    last_used_at: datetime | None = None
+    revoked_at: datetime | None = None
 
 
 class Store(Protocol):
@@ -162,6 +184,9 @@ class Store(Protocol):
     async def export_episodes(self, account: str) -> list[Episode]:
         """Every episode of the account, oldest record first (a backup's episodes)."""
 
+    async def episodes(self, account: str, episode_ids: Sequence[str]) -> list[Episode]:
+        """The episodes with these ids (unknown ids are skipped), oldest record first."""
+
     async def export_aliases(self, account: str) -> list[SlotAlias]:
         """Every recorded slot alias of the account (a backup's aliases)."""
 
@@ -204,10 +229,35 @@ class Store(Protocol):
         """Remember that ``alias`` names the slot ``canonical`` for this subject."""
 
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
-        """Register an account with its hashed key; False if the name is taken."""
+        """Register an account with its hashed person key; False if the name is taken."""
 
     async def account_for_key(self, key_hash: str) -> str | None:
-        """The account a hashed key names, or None."""
+        """The account a live (not revoked) hashed key names, or None."""
+
+    async def save_key(
+        self, account: str, name: str, role: KeyRole, key_hash: str, created_at: datetime
+    ) -> bool:
+        """Add a key to an account; False when a live key of the account has that name."""
+
+    async def key_by_hash(self, key_hash: str) -> ApiKey | None:
+        """The key (live or revoked) with this hash, or None."""
+
+    async def keys_of(self, account: str) -> list[ApiKey]:
+        """Every key of the account, revoked ones too, oldest first."""
+
+    async def rotate_key(
+        self, account: str, name: str, key_hash: str, at: datetime
+    ) -> ApiKey | None:
+        """Give a live key a new secret (the old one stops working); None when no such key."""
+
+    async def revoke_key(self, account: str, name: str, at: datetime) -> ApiKey | None:
+        """Revoke a live key for good (kept, listed as revoked); None when no such key."""
+
+    async def touch_key(self, key_hash: str, at: datetime) -> None:
+        """Record that the key was used at ``at``."""
+
+    async def adopt_account_keys(self) -> int:
+        """Schema 1 -> 2: each account's single key becomes its person key; how many."""
 
     async def account_settings(self, account: str) -> str | None:
         """The account's settings as JSON text, or None when never saved."""

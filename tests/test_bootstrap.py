@@ -27,7 +27,8 @@ async def test_first_run_creates_the_local_account_and_a_0600_key_file(tmp_path:
         path = bootstrap.key_file(tmp_path)
         assert key and path.read_text().strip() == key
         assert stat.S_IMODE(path.stat().st_mode) == 0o600
-        assert await runtime.accounts.authenticate(key) == "local"
+        holder = await runtime.accounts.authenticate(key)
+        assert (holder.account, holder.role) == ("local", "person")
         assert await bootstrap.ensure_local_account(runtime) is None
         assert path.read_text().strip() == key
     finally:

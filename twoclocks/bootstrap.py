@@ -23,6 +23,7 @@ from twoclocks.domain.places import Workspace
 from twoclocks.embeddings.port import Embedder
 from twoclocks.graph.port import Store
 from twoclocks.service.accounts import Accounts
+from twoclocks.service.api_keys import ApiKeys
 from twoclocks.service.capture import CaptureService
 from twoclocks.service.capture_pending import PENDING_NAME, PendingEvents
 from twoclocks.service.memory import MemoryService
@@ -147,6 +148,7 @@ class Runtime:
     recall: RecallService
     capture: CaptureService
     turns: TurnService
+    keys: ApiKeys
     ready: bool = False
     details: dict[str, Any] = field(default_factory=dict)
 
@@ -205,7 +207,8 @@ async def start_runtime(
     recovered = await capture.recover()
     if recovered:
         log.info("capture: wrote the facts of %d event(s) accepted before the last stop", recovered)
-    runtime = Runtime(settings, store, embedder, service, accounts, recall, capture, turns)
+    keys = ApiKeys(store, system_clock)
+    runtime = Runtime(settings, store, embedder, service, accounts, recall, capture, turns, keys)
     record_store(settings)
     runtime.ready = True
     if not attach:
@@ -236,14 +239,15 @@ async def ensure_local_account(runtime: Runtime) -> str | None:
     except InvalidInput:
         log.warning("account 'local' exists but %s is missing; create a new account", path)
         return None
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as handle:
-        handle.write(key + "\n")
+    client_file.write_key_file(path, key)
     return key
 
 
-def client_settings() -> client_file.Target:
-    """For CLI, hooks and MCP-over-stdio: URL, key and data dir (environment, then client file)."""
+def client_settings(agent: bool = False) -> client_file.Target:
+    """For CLI, hooks and MCP-over-stdio: URL, key and data dir (environment, then client file).
+
+    ``agent`` (hooks, MCP): the agent key file first, then the person's key file.
+    """
     settings = load_settings()
     explicit = settings.model_fields_set
     return client_file.resolve(
@@ -252,6 +256,7 @@ def client_settings() -> client_file.Target:
         port=settings.port if "port" in explicit else None,
         data_dir=settings.data_dir if "data_dir" in explicit else None,
         key=settings.key,
+        agent=agent,
     )
 
 

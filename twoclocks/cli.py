@@ -17,6 +17,7 @@ from twoclocks.cli_agents import app as agents_app
 from twoclocks.cli_client import fail as _fail
 from twoclocks.cli_client import register as register_client_commands
 from twoclocks.cli_eval import app as eval_app
+from twoclocks.cli_keys import app as keys_app
 from twoclocks.cli_ui import ui
 from twoclocks.domain.errors import TwoclocksError
 
@@ -29,6 +30,7 @@ accounts_app = typer.Typer(help="Manage accounts and their API keys.", no_args_i
 app.add_typer(accounts_app, name="accounts")
 app.add_typer(agents_app)
 app.add_typer(eval_app, name="eval")
+app.add_typer(keys_app, name="keys")
 app.command()(ui)
 
 DataDir = Annotated[

@@ -77,12 +77,16 @@ def install(
     client: Annotated[ClientName, typer.Argument(help="Which client to set up")],
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change")] = False,
 ) -> None:
-    """Add the MCP server and the session-start hook to a client's config (merged, backed up)."""
+    """Add the MCP server and the hooks to a client's config (merged, backed up), and make the
+    agent key they send (the person's key stays with the CLI and the web screen)."""
+    from twoclocks import bootstrap
+    from twoclocks.agent_key import ensure_agent_key
     from twoclocks.install import install as run_install
 
     try:
         for line in run_install(client.value, dry_run=dry_run):
             typer.echo(line)
+        typer.echo(ensure_agent_key(bootstrap.client_settings(), dry_run=dry_run))
     except TwoclocksError as exc:
         _fail(exc)
 

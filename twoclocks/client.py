@@ -33,6 +33,8 @@ def unreachable(url: str, exc: Exception) -> ServerUnreachable:
 
 CHANNEL_HEADER = "X-Twoclocks-Channel"
 """Which surface a request came through: cli, mcp, hook or http (the default)."""
+AGENT_CHANNELS = frozenset({"mcp", "hook"})
+"""The surfaces that send the agent key (`<data dir>/agent-key`) rather than the person's."""
 
 
 class Client:
@@ -57,9 +59,9 @@ class Client:
         """TWOCLOCKS_URL and TWOCLOCKS_KEY, else the client file and the key file.
 
         ``channel`` (cli, mcp, hook, http) tells the server which surface the write came
-        through; its tier ceiling applies (DESIGN.md §4).
+        through; its tier ceiling applies (DESIGN.md §4). MCP and hooks send the agent key.
         """
-        target = bootstrap.client_settings()
+        target = bootstrap.client_settings(agent=channel in AGENT_CHANNELS)
         return cls(target.url, target.key, timeout, channel, target.data_dir)
 
     def _headers(self) -> dict[str, str]:

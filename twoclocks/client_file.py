@@ -4,7 +4,10 @@ One person, one machine, no exports: `serve` writes ``client.json`` in the user 
 dir (``~/.config/twoclocks/client.json`` on Linux) with the URL it listens on and its
 data dir. The CLI, the hooks and `twoclocks mcp` read it, so a client started from a
 GUI (which inherits no shell exports) still finds the server, and the key file in that
-data dir. The file never holds the key: the key stays in ``<data dir>/key``, mode 0600.
+data dir. The file never holds a key: the person's key stays in ``<data dir>/key`` and
+the agent key `twoclocks install` makes in ``<data dir>/agent-key``, both mode 0600. The
+hooks and `twoclocks mcp` send the agent key (the person's key until there is one: the
+server lowers it to agent or tool rule there anyway); the CLI sends the person's.
 
 Order, for each value: the ``TWOCLOCKS_*`` environment first, then the client file, then
 the defaults. Standard library only (platformdirs aside): the session-start hooks read
@@ -22,6 +25,7 @@ from typing import Any, NamedTuple
 
 FILE_NAME = "client.json"
 KEY_FILE = "key"
+AGENT_KEY_FILE = "agent-key"
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8765
 
@@ -86,6 +90,14 @@ def write(url: str, data_dir: Path) -> Path:
     return target
 
 
+def write_key_file(path: Path, key: str) -> None:
+    """Write a key to a new file only its owner can read (0600 from the first byte)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w") as handle:
+        handle.write(key + "\n")
+
+
 def listen_url(host: str, port: int) -> str:
     """The URL a client on this machine uses for a server listening on host:port."""
     # A server on every interface is reached over loopback from here.
@@ -99,8 +111,12 @@ def resolve(
     port: str | int | None = None,
     data_dir: str | Path | None = None,
     key: str | None = None,
+    agent: bool = False,
 ) -> Target:
-    """URL, key and data dir: the explicit values (from the environment) over the file."""
+    """URL, key and data dir: the explicit values (from the environment) over the file.
+
+    ``agent``: for the hooks and MCP, whose key is the agent key when there is one.
+    """
     recorded = read()
     where = str(data_dir or recorded.get("data_dir") or "") or None
     directory = Path(where) if where else default_data_dir()
@@ -113,15 +129,17 @@ def resolve(
         chosen, origin = recorded["url"], f"{path()} (written by `twoclocks serve`)"
     else:
         chosen, origin = listen_url(DEFAULT_HOST, DEFAULT_PORT), "the default"
-    if not key:
+    for name in (AGENT_KEY_FILE, KEY_FILE) if agent else (KEY_FILE,):
+        if key:
+            break
         try:
-            key = (directory / KEY_FILE).read_text().strip() or None
+            key = (directory / name).read_text().strip() or None
         except OSError:
             key = None
     return Target(url=chosen, key=key, data_dir=directory, url_from=origin)
 
 
-def target_of(env: Mapping[str, str]) -> Target:
+def target_of(env: Mapping[str, str], agent: bool = False) -> Target:
     """Everything from a raw environment (the hooks' path: no pydantic-settings)."""
     return resolve(
         url=setting(env, "url"),
@@ -129,4 +147,5 @@ def target_of(env: Mapping[str, str]) -> Target:
         port=setting(env, "port"),
         data_dir=setting(env, "data_dir"),
         key=setting(env, "key"),
+        agent=agent,
     )

@@ -22,6 +22,7 @@ from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.graph import cypher, search_cypher
 from twoclocks.graph.falkordb import search
 from twoclocks.graph.falkordb.guarded import GuardedGraph
+from twoclocks.graph.key_store import KeyStore
 from twoclocks.graph.port import Clock, Episode, FactQuery, QueuedTurn, SlotAlias, SlotState
 from twoclocks.graph.schema import (
     check_account,
@@ -73,6 +74,7 @@ ACCOUNTS_GRAPH = "twoclocks:accounts"
 ACCOUNT_INDEXES = (
     "CREATE INDEX FOR (a:Account) ON (a.name, a.key_hash)",
     "CREATE INDEX FOR (t:TurnJob) ON (t.account, t.uuid, t.state)",
+    "CREATE INDEX FOR (k:ApiKey) ON (k.hash, k.account)",
 )
 
 
@@ -86,7 +88,7 @@ def _graphiti_indexes() -> tuple[str, ...]:
     return (*get_range_indices(provider), *get_fulltext_indices(provider))
 
 
-class FalkorDBStore:
+class FalkorDBStore(KeyStore):
     """A bi-temporal fact store on FalkorDB; ``close()`` also stops a server it owns."""
 
     def __init__(
@@ -258,6 +260,13 @@ class FalkorDBStore:
         result = await graph.ro_query(cypher.EXPORT_EPISODES, {"g": account})
         return [search_cypher.episode_from_row(row) for row in result.result_set]
 
+    async def episodes(self, account: str, episode_ids: Sequence[str]) -> list[Episode]:
+        """The episodes with these ids (unknown ids are skipped), oldest record first."""
+        graph = await self._graph(account)
+        params = {"g": account, "ids": list(episode_ids)}
+        result = await graph.ro_query(cypher.EPISODES_BY_ID, params)
+        return [search_cypher.episode_from_row(row) for row in result.result_set]
+
     async def export_aliases(self, account: str) -> list[SlotAlias]:
         """Every recorded slot alias of the account."""
         graph = await self._graph(account)
@@ -301,11 +310,15 @@ class FalkorDBStore:
         )
         return bool(result.result_set)
 
-    async def account_for_key(self, key_hash: str) -> str | None:
-        """The account a hashed key names, or None."""
+    async def _registry_rows(
+        self, statement: str, params: dict[str, Any], *, write: bool
+    ) -> list[dict[str, Any]]:
+        """Run one statement on the accounts graph (API keys live there); rows as dicts."""
         graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
-        result = await graph.ro_query(cypher.ACCOUNT_FOR_KEY, {"key_hash": key_hash})
-        return str(result.result_set[0][0]) if result.result_set else None
+        result = await (graph.query if write else graph.ro_query)(statement, params)
+        names = [column[1] if isinstance(column, list | tuple) else column
+                 for column in result.header]  # fmt: skip
+        return [dict(zip(names, row, strict=True)) for row in result.result_set]
 
     async def account_settings(self, account: str) -> str | None:
         """The account's settings as JSON text, or None when never saved."""

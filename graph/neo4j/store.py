@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.graph import cypher, search_cypher
+from twoclocks.graph.key_store import KeyStore
 from twoclocks.graph.neo4j import search
 from twoclocks.graph.port import Clock, Episode, FactQuery, QueuedTurn, SlotAlias, SlotState
 from twoclocks.graph.schema import (
@@ -65,6 +66,9 @@ OWN_SCHEMA = (
     "CREATE CONSTRAINT twoclocks_account_name IF NOT EXISTS "
     "FOR (a:Account) REQUIRE a.name IS UNIQUE",
     "CREATE INDEX twoclocks_account_key IF NOT EXISTS FOR (a:Account) ON (a.key_hash)",
+    "CREATE CONSTRAINT twoclocks_api_key_hash IF NOT EXISTS "
+    "FOR (k:ApiKey) REQUIRE k.hash IS UNIQUE",
+    "CREATE INDEX twoclocks_api_key_account IF NOT EXISTS FOR (k:ApiKey) ON (k.account)",
     "CREATE CONSTRAINT twoclocks_turn_key IF NOT EXISTS "
     "FOR (t:TurnJob) REQUIRE (t.account, t.uuid) IS UNIQUE",
     "CREATE INDEX twoclocks_turn_state IF NOT EXISTS FOR (t:TurnJob) ON (t.state)",
@@ -99,7 +103,7 @@ def _graphiti_schema() -> list[str]:
     return [*get_range_indices(provider), *get_fulltext_indices(provider)]
 
 
-class Neo4jStore:
+class Neo4jStore(KeyStore):
     """A bi-temporal fact store on Neo4j 5.26+ (community is enough)."""
 
     def __init__(
@@ -275,6 +279,12 @@ class Neo4jStore:
         rows = await self._rows(cypher.EXPORT_EPISODES, {"g": check_account(account)})
         return [search_cypher.episode_from_row(row) for row in rows]
 
+    async def episodes(self, account: str, episode_ids: Sequence[str]) -> list[Episode]:
+        """The episodes with these ids (unknown ids are skipped), oldest record first."""
+        params = {"g": check_account(account), "ids": list(episode_ids)}
+        rows = await self._rows(cypher.EPISODES_BY_ID, params)
+        return [search_cypher.episode_from_row(row) for row in rows]
+
     async def export_aliases(self, account: str) -> list[SlotAlias]:
         """Every recorded slot alias of the account."""
         rows = await self._run(cypher.EXPORT_ALIASES, {"g": check_account(account)})
@@ -322,10 +332,11 @@ class Neo4jStore:
         except ConstraintError:  # a racing create of the same name won
             return False
 
-    async def account_for_key(self, key_hash: str) -> str | None:
-        """The account a hashed key names, or None."""
-        rows = await self._run(cypher.ACCOUNT_FOR_KEY, {"key_hash": key_hash})
-        return str(rows[0]["name"]) if rows else None
+    async def _registry_rows(
+        self, statement: str, params: dict[str, Any], *, write: bool
+    ) -> list[dict[str, Any]]:
+        """Run one statement (accounts and API keys share the database); rows as dicts."""
+        return [record.data() for record in await self._run(statement, params)]
 
     async def account_settings(self, account: str) -> str | None:
         """The account's settings as JSON text, or None when never saved."""

@@ -3,17 +3,11 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 import pytest
-
-from twoclocks import bootstrap
-from twoclocks.api.app import create_app
-from twoclocks.embeddings.hashing import HashingEmbedder
-from twoclocks.graph.falkordb.store import FalkorDBStore
 
 pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
 
@@ -21,25 +15,6 @@ pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture
-async def api(falkordb_server: Any, tmp_path: Any) -> AsyncIterator[httpx.AsyncClient]:
-    """An app over a real store, with one fresh account whose key every call sends."""
-    settings = bootstrap.load_settings(data_dir=tmp_path)
-    runtime = await bootstrap.start_runtime(
-        settings, store=FalkorDBStore(falkordb_server.socket_path), embedder=HashingEmbedder(384)
-    )
-    import uuid
-
-    key = await runtime.accounts.create(f"a{uuid.uuid4().hex[:12]}")
-    transport = httpx.ASGITransport(app=create_app(runtime))
-    async with httpx.AsyncClient(
-        transport=transport, base_url="http://test", headers={"Authorization": f"Bearer {key}"}
-    ) as client:
-        client.runtime = runtime  # type: ignore[attr-defined]
-        yield client
-    await runtime.close()
 
 
 async def test_remember_then_read_back_with_both_clocks(api: httpx.AsyncClient) -> None:
@@ -237,13 +212,13 @@ async def test_account_settings_move_decisions_to_the_project_and_set_the_zone(
     assert "2026-01-10 12:00 +03" in block
 
 
-async def test_the_cli_writes_as_the_person_and_an_agent_claim_needs_evidence(
+async def test_the_person_key_writes_as_the_person_and_an_agent_claim_needs_evidence(
     api: httpx.AsyncClient,
 ) -> None:
     fact = {"subject": "me", "predicate": "editor", "object": "Helix", "tier": "asserted"}
-    r = await api.post("/v1/facts", json=fact, headers={"X-Twoclocks-Channel": "cli"})
+    r = await api.post("/v1/facts", json=fact)
     by_person = r.json()["fact_id"]
-    r = await api.post("/v1/facts", json={**fact, "subject": "you"})
+    r = await api.post("/v1/facts", json={**fact, "subject": "you"}, headers=api.agent)  # type: ignore[attr-defined]
     by_agent = r.json()["fact_id"]
     r = await api.post(
         "/v1/facts", json={**fact, "subject": "hook"}, headers={"X-Twoclocks-Channel": "hook"}
@@ -259,14 +234,15 @@ async def test_a_write_without_a_tier_gets_its_writers_and_the_201_says_which(
     api: httpx.AsyncClient,
 ) -> None:
     fact = {"subject": "api", "predicate": "owner", "object": "Selin"}
-    r = await api.post("/v1/facts", json=fact)
+    agent = api.agent  # type: ignore[attr-defined]
+    r = await api.post("/v1/facts", json=fact, headers=agent)
     assert r.status_code == 201
     assert r.json()["tier"] == "inferred" and r.json()["tier_lowered"] is None
-    r = await api.post(
-        "/v1/facts", json={**fact, "subject": "web"}, headers={"X-Twoclocks-Channel": "cli"}
-    )
+    r = await api.post("/v1/facts", json={**fact, "subject": "web"})  # the person's key
     assert r.json()["tier"] == "asserted"
-    r = await api.post("/v1/facts", json={**fact, "subject": "ops", "tier": "asserted"})
+    r = await api.post(
+        "/v1/facts", json={**fact, "subject": "ops", "tier": "asserted"}, headers=agent
+    )
     assert r.json()["tier"] == "inferred"
     assert "evidence" in r.json()["tier_lowered"]
     shown = {f["subject"]: f["tier"] for f in (await api.get("/v1/facts")).json()["facts"]}
@@ -338,9 +314,9 @@ async def test_all_workspaces_is_a_read_only_the_person_may_make(
     scoped = (await api.get("/v1/facts", params=here)).json()
     assert scoped == {"facts": [], "elsewhere": 1, "total": None}
     everywhere = {**here, "all_workspaces": "true"}
-    r = await api.get("/v1/facts", params=everywhere)  # an agent (plain HTTP)
+    r = await api.get("/v1/facts", params=everywhere, headers=api.agent)  # type: ignore[attr-defined]
     assert r.status_code == 403 and r.json()["error"] == "ReadNotAllowed"
-    r = await api.get("/v1/facts", params=everywhere, headers={"X-Twoclocks-Channel": "cli"})
+    r = await api.get("/v1/facts", params=everywhere)  # the person's key
     assert [f["subject"] for f in r.json()["facts"]] == ["only-in-a"]
     assert r.json()["elsewhere"] is None
 

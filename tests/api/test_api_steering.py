@@ -44,6 +44,9 @@ async def api(falkordb_server: Any, tmp_path: Any) -> AsyncIterator[httpx.AsyncC
         base_url="http://test",
         headers={"Authorization": f"Bearer {key}"},
     ) as client:
+        # The writes here are an agent's: it sends an agent key.
+        agent = await client.post("/v1/keys", json={"name": "agent", "role": "agent"})
+        client.headers["Authorization"] = f"Bearer {agent.json()['key']}"
         yield client
     await runtime.close()
 

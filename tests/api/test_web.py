@@ -139,3 +139,21 @@ async def test_ui_tokens_are_minted_for_loopback_callers_only(
     await runtime.close()
     assert reply.status_code == 403
     assert "account key" in reply.json()["message"]
+
+
+@pytest.mark.falkordb
+async def test_the_ui_token_signs_the_page_in_as_the_person_and_an_agent_key_cannot_mint_one(
+    signed_in: httpx.AsyncClient,
+) -> None:
+    made = await signed_in.post("/v1/keys", json={"name": "agents", "role": "agent"})
+    agent = {"Authorization": f"Bearer {made.json()['key']}"}
+    refused = await signed_in.post("/v1/ui-token", headers=agent)
+    assert refused.status_code == 403 and refused.json()["error"] == "KeysNotAllowed"
+    token = (await signed_in.post("/v1/ui-token")).json()["token"]
+    key = (await signed_in.post("/v1/ui-token/redeem", json={"token": token})).json()["key"]
+    # The page sends only its Bearer key, no channel header, and writes as the person.
+    page = {"Authorization": f"Bearer {key}"}
+    claim = {"subject": "me", "predicate": "editor", "object": "Helix", "tier": "asserted"}
+    stored = await signed_in.post("/v1/facts", json=claim, headers=page)
+    assert stored.json()["tier"] == "asserted"
+    assert (await signed_in.get("/v1/keys", headers=page)).status_code == 200

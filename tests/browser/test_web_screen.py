@@ -89,20 +89,69 @@ async def test_signing_in_shows_the_accounts_facts_and_a_retract_moves_one_to_hi
     row = page.locator("#facts tbody tr", has_text="deploy_target")
     await row.wait_for()
     assert "Render" in await row.inner_text()
-    await page.fill("#filter", "deploy")
-    await page.screenshot(path=str(SCREENS / "memory.png"))
+    await page.fill("#text", "deploy")
+    await page.locator("#range", has_text="1–1 of 1").wait_for()
     await row.get_by_role("button", name="retract").click()
-    await page.locator("#facts tbody", has_text="No facts yet").wait_for()
+    await page.locator("#facts td.empty", has_text="No fact matches these filters").wait_for()
     await page.check("#history")
     retracted = page.locator("#facts tbody tr", has_text="retracted")
     await retracted.wait_for()
     assert "Render" in await retracted.inner_text()
 
 
+async def test_finding_a_fact_by_text_writer_and_class_asks_the_server_and_says_when_none_match(
+    page: Any, site: tuple[str, str]
+) -> None:
+    url, key = site
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        for n in range(3):
+            body = {"subject": f"service{n}", "predicate": "runtime", "object": f"python 3.1{n}"}
+            assert (await http.post("/v1/facts", json=body)).status_code == 201
+        body = {"subject": "ci", "predicate": "runner", "object": "GitHub Actions"}
+        reply = await http.post("/v1/facts", json={**body, "class": "environment"})
+        assert reply.status_code == 201, reply.text
+    await sign_in(page, url, key)
+    await page.locator("#range", has_text="of 5").wait_for()
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url) if "/v1/facts?" in r.url else None)
+    await page.fill("#text", "PYTHON 3.11")
+    await page.locator("#range", has_text="1–1 of 1").wait_for()
+    assert "service1" in await page.locator("#facts tbody").inner_text()
+    assert any("text=PYTHON+3.11" in u for u in asked), asked  # filtered by the server
+    await page.select_option("#fact_class", "environment")
+    await page.locator("#facts td.empty", has_text="No fact matches these filters").wait_for()
+    await page.fill("#text", "")
+    await page.locator("#facts tbody tr", has_text="GitHub Actions").wait_for()
+    assert await page.locator("#facts tbody tr").count() == 1
+    await page.select_option("#writer", "person")
+    await page.locator("#facts td.empty").get_by_role("button", name="Clear filters").click()
+    await page.locator("#range", has_text="of 5").wait_for()
+    assert await page.input_value("#writer") == ""
+    await page.screenshot(path=str(SCREENS / "memory.png"))
+
+
+async def test_the_keyboard_finds_a_fact_and_closes_a_diagram(
+    page: Any, site: tuple[str, str]
+) -> None:
+    url, key = site
+    await sign_in(page, url, key)
+    await page.locator("#facts tbody tr", has_text="Render").wait_for()
+    await page.locator("body").click(position={"x": 5, "y": 5})
+    await page.keyboard.press("/")
+    assert await page.evaluate("document.activeElement.id") == "text"
+    await page.keyboard.type("render")
+    await page.locator("#range", has_text="1–1 of 1").wait_for()
+    await page.get_by_role("button", name="diagram production deploy_target").press("Enter")
+    await page.locator("#diagram").wait_for()
+    await page.keyboard.press("Escape")
+    await page.locator("#diagram").wait_for(state="detached")
+
+
 async def test_a_wrong_key_shows_no_data(page: Any, site: tuple[str, str]) -> None:
     url, _ = site
     await sign_in(page, url, "not-a-key")
     await page.locator("#signin-error", has_text="key").wait_for()
+    await page.screenshot(path=str(SCREENS / "sign-in.png"))
     assert await page.locator("#facts").count() == 0
     assert "Render" not in await page.content()
 
@@ -147,6 +196,7 @@ async def test_a_bad_time_zone_shows_the_apis_message_and_saves_nothing(
     await page.fill("#settings-form input[name=timezone]", "Mars/Olympus")
     await page.click("#settings-form button[type=submit]")
     await page.locator("#error", has_text="Mars/Olympus").wait_for()
+    await page.screenshot(path=str(SCREENS / "settings.png"))
     async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
         assert (await http.get("/v1/settings")).json()["timezone"] is None
 
@@ -167,11 +217,13 @@ async def test_a_slots_history_diagram_stacks_its_versions_by_record_time(
             json={"reason": "corrected", "replacement": {"object": "AWS"}},
         )
         assert corrected.status_code == 200, corrected.text
+        moved = {"subject": "production", "predicate": "deploy_target", "object": "Azure"}
+        said = await http.post("/v1/facts", json={**moved, "evidence": "we moved to Azure"})
+        assert said.status_code == 201, said.text
     await sign_in(page, url, key)
-    row = page.locator("#facts tbody tr", has_text="AWS")
+    row = page.locator("#facts tbody tr", has_text="Azure")
     await row.get_by_role("button", name="diagram").click()
     await page.locator("#diagram").wait_for()
-    await page.screenshot(path=str(SCREENS / "history-diagram.png"), full_page=True)
     rects = await page.eval_on_selector_all(
         "#diagram rect",
         "rs => rs.map(r => [r.dataset.created,"
@@ -184,6 +236,10 @@ async def test_a_slots_history_diagram_stacks_its_versions_by_record_time(
     assert bottoms == sorted(bottoms, reverse=True)
     kinds = {kind.split()[1] for _, _, kind in rects}
     assert {"current", "ended", "corrected"} <= kinds
+    # Hovering a rectangle names the episode that carried its version.
+    await page.hover("#diagram g.version.current rect")
+    await page.locator("#version-detail .episode", has_text="we moved to Azure").wait_for()
+    await page.screenshot(path=str(SCREENS / "history-diagram.png"), full_page=True)
 
 
 async def test_a_slot_with_thirty_versions_draws_thirty_visible_rectangles(

@@ -192,7 +192,7 @@ async def test_the_gateway_scenarios_through_the_real_hooks_and_a_scripted_model
                         turn.send_turn, client, io.StringIO(stdin), env, 5.0
                     )
                     assert sent == "sent"
-                caller = Caller(account=await runtime.accounts.authenticate(key))
+                caller = Caller(account=(await runtime.accounts.authenticate(key)).account)
                 for _ in range(200):
                     if (await runtime.turns.stats(caller)).queue == {"extracted": 2}:
                         break

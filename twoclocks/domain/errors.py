@@ -95,6 +95,20 @@ class WriteNotAllowed(TwoclocksError):
     http_status = 403
 
 
+class KeysNotAllowed(TwoclocksError):
+    """Raised when a key other than the person's (an agent key, or any key through MCP or a
+    hook) asks to list, create, rotate or revoke API keys, or to sign the web screen in;
+    use the person's key from the CLI or the web screen."""
+
+    http_status = 403
+
+
+class KeyNotFound(TwoclocksError):
+    """Raised when a rotate or revoke names no live key of the caller's account."""
+
+    http_status = 404
+
+
 class AmbiguousWorkspace(TwoclocksError):
     """Raised when two spaces claim a working directory equally; make one path more specific."""
 
@@ -102,7 +116,7 @@ class AmbiguousWorkspace(TwoclocksError):
 
 
 class Unauthorized(TwoclocksError):
-    """Raised when a request carries no API key or one that names no account."""
+    """Raised when a request carries no API key, one that names no account, or a revoked one."""
 
     http_status = 401
 

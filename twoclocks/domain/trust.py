@@ -43,6 +43,43 @@ class Channel(StrEnum):
     TURN = "turn"  # a fact read from a finished turn, checked against the person's own text
 
 
+class KeyRole(StrEnum):
+    """What an API key may write as, fixed when the key is made (DESIGN.md §4)."""
+
+    PERSON = "person"  # the CLI and the web screen: the person's own words
+    AGENT = "agent"  # MCP and hooks: never more than the agent or a tool rule
+
+
+def channel_named(declared: str | None) -> Channel:
+    """The surface a client says it is (cli, mcp, hook); anything else counts as plain HTTP.
+
+    >>> channel_named("Hook"), channel_named("turn"), channel_named(None)
+    (<Channel.HOOK: 'hook'>, <Channel.HTTP: 'http'>, <Channel.HTTP: 'http'>)
+    """
+    said = (declared or "").strip().lower()
+    # TURN is the server's own channel for extracted facts: no client may claim it.
+    known = {Channel.CLI.value, Channel.MCP.value, Channel.HOOK.value}
+    return Channel(said) if said in known else Channel.HTTP
+
+
+def writer_of(role: KeyRole, channel: Channel) -> Writer:
+    """Who writes: the key's role, lowered (never raised) by the channel a call came through.
+
+    Only a person key writes as the person, and only from the CLI, the web screen or a
+    plain HTTP call; through MCP the model is talking, through a hook a tool rule is.
+
+    >>> writer_of(KeyRole.AGENT, Channel.CLI)
+    <Writer.AGENT: 'agent'>
+    >>> writer_of(KeyRole.PERSON, Channel.HTTP), writer_of(KeyRole.PERSON, Channel.HOOK)
+    (<Writer.PERSON: 'person'>, <Writer.TOOL_RULE: 'tool_rule'>)
+    """
+    if channel is Channel.HOOK:
+        return Writer.TOOL_RULE
+    if channel is Channel.MCP or role is not KeyRole.PERSON:
+        return Writer.AGENT
+    return Writer.PERSON
+
+
 WRITER_CEILING: dict[Writer, Tier] = {
     Writer.PERSON: Tier.ASSERTED,
     Writer.AGENT: Tier.ASSERTED,

@@ -64,8 +64,9 @@ def data_dir_of(env: Mapping[str, str]) -> Path:
 
 
 def client_target(env: Mapping[str, str]) -> Target:
-    """URL, key and data dir exactly as ``bootstrap.client_settings`` finds them."""
-    return target_of(env)
+    """URL, key and data dir as ``bootstrap.client_settings`` finds them for an agent: the
+    agent key `twoclocks install` wrote, else the person's (lowered to a tool rule here)."""
+    return target_of(env, agent=True)
 
 
 def fetch_block(target: Target, cwd: str, timeout: float = HTTP_TIMEOUT_S) -> dict[str, Any]:

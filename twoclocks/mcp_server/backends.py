@@ -16,7 +16,7 @@ from mcp.server.mcpserver import Context
 from pydantic import BaseModel
 
 from twoclocks.domain.errors import StoreUnavailable
-from twoclocks.domain.trust import Channel, Writer
+from twoclocks.domain.trust import Channel, writer_of
 from twoclocks.graph.port import Clock
 from twoclocks.service.recall import RecallRequest, RecallResult
 from twoclocks.service.requests import (
@@ -132,10 +132,13 @@ class InProcessBackend:
         # Same rule as the /v1 routes: the Bearer key names the account, nothing else does.
         headers = ctx.headers or {}
         scheme, _, key = (headers.get("authorization") or "").partition(" ")
-        account = await self._runtime().accounts.authenticate(
+        holder = await self._runtime().accounts.authenticate(
             key.strip() if scheme.lower() == "bearer" else None
         )
-        return Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
+        # Through MCP the model is talking: even a person key writes as the agent here.
+        return Caller(
+            account=holder.account, writer=writer_of(holder.role, Channel.MCP), channel=Channel.MCP
+        )
 
     def cwd(self, ctx: Context) -> str | None:
         """The directory the client's config sends in X-Twoclocks-Cwd, else none."""

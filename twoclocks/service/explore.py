@@ -1,7 +1,8 @@
-"""The graph explorer's reads: entities by name, and the facts around one entity.
+"""The graph explorer's reads: entities by name, the facts around one entity, and the
+episodes that carried a fact's versions (the history diagram's hover).
 
-Both reuse the store's recall legs (``entities_named``, ``traverse``), so the explorer
-shows what recall walks, under the same clock and workspace filters as GET /v1/facts.
+The first two reuse the store's recall legs (``entities_named``, ``traverse``), so the
+explorer shows what recall walks, under the same clock and workspace filters as GET /v1/facts.
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ from datetime import datetime
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from twoclocks.domain.errors import FactNotFound
 from twoclocks.domain.model import MAX_TEXT, require_aware
-from twoclocks.graph.port import FactQuery
+from twoclocks.graph.port import Episode, FactQuery
+from twoclocks.service.fact_ids import resolve_fact_id
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller, Fact, Line, Text
 
@@ -66,3 +69,39 @@ async def neighbourhood(
     )
     rows = await service.store.traverse(caller.account, [req.entity], query, 1, req.limit)
     return Neighbourhood(entity=req.entity, facts=[Fact.of(v) for v in rows])
+
+
+class VersionEpisodes(BaseModel):
+    """One version of a fact and the episodes (raw text or tool events) that carried it."""
+
+    version_id: str
+    created_at: datetime = Field(description="when the store recorded this version")
+    episodes: list[Episode] = Field(description="oldest first; empty for a write with none")
+
+
+class FactEpisodes(BaseModel):
+    """Every version of one fact, each with the episodes that carried it."""
+
+    fact_id: str
+    versions: list[VersionEpisodes]
+
+
+async def fact_episodes(service: MemoryService, caller: Caller, fact_id: str) -> FactEpisodes:
+    """The episodes behind each version of a fact (``fact_id`` may be a unique start of it)."""
+    fact_id = await resolve_fact_id(service.store, caller.account, fact_id)
+    versions = await service.store.versions_of(caller.account, fact_id)
+    if not versions:
+        raise FactNotFound(f"no fact {fact_id} in this account: list facts to find its id")
+    wanted = sorted({i for v in versions for i in v.episodes})
+    found = {e.episode_id: e for e in await service.store.episodes(caller.account, wanted)}
+    return FactEpisodes(
+        fact_id=fact_id,
+        versions=[
+            VersionEpisodes(
+                version_id=v.version_id,
+                created_at=v.created_at,
+                episodes=[found[i] for i in v.episodes if i in found],
+            )
+            for v in versions
+        ],
+    )

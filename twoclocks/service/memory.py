@@ -341,6 +341,11 @@ class MemoryService:
             as_believed=req.as_believed,
             include_history=req.include_history,
             workspaces=None if req.all_workspaces else workspace.keys,
+            text=req.text,
+            tier=req.tier,
+            place=req.place,
+            writer=req.writer,
+            fact_class=req.fact_class,
             limit=req.limit,
             offset=req.offset,
         )

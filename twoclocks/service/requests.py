@@ -174,6 +174,15 @@ class FactsRequest(BaseModel):
         "unless as_of is given (with include_history: every version it held then)",
     )
     include_history: bool = Field(False, description="every version, not only current ones")
+    text: Line | None = Field(
+        None,
+        max_length=MAX_TEXT,
+        description="only rows whose subject, slot name or value holds this text (any case)",
+    )
+    tier: Tier | None = Field(None, description="only this tier")
+    place: Place | None = Field(None, description="only this place")
+    writer: Writer | None = Field(None, description="only rows this writer wrote")
+    fact_class: FactClass | None = Field(None, description="only this class of fact")
     limit: int | None = Field(
         None,
         ge=1,
@@ -213,6 +222,10 @@ class Fact(BaseModel):
     expired_at: datetime | None
     retired_reason: RetiredReason | None
     supersedes: str | None
+    writer: str | None = Field(
+        None, description="who wrote it: person, agent, tool_rule, extractor"
+    )
+    fact_class: FactClass | None = Field(None, description="what it is about (sets its place)")
 
     @classmethod
     def of(cls, version: FactVersion) -> Fact:

@@ -16,7 +16,7 @@ from twoclocks.graph.port import Store
 
 log = logging.getLogger(__name__)
 
-CURRENT_SCHEMA = 1
+CURRENT_SCHEMA = 2
 """The layout this release writes and reads."""
 
 Migration = Callable[[Store], Awaitable[None]]
@@ -28,7 +28,15 @@ async def _from_unversioned(store: Store) -> None:
     return None
 
 
-MIGRATIONS: dict[int, Migration] = {0: _from_unversioned}
+async def _keys_carry_a_role(store: Store) -> None:
+    # Layout 2: each API key is its own (:ApiKey) node with a role. The one key an
+    # account had (on the Account node) was the person's: it becomes the person key,
+    # so every existing CLI and web sign-in keeps working as the person.
+    adopted = await store.adopt_account_keys()
+    log.warning("schema 2: %d account key(s) kept as person keys", adopted)
+
+
+MIGRATIONS: dict[int, Migration] = {0: _from_unversioned, 1: _keys_carry_a_role}
 """Version N -> the step that turns a layout-N store into layout N + 1."""
 
 

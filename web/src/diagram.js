@@ -51,7 +51,10 @@ export function drawDiagram(versions, now, zone) {
     const right = Math.max(left + 2, x(time(version.invalid_at)));
     const top = y(time(version.expired_at));
     const bottom = Math.max(top + 2, y(time(version.created_at)));
-    const group = element("g", { class: `version ${how}`, "data-version": version.version_id }, svg);
+    const group = element("g", {
+      class: `version ${how}`, "data-version": version.version_id, tabindex: 0,
+      "aria-label": `${version.object}, ${how}`,
+    }, svg);
     element("rect", {
       x: left, y: top, width: right - left, height: bottom - top,
       fill: COLOURS[how], "fill-opacity": 0.45, stroke: COLOURS[how],
@@ -69,6 +72,56 @@ export function drawDiagram(versions, now, zone) {
   return svg;
 }
 
+// The episodes behind each fact's versions, asked once per fact while the diagram is open.
+function episodesOf(factId, cache) {
+  if (!cache.has(factId)) {
+    cache.set(factId, api("GET", `/v1/facts/${encodeURIComponent(factId)}/episodes`));
+  }
+  return cache.get(factId);
+}
+
+// Hovering or focusing a rectangle shows its version under the diagram, with the episode
+// (the person's words or the tool event) that carried it.
+function versionDetail(svg, versions, zone) {
+  const detail = document.createElement("div");
+  detail.id = "version-detail";
+  detail.setAttribute("aria-live", "polite");
+  detail.className = "muted";
+  detail.textContent = "Point at a rectangle (or Tab to it) to see its version and the episode that carried it.";
+  const byId = new Map(versions.map((v) => [v.version_id, v]));
+  const cache = new Map();
+  const at = (value) => (value ? new Date(value).toLocaleString(undefined, { timeZone: zone || undefined }) : "now");
+  let shown = "";
+  async function show(version) {
+    shown = version.version_id;
+    detail.className = "";
+    detail.textContent =
+      `${version.object} (${endedHow(version)}) · valid ${at(version.valid_at)} → ${at(version.invalid_at)}` +
+      ` · recorded ${at(version.created_at)} → ${at(version.expired_at)} · written by ${version.writer || "unknown"}`;
+    const line = document.createElement("div");
+    line.className = "episode";
+    line.textContent = "episode: …";
+    detail.append(line);
+    try {
+      const answer = await episodesOf(version.fact_id, cache);
+      if (shown !== version.version_id) return;
+      const own = answer.versions.find((v) => v.version_id === version.version_id);
+      const episodes = own ? own.episodes : [];
+      line.textContent = episodes.length
+        ? episodes.map((e) => `episode (${e.source}, ${at(e.created_at)}): ${e.content}`).join("\n")
+        : "episode: none (written without the person's words or a tool event)";
+    } catch (error) {
+      line.textContent = `episode: not available (${error.message})`;
+    }
+  }
+  for (const group of svg.querySelectorAll("g.version")) {
+    const version = byId.get(group.dataset.version);
+    group.addEventListener("mouseenter", () => show(version));
+    group.addEventListener("focus", () => show(version));
+  }
+  return detail;
+}
+
 export async function showSlotHistory(host, fact, zone) {
   const query = new URLSearchParams({ subject: fact.subject, predicate: fact.predicate, include_history: true });
   const { facts } = await api("GET", `/v1/facts?${query}`);
@@ -76,10 +129,13 @@ export async function showSlotHistory(host, fact, zone) {
   const heading = document.createElement("h3");
   heading.textContent = `${fact.subject} · ${fact.predicate}: ${facts.length} version(s)`;
   const close = document.createElement("button");
-  close.textContent = "close";
+  close.type = "button";
+  close.textContent = "close (Esc)";
   close.addEventListener("click", () => (host.innerHTML = ""));
   const legend = document.createElement("p");
   legend.className = "muted";
   legend.textContent = "green current · blue ended (the world changed) · orange corrected (never true) · red retracted";
-  host.append(heading, close, legend, drawDiagram(facts, Date.now(), zone));
+  const svg = drawDiagram(facts, Date.now(), zone);
+  host.append(heading, close, legend, svg, versionDetail(svg, facts, zone));
+  host.scrollIntoView({ block: "nearest" });
 }

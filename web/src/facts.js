@@ -4,9 +4,16 @@ import { api } from "./api.js";
 import { showSlotHistory } from "./diagram.js";
 import { reviseForm } from "./revise.js";
 import { settingsPanel } from "./settings.js";
+import { explain } from "./errors.js";
+import { onKeys } from "./keys.js";
 
-const COLUMNS = ["subject", "predicate", "object", "tier", "place", "workspace"];
+const COLUMNS = ["subject", "predicate", "object", "tier", "place", "writer", "fact_class", "workspace"];
+const HEADINGS = { fact_class: "class" };
 const PAGE_SIZE = 100;
+// Every filter is a parameter of GET /v1/facts: the server filters and pages, so the first
+// page of 100k versions costs one small read whatever is set.
+const FILTERS = ["text", "subject", "predicate", "tier", "place", "writer", "fact_class"];
+const TYPING_PAUSE_MS = 250;
 
 function when(value, zone) {
   if (!value) return "…";
@@ -21,34 +28,41 @@ function choice(id, label, values) {
 export async function renderFacts(root, settings, signOut) {
   const zone = settings.timezone || undefined;
   root.innerHTML =
-    '<p><label><input id="history" type="checkbox"> history</label> ' +
-    '<input id="filter" placeholder="filter text" size="24"> ' +
-    '<input id="subject" placeholder="subject" size="14"> ' +
-    '<input id="predicate" placeholder="predicate" size="14"> ' +
+    '<form id="filters" role="search"><label><input id="history" type="checkbox"> history</label> ' +
+    '<input id="text" placeholder="filter text  ( / )" size="22" aria-label="filter by text in subject, slot or value"> ' +
+    '<input id="subject" placeholder="subject" size="12" aria-label="subject"> ' +
+    '<input id="predicate" placeholder="predicate" size="12" aria-label="predicate"> ' +
     choice("tier", "tier", ["asserted", "observed", "inferred"]) +
     " " +
     choice("place", "place", ["everywhere", "repo", "project", "worktree"]) +
-    ' <button id="signout" type="button">Sign out</button> ' +
-    `<span class="muted">times in ${zone || "this browser's zone"}</span></p>` +
+    " " +
+    choice("writer", "writer", ["person", "agent", "tool_rule", "extractor"]) +
+    " " +
+    choice("fact_class", "class", ["user", "rule", "project", "environment", "decision", "task"]) +
+    ' <button id="clear" type="reset">Clear filters</button> ' +
+    '<button id="signout" type="button">Sign out</button></form>' +
+    `<p class="muted">times in ${zone || "this browser's zone"} · keys: / filter, n next page, p previous page, Esc close</p>` +
     '<div id="settings"></div><div id="revise"></div><div id="history-diagram"></div>' +
     '<p id="error" class="error" role="alert"></p>' +
     '<table id="facts"><thead></thead><tbody></tbody></table>' +
-    '<p><button id="prev" type="button">‹ prev</button> <span id="range" class="muted"></span> ' +
+    '<p><button id="prev" type="button">‹ prev</button> <span id="range" class="muted" aria-live="polite"></span> ' +
     '<button id="next" type="button">next ›</button></p>';
   const $ = (selector) => root.querySelector(selector);
   const table = $("#facts");
   table.tHead.innerHTML =
     "<tr>" +
-    [...COLUMNS, "valid", "recorded", "ended", ""].map((name) => `<th>${name}</th>`).join("") +
+    [...COLUMNS.map((name) => HEADINGS[name] || name), "valid", "recorded", "ended", ""]
+      .map((name) => `<th scope="col">${name}</th>`)
+      .join("") +
     "</tr>";
   $("#signout").addEventListener("click", signOut);
   settingsPanel($("#settings"), settings, showError);
 
-  let facts = [];
   let offset = 0;
+  let total = 0;
 
   function showError(error) {
-    $("#error").textContent = error ? error.message : "";
+    $("#error").textContent = explain(error);
   }
 
   async function act(path, body) {
@@ -75,29 +89,32 @@ export async function renderFacts(root, settings, signOut) {
     return buttons;
   }
 
-  // Without an in-page filter the server pages (limit/offset, total): the first page of
-  // 100k versions costs one small read. The text, tier and place filters need every row.
-  let total = 0;
-  const filtering = () => Boolean($("#filter").value || $("#tier").value || $("#place").value);
+  const filtered = () => FILTERS.some((name) => $(`#${name}`).value.trim());
 
-  function draw() {
-    const needle = $("#filter").value.toLowerCase();
-    const tier = $("#tier").value;
-    const place = $("#place").value;
-    const paged = !filtering();
-    const shown = paged
-      ? facts
-      : facts.filter(
-          (fact) =>
-            (!tier || fact.tier === tier) &&
-            (!place || fact.place === place) &&
-            COLUMNS.some((name) => String(fact[name] ?? "").toLowerCase().includes(needle)),
-        );
-    const count = paged ? total : shown.length;
-    if (!paged) offset = Math.max(0, Math.min(offset, Math.floor((count - 1) / PAGE_SIZE) * PAGE_SIZE));
+  function emptyRow() {
+    const cell = table.tBodies[0].insertRow().insertCell();
+    cell.colSpan = COLUMNS.length + 4;
+    cell.className = "empty";
+    if (filtered()) {
+      cell.textContent = "No fact matches these filters. ";
+      const clear = document.createElement("button");
+      clear.type = "button";
+      clear.textContent = "Clear filters";
+      clear.addEventListener("click", () => $("#filters").reset());
+      cell.append(clear);
+    } else if (!$("#history").checked) {
+      cell.textContent =
+        "No current facts. Agents add them through MCP or the API, you with `twoclocks remember`; " +
+        "tick history to see retracted and ended versions.";
+    } else {
+      cell.textContent = "No facts yet: agents add them through MCP or the API, you with `twoclocks remember`.";
+    }
+  }
+
+  function draw(facts) {
     const body = table.tBodies[0];
     body.innerHTML = "";
-    for (const fact of paged ? shown : shown.slice(offset, offset + PAGE_SIZE)) {
+    for (const fact of facts) {
       const row = body.insertRow();
       row.dataset.factId = fact.fact_id;
       for (const name of COLUMNS) row.insertCell().textContent = fact[name] ?? "";
@@ -107,44 +124,36 @@ export async function renderFacts(root, settings, signOut) {
       const cell = row.insertCell();
       for (const [label, handler] of actionsOf(fact)) {
         const button = document.createElement("button");
+        button.type = "button";
         button.textContent = label;
+        button.setAttribute("aria-label", `${label} ${fact.subject} ${fact.predicate}`);
         button.addEventListener("click", handler);
         cell.append(button, " ");
       }
     }
-    if (!shown.length) {
-      body.insertRow().insertCell().textContent =
-        total || facts.length
-          ? "No fact matches the filters."
-          : "No facts yet: agents add them through the API, MCP or `twoclocks remember`.";
-    }
-    $("#range").textContent = count
-      ? `${offset + 1}–${Math.min(offset + PAGE_SIZE, count)} of ${count}`
+    if (!facts.length) emptyRow();
+    $("#range").textContent = total
+      ? `${offset + 1}–${Math.min(offset + PAGE_SIZE, total)} of ${total}`
       : "";
     $("#prev").disabled = offset === 0;
-    $("#next").disabled = offset + PAGE_SIZE >= count;
+    $("#next").disabled = offset + PAGE_SIZE >= total;
   }
 
   async function load() {
     showError(null);
-    const query = new URLSearchParams({ include_history: $("#history").checked });
-    for (const name of ["subject", "predicate"]) {
+    const query = new URLSearchParams({ include_history: $("#history").checked, limit: PAGE_SIZE, offset });
+    for (const name of FILTERS) {
       const value = $(`#${name}`).value.trim();
       if (value) query.set(name, value);
     }
-    if (!filtering()) {
-      query.set("limit", PAGE_SIZE);
-      query.set("offset", offset);
-    }
     const answer = await api("GET", `/v1/facts?${query}`);
-    facts = answer.facts;
-    total = answer.total ?? facts.length;
-    if (!filtering() && !facts.length && offset > 0 && total > 0) {
+    total = answer.total ?? answer.facts.length;
+    if (!answer.facts.length && offset > 0 && total > 0) {
       // The last page emptied (a retract under history off): step back to the new last one.
       offset = Math.floor((total - 1) / PAGE_SIZE) * PAGE_SIZE;
       return load();
     }
-    draw();
+    draw(answer.facts);
   }
 
   const reload = () => load().catch(showError);
@@ -152,26 +161,39 @@ export async function renderFacts(root, settings, signOut) {
     offset = 0;
     reload();
   };
-  $("#history").addEventListener("change", fromStart);
-  $("#subject").addEventListener("change", fromStart);
-  $("#predicate").addEventListener("change", fromStart);
-  // A filter typed in the page reads every row once, then filters and pages locally.
-  let wasFiltering = false;
-  for (const id of ["#filter", "#tier", "#place"]) {
-    $(id).addEventListener("input", () => {
-      offset = 0;
-      if (filtering() !== wasFiltering || !filtering()) {
-        wasFiltering = filtering();
-        reload();
-      } else draw();
-    });
+  let typing;
+  $("#filters").addEventListener("submit", (event) => {
+    event.preventDefault();
+    fromStart();
+  });
+  // After a reset the fields are empty only once the event is handled.
+  $("#filters").addEventListener("reset", () => setTimeout(fromStart));
+  for (const id of ["#history", ...FILTERS.map((name) => `#${name}`)]) {
+    const field = $(id);
+    if (field.tagName === "INPUT" && field.type === "text") {
+      // Typing waits for a pause before asking the server again.
+      field.addEventListener("input", () => {
+        clearTimeout(typing);
+        typing = setTimeout(fromStart, TYPING_PAUSE_MS);
+      });
+    } else field.addEventListener("change", fromStart);
   }
   const turn = (step) => {
-    offset = Math.max(0, offset + step);
-    if (filtering()) draw();
-    else reload();
+    const next = Math.max(0, offset + step);
+    if (next === offset || next >= total) return;
+    offset = next;
+    reload();
   };
   $("#prev").addEventListener("click", () => turn(-PAGE_SIZE));
   $("#next").addEventListener("click", () => turn(PAGE_SIZE));
+  onKeys(root, {
+    "/": () => $("#text").focus(),
+    n: () => turn(PAGE_SIZE),
+    p: () => turn(-PAGE_SIZE),
+    Escape: () => {
+      $("#revise").innerHTML = "";
+      $("#history-diagram").innerHTML = "";
+    },
+  });
   await load();
 }

@@ -3,6 +3,8 @@
 import cytoscape from "cytoscape";
 import { api } from "./api.js";
 import { showSlotHistory } from "./diagram.js";
+import { explain } from "./errors.js";
+import { onKeys } from "./keys.js";
 
 const DAY = 86_400_000;
 const SPAN_DAYS = 730;
@@ -52,7 +54,7 @@ export async function renderGraph(root, settings) {
   const clocks = () => ({ as_of: instant(Number($("#as-of").value)), as_believed: instant(Number($("#as-believed").value)) });
 
   function showError(error) {
-    $("#graph-error").textContent = error ? error.message : "";
+    $("#graph-error").textContent = explain(error);
   }
 
   function labelSliders() {
@@ -155,5 +157,10 @@ export async function renderGraph(root, settings) {
     $(id).addEventListener("input", labelSliders);
     $(id).addEventListener("change", redraw);
   }
+  onKeys(root, {
+    "/": () => $("#entity").focus(),
+    Escape: () => ($("#graph-diagram").innerHTML = ""),
+  });
   labelSliders();
+  $("#entity").focus();
 }

@@ -1,6 +1,7 @@
 // The web screen: sign in with the account key, then the memory table or the graph explorer.
 // The key stays in sessionStorage (gone when the tab closes) and travels only as Bearer.
 import { api, clearKey, readKey, saveKey } from "./api.js";
+import { explain } from "./errors.js";
 import { renderFacts } from "./facts.js";
 
 const root = document.getElementById("root");
@@ -13,7 +14,9 @@ function signInForm(message) {
   form.id = "signin";
   form.innerHTML =
     '<label>Account key <input id="key" type="password" autocomplete="off" size="48" autofocus></label> ' +
-    '<button type="submit">Sign in</button><p id="signin-error" class="error"></p>';
+    '<button type="submit">Sign in</button><p id="signin-error" class="error" role="alert"></p>' +
+    '<p class="muted">The key is in the server\'s data directory (the file <code>key</code>); ' +
+    "on the server's own machine, <code>twoclocks ui</code> opens this page already signed in.</p>";
   form.querySelector("#signin-error").textContent = message || "";
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -48,7 +51,7 @@ async function start() {
     await show("memory");
   } catch (error) {
     clearKey();
-    signInForm(error.message);
+    signInForm(explain(error));
   }
 }
 

@@ -1,0 +1,40 @@
+"""The agent key `twoclocks install` makes: what the hooks and MCP send, so the person's
+key stays with the CLI and the web screen (issue 15 point 4).
+
+The key is made on the server with the person's key (POST /v1/keys, role agent, name
+``agents``) and kept in ``<data dir>/agent-key``, mode 0600, beside the person's key file.
+Installing a second client reuses it; when the file is gone but the key is not, the key is
+rotated, so exactly one live secret exists and it is in the file.
+"""
+
+from __future__ import annotations
+
+from twoclocks.client import Client
+from twoclocks.client_file import AGENT_KEY_FILE, Target, write_key_file
+from twoclocks.domain.errors import InvalidInput, TwoclocksError
+
+AGENT_KEY_NAME = "agents"
+"""The name of the key every installed client on this machine shares."""
+
+
+def ensure_agent_key(target: Target, dry_run: bool = False) -> str:
+    """Make (or reuse) the agent key and write its file; one report line saying which."""
+    path = target.data_dir / AGENT_KEY_FILE
+    if path.exists():
+        return f"unchanged  {path}: the agent key MCP and the hooks send"
+    if dry_run:
+        return f"would create  {path}: an agent key for MCP and the hooks"
+    person = Client(target.url, target.key, channel="cli", data_dir=target.data_dir)
+    try:
+        try:
+            made = person.call("POST", "/v1/keys", {"name": AGENT_KEY_NAME, "role": "agent"})
+        except InvalidInput:  # the key exists but its file was lost: a new secret
+            made = person.call("POST", f"/v1/keys/{AGENT_KEY_NAME}/rotate")
+    except TwoclocksError as exc:
+        return (
+            f"skipped  {path}: no agent key made ({exc.name}: {exc.message}); until there is "
+            "one, MCP and the hooks send the person's key, which the server lowers to agent "
+            "or tool rule there; run `twoclocks install` again with the server up"
+        )
+    write_key_file(path, str(made["key"]))
+    return f"created  {path}: agent key {AGENT_KEY_NAME!r} (MCP and the hooks send it)"
