@@ -45,6 +45,8 @@ from twoclocks.service.requests import (
     RememberResult,
     ReviseRequest,
     ReviseResult,
+    SplitAliasRequest,
+    SplitAliasResult,
 )
 from twoclocks.service.turns import TurnStats
 
@@ -143,6 +145,18 @@ async def reopen(fact_id: str, request: Request, who: CallerDep) -> FactStatusRe
     """Undo a retract."""
     full_id = await runtime_of(request).service.reopen(who, fact_id)
     return FactStatusReply(fact_id=full_id, status="live")
+
+
+@router.post(
+    "/aliases/split",
+    response_model=SplitAliasResult,
+    responses={404: {"model": ErrorBody, "description": "AliasNotFound"}},
+)
+async def split_alias(
+    body: SplitAliasRequest, request: Request, who: CallerDep
+) -> SplitAliasResult:
+    """Undo a slot-drift merge: the alias's facts go back to their own slot, both current."""
+    return await runtime_of(request).service.split_alias(who, body)
 
 
 @router.get(

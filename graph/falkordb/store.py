@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
-from twoclocks.graph import cypher, search_cypher
+from twoclocks.graph import cypher, paging, search_cypher
 from twoclocks.graph.falkordb import search
 from twoclocks.graph.falkordb.guarded import GuardedGraph
 from twoclocks.graph.falkordb.watchdog import Watchdog
@@ -230,6 +230,13 @@ class FalkorDBStore(KeyStore):
     async def query(self, account: str, query: FactQuery) -> list[FactVersion]:
         """Versions matching the query, newest valid_at first."""
         graph = await self._graph(account)
+        if paging.windowed(query):
+
+            async def rows(statement: str, params: dict[str, Any]) -> list[list[Any]]:
+                result: list[list[Any]] = (await graph.ro_query(statement, params)).result_set
+                return result
+
+            return await paging.page(rows, account, query)
         statement, params = cypher.fact_query(account, query)
         result = await graph.ro_query(statement, params)
         return versions_from_rows(result.result_set)
@@ -310,6 +317,11 @@ class FalkorDBStore(KeyStore):
             cypher.RECORD_ALIAS,
             {"g": account, "subject": subject, "alias": alias, "canonical": canonical},
         )
+
+    async def delete_alias(self, account: str, subject: str, alias: str) -> None:
+        """Forget that ``alias`` names another slot of this subject (a split); idempotent."""
+        graph = await self._graph(account)
+        await graph.query(cypher.DELETE_ALIAS, {"g": account, "subject": subject, "alias": alias})
 
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
         """Register an account with its hashed key; False if the name is taken."""

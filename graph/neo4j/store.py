@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
-from twoclocks.graph import cypher, search_cypher
+from twoclocks.graph import cypher, paging, search_cypher
 from twoclocks.graph.key_store import KeyStore
 from twoclocks.graph.neo4j import search
 from twoclocks.graph.port import Clock, Episode, FactQuery, QueuedTurn, SlotAlias, SlotState
@@ -253,6 +253,8 @@ class Neo4jStore(KeyStore):
 
     async def query(self, account: str, query: FactQuery) -> list[FactVersion]:
         """Versions matching the query, newest valid_at first."""
+        if paging.windowed(query):
+            return await paging.page(self._rows, check_account(account), query)
         return await self._read(*cypher.fact_query(check_account(account), query))
 
     async def count(self, account: str, query: FactQuery) -> int:
@@ -324,6 +326,11 @@ class Neo4jStore(KeyStore):
                 "canonical": canonical,
             },
         )
+
+    async def delete_alias(self, account: str, subject: str, alias: str) -> None:
+        """Forget that ``alias`` names another slot of this subject (a split); idempotent."""
+        params = {"g": check_account(account), "subject": subject, "alias": alias}
+        await self._run(cypher.DELETE_ALIAS, params)
 
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
         """Register an account with its hashed key; False if the name is taken."""

@@ -33,12 +33,18 @@ async def objects(api: httpx.AsyncClient, **params: str | int) -> list[str]:
 async def test_get_facts_filters_by_text_tier_place_writer_and_class_on_the_server(
     api: httpx.AsyncClient,
 ) -> None:
-    await remember(api, subject="Production", predicate="deploy_target", object="Render")
+    agent = api.agent  # type: ignore[attr-defined]
+    await remember(api, agent, subject="Production", predicate="deploy_target", object="Render")
     await remember(
         api, PERSON, subject="me", predicate="editor", object="Helix", **{"class": "user"}
     )
     await remember(
-        api, subject="repo", predicate="ci_platform", object="GitHub Actions", tier="observed"
+        api,
+        agent,
+        subject="repo",
+        predicate="ci_platform",
+        object="GitHub Actions",
+        tier="observed",
     )
     assert await objects(api, text="PRODUCTION") == ["Render"]
     assert await objects(api, text="actions") == ["GitHub Actions"]

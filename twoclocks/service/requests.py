@@ -156,6 +156,29 @@ class ReviseResult(BaseModel):
     )
 
 
+class SplitAliasRequest(BaseModel):
+    """Undo a slot-drift merge: the alias becomes its own slot again."""
+
+    model_config = _STRICT
+
+    alias: Line = Field(max_length=MAX_TEXT, description="the name the writer used (written_as)")
+    subject: Line | None = Field(
+        None, max_length=MAX_TEXT, description="whose alias; needed when several subjects have it"
+    )
+
+
+class SplitAliasResult(BaseModel):
+    """What a split did: facts moved back to the alias's slot, facts believed open again."""
+
+    subject: str
+    alias: str
+    canonical: str = Field(description="the slot the alias had been merged into")
+    moved: list[str] = Field(description="facts now filed under the alias again")
+    reopened: list[str] = Field(
+        description="facts of the canonical slot whose end the merge had caused, open again"
+    )
+
+
 MAX_PAGE = 1000
 """The largest page GET /v1/facts answers with a limit."""
 
@@ -226,6 +249,11 @@ class Fact(BaseModel):
         None, description="who wrote it: person, agent, tool_rule, extractor"
     )
     fact_class: FactClass | None = Field(None, description="what it is about (sets its place)")
+    written_as: str | None = Field(
+        None,
+        description="the predicate the writer used, when slot drift filed the fact under "
+        "`predicate` (split the alias to undo it)",
+    )
 
     @classmethod
     def of(cls, version: FactVersion) -> Fact:
