@@ -8,7 +8,8 @@ import pytest
 
 pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
 
-PERSON = {"X-Twoclocks-Channel": "cli"}
+PERSON: dict[str, str] = {}
+"""The client's own key is the person's: no header makes the person (DESIGN.md §4)."""
 
 
 @pytest.fixture
@@ -33,13 +34,15 @@ async def objects(api: httpx.AsyncClient, **params: str | int) -> list[str]:
 async def test_get_facts_filters_by_text_tier_place_writer_and_class_on_the_server(
     api: httpx.AsyncClient,
 ) -> None:
-    await remember(api, subject="Production", predicate="deploy_target", object="Render")
+    agent = api.agent  # type: ignore[attr-defined]
+    await remember(api, agent, subject="Production", predicate="deploy_target", object="Render")
     await remember(
         api, PERSON, subject="me", predicate="editor", object="Helix", **{"class": "user"}
     )
     await remember(
-        api, subject="repo", predicate="ci_platform", object="GitHub Actions", tier="observed"
-    )
+        api, agent, subject="repo", predicate="ci_platform", object="GitHub Actions",
+        tier="observed",
+    )  # fmt: skip
     assert await objects(api, text="PRODUCTION") == ["Render"]
     assert await objects(api, text="actions") == ["GitHub Actions"]
     assert await objects(api, text="_") == ["GitHub Actions", "Render"]
