@@ -130,6 +130,9 @@ class Store(Protocol):
     async def close(self) -> None:
         """Release connections (and, for the embedded engine, stop its process)."""
 
+    def health(self) -> str | None:
+        """A line saying what is wrong with the engine right now, or None if nothing known."""
+
     async def schema_version(self) -> int | None:
         """The layout version the store records; None for a store from before versions."""
 

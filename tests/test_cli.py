@@ -309,3 +309,10 @@ def test_eval_fc_refuses_an_unknown_size_before_starting_anything() -> None:
     result = CliRunner().invoke(app, ["eval", "fc", "--size", "10K"])
     assert result.exit_code == 2
     assert "6K, 32K, 64K, 262K" in result.output
+
+
+def test_eval_fc_names_a_neo4j_store_without_its_password() -> None:
+    from twoclocks.cli_eval import _store_label
+
+    assert _store_label("bolt://neo4j:s3cret@db.local:7687") == "bolt://db.local:7687"
+    assert _store_label(None) == "embedded"

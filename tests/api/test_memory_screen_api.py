@@ -8,8 +8,7 @@ import pytest
 
 pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
 
-PERSON: dict[str, str] = {}
-"""The client's own key is the person's: no header makes the person (DESIGN.md §4)."""
+PERSON = {"X-Twoclocks-Channel": "cli"}
 
 
 @pytest.fixture
@@ -40,9 +39,13 @@ async def test_get_facts_filters_by_text_tier_place_writer_and_class_on_the_serv
         api, PERSON, subject="me", predicate="editor", object="Helix", **{"class": "user"}
     )
     await remember(
-        api, agent, subject="repo", predicate="ci_platform", object="GitHub Actions",
+        api,
+        agent,
+        subject="repo",
+        predicate="ci_platform",
+        object="GitHub Actions",
         tier="observed",
-    )  # fmt: skip
+    )
     assert await objects(api, text="PRODUCTION") == ["Render"]
     assert await objects(api, text="actions") == ["GitHub Actions"]
     assert await objects(api, text="_") == ["GitHub Actions", "Render"]
