@@ -82,6 +82,8 @@ export async function renderFacts(root, settings, signOut) {
     ];
     // Retracting closes the record clock; only a retracted version can be reopened.
     if (fact.retired_reason === "retracted") buttons.push(["reopen", () => act(`/v1/facts/${id}/reopen`)]);
+    // Held back by the refusal watch: only the person restores it (current again).
+    if (fact.retired_reason === "held_back") buttons.push(["restore", () => act(`/v1/held/${id}/restore`)]);
     if (!fact.expired_at && !fact.invalid_at) {
       buttons.push(["revise", () => reviseForm($("#revise"), fact, (body) => act(`/v1/facts/${id}/revise`, body))]);
       buttons.push(["retract", () => act(`/v1/facts/${id}/retract`)]);
