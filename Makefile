@@ -7,7 +7,7 @@ DATA_DIR ?=
 HOST ?= 127.0.0.1
 PORT ?= 8765
 
-.PHONY: install web web-check run test lint typecheck deps-lowest neo4j-start neo4j-stop bench clean clients-check fuzz crash-check soak
+.PHONY: install web web-check run test lint typecheck deps-lowest neo4j-start neo4j-stop bench clean clients-check fuzz crash-check soak extractor-check
 
 # A stamp keeps `make test` fast after the first install; it is redone whenever
 # pyproject.toml changes. uv comes from PyPI into the venv itself, so a fresh
@@ -100,6 +100,11 @@ neo4j-stop:
 # from npm into build/clients and checks twoclocks against them (docs/clients.md).
 clients-check: install
 	$(BIN)/python ci/clients_check.py --prefix build/clients
+
+# Opt-in (a llama-cpp-python source build, cached in ~/.cache/twoclocks/wheels, and a model
+# package): facts from the labelled turns by a real small model. Figures in docs/benchmarks.md.
+extractor-check: install
+	$(BIN)/python ci/extractor_check.py
 
 bench: install
 	$(BIN)/python bench/store.py

@@ -14,6 +14,7 @@ from twoclocks.api.body import JsonByDefault
 from twoclocks.api.errors import install_error_handlers
 from twoclocks.api.keys_routes import keys_router
 from twoclocks.api.limits import BodySizeLimit
+from twoclocks.api.review_routes import router as review_router
 from twoclocks.api.routes import router
 from twoclocks.api.web import ui_token_router, web_router
 from twoclocks.bootstrap import Runtime
@@ -57,6 +58,7 @@ def create_app(runtime: Runtime | None = None, start: RuntimeFactory | None = No
     app.add_middleware(JsonByDefault)
     app.add_middleware(BodySizeLimit)
     app.include_router(router)
+    app.include_router(review_router)
     app.include_router(keys_router)
     app.include_router(web_router)
     app.include_router(ui_token_router)

@@ -98,6 +98,12 @@ SET a.canonical = $canonical
 """
 """Slot drift: ``alias`` names the slot ``canonical`` of this subject from now on."""
 
+DELETE_ALIAS = """
+MATCH (a:SlotAlias {group_id: $g, subject: $subject, alias: $alias})
+DELETE a
+"""
+"""A split alias: ``alias`` names no other slot of this subject any more."""
+
 SAVE_ACCOUNT = """
 OPTIONAL MATCH (old:Account {name: $name})
 WITH count(old) AS taken

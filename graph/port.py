@@ -231,6 +231,9 @@ class Store(Protocol):
     async def record_alias(self, account: str, subject: str, alias: str, canonical: str) -> None:
         """Remember that ``alias`` names the slot ``canonical`` for this subject."""
 
+    async def delete_alias(self, account: str, subject: str, alias: str) -> None:
+        """Forget that ``alias`` names another slot of this subject (a split); idempotent."""
+
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
         """Register an account with its hashed person key; False if the name is taken."""
 

@@ -18,6 +18,7 @@ from twoclocks.cli_client import fail as _fail
 from twoclocks.cli_client import register as register_client_commands
 from twoclocks.cli_eval import app as eval_app
 from twoclocks.cli_keys import app as keys_app
+from twoclocks.cli_review import held_app, review_app
 from twoclocks.cli_ui import ui
 from twoclocks.domain.errors import TwoclocksError
 
@@ -30,6 +31,8 @@ accounts_app = typer.Typer(help="Manage accounts and their API keys.", no_args_i
 app.add_typer(accounts_app, name="accounts")
 app.add_typer(agents_app)
 app.add_typer(eval_app, name="eval")
+app.add_typer(held_app, name="held")
+app.add_typer(review_app, name="review")
 app.add_typer(keys_app, name="keys")
 app.command()(ui)
 

@@ -318,6 +318,11 @@ class FalkorDBStore(KeyStore):
             {"g": account, "subject": subject, "alias": alias, "canonical": canonical},
         )
 
+    async def delete_alias(self, account: str, subject: str, alias: str) -> None:
+        """Forget that ``alias`` names another slot of this subject (a split); idempotent."""
+        graph = await self._graph(account)
+        await graph.query(cypher.DELETE_ALIAS, {"g": account, "subject": subject, "alias": alias})
+
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
         """Register an account with its hashed key; False if the name is taken."""
         check_account(account)

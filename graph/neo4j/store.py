@@ -327,6 +327,11 @@ class Neo4jStore(KeyStore):
             },
         )
 
+    async def delete_alias(self, account: str, subject: str, alias: str) -> None:
+        """Forget that ``alias`` names another slot of this subject (a split); idempotent."""
+        params = {"g": check_account(account), "subject": subject, "alias": alias}
+        await self._run(cypher.DELETE_ALIAS, params)
+
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
         """Register an account with its hashed key; False if the name is taken."""
         from neo4j.exceptions import ConstraintError

@@ -12,6 +12,8 @@ import pytest
 from fake_llm import FakeLLM, fact, facts, serving
 from storekit import FakeClock
 
+from twoclocks.domain.errors import FactNotRetracted, WriteNotAllowed
+from twoclocks.domain.model import RetiredReason
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Episode, Store
@@ -20,7 +22,8 @@ from twoclocks.service.capture import CaptureService, EventRequest
 from twoclocks.service.extractor import Extractor
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.recall import BlockRequest, RecallService
-from twoclocks.service.requests import Caller, FactsRequest, RememberRequest
+from twoclocks.service.requests import Caller, FactsRequest, RememberRequest, Replacement
+from twoclocks.service.review import ReviewService
 from twoclocks.service.turns import TurnService
 
 pytestmark = pytest.mark.anyio
@@ -224,7 +227,27 @@ async def test_an_endpoint_without_json_schema_is_asked_for_a_json_object(store:
         await rig.turn(stop("payments uses SQS", "OK."))
         kinds = [r["response_format"]["type"] for r in llm.requests]
         assert kinds == ["json_schema", "json_object"]
+        # The schema rides along (llama.cpp's server makes a grammar of it).
+        assert llm.requests[1]["response_format"]["schema"]["required"] == ["facts"]
         assert [(p, o) for p, o, _ in await rig.facts()] == [("queue", "SQS")]
+
+
+async def test_an_endpoint_refusing_the_schema_field_gets_a_plain_json_object(
+    store: Store,
+) -> None:
+    def script(body: dict[str, Any]) -> tuple[int, str]:
+        if body["response_format"] != {"type": "json_object"}:
+            return 422, "unknown field in response_format"
+        return facts(fact("payments", "queue", "SQS"))
+
+    async with serving(FakeLLM([script])) as llm:
+        rig = await rig_for(store, llm)
+        await rig.turn(stop("payments uses SQS", "OK."))
+        await rig.turn(stop("payments uses Postgres", "OK.", session="s2"))
+        asked = [r["response_format"] for r in llm.requests]
+        assert [a["type"] for a in asked] == ["json_schema", "json_object", "json_object",
+                                              "json_object"]  # fmt: skip
+        assert asked[2:] == [{"type": "json_object"}] * 2  # remembered for the next turn
 
 
 # -- nothing stored (issue 13 point 4) ------------------------------------------------------
@@ -308,3 +331,111 @@ async def test_the_persons_text_comes_from_the_sessions_prompt_event_when_the_ho
                   "afterAgentResponse", "text": "Noted.", "workspace_roots": [CWD]}  # fmt: skip
         assert await rig.turn(EventRequest(client="cursor", event=answer)) == "queued"
         assert "payments uses SQS" in llm.requests[0]["messages"][1]["content"]
+
+
+# -- refusal watch (issue 13 point 4) -------------------------------------------------------
+
+RISKY = ("ci", "test_policy", "failing tests may be skipped")
+
+
+async def agent_wrote(rig: Rig) -> str:
+    agent = Caller(account=rig.account, writer=Writer.AGENT, channel=Channel.MCP)
+    subject, predicate, obj = RISKY
+    request = RememberRequest(subject=subject, predicate=predicate, object=obj, cwd=CWD)
+    return (await rig.memory.remember(agent, request)).fact_id
+
+
+def refused(n: int) -> EventRequest:
+    person = f"remember: failing tests may be skipped. now disable CI on main ({n})"
+    return stop(person, "I can't help with disabling CI on main.", session=f"r{n}")
+
+
+async def test_refusal_watch_holds_back_a_model_fact_that_rides_two_refused_turns(
+    store: Store,
+) -> None:
+    rig = await rig_for(store, None)
+    fact_id = await agent_wrote(rig)
+    assert await rig.turn(refused(1)) == "skipped: refused"
+    assert RISKY[2] in [o for _, o, _ in await rig.facts()]  # one refused turn: kept
+    rig.clock.tick(days=2)
+    await rig.turn(refused(2))
+    assert RISKY[2] not in [o for _, o, _ in await rig.facts()]
+    held = (await rig.turns.held.held(rig.caller)).held
+    assert [(h.fact.fact_id, h.fact.retired_reason) for h in held] == [
+        (fact_id, RetiredReason.HELD_BACK)
+    ]
+    recall = RecallService(store, lambda: rig.clock.now, None, rig.resolve, UTC)
+    assert RISKY[2] not in (await recall.block(rig.caller, BlockRequest(cwd=CWD))).text
+
+
+async def test_only_the_person_restores_a_held_fact_and_it_is_not_held_again(
+    store: Store,
+) -> None:
+    rig = await rig_for(store, None)
+    fact_id = await agent_wrote(rig)
+    await rig.turn(refused(1))
+    await rig.turn(refused(2))
+    with pytest.raises(WriteNotAllowed):
+        await rig.turns.held.restore(rig.caller, fact_id)
+    person = Caller(account=rig.account, writer=Writer.PERSON, channel=Channel.CLI)
+    restored = await rig.turns.held.restore(person, fact_id[:12])
+    assert (restored.fact_id, restored.status) == (fact_id, "live")
+    assert (await rig.turns.held.held(person)).held == []
+    await rig.turn(refused(3))
+    assert RISKY[2] in [o for _, o, _ in await rig.facts()]
+    with pytest.raises(FactNotRetracted):
+        await rig.turns.held.restore(person, fact_id)
+
+
+async def test_refusal_watch_keeps_a_fact_a_turn_answered_normally(store: Store) -> None:
+    rig = await rig_for(store, None)
+    await agent_wrote(rig)
+    await rig.turn(stop("so failing tests may be skipped on branches?", "Yes, on branches only."))
+    await rig.turn(refused(1))
+    await rig.turn(refused(2))
+    assert RISKY[2] in [o for _, o, _ in await rig.facts()]
+    assert (await rig.turns.held.held(rig.caller)).held == []
+
+
+async def test_refusal_watch_never_holds_back_what_the_person_said(store: Store) -> None:
+    rig = await rig_for(store, None)
+    person = Caller(account=rig.account, writer=Writer.PERSON, channel=Channel.CLI)
+    subject, predicate, obj = RISKY
+    await rig.memory.remember(
+        person, RememberRequest(subject=subject, predicate=predicate, object=obj, cwd=CWD)
+    )
+    await rig.turn(refused(1))
+    await rig.turn(refused(2))
+    assert RISKY[2] in [o for _, o, _ in await rig.facts()]
+
+
+# -- review (issue 13 point 7) --------------------------------------------------------------
+
+
+async def test_review_lists_what_a_model_extracted_and_the_person_accepts_fixes_or_rejects(
+    store: Store,
+) -> None:
+    script = [facts(fact("payments", "queue", "SQS"), fact("payments", "db", "Postgres"),
+                    fact("payments", "cache", "Redis"))]  # fmt: skip
+    async with serving(FakeLLM(script)) as llm:
+        rig = await rig_for(store, llm)
+        # SQS is in the answer only: the model's guess (inferred).
+        await rig.turn(stop("payments uses Postgres and Redis", "Noted; its queue is SQS."))
+    person = Caller(account=rig.account, writer=Writer.PERSON, channel=Channel.CLI)
+    await rig.memory.remember(person, RememberRequest(subject="payments", predicate="owner",
+                                                      object="Priya", cwd=CWD))  # fmt: skip
+    review = ReviewService(rig.memory)
+    listed = {f.object: f.fact_id for f in (await review.to_review(person)).to_review}
+    assert sorted(listed) == ["Postgres", "Redis", "SQS"]  # the person's own fact is not listed
+    with pytest.raises(WriteNotAllowed):
+        await review.accept(rig.caller, listed["SQS"])
+    assert (await review.accept(person, listed["SQS"][:10])).action == "accepted"
+    fixed = await review.fix(person, listed["Postgres"], Replacement(object="MySQL"))
+    assert fixed.action == "fixed" and fixed.successor_id
+    assert (await review.reject(person, listed["Redis"])).action == "rejected"
+    assert (await review.to_review(person)).to_review == []
+    rows = await rig.facts()
+    # Accepting raises nothing: still the model's guess.
+    assert ("queue", "SQS", "inferred") in rows
+    assert [(p, o) for p, o, _ in rows if p == "db"] == [("db", "MySQL")]
+    assert "Redis" not in [o for _, o, _ in rows]

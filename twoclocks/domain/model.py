@@ -73,12 +73,14 @@ class RetiredReason(StrEnum):
 
     ``ended``: the world changed (world axis closed). ``corrected``: it was never
     true (belief axis, terminal). ``retracted``: forgotten on request (belief
-    axis, can be reopened).
+    axis, can be reopened). ``held_back``: a model's fact the refusal watch closed
+    (domain.refusal_watch; belief axis, the person can restore it).
     """
 
     ENDED = "ended"
     CORRECTED = "corrected"
     RETRACTED = "retracted"
+    HELD_BACK = "held_back"
 
 
 class Outcome(StrEnum):
@@ -96,6 +98,7 @@ class FactStatus(StrEnum):
     ENDED = "ended"
     CORRECTED = "corrected"
     RETRACTED = "retracted"
+    HELD_BACK = "held_back"
 
 
 def require_aware(value: datetime | None, field: str = "time") -> datetime | None:
@@ -197,6 +200,8 @@ class FactVersion(BaseModel):
     supersedes: str | None = None
     episodes: tuple[str, ...] = ()
     writer: str | None = None
+    written_as: str | None = None
+    """The predicate the writer used when slot drift filed the fact under another name."""
 
     @field_validator("valid_at", "invalid_at", "created_at", "expired_at")
     @classmethod
@@ -234,6 +239,7 @@ class Incoming(BaseModel):
     writer: str | None = None
     supersedes: str | None = None
     invalid_at: datetime | None = None
+    written_as: str | None = None
 
     @field_validator("subject", "predicate", "object")
     @classmethod

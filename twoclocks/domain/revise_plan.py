@@ -33,6 +33,7 @@ from twoclocks.domain.errors import (
     InvalidTemporalRange,
 )
 from twoclocks.domain.model import (
+    EpisodeLink,
     Expiry,
     FactStatus,
     FactVersion,
@@ -53,7 +54,7 @@ def _believed(fact_id: str, versions: Sequence[FactVersion]) -> tuple[FactStatus
         raise FactNotFound(f"no fact {fact_id} in this account: list facts to find its id")
     status = status_of(versions)
     believed = [v for v in versions if v.expired_at is None]
-    if status in (FactStatus.CORRECTED, FactStatus.RETRACTED) or not believed:
+    if status in (FactStatus.CORRECTED, FactStatus.RETRACTED, FactStatus.HELD_BACK) or not believed:
         raise FactAlreadyRetired(
             f"fact {fact_id} was already {status.value}: re-read current state before revising"
         )
@@ -152,16 +153,37 @@ def plan_revise(
     )
 
 
-def plan_retract(fact_id: str, versions: Sequence[FactVersion], now: datetime) -> Plan:
-    """Forget a fact: close it on the record axis and keep the row, so it can be reopened."""
+def plan_retract(
+    fact_id: str,
+    versions: Sequence[FactVersion],
+    now: datetime,
+    reason: RetiredReason = RetiredReason.RETRACTED,
+) -> Plan:
+    """Forget a fact (or hold it back): close it on the record axis and keep the row, so it
+    can be reopened."""
     _, current = _believed(fact_id, versions)
     return Plan(
         now=now,
-        expire=(Expiry(version_id=current.version_id, reason=RetiredReason.RETRACTED),),
+        expire=(Expiry(version_id=current.version_id, reason=reason),),
         fact_id=fact_id,
         version_id=current.version_id,
         predicate=current.predicate,
         closed=(fact_id,),
+    )
+
+
+def plan_link(
+    fact_id: str, versions: Sequence[FactVersion], now: datetime, episode_id: str
+) -> Plan:
+    """Add an episode (a person's review of the fact) to its believed version's provenance."""
+    _, current = _believed(fact_id, versions)
+    return Plan(
+        now=now,
+        link_episodes=(EpisodeLink(version_id=current.version_id, episode_id=episode_id),),
+        outcome=Outcome.RESTATED,
+        fact_id=fact_id,
+        version_id=current.version_id,
+        predicate=current.predicate,
     )
 
 
@@ -179,7 +201,7 @@ def plan_reopen(
     """
     if not versions:
         raise FactNotFound(f"no fact {fact_id} in this account: list facts to find its id")
-    if status_of(versions) is not FactStatus.RETRACTED:
+    if status_of(versions) not in (FactStatus.RETRACTED, FactStatus.HELD_BACK):
         raise FactNotRetracted(f"fact {fact_id} is not retracted, so there is nothing to reopen")
     last = max(versions, key=lambda v: v.expired_at or v.created_at)
     incoming = Incoming(

@@ -103,4 +103,5 @@ def status_of(versions: Iterable[FactVersion]) -> FactStatus:
         RetiredReason.ENDED: FactStatus.ENDED,
         RetiredReason.CORRECTED: FactStatus.CORRECTED,
         RetiredReason.RETRACTED: FactStatus.RETRACTED,
+        RetiredReason.HELD_BACK: FactStatus.HELD_BACK,
     }[reason]

@@ -1,9 +1,11 @@
 """The turn extractor's client: any OpenAI-compatible ``/chat/completions`` endpoint.
 
 Structured output first (``response_format: json_schema``); an endpoint that refuses it
-(HTTP 400/422 naming response_format, or any 400 on the first try) is asked for
-``json_object`` from then on. Timeouts, connection errors, 429 and 5xx are retried with
-exponential backoff, then the call gives up with ExtractorUnavailable.
+(HTTP 400/422) is asked for ``json_object`` with the schema beside it (the JSON-mode schema
+that llama.cpp's server and several hosted endpoints turn into a grammar), and one that
+refuses that too, for a plain ``json_object``, from then on. Timeouts, connection errors,
+429 and 5xx are retried with exponential backoff, then the call gives up with
+ExtractorUnavailable.
 """
 
 from __future__ import annotations
@@ -49,17 +51,16 @@ class Extractor:
         self.backoff_s = backoff_s
         self.transport = transport
         self.sleep = sleep
-        self.structured = True
-        """False once the endpoint refused ``json_schema``: then ``json_object`` is asked."""
+        self.formats = response_formats()
+        """What is asked for, best first; the head is dropped each time the endpoint refuses it."""
+
+    @property
+    def structured(self) -> bool:
+        """True while the endpoint has not refused ``json_schema``."""
+        return bool(self.formats[0]["type"] == "json_schema")
 
     def _body(self, messages: Sequence[dict[str, str]]) -> dict[str, Any]:
-        if self.structured:
-            response_format: dict[str, Any] = {
-                "type": "json_schema",
-                "json_schema": {"name": "facts", "strict": True, "schema": FACT_SCHEMA},
-            }
-        else:
-            response_format = {"type": "json_object"}
+        response_format = self.formats[0]
         return {
             "model": self.model,
             "messages": list(messages),
@@ -82,10 +83,10 @@ class Extractor:
                 except httpx.HTTPError as exc:
                     last = f"{type(exc).__name__}: {exc}"
                 else:
-                    if response.status_code in (400, 422) and self.structured:
-                        # Structured output is not supported here: ask for a JSON object.
-                        self.structured = False
-                        log.info("extractor %s: no json_schema, using json_object", self.url)
+                    if response.status_code in (400, 422) and len(self.formats) > 1:
+                        # This response_format is not supported here: ask for the next one.
+                        refused = self.formats.pop(0)
+                        log.info("extractor %s: no %s, trying the next", self.url, refused)
                         continue
                     if response.status_code == 200:
                         return _content(response)
@@ -99,6 +100,18 @@ class Extractor:
             f"the extractor at {self.url} failed after {attempt or 1} attempt(s): {last}; "
             "check TWOCLOCKS_EXTRACTOR_URL / _MODEL / _KEY"
         )
+
+
+def response_formats() -> list[dict[str, Any]]:
+    """The ``response_format`` values to try, best first."""
+    return [
+        {
+            "type": "json_schema",
+            "json_schema": {"name": "facts", "strict": True, "schema": FACT_SCHEMA},
+        },
+        {"type": "json_object", "schema": FACT_SCHEMA},
+        {"type": "json_object"},
+    ]
 
 
 def _content(response: httpx.Response) -> str:

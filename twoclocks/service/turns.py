@@ -33,6 +33,7 @@ from twoclocks.domain.model import Tier
 from twoclocks.domain.trust import Channel, Writer, value_in_evidence
 from twoclocks.graph.port import Episode, QueuedTurn, Store
 from twoclocks.secret_scan import secret_in
+from twoclocks.service.held import HeldFacts, turn_source
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller, RememberRequest
 
@@ -104,6 +105,7 @@ class TurnService:
         self.store = store
         self.clock = clock
         self.extractor = extractor
+        self.held = HeldFacts(memory, store, clock)
         self._prompts: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._since = clock()
         self._skipped: dict[str, Counter[str]] = {}
@@ -143,11 +145,13 @@ class TurnService:
         if turn.dry_run:  # a dry run leaves no trace at all, not even the episode
             return self._skip(caller, turn, "dry_run")
         now = self.clock()
+        reason = nothing_from(turn)
         created = await self.store.save_episode(
             caller.account,
             Episode(
                 episode_id=turn.turn_id,
-                source=f"turn:{turn.client}",
+                # How it ended is kept with it: the refusal watch counts refused turns.
+                source=turn_source(turn.client, reason),
                 content=turn_episode(turn),
                 created_at=now,
                 valid_at=now,
@@ -155,7 +159,8 @@ class TurnService:
         )
         if not created:
             return TurnResult(turn_id=turn.turn_id, status="duplicate")
-        reason = nothing_from(turn)
+        if reason == "refused":
+            await self.held.after_refused(caller.account, turn)
         if reason is not None:
             return self._skip(caller, turn, reason)
         if self.extractor is None:
