@@ -47,6 +47,14 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+async def agent_key(http: httpx.AsyncClient) -> str:
+    """A new agent key of the signed-in account: the facts an agent wrote, as hooks and MCP do."""
+    reply = await http.post("/v1/keys", json={"name": f"agent-{uuid.uuid4().hex[:8]}",
+                                              "role": "agent"})  # fmt: skip
+    assert reply.status_code == 201, reply.text
+    return str(reply.json()["key"])
+
+
 @pytest.fixture
 async def live(falkordb_server: Any, tmp_path: Path) -> AsyncIterator[tuple[str, str, Any]]:
     """A live server over a real store and one account holding one fact: (base URL, key,
@@ -63,6 +71,7 @@ async def live(falkordb_server: Any, tmp_path: Path) -> AsyncIterator[tuple[str,
             reply = await http.post(
                 "/v1/facts",
                 json={"subject": "production", "predicate": "deploy_target", "object": "Render"},
+                headers={"Authorization": f"Bearer {await agent_key(http)}"},
             )
             assert reply.status_code == 201, reply.text
         yield url, key, runtime
@@ -114,6 +123,7 @@ async def test_finding_a_fact_by_text_writer_and_class_asks_the_server_and_says_
 ) -> None:
     url, key = site
     async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        http.headers["Authorization"] = f"Bearer {await agent_key(http)}"  # an agent's facts
         for n in range(3):
             body = {"subject": f"service{n}", "predicate": "runtime", "object": f"python 3.1{n}"}
             assert (await http.post("/v1/facts", json=body)).status_code == 201
@@ -291,6 +301,7 @@ async def test_dragging_the_world_slider_to_a_past_date_shows_the_old_value_on_t
     url, key = site
     long_ago = (datetime.now(UTC) - timedelta(days=300)).isoformat()
     async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        http.headers["Authorization"] = f"Bearer {await agent_key(http)}"  # an agent's facts
         late = {"subject": "production", "predicate": "deploy_target", "object": "Heroku"}
         reply = await http.post("/v1/facts", json={**late, "valid_at": long_ago})
         assert reply.status_code == 201, reply.text
