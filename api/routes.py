@@ -169,7 +169,7 @@ async def facts(
 ) -> FactList:
     """Facts now, as of a valid time, as believed at a record time, or both."""
     service = runtime_of(request).service
-    if query.limit is None:
+    if query.limit is None or not query.count:
         rows, total = await service.facts(who, query), None
     else:
         # A page and its total are two reads of the same matches: asked together.

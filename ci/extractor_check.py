@@ -160,6 +160,8 @@ async def run_turns(url: str, rows: list[dict[str, Any]], data_dir: Path) -> dic
                              "seconds": round(took, 2), "written": written,
                              "expected": row["expect"], "found": found,
                              "spurious": spurious})  # fmt: skip
+            with (OUT / "turns.jsonl").open("a") as partial:  # kept if the run is cut short
+                partial.write(json.dumps(per_turn[-1]) + "\n")
             print(f"{row['id']} {row['kind']:<15} {result.turn or '':<26} {took:6.1f}s "
                   f"found {len(found)}/{len(row['expect'])} spurious {len(spurious)}",
                   flush=True)  # fmt: skip
@@ -196,6 +198,7 @@ def main() -> int:
     rows = [json.loads(line) for line in LABELLED.read_text().splitlines() if line.strip()]
     rows = rows[: args.limit] if args.limit else rows
     OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "turns.jsonl").unlink(missing_ok=True)
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     server = None
     try:

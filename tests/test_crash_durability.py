@@ -79,7 +79,11 @@ async def test_no_acknowledged_write_is_lost_when_the_server_is_killed_mid_burst
     tally, stop = workload.Tally(), asyncio.Event()
     shape = workload.Shape(clients=8, cold_slots=200)
     burst = asyncio.create_task(
-        workload.run(served.url, served.key, shape, writes=WRITES, tally=tally, stop=stop)
+        # A long timeout: on a loaded machine one Neo4j write has taken over 30 s
+        # (docs/benchmarks.md); the test is about what is kept, not how fast.
+        workload.run(
+            served.url, served.key, shape, writes=WRITES, tally=tally, stop=stop, timeout_s=120
+        )
     )
     killer = asyncio.create_task(_kill_after(tally, WRITES // 2, served.kill, stop))
     await burst

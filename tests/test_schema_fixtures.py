@@ -61,6 +61,9 @@ async def test_a_store_from_an_earlier_release_is_migrated_and_reads_as_written(
             for row in [version.model_dump(mode="json")]
         ]
         assert read == expected["versions"]
+        # The key the account was created with is its person key (schema 2 made it one).
+        keys = await runtime.store.keys_of(expected["account"])
+        assert [(k.name, k.role.value, k.revoked_at) for k in keys] == [("person", "person", None)]
     finally:
         await runtime.close()
 

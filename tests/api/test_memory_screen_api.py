@@ -100,3 +100,14 @@ async def test_fact_episodes_of_an_unknown_fact_is_a_404_saying_what_to_do(
     reply = await api.get("/v1/facts/nosuchfact123/episodes")
     assert reply.status_code == 404
     assert reply.json()["error"] == "FactNotFound" and "list facts" in reply.json()["message"]
+
+
+async def test_a_page_without_its_count_answers_the_same_rows_and_no_total(
+    api: httpx.AsyncClient,
+) -> None:
+    for n in range(3):
+        await remember(api, subject="svc", predicate=f"p{n}", object=f"v{n}")
+    counted = (await api.get("/v1/facts", params={"limit": 2})).json()
+    alone = (await api.get("/v1/facts", params={"limit": 2, "count": False})).json()
+    assert alone["facts"] == counted["facts"] and len(alone["facts"]) == 2
+    assert counted["total"] == 3 and alone["total"] is None

@@ -291,5 +291,7 @@ NOT_PLURAL = frozenset(
         "aws", "gcs", "https", "kubernetes", "postgres", "redis", "jenkins", "status",
         "alias", "canvas", "css", "sass", "ios", "macos", "windows", "news", "series",
         "analytics", "always", "less", "process", "access", "address", "class", "bus",
+        "dns", "cms", "sms", "sqs", "sns", "ses", "kms", "ecs", "eks", "aks", "rds", "efs",
+        "devops", "ops", "tls",
     }
 )  # fmt: skip

@@ -246,6 +246,8 @@ def _is_abbreviation(short: str, long: str) -> bool:
         return False
     if long.startswith(short) and long[len(short) :] in _INFLECTIONS:
         return False  # "block" / "blocked", "lead" / "leader": another form, another role
+    if len(short) <= 3 and not long.startswith(short):
+        return False  # "dns" / "deployment": three scattered letters prove nothing
     rest = iter(long[1:])
     return all(ch in rest for ch in short[1:])
 

@@ -214,6 +214,11 @@ class FactsRequest(BaseModel):
         "answer's total then counts every match. None: every row, no total",
     )
     offset: int = Field(0, ge=0, description="skip this many rows first (with limit: the page)")
+    count: bool = Field(
+        True,
+        description="with a limit: also count every match into total; false answers the page "
+        "alone (total null), sooner on a large account",
+    )
     cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
     all_workspaces: bool = Field(
         False,

@@ -228,3 +228,9 @@ def test_synonyms_and_phrases_of_the_lexicon_merge() -> None:
 def test_an_inflection_or_a_compound_is_not_an_abbreviation() -> None:
     assert lexical_verdict("blocked_by", "blocks") == "different"
     assert lexical_verdict("design_tool", "design_system") != "same"
+
+
+def test_three_scattered_letters_are_not_an_abbreviation() -> None:
+    # "dns" is not a plural of "dn", and "dn" is no abbreviation of "deployment".
+    assert lexical_verdict("dns_provider", "deploy_target") != "same"
+    assert lexical_verdict("dns_provider", "dns_service") == "same"
