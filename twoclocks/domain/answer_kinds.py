@@ -13,7 +13,7 @@ import re
 from enum import StrEnum
 from functools import lru_cache
 
-from twoclocks.domain.slot_names import canonical_tokens
+from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens
 
 
 class AnswerKind(StrEnum):
@@ -104,7 +104,8 @@ def value_kinds(predicate: str, value: str) -> frozenset[AnswerKind]:
     >>> sorted(value_kinds("language", "Go 1.22"))
     [<AnswerKind.VERSION: 'version'>]
     """
-    words = set(canonical_tokens(predicate))
+    # As written and canonical: the drift lexicon may rewrite a word ("on_call").
+    words = set(predicate_tokens(predicate)) | set(canonical_tokens(predicate))
     text = value.lower()
     kinds: set[AnswerKind] = set()
     if words & _PERSON_WORDS:
