@@ -7,7 +7,7 @@ DATA_DIR ?=
 HOST ?= 127.0.0.1
 PORT ?= 8765
 
-.PHONY: install web web-check run test lint typecheck deps-lowest neo4j-start neo4j-stop bench clean clients-check fuzz extractor-check
+.PHONY: install web web-check run test lint typecheck deps-lowest neo4j-start neo4j-stop bench clean clients-check fuzz crash-check soak extractor-check
 
 # A stamp keeps `make test` fast after the first install; it is redone whenever
 # pyproject.toml changes. uv comes from PyPI into the venv itself, so a fresh
@@ -108,6 +108,17 @@ extractor-check: install
 
 bench: install
 	$(BIN)/python bench/store.py
+
+# Opt-in (issue 15): SIGKILL a real `serve` in a 5,000-write burst on each store, and its
+# FalkorDB under a live one; then 50 clients on every operation for 60 s a store. Both
+# check the invariants afterwards and exit 1 on a violation; figures in docs/benchmarks.md.
+CRASH_WRITES ?= 5000
+crash-check: install
+	cd bench && ../$(BIN)/python crash.py --writes $(CRASH_WRITES)
+
+SOAK_SECONDS ?= 60
+soak: install
+	cd bench && ../$(BIN)/python soak.py --clients 50 --seconds $(SOAK_SECONDS)
 
 clean:
 	rm -rf $(VENV) build api/static web/node_modules ci/neo4j/target .pytest_cache .mypy_cache .ruff_cache

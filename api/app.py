@@ -67,8 +67,11 @@ def create_app(runtime: Runtime | None = None, start: RuntimeFactory | None = No
     async def healthz(request: Request) -> JSONResponse:
         """200 once the store and the model are ready, else 503 saying what is missing."""
         rt: Runtime | None = getattr(request.app.state, "runtime", None)
-        ready = bool(rt and rt.ready)
+        problem = rt.store.health() if rt else None
+        ready = bool(rt and rt.ready) and problem is None
         body = {"ready": ready, **(rt.details if rt else {})}
+        if problem is not None:
+            body["problem"] = problem
         return JSONResponse(body, status_code=200 if ready else 503)
 
     mount_mcp(app)

@@ -45,6 +45,8 @@ from twoclocks.service.requests import (
     RememberResult,
     ReviseRequest,
     ReviseResult,
+    SplitAliasRequest,
+    SplitAliasResult,
 )
 from twoclocks.service.turns import TurnStats
 
@@ -145,6 +147,18 @@ async def reopen(fact_id: str, request: Request, who: CallerDep) -> FactStatusRe
     return FactStatusReply(fact_id=full_id, status="live")
 
 
+@router.post(
+    "/aliases/split",
+    response_model=SplitAliasResult,
+    responses={404: {"model": ErrorBody, "description": "AliasNotFound"}},
+)
+async def split_alias(
+    body: SplitAliasRequest, request: Request, who: CallerDep
+) -> SplitAliasResult:
+    """Undo a slot-drift merge: the alias's facts go back to their own slot, both current."""
+    return await runtime_of(request).service.split_alias(who, body)
+
+
 @router.get(
     "/facts",
     response_model=FactList,
@@ -155,7 +169,7 @@ async def facts(
 ) -> FactList:
     """Facts now, as of a valid time, as believed at a record time, or both."""
     service = runtime_of(request).service
-    if query.limit is None:
+    if query.limit is None or not query.count:
         rows, total = await service.facts(who, query), None
     else:
         # A page and its total are two reads of the same matches: asked together.

@@ -247,6 +247,13 @@ def check_claude(
 ) -> None:
     claude = str(bin_dir / "claude")
     sh([twoclocks, "install", "claude-code"], env, project)
+    agent_key = data_dir / "agent-key"
+    mode = oct(agent_key.stat().st_mode & 0o777) if agent_key.exists() else "missing"
+    run.check(
+        "install claude-code: agent key for MCP and hooks in <data dir>/agent-key (0600)",
+        mode == "0o600",
+        f"{agent_key}: {mode}",
+    )
     listed = sh([claude, "mcp", "list"], env, project)
     line = next((ln for ln in listed.stdout.splitlines() if ln.startswith("twoclocks:")), "")
     run.check("claude mcp list: stdio twoclocks Connected (no exports)", "Connected" in line, line)

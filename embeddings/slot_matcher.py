@@ -11,8 +11,10 @@ import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
-from twoclocks.domain.slot_names import humanize_predicate, lexical_verdict
+from twoclocks.domain.slot_names import humanize_predicate
 from twoclocks.domain.slot_values import values_verdict
+from twoclocks.domain.slot_verdict import lexical_verdict
+from twoclocks.domain.value_categories import categories_verdict
 
 from .port import Embedder
 
@@ -29,6 +31,10 @@ DEFAULT_THRESHOLD = 0.66
 SAME_KIND_MARGIN = 0.06
 """How far below the threshold two names may score when both slots hold the same kind of
 value (two versions, two URLs, two durations): the values vouch for the names."""
+
+SAME_CATEGORY_MARGIN = 0.2
+"""How far below the threshold two names may score when both slots hold a thing of one
+category (two CI products, two cities, two people): the strongest evidence values give."""
 
 SIMILAR_VALUES = 0.5
 SIMILAR_VALUES_MARGIN = 0.06
@@ -78,11 +84,16 @@ class SlotMatcher:
                 same.append(name)
             elif verdict == "unknown":
                 held = list((values or {}).get(name, ()))
+                things = categories_verdict(value, held) if value is not None else "unknown"
                 kinds = values_verdict(value, held) if value is not None else "unknown"
-                if kinds == "different_kind":
-                    continue  # a version beside a URL: two slots, whatever the names say
+                if things == "different_category" or (
+                    kinds == "different_kind" and things != "same_category"
+                ):
+                    continue  # a version beside a URL, a city beside a person: two slots
                 open_names.append(name)
-                if kinds == "same_kind":
+                if things == "same_category":
+                    margin[name] = SAME_CATEGORY_MARGIN
+                elif kinds == "same_kind":
                     margin[name] = SAME_KIND_MARGIN
                 elif value is not None and held:
                     margin[name] = -1.0  # decided below, once the values are encoded

@@ -98,6 +98,12 @@ SET a.canonical = $canonical
 """
 """Slot drift: ``alias`` names the slot ``canonical`` of this subject from now on."""
 
+DELETE_ALIAS = """
+MATCH (a:SlotAlias {group_id: $g, subject: $subject, alias: $alias})
+DELETE a
+"""
+"""A split alias: ``alias`` names no other slot of this subject any more."""
+
 SAVE_ACCOUNT = """
 OPTIONAL MATCH (old:Account {name: $name})
 WITH count(old) AS taken
@@ -349,9 +355,17 @@ def _row_filters(q: FactQuery, params: dict[str, Any]) -> list[str]:
     return conds
 
 
-def fact_query(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:
-    """The Store.query read: slot filters, both clocks, workspaces, newest valid_at first."""
+def fact_query(
+    account: str, q: FactQuery, floor_us: int | None = None
+) -> tuple[str, dict[str, Any]]:
+    """The Store.query read: slot filters, both clocks, workspaces, newest valid_at first.
+
+    ``floor_us``: only rows valid from then on (a window graph.paging reads a page from).
+    """
     match, params = _fact_filter(account, q)
+    if floor_us is not None:
+        match = match.replace("\nWHERE ", "\nWHERE e.valid_at_us >= $floor_us AND ", 1)
+        params["floor_us"] = floor_us
     page = ""
     if q.offset > 0:
         page = "SKIP $offset "

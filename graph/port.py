@@ -130,6 +130,9 @@ class Store(Protocol):
     async def close(self) -> None:
         """Release connections (and, for the embedded engine, stop its process)."""
 
+    def health(self) -> str | None:
+        """A line saying what is wrong with the engine right now, or None if nothing known."""
+
     async def schema_version(self) -> int | None:
         """The layout version the store records; None for a store from before versions."""
 
@@ -227,6 +230,9 @@ class Store(Protocol):
 
     async def record_alias(self, account: str, subject: str, alias: str, canonical: str) -> None:
         """Remember that ``alias`` names the slot ``canonical`` for this subject."""
+
+    async def delete_alias(self, account: str, subject: str, alias: str) -> None:
+        """Forget that ``alias`` names another slot of this subject (a split); idempotent."""
 
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
         """Register an account with its hashed person key; False if the name is taken."""

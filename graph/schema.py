@@ -48,6 +48,7 @@ CLOCKS = ("valid_at", "invalid_at", "created_at", "expired_at")
 _TEXT_FIELDS = (
     "fact_id", "subject", "predicate", "object", "kind", "cardinality", "tier",
     "fact_class", "category", "place", "workspace", "retired_reason", "supersedes", "writer",
+    "written_as",
 )  # fmt: skip
 
 

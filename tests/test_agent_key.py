@@ -93,3 +93,14 @@ async def test_the_install_command_reports_the_agent_key_and_writes_no_key_into_
     agent_key = (person_env / client_file.AGENT_KEY_FILE).read_text().strip()
     configs = [p.read_text() for p in home.rglob("*") if p.is_file()]
     assert configs and not any(agent_key in text for text in configs)
+
+
+def test_doctor_flags_an_agent_key_file_others_can_read(tmp_path: Path) -> None:
+    from twoclocks.doctor import check_data_dir
+
+    path = tmp_path / client_file.AGENT_KEY_FILE
+    client_file.write_key_file(path, "tck_agent")
+    assert check_data_dir(tmp_path).ok
+    path.chmod(0o644)
+    flagged = check_data_dir(tmp_path)
+    assert flagged.ok is False and f"chmod 600 {path}" in flagged.text

@@ -191,6 +191,20 @@ async def test_retract_and_reopen_answer_json_with_the_full_id(served: Served) -
 
 
 @pytest.mark.anyio
+async def test_split_undoes_a_drift_merge_and_an_unknown_alias_fails_with_its_name(
+    served: Served,
+) -> None:
+    await served.ok("remember", "web", "ci_provider", "CircleCI")
+    await served.ok("remember", "web", "ci_platform", "Buildkite")
+    out = await served.ok("split", "ci_platform")
+    assert out.startswith("split ci_platform from ci_provider (web)")
+    listed = await served.ok("facts")
+    assert "web · ci_platform: Buildkite" in listed and "web · ci_provider: CircleCI" in listed
+    again = await served.cli("split", "ci_platform")
+    assert again.exit_code == 2 and "AliasNotFound" in again.output
+
+
+@pytest.mark.anyio
 async def test_empty_reads_say_result_empty(served: Served) -> None:
     assert (await served.ok("facts")).strip() == "result: empty"
     await served.ok("remember", "api", "runs_on", "Fly", "--valid-at", "2026-06-01")
@@ -309,3 +323,10 @@ def test_eval_fc_refuses_an_unknown_size_before_starting_anything() -> None:
     result = CliRunner().invoke(app, ["eval", "fc", "--size", "10K"])
     assert result.exit_code == 2
     assert "6K, 32K, 64K, 262K" in result.output
+
+
+def test_eval_fc_names_a_neo4j_store_without_its_password() -> None:
+    from twoclocks.cli_eval import _store_label
+
+    assert _store_label("bolt://neo4j:s3cret@db.local:7687") == "bolt://db.local:7687"
+    assert _store_label(None) == "embedded"

@@ -143,7 +143,7 @@ def accounts_create(
         key = asyncio.run(create())
     except TwoclocksError as exc:
         _fail(exc)
-    typer.echo(f"account {name!r} created; its key:")
+    typer.echo(f"account {name!r} created; its person key (the CLI's and the web screen's):")
     typer.echo(key)
 
 

@@ -269,6 +269,23 @@ def reopen(fact_id: FactId, as_json: AsJson = False) -> None:
     show(answer, as_json, [f"reopened {answer['fact_id']}"])
 
 
+def split(
+    alias: Annotated[str, typer.Argument(help="The name the writer used (a fact's written_as)")],
+    subject: Annotated[
+        str | None, typer.Option(help="Whose alias, when several subjects have it")
+    ] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Undo a slot-drift merge: the alias becomes its own slot again, both values current."""
+    answer = call("POST", "/v1/aliases/split", {"alias": alias, "subject": subject})
+    lines = [f"split {answer['alias']} from {answer['canonical']} ({answer['subject']})"]
+    if answer["moved"]:
+        lines.append("moved back: " + ", ".join(answer["moved"]))
+    if answer["reopened"]:
+        lines.append("believed open again: " + ", ".join(answer["reopened"]))
+    show(answer, as_json, lines)
+
+
 def block(
     query: Annotated[
         str | None, typer.Option(help="The first prompt, to rank what it asks about first")
@@ -440,6 +457,7 @@ def register(app: typer.Typer) -> None:
         revise,
         retract,
         reopen,
+        split,
         block,
         timeline,
         export,

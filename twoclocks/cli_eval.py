@@ -13,6 +13,7 @@ import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Annotated, Any, TypeVar
+from urllib.parse import urlsplit
 
 import typer
 
@@ -76,6 +77,14 @@ def _echo_results(
         typer.echo(f"chart: {chart}")
 
 
+def _store_label(store: str | None) -> str:
+    """The store as the table names it: never the user or password a URI may carry."""
+    if store is None:
+        return "embedded"
+    uri = urlsplit(store)
+    return f"{uri.scheme}://{uri.hostname}" + (f":{uri.port}" if uri.port else "")
+
+
 @app.command("store")
 def eval_store(
     store: StoreOption = None,
@@ -119,7 +128,7 @@ def eval_fc(
     """MemoryAgentBench FactConsolidation: ingest the facts in order, ask through recall."""
     from twoclocks.eval import fc_data, fc_eval
 
-    label = store or "embedded"
+    label = _store_label(store)
 
     def progress(done: int, total: int, seconds: float) -> None:
         rate = done / max(seconds, 1e-9)
@@ -130,11 +139,12 @@ def eval_fc(
         out = []
         for data in sets:
             typer.echo(f"{data.size}: {len(data.sentences)} facts into {label}", err=True)
-            out.append(
-                await fc_eval.run(
-                    target, embedder, data, store_label=label, limit=limit, progress=progress
-                )
+            result = await fc_eval.run(
+                target, embedder, data, store_label=label, limit=limit, progress=progress
             )
+            # A long run's earlier sizes are on screen even if a later one is cut short.
+            typer.echo(f"{data.size} done: {fc_eval.summary(result)}", err=True)
+            out.append(result)
         return out
 
     try:

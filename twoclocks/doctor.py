@@ -127,7 +127,7 @@ def check_key(url: str, key: str | None, data_dir: Path) -> Check:
 
 
 def check_data_dir(data_dir: Path) -> Check:
-    """The data dir exists and is writable; the key file is private."""
+    """The data dir exists and is writable; the key files (person and agent) are private."""
     if not data_dir.is_dir():
         return Check(
             False,
@@ -136,9 +136,9 @@ def check_data_dir(data_dir: Path) -> Check:
         )
     if not os.access(data_dir, os.W_OK):
         return Check(False, f"data dir {data_dir} is not writable: hooks cannot log there")
-    key = data_dir / "key"
-    if key.exists() and key.stat().st_mode & 0o077:
-        return Check(False, f"{key} is readable by others: chmod 600 {key}")
+    for key in (data_dir / client_file.KEY_FILE, data_dir / client_file.AGENT_KEY_FILE):
+        if key.exists() and key.stat().st_mode & 0o077:
+            return Check(False, f"{key} is readable by others: chmod 600 {key}")
     return Check(True, f"data dir {data_dir}")
 
 

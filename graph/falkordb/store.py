@@ -19,9 +19,10 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
-from twoclocks.graph import cypher, search_cypher
+from twoclocks.graph import cypher, paging, search_cypher
 from twoclocks.graph.falkordb import search
 from twoclocks.graph.falkordb.guarded import GuardedGraph
+from twoclocks.graph.falkordb.watchdog import Watchdog
 from twoclocks.graph.key_store import KeyStore
 from twoclocks.graph.port import Clock, Episode, FactQuery, QueuedTurn, SlotAlias, SlotState
 from twoclocks.graph.schema import (
@@ -103,6 +104,8 @@ class FalkorDBStore(KeyStore):
             socket = str(target)
             self._factory = functools.partial(_unix_client, socket)
         self._server = server
+        # Only a server we own can be restarted; an attached one belongs to another process.
+        self._watchdog = Watchdog(server) if server is not None else None
         self._client: FalkorDB | None = None
         self._ready: set[str] = set()
         self._locks: dict[str, asyncio.Lock] = {}
@@ -131,9 +134,17 @@ class FalkorDBStore(KeyStore):
             await self.close()
             raise StoreUnavailable(f"cannot reach FalkorDB: {e}") from e
         _graphiti_indexes()
+        if self._watchdog is not None:
+            self._watchdog.start()
+
+    def health(self) -> str | None:
+        """What the watchdog found wrong with the owned server now, or None."""
+        return self._watchdog.problem if self._watchdog is not None else None
 
     async def close(self) -> None:
         """Close the connection pool and stop an owned server."""
+        if self._watchdog is not None:
+            await self._watchdog.stop()  # first: it must not restart what we stop
         client, self._client = self._client, None
         self._ready.clear()
         if client is not None:
@@ -219,6 +230,13 @@ class FalkorDBStore(KeyStore):
     async def query(self, account: str, query: FactQuery) -> list[FactVersion]:
         """Versions matching the query, newest valid_at first."""
         graph = await self._graph(account)
+        if paging.windowed(query):
+
+            async def rows(statement: str, params: dict[str, Any]) -> list[list[Any]]:
+                result: list[list[Any]] = (await graph.ro_query(statement, params)).result_set
+                return result
+
+            return await paging.page(rows, account, query)
         statement, params = cypher.fact_query(account, query)
         result = await graph.ro_query(statement, params)
         return versions_from_rows(result.result_set)
@@ -299,6 +317,11 @@ class FalkorDBStore(KeyStore):
             cypher.RECORD_ALIAS,
             {"g": account, "subject": subject, "alias": alias, "canonical": canonical},
         )
+
+    async def delete_alias(self, account: str, subject: str, alias: str) -> None:
+        """Forget that ``alias`` names another slot of this subject (a split); idempotent."""
+        graph = await self._graph(account)
+        await graph.query(cypher.DELETE_ALIAS, {"g": account, "subject": subject, "alias": alias})
 
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
         """Register an account with its hashed key; False if the name is taken."""

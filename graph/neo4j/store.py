@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
-from twoclocks.graph import cypher, search_cypher
+from twoclocks.graph import cypher, paging, search_cypher
 from twoclocks.graph.key_store import KeyStore
 from twoclocks.graph.neo4j import search
 from twoclocks.graph.port import Clock, Episode, FactQuery, QueuedTurn, SlotAlias, SlotState
@@ -165,6 +165,10 @@ class Neo4jStore(KeyStore):
         if driver is not None:
             await driver.close()
 
+    def health(self) -> str | None:
+        """Nothing to report: the driver reconnects itself, and a lost Neo4j is a 503 per call."""
+        return None
+
     def _require(self) -> AsyncDriver:
         if self._driver is None:
             raise StoreUnavailable("Neo4jStore is not started: call start() first")
@@ -249,6 +253,8 @@ class Neo4jStore(KeyStore):
 
     async def query(self, account: str, query: FactQuery) -> list[FactVersion]:
         """Versions matching the query, newest valid_at first."""
+        if paging.windowed(query):
+            return await paging.page(self._rows, check_account(account), query)
         return await self._read(*cypher.fact_query(check_account(account), query))
 
     async def count(self, account: str, query: FactQuery) -> int:
@@ -320,6 +326,11 @@ class Neo4jStore(KeyStore):
                 "canonical": canonical,
             },
         )
+
+    async def delete_alias(self, account: str, subject: str, alias: str) -> None:
+        """Forget that ``alias`` names another slot of this subject (a split); idempotent."""
+        params = {"g": check_account(account), "subject": subject, "alias": alias}
+        await self._run(cypher.DELETE_ALIAS, params)
 
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
         """Register an account with its hashed key; False if the name is taken."""

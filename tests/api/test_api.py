@@ -440,3 +440,29 @@ async def test_the_graph_neighbourhood_shows_the_facts_naming_an_entity_on_both_
     assert names["entities"][0] == "billing"
     naive = await api.get("/v1/graph/neighbourhood", params={"entity": "x", "as_of": "2026-01-01"})
     assert naive.status_code == 422
+
+
+async def test_split_alias_undoes_a_drift_merge_and_an_unknown_alias_is_404(
+    api: httpx.AsyncClient,
+) -> None:
+    for predicate, value in (("ci_provider", "CircleCI"), ("ci_platform", "Buildkite")):
+        r = await api.post(
+            "/v1/facts", json={"subject": "web", "predicate": predicate, "object": value}
+        )
+        assert r.status_code == 201, r.text
+    assert r.json()["predicate"] == "ci_provider"
+    r = await api.post("/v1/aliases/split", json={"alias": "ci_platform"})
+    assert r.status_code == 200, r.text
+    assert (r.json()["canonical"], len(r.json()["moved"]), len(r.json()["reopened"])) == (
+        "ci_provider",
+        1,
+        1,
+    )
+    facts = (await api.get("/v1/facts", params={"subject": "web"})).json()["facts"]
+    assert sorted((f["predicate"], f["object"]) for f in facts) == [
+        ("ci_platform", "Buildkite"),
+        ("ci_provider", "CircleCI"),
+    ]
+    r = await api.post("/v1/aliases/split", json={"alias": "ci_platform"})
+    assert r.status_code == 404 and r.json()["error"] == "AliasNotFound"
+    assert "written_as" in r.json()["message"]

@@ -33,12 +33,18 @@ async def objects(api: httpx.AsyncClient, **params: str | int) -> list[str]:
 async def test_get_facts_filters_by_text_tier_place_writer_and_class_on_the_server(
     api: httpx.AsyncClient,
 ) -> None:
-    await remember(api, subject="Production", predicate="deploy_target", object="Render")
+    agent = api.agent  # type: ignore[attr-defined]
+    await remember(api, agent, subject="Production", predicate="deploy_target", object="Render")
     await remember(
         api, PERSON, subject="me", predicate="editor", object="Helix", **{"class": "user"}
     )
     await remember(
-        api, subject="repo", predicate="ci_platform", object="GitHub Actions", tier="observed"
+        api,
+        agent,
+        subject="repo",
+        predicate="ci_platform",
+        object="GitHub Actions",
+        tier="observed",
     )
     assert await objects(api, text="PRODUCTION") == ["Render"]
     assert await objects(api, text="actions") == ["GitHub Actions"]
@@ -94,3 +100,14 @@ async def test_fact_episodes_of_an_unknown_fact_is_a_404_saying_what_to_do(
     reply = await api.get("/v1/facts/nosuchfact123/episodes")
     assert reply.status_code == 404
     assert reply.json()["error"] == "FactNotFound" and "list facts" in reply.json()["message"]
+
+
+async def test_a_page_without_its_count_answers_the_same_rows_and_no_total(
+    api: httpx.AsyncClient,
+) -> None:
+    for n in range(3):
+        await remember(api, subject="svc", predicate=f"p{n}", object=f"v{n}")
+    counted = (await api.get("/v1/facts", params={"limit": 2})).json()
+    alone = (await api.get("/v1/facts", params={"limit": 2, "count": False})).json()
+    assert alone["facts"] == counted["facts"] and len(alone["facts"]) == 2
+    assert counted["total"] == 3 and alone["total"] is None

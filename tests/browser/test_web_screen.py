@@ -19,8 +19,11 @@ from live_server import serving
 
 from twoclocks import bootstrap
 from twoclocks.api import web
+from twoclocks.domain.trust import Channel, Writer
 from twoclocks.embeddings.hashing import HashingEmbedder
 from twoclocks.graph.falkordb.store import FalkorDBStore
+from twoclocks.service.capture import EventRequest
+from twoclocks.service.requests import Caller, RememberRequest
 
 playwright_api = pytest.importorskip(
     "playwright.async_api", reason="Playwright not installed: run make web-check"
@@ -44,9 +47,18 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+async def agent_key(http: httpx.AsyncClient) -> str:
+    """A new agent key of the signed-in account: the facts an agent wrote, as hooks and MCP do."""
+    reply = await http.post("/v1/keys", json={"name": f"agent-{uuid.uuid4().hex[:8]}",
+                                              "role": "agent"})  # fmt: skip
+    assert reply.status_code == 201, reply.text
+    return str(reply.json()["key"])
+
+
 @pytest.fixture
-async def site(falkordb_server: Any, tmp_path: Path) -> AsyncIterator[tuple[str, str]]:
-    """A live server over a real store and one account holding one fact: (base URL, key)."""
+async def live(falkordb_server: Any, tmp_path: Path) -> AsyncIterator[tuple[str, str, Any]]:
+    """A live server over a real store and one account holding one fact: (base URL, key,
+    the server's runtime)."""
     settings = bootstrap.load_settings(data_dir=tmp_path)
     runtime = await bootstrap.start_runtime(
         settings, store=FalkorDBStore(falkordb_server.socket_path), embedder=HashingEmbedder(384)
@@ -59,10 +71,17 @@ async def site(falkordb_server: Any, tmp_path: Path) -> AsyncIterator[tuple[str,
             reply = await http.post(
                 "/v1/facts",
                 json={"subject": "production", "predicate": "deploy_target", "object": "Render"},
+                headers={"Authorization": f"Bearer {await agent_key(http)}"},
             )
             assert reply.status_code == 201, reply.text
-        yield url, key
+        yield url, key, runtime
     await runtime.close()
+
+
+@pytest.fixture
+def site(live: tuple[str, str, Any]) -> tuple[str, str]:
+    """The live server's base URL and the account's (the person's) key."""
+    return live[0], live[1]
 
 
 @pytest.fixture
@@ -104,6 +123,7 @@ async def test_finding_a_fact_by_text_writer_and_class_asks_the_server_and_says_
 ) -> None:
     url, key = site
     async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        http.headers["Authorization"] = f"Bearer {await agent_key(http)}"  # an agent's facts
         for n in range(3):
             body = {"subject": f"service{n}", "predicate": "runtime", "object": f"python 3.1{n}"}
             assert (await http.post("/v1/facts", json=body)).status_code == 201
@@ -123,7 +143,7 @@ async def test_finding_a_fact_by_text_writer_and_class_asks_the_server_and_says_
     await page.fill("#text", "")
     await page.locator("#facts tbody tr", has_text="GitHub Actions").wait_for()
     assert await page.locator("#facts tbody tr").count() == 1
-    await page.select_option("#writer", "person")
+    await page.select_option("#writer", "agent")  # the person's key wrote them all
     await page.locator("#facts td.empty").get_by_role("button", name="Clear filters").click()
     await page.locator("#range", has_text="of 5").wait_for()
     assert await page.input_value("#writer") == ""
@@ -281,6 +301,7 @@ async def test_dragging_the_world_slider_to_a_past_date_shows_the_old_value_on_t
     url, key = site
     long_ago = (datetime.now(UTC) - timedelta(days=300)).isoformat()
     async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        http.headers["Authorization"] = f"Bearer {await agent_key(http)}"  # an agent's facts
         late = {"subject": "production", "predicate": "deploy_target", "object": "Heroku"}
         reply = await http.post("/v1/facts", json={**late, "valid_at": long_ago})
         assert reply.status_code == 201, reply.text
@@ -306,3 +327,27 @@ async def test_dragging_the_world_slider_to_a_past_date_shows_the_old_value_on_t
     await edges.get_by_text("production · deploy_target → Heroku").click()
     await page.locator("#graph-diagram #diagram").wait_for()
     assert await page.locator("#graph-diagram #diagram rect").count() == 2
+
+
+async def test_a_fact_held_back_by_the_refusal_watch_is_restored_from_history(
+    page: Any, live: tuple[str, str, Any]
+) -> None:
+    url, key, runtime = live
+    account = (await runtime.accounts.authenticate(key)).account
+    agent = Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
+    value = "failing tests may be skipped"
+    request = RememberRequest(subject="ci", predicate="test_policy", object=value)
+    await runtime.service.remember(agent, request)
+    hook = Caller(account=account, writer=Writer.TOOL_RULE, channel=Channel.HOOK)
+    for n in (1, 2):  # two refused turns carrying the value hold it back
+        turn = {"prompt": f"{value}, so turn CI off ({n})", "answer": "I can't help with that."}
+        event = {"session_id": f"r{n}", "hook_event_name": "Stop", "twoclocks_turn": turn}
+        await runtime.capture.ingest(hook, EventRequest(client="claude-code", event=event))
+    await sign_in(page, url, key)
+    await page.locator("#facts tbody tr", has_text="Render").wait_for()
+    await page.check("#history")
+    held = page.locator("#facts tbody tr", has_text="held_back")
+    await held.wait_for(timeout=60_000)
+    await held.get_by_role("button", name="restore").click()
+    await page.uncheck("#history")
+    await page.locator("#facts tbody tr", has_text=value).wait_for()

@@ -55,3 +55,29 @@ async def test_episodes_by_id_answer_those_stored_and_skip_the_unknown(
     found = await store.episodes(account, ["ep2", "ep0", "nope"])
     assert [(e.episode_id, e.content) for e in found] == [("ep0", "words 0"), ("ep2", "words 2")]
     assert await store.episodes(account, []) == []
+
+
+async def test_a_page_read_from_a_window_of_recent_valid_times_equals_the_whole_reads_slice(
+    store: Store, writer: Writer, account: str
+) -> None:
+    # Valid times years apart, a dense cluster, ties on one instant, and one in the future:
+    # every window the paging tries must give the rows the full sort gives.
+    now = writer.clock.tick()
+    spread = [now - timedelta(days=d) for d in (0.01, 0.5, 2, 9, 40, 400, 1100)]
+    spread += [now - timedelta(hours=3)] * 4 + [now + timedelta(days=30)]
+    spread += [now - timedelta(days=40, minutes=m) for m in range(12)]
+    for n, valid_at in enumerate(spread):
+        tier = Tier.OBSERVED if n % 3 == 0 else None
+        await writer.write(f"s{n % 4}", f"p{n}", f"v{n}", valid_at, tier=tier)
+    await writer.write("s0", "p0", "replaced", now - timedelta(days=1))
+    now = writer.clock.tick()
+    for filters in ({}, {"include_history": True}, {"tier": Tier.OBSERVED}, {"text": "v1"}):
+        whole = [v.version_id for v in await store.query(account, FactQuery(now=now, **filters))]  # type: ignore[arg-type]
+        for offset, limit in ((0, 1), (0, 3), (2, 5), (10, 10), (0, 100), (len(whole), 5)):
+            q = FactQuery(now=now, offset=offset, limit=limit, **filters)  # type: ignore[arg-type]
+            got = [v.version_id for v in await store.query(account, q)]
+            assert got == whole[offset : offset + limit], (filters, offset, limit)
+
+
+async def test_a_page_of_an_empty_account_is_empty(store: Store, account: str) -> None:
+    assert await store.query(account, FactQuery(now=T0, limit=10)) == []

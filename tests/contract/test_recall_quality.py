@@ -83,3 +83,63 @@ async def test_a_question_nothing_in_memory_is_about_comes_back_empty(
     assert (await recall.recall(caller, RecallRequest(query="billing-api cache"))).status == "rows"
     nonsense = await recall.recall(caller, RecallRequest(query="zebra quantum banana"))
     assert nonsense.status == "empty" and nonsense.facts == []
+
+
+@pytest.mark.parametrize("cache_first", [True, False])
+async def test_a_question_naming_an_entity_ranks_the_asked_slot_first(
+    store: Store, ew: Writer, account: str, cache_first: bool
+) -> None:
+    others = [("language", "Python"), ("owner", "Priya"), ("http_port", "8080")]
+    writes = [("cache", "Redis"), *others] if cache_first else [*others, ("cache", "Redis")]
+    for predicate, value in writes:
+        await ew.write("billing-api", predicate, value, T0, tier=Tier.OBSERVED)
+    got = await service(store).recall(
+        Caller(account=account), RecallRequest(query="what cache does billing-api use?", k=4)
+    )
+    assert [f.predicate for f in got.facts][:1] == ["cache"]
+
+
+async def test_who_asks_for_a_person_so_the_owner_beats_the_services_other_facts(
+    store: Store, ew: Writer, account: str
+) -> None:
+    await ew.write("billing-api", "owner", "Mei Chen", T0, tier=Tier.OBSERVED)
+    for predicate, value in [("deploy_target", "runs on AWS ECS"), ("runtime", "Python")]:
+        await ew.write("billing-api", predicate, value, T0, tier=Tier.OBSERVED)
+    got = await service(store).recall(
+        Caller(account=account), RecallRequest(query="who runs billing-api?", k=3)
+    )
+    assert got.facts[0].object == "Mei Chen"
+
+
+async def test_a_subject_the_question_names_in_other_words_leads(
+    store: Store, ew: Writer, account: str
+) -> None:
+    await ew.write("ingest", "language", "Go 1.22", T0, tier=Tier.OBSERVED)
+    await ew.write("auth-service", "language", "Rust", T0, tier=Tier.OBSERVED)
+    got = await service(store).recall(
+        Caller(account=account),
+        RecallRequest(query="what language is the ingestion service written in?", k=2),
+    )
+    assert got.facts[0].subject == "ingest"
+
+
+@pytest.mark.parametrize(
+    ("question", "predicate", "ours", "theirs"),
+    [
+        ("what is my timezone?", "timezone", ("user", "Europe/Lisbon"), ("Aisha", "Europe/London")),
+        ("which wiki do we use?", "wiki", ("team", "Notion"), ("web-app", "Confluence")),
+    ],
+)
+async def test_a_question_in_the_first_person_is_about_the_user_or_the_team(
+    store: Store,
+    ew: Writer,
+    account: str,
+    question: str,
+    predicate: str,
+    ours: tuple[str, str],
+    theirs: tuple[str, str],
+) -> None:
+    for subject, value in (ours, theirs):
+        await ew.write(subject, predicate, value, T0, tier=Tier.OBSERVED)
+    got = await service(store).recall(Caller(account=account), RecallRequest(query=question, k=2))
+    assert got.facts[0].subject == ours[0]

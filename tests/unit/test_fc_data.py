@@ -6,7 +6,8 @@ import pytest
 
 from twoclocks.domain.errors import InvalidInput
 from twoclocks.eval import fc_data
-from twoclocks.eval.fc_eval import FcResult, table
+from twoclocks.eval.fc_data import Question
+from twoclocks.eval.fc_eval import FcResult, SlotHistory, gold_is_older, grade_single, table
 
 # One real sentence per phrasing, as the dataset writes it (typos included).
 REAL = [
@@ -116,3 +117,43 @@ def test_the_table_says_ours_is_retrieval_level_and_quotes_the_published_figures
     assert "retrieval-level" in text
     assert "HippoRAG-v2 54%" in text and "Zep/Graphiti 7%" in text
     assert "0.99" in text and "20.7" in text
+
+
+HISTORY = SlotHistory.of(
+    fc_data.triples(
+        [
+            (0, "Windows Server 2008 was developed by Microsoft."),
+            (1, "Papal States is located in the continent of Europe."),
+            (2, "The capital of Papal States is Rome."),
+            (3, "Windows Server 2008 was developed by BlackBerry."),
+            (4, "The capital of Papal States is Watertown."),
+        ]
+    )
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "objects", "kind"),
+    [
+        ("Who is the developer of Windows Server 2008?", "BlackBerry",
+         ["blackberry", "microsoft"], "hit"),
+        ("Who is the developer of Windows Server 2008?", "BlackBerry",
+         ["microsoft", "blackberry"], "stale first"),
+        ("What is the capital of Papal States?", "Rome", ["watertown", "europe"],
+         "gold older, later first"),
+        ("What is the capital of Papal States?", "Watertown", ["europe", "watertown"],
+         "in top 10"),
+        ("What is the capital of Papal States?", "Watertown", ["europe"], "not in top 10"),
+    ],
+)  # fmt: skip
+def test_a_single_hop_answer_is_graded_against_the_questions_own_slot_history(
+    question: str, answer: str, objects: list[str], kind: str
+) -> None:
+    assert grade_single(Question("q", question, (answer,)), objects, HISTORY) == kind
+
+
+def test_a_gold_answer_that_a_later_fact_replaced_is_counted_as_gold_older() -> None:
+    assert gold_is_older(Question("q", "What is the capital of Papal States?", ("Rome",)), HISTORY)
+    assert not gold_is_older(
+        Question("q", "Who is the developer of Windows Server 2008?", ("BlackBerry",)), HISTORY
+    )

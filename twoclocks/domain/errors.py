@@ -51,6 +51,12 @@ class FactNotFound(TwoclocksError):
     http_status = 404
 
 
+class AliasNotFound(TwoclocksError):
+    """Raised when a split names an alias slot drift never recorded (for that subject)."""
+
+    http_status = 404
+
+
 class AmbiguousFactId(TwoclocksError):
     """Raised when a shortened fact id is the start of more than one fact; the message names
     them, so a longer prefix can be given."""

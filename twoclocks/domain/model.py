@@ -200,6 +200,8 @@ class FactVersion(BaseModel):
     supersedes: str | None = None
     episodes: tuple[str, ...] = ()
     writer: str | None = None
+    written_as: str | None = None
+    """The predicate the writer used when slot drift filed the fact under another name."""
 
     @field_validator("valid_at", "invalid_at", "created_at", "expired_at")
     @classmethod
@@ -237,6 +239,7 @@ class Incoming(BaseModel):
     writer: str | None = None
     supersedes: str | None = None
     invalid_at: datetime | None = None
+    written_as: str | None = None
 
     @field_validator("subject", "predicate", "object")
     @classmethod

@@ -1,256 +1,24 @@
-"""Predicate names as words, and the lexical half of slot-drift matching.
+"""Predicate names as words: splitting, humanizing and canonical spelling.
 
 Writers name one slot in many ways (``ci_provider``, ``ciPlatform``, ``ci-provider``).
-Embeddings catch most synonyms, but they are weak exactly where a merge would do the
-most harm: two names that share almost every word yet mean different slots
-(``deploy_target`` vs ``deploy_region``, ``owner`` vs ``previous_owner``). The rules
-here settle those cases before any similarity is consulted, and settle abbreviations
-(``db`` / ``database``) that a small model scores unevenly.
+This module turns a name into words (``predicate_tokens``), words a person reads
+(``humanize_predicate``) and words with one spelling per meaning (``canonical_tokens``,
+through ``slot_lexicon``). Whether two names are one slot is ``slot_verdict``'s concern.
 
-Everything here is pure: no model, no I/O, the similarity arrives as a number.
+Everything here is pure: no model, no I/O.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Literal
 
-LexicalVerdict = Literal["same", "different", "unknown"]
+from twoclocks.domain.slot_lexicon import CANONICAL, NOT_PLURAL, PHRASES
 
 # Splits "ciProvider" and "HTTPServerPort" at case changes but keeps digits on the
 # word they follow, so "s3Bucket" stays "s3 bucket" and "oauth2" stays whole.
 _CAMEL_LOWER_UPPER = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _CAMEL_ACRONYM_END = re.compile(r"(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[\s_.\-/:]+")
-
-# Abbreviations and spelling variants, mapped to one canonical spelling. A value may
-# be several words ("pr" -> "pull request"). Only expansions that are unambiguous in
-# predicate names belong here: "auth" (authentication or authorization?) and "dev"
-# as a person are left to the embedding.
-_CANONICAL: dict[str, tuple[str, ...]] = {
-    "db": ("database",),
-    "env": ("environment",),
-    "repo": ("repository",),
-    "deploy": ("deployment",),
-    "config": ("configuration",),
-    "cfg": ("configuration",),
-    "conf": ("configuration",),
-    "pkg": ("package",),
-    "cmd": ("command",),
-    "dir": ("directory",),
-    "ver": ("version",),
-    "py": ("python",),
-    "nodejs": ("node",),
-    "js": ("javascript",),
-    "ts": ("typescript",),
-    "k8s": ("kubernetes",),
-    "prod": ("production",),
-    "stg": ("staging",),
-    "dev": ("development",),
-    "authn": ("authentication",),
-    "authz": ("authorization",),
-    "pr": ("pull", "request"),
-    "mr": ("merge", "request"),
-    "min": ("minimum",),
-    "max": ("maximum",),
-    "num": ("number",),
-    "addr": ("address",),
-    "svc": ("service",),
-    "msg": ("message",),
-    "img": ("image",),
-    "lib": ("library",),
-    "app": ("application",),
-    "info": ("information",),
-    "doc": ("documentation",),
-    "docs": ("documentation",),
-    "lang": ("language",),
-    "tz": ("timezone",),
-    "gh": ("github",),
-    "mgr": ("manager",),
-    "perf": ("performance",),
-    "src": ("source",),
-    "tmp": ("temporary",),
-    "temp": ("temporary",),
-    "prev": ("previous",),
-    "curr": ("current",),
-    "bench": ("benchmark",),
-    # Synonyms inside the discriminator vocabulary: without these, "former_owner" and
-    # "previous_owner" would look like two contrasting qualifiers.
-    "former": ("previous",),
-    "old": ("previous",),
-    "prior": ("previous",),
-    "latest": ("last",),
-    "main": ("primary",),
-    "begin": ("start",),
-    "finish": ("end",),
-    # Common synonyms in slot names (issue 11): one spelling each.
-    "default": ("primary",),
-    "observability": ("monitoring",),
-    "ticket": ("issue",),
-    "bug": ("issue",),
-    "frequency": ("cadence",),
-    "script": ("command",),
-    "site": ("url",),
-    "website": ("url",),
-    "link": ("url",),
-    "linter": ("lint",),
-    "formatter": ("format",),
-    "ide": ("editor",),
-    "messaging": ("chat",),
-    "im": ("chat",),
-    "image": ("container",),
-    "docker": ("container",),
-    "standup": ("daily", "sync"),
-    "styling": ("css",),
-    "style": ("css",),
-    "library": ("framework",),
-    "toolkit": ("framework",),
-    "ship": ("release",),
-    "shipping": ("release",),
-    "outage": ("incident",),
-    "room": ("channel",),
-    "hometown": ("native", "city"),
-    "birthplace": ("native", "city"),
-    "req": ("request",),
-    "org": ("organization",),
-    "tf": ("terraform",),
-    "hosted": ("host",),
-    "hosting": ("host",),
-    "built": ("build",),
-    "located": ("location",),
-    "managed": ("manager",),
-    "owned": ("owner",),
-    "maintained": ("maintainer",),
-    "deployed": ("deployment",),
-    "backed": ("backup",),
-    "1st": ("first",),
-    "2nd": ("second",),
-    "3rd": ("third",),
-    # Verb forms of one activity name the same slot ("testing_framework").
-    "testing": ("test",),
-    "linting": ("lint",),
-    "formatting": ("format",),
-    "logging": ("log",),
-    "building": ("build",),
-    "deploying": ("deployment",),
-    "benchmarking": ("benchmark",),
-    "typechecking": ("typecheck",),
-}
-
-# Words ending in "s" that are not plurals; stripping them would invent a new word.
-_NOT_PLURAL = frozenset(
-    {
-        "aws", "gcs", "https", "kubernetes", "postgres", "redis", "jenkins", "status",
-        "alias", "canvas", "css", "sass", "ios", "macos", "windows", "news", "series",
-        "analytics", "always", "less", "process", "access", "address", "class", "bus",
-    }
-)  # fmt: skip
-
-# Attribute nouns name a property of a thing rather than the thing: "db" vs "db_port".
-_ATTRIBUTE_NOUNS = frozenset(
-    {
-        "version", "port", "host", "url", "command", "name", "user", "path", "key",
-        "id", "count", "size", "limit", "timeout", "date", "time", "email", "image",
-        "tag", "branch", "region", "zone", "address", "budget", "format", "level",
-        "directory", "location", "schedule", "theme", "city", "country", "state", "font",
-        "color",
-    }
-)  # fmt: skip
-
-# Attribute nouns a name often adds or drops while meaning the same slot:
-# "deploy_command" / "deploy_script", "ssh_user" / "ssh_username", "formatter" /
-# "format_tool". Their presence on one side only proves nothing.
-_OPTIONAL_ATTRIBUTES = frozenset({"command", "user", "path", "format", "budget", "address", "time"})
-
-# Head nouns that say only "the thing used for": "ci_tool" / "ci_provider" / "ci_platform",
-# "issue_tracker" / "bug_tracker" ("system" is not one: "design_system" is a thing). As
-# the last word of a name they are dropped before
-# two names are compared, so what is left (the slot's subject matter) decides.
-_GENERIC_HEADS = frozenset(
-    {
-        "tool", "platform", "provider", "service", "solution", "software",
-        "product", "vendor", "technology", "tracker", "utility", "app", "application",
-        "suite", "stack", "setup", "choice", "option", "preference", "used",
-        "destination", "network",
-    }
-)  # fmt: skip
-
-# Ordinals: "first_reviewer" and "second_reviewer" are two slots, as "item_1" and "item_2".
-_ORDINALS = frozenset(
-    {
-        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
-        "ninth", "tenth", "tertiary", "quaternary",
-    }
-)  # fmt: skip
-
-# Attribute nouns that stand in for a neighbour: "db_host" / "db_address",
-# "release_date" / "release_time", "test_directory" / "test_path",
-# "backup_location" / "backup_directory". Swapping one for another proves nothing.
-_LOOSE_ATTRIBUTES = frozenset({"address", "time", "path", "location"})
-
-# Qualifiers that split a slot in two when one name has one and the other does not:
-# "owner" vs "previous_owner", "db" vs "db_port", "replicas" vs "max_replicas".
-_ABSENCE_DISCRIMINATORS = (_ATTRIBUTE_NOUNS - _OPTIONAL_ATTRIBUTES) | frozenset(
-    {
-        # time and order
-        "previous", "new", "next", "last", "first", "original", "legacy", "future",
-        # roles of one of several things
-        "replica", "secondary", "standby", "backup", "fallback",
-        # sides and directions
-        "frontend", "backend", "source", "target", "upstream", "downstream",
-        # bounds and ends
-        "minimum", "maximum", "start", "end", "lower", "upper",
-        # environments
-        "production", "staging", "development", "qa", "preview", "local",
-        # kinds of test
-        "unit", "integration", "e2e", "smoke",
-        # places and spheres of a person or a thing
-        "home", "work", "office", "personal", "private", "public", "internal", "external",
-        "remote", "cold", "hot", "soft", "hard",
-    }
-    | _ORDINALS
-)  # fmt: skip
-
-# Side words are qualifiers only before a noun; see _qualifiers.
-_SIDE_WORDS = frozenset({"frontend", "backend"})
-
-# Tokens that never stand for one another: when each name has a different one of these
-# ("test_command" vs "build_command", "log_level" vs "log_format"), the slots differ.
-_SWAP_DISCRIMINATORS = (
-    _ABSENCE_DISCRIMINATORS
-    | (_ATTRIBUTE_NOUNS - _LOOSE_ATTRIBUTES)
-    | frozenset(
-        {
-            # activities a project runs
-            "build", "test", "lint", "format", "install", "deployment", "release", "run",
-            "serve", "migrate", "seed", "typecheck", "benchmark", "compile", "publish",
-            "clean", "watch",
-            # platforms and clients
-            "mobile", "web", "desktop", "client", "server", "ios", "android",
-            # data flow
-            "input", "output", "read", "write", "inbound", "outbound", "request",
-            "response", "fork", "origin",
-            # periods
-            "hourly", "daily", "weekly", "monthly", "quarterly", "yearly",
-            # pipelines
-            "ci", "cd", "primary",
-            # the present, against every other time ("current_owner" / "previous_owner")
-            "current",
-            # likes and rules, and halves of the day
-            "allowed", "forbidden", "blocked", "denied", "preferred", "avoided", "liked",
-            "disliked", "favorite", "day", "night", "weekday", "weekend", "morning", "evening",
-            # opposites
-            "ingress", "egress", "open", "closed", "enabled", "disabled", "included",
-            "excluded", "allow", "deny", "accept", "reject", "approved", "rejected",
-            "required", "optional", "success", "failure", "pass", "fail", "before", "after",
-            "pre", "post", "light", "dark", "push", "pull", "import", "export", "encrypt",
-            "decrypt", "active", "inactive", "online", "offline", "top", "bottom", "left",
-            "right", "front", "back", "head", "tail", "old", "young", "past", "blocks",
-            # roles in an exchange
-            "sender", "receiver", "parent", "child", "major", "minor", "incoming", "outgoing",
-        }
-    )
-)  # fmt: skip
 
 
 def humanize_predicate(name: str) -> str:
@@ -289,7 +57,7 @@ def predicate_tokens(name: str) -> list[str]:
 def _singular(word: str) -> str:
     # A light plural rule, applied to both names alike, so "maintainers" meets
     # "maintainer"; a wrong stem is harmless because it is never shown or embedded.
-    if word in _NOT_PLURAL or len(word) < 3 or not word.endswith("s"):
+    if word in NOT_PLURAL or len(word) < 3 or not word.endswith("s"):
         return word
     if word.endswith("ies") and len(word) > 4:
         return word[:-3] + "y"
@@ -316,133 +84,33 @@ def canonical_tokens(name: str) -> list[str]:
     if "end" in words and "to" in words:  # "end_to_end" is "e2e", not an end and a "to"
         text = " ".join(words).replace("end to end", "e2e")
         words = text.split()
+    # Phrases are looked up on the words as written too: "site" alone is a URL, but
+    # "site reliability" is SRE.
+    words = _phrases([w if w in CANONICAL else _singular(w) for w in words])
     for i, word in enumerate(words):
         if i and words[i - 1] == "per" and word in _PER_UNITS:  # "per min" is per minute
             out.append(_PER_UNITS[word])
             continue
-        if word in _CANONICAL:
-            out.extend(_CANONICAL[word])
+        if word in CANONICAL:
+            out.extend(CANONICAL[word])
             continue
         single = _singular(word)
-        out.extend(_CANONICAL.get(single, (single,)))
-    return out
+        out.extend(CANONICAL.get(single, (single,)))
+    return _dedupe(_phrases(out))
 
 
-def lexical_verdict(a: str, b: str) -> LexicalVerdict:
-    """Say whether two predicate names are the same slot, different slots, or unclear.
-
-    "same": equal once humanized, or equal after plurals and abbreviations are made
-    canonical (db/database, env/environment, repo/repository, deploy/deployment,
-    config/configuration, ...), or equal once the spaces are gone (on_call/oncall), or
-    equal once a generic head noun is dropped (ci_tool/ci_provider/ci_platform).
-
-    "different" also: the names hold different numbers (item_1/item_2).
-
-    "different": one name carries a discriminating qualifier the other lacks
-    (previous, primary, replica, frontend, min, max, start, end, region, port, url,
-    version, count, ...); or each carries a different discriminating word (test vs
-    build, primary vs replica, ci vs cd); or both share an attribute noun but qualify
-    it with different words (python_version vs node_version).
-
-    "unknown": everything else; the embedding decides.
-
-    >>> lexical_verdict("db_engine", "database_engine")
-    'same'
-    >>> lexical_verdict("deploy_target", "deploymentTarget")
-    'same'
-    >>> lexical_verdict("on_call", "oncall")
-    'same'
-    >>> lexical_verdict("deploy_target", "deploy_region")
-    'different'
-    >>> lexical_verdict("owner", "previous_owner")
-    'different'
-    >>> lexical_verdict("primary_db", "replica_db")
-    'different'
-    >>> lexical_verdict("frontend_port", "backend_port")
-    'different'
-    >>> lexical_verdict("test_command", "build_command")
-    'different'
-    >>> lexical_verdict("ci_provider", "ci_platform")
-    'same'
-    >>> lexical_verdict("item_1", "item_2")
-    'different'
-    >>> lexical_verdict("home_city", "work_city")
-    'different'
-    >>> lexical_verdict("search_engine", "search_backend")
-    'unknown'
-    """
-    raw_a, raw_b = predicate_tokens(a), predicate_tokens(b)
-    if raw_a == raw_b or "".join(raw_a) == "".join(raw_b):
-        return "same"
-    canon_a, canon_b = canonical_tokens(a), canonical_tokens(b)
-    canon_a, canon_b = (
-        _join_compounds(canon_a, set(canon_b)),
-        _join_compounds(canon_b, set(canon_a)),
-    )
-    if canon_a == canon_b or "".join(canon_a) == "".join(canon_b):
-        return "same"
-
-    if _numbers(canon_a) != _numbers(canon_b):
-        return "different"
-    bare_a, bare_b = _bare(canon_a), _bare(canon_b)
-    if bare_a == bare_b or "".join(bare_a) == "".join(bare_b) or _abbreviates(bare_a, bare_b):
-        return "same"
-
-    set_a, set_b = set(canon_a), set(canon_b)
-    only_a = _qualifiers(canon_a) - set_b
-    only_b = _qualifiers(canon_b) - set_a
-    if (only_a | only_b) & _ABSENCE_DISCRIMINATORS:
-        return "different"
-    if only_a & _SWAP_DISCRIMINATORS and only_b & _SWAP_DISCRIMINATORS:
-        return "different"
-    if (set_a - set_b) and (set_b - set_a) and set_a & set_b & _ATTRIBUTE_NOUNS:
-        return "different"
-    return "unknown"
+_LONGEST_PHRASE = max(len(p) for p in PHRASES)
 
 
-def _numbers(tokens: list[str]) -> list[str]:
-    # "item_1" / "item_2", "step2" / "step_3", "v1_url" / "v2_url": every number in a name
-    # is part of what it names, so names whose numbers differ never share a slot.
-    return sorted(re.findall(r"\d+", " ".join(tokens)))
-
-
-# Words that relate a subject to a value without naming the slot: "uses_cache" is
-# "cache", "hosted_on" is "host", "backed_up_to" is "backup".
-_LEADING_VERBS = frozenset({"uses", "use", "used", "using", "has", "have", "had", "is", "was"})
-_TRAILING_PARTICLES = frozenset({"on", "in", "to", "with", "by", "at", "of", "for", "up", "from"})
-
-
-def _bare(tokens: list[str]) -> list[str]:
-    # "ci tool" -> "ci", "uses cache" -> "cache", "hosted on" -> "host"; a name that is
-    # nothing but such words keeps them all.
-    out = list(tokens)
-    while len(out) > 1 and out[0] in _LEADING_VERBS:
-        out.pop(0)
-    while len(out) > 1 and (out[-1] in _GENERIC_HEADS or out[-1] in _TRAILING_PARTICLES):
-        out.pop()
-    return out
-
-
-def _is_abbreviation(short: str, long: str) -> bool:
-    # "tf" / "terraform", "gh" / "github", "req" / "request": the short word's letters
-    # appear in order in the long one, starting with its first letter.
-    if len(short) < 2 or len(long) < len(short) + 2 or short[0] != long[0] or short.isdigit():
-        return False
-    rest = iter(long[1:])
-    return all(ch in rest for ch in short[1:])
-
-
-def _collapse_acronyms(tokens: list[str], other: list[str]) -> list[str]:
-    # "site reliability contact" meets "sre contact": a run of words whose initials are a
-    # word of the other name is that word.
+def _phrases(tokens: list[str]) -> list[str]:
+    # "mother tongue" -> "native language": the longest phrase starting at each word wins.
     out: list[str] = []
     i = 0
     while i < len(tokens):
-        for word in other:
-            n = len(word)
-            run = tokens[i : i + n]
-            if n >= 2 and len(run) == n and "".join(t[0] for t in run) == word:
-                out.append(word)
+        for n in range(min(_LONGEST_PHRASE, len(tokens) - i), 0, -1):
+            found = PHRASES.get(tuple(tokens[i : i + n]))
+            if found is not None:
+                out.extend(found)
                 i += n
                 break
         else:
@@ -451,63 +119,9 @@ def _collapse_acronyms(tokens: list[str], other: list[str]) -> list[str]:
     return out
 
 
-def _abbreviates(a: list[str], b: list[str]) -> bool:
-    """True when the names match word by word, each pair equal or one abbreviating the other
-    (acronyms of several words included)."""
-    a, b = _collapse_acronyms(a, b), _collapse_acronyms(b, a)
-    if len(a) != len(b) or a == b:
-        return a == b
-    return all(
-        x == y or _is_abbreviation(x, y) or _is_abbreviation(y, x)
-        for x, y in zip(a, b, strict=True)
-    )
-
-
-def _join_compounds(tokens: list[str], other: set[str]) -> list[str]:
-    # "on call rotation" meets "oncall schedule": two neighbours whose concatenation is
-    # a word of the other name are that word, so only real differences remain.
-    out: list[str] = []
-    i = 0
-    while i < len(tokens):
-        if i + 1 < len(tokens) and tokens[i] + tokens[i + 1] in other:
-            out.append(tokens[i] + tokens[i + 1])
-            i += 2
-        else:
-            out.append(tokens[i])
-            i += 1
-    return out
-
-
-def _qualifiers(tokens: list[str]) -> set[str]:
-    # As the last word, "backend" / "frontend" name an implementation ("search_backend",
-    # "cache_backend"), not a side of an application, so they discriminate nothing there.
-    words = set(tokens)
-    if tokens and tokens[-1] in _SIDE_WORDS and tokens.count(tokens[-1]) == 1:
-        words.discard(tokens[-1])
-    return words
-
-
-def should_merge(a: str, b: str, similarity: float, threshold: float) -> bool:
-    """Decide whether predicate ``a`` should be written under existing predicate ``b``.
-
-    The lexical verdict wins when it has one; otherwise the embedding similarity of the
-    humanized names must reach ``threshold``.
-
-    >>> should_merge("db_host", "database_host", similarity=0.1, threshold=0.8)
-    True
-    >>> should_merge("deploy_target", "deploy_region", similarity=0.99, threshold=0.8)
-    False
-    >>> should_merge("search_engine", "search_backend", similarity=0.85, threshold=0.8)
-    True
-    >>> should_merge("search_engine", "search_backend", similarity=0.70, threshold=0.8)
-    False
-    """
-    verdict = lexical_verdict(a, b)
-    if verdict == "same":
-        return True
-    if verdict == "different":
-        return False
-    return similarity >= threshold
+def _dedupe(tokens: list[str]) -> list[str]:
+    # "daily standup" becomes "daily daily sync": a word repeated by expansion says it once.
+    return [t for i, t in enumerate(tokens) if i == 0 or tokens[i - 1] != t]
 
 
 def fact_text(subject: str, predicate: str, obj: str) -> str:

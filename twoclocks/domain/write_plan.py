@@ -97,6 +97,7 @@ def new_version(
         supersedes=incoming.supersedes,
         episodes=(incoming.episode_id,) if incoming.episode_id else (),
         writer=incoming.writer,
+        written_as=incoming.written_as,
     )
 
 

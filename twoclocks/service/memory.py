@@ -15,7 +15,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from twoclocks.domain.account_settings import AccountSettings
+from twoclocks.domain.alias_split import plan_split
 from twoclocks.domain.errors import (
+    AliasNotFound,
     FactNotFound,
     InvalidInput,
     ReadNotAllowed,
@@ -48,6 +50,8 @@ from twoclocks.service.requests import (
     RememberResult,
     ReviseRequest,
     ReviseResult,
+    SplitAliasRequest,
+    SplitAliasResult,
 )
 
 RecordClock = Callable[[], datetime]
@@ -120,6 +124,7 @@ class MemoryService:
         subject = req.subject.strip()
         asked = req.predicate.strip()
         predicate, new_alias = await self._slot_name(caller.account, subject, asked, req.object)
+        written_as = asked if predicate != asked else None
         tier = decide_tier(req.tier, caller.writer, caller.channel, req.object, req.evidence)
         new = incoming(
             subject=subject,
@@ -135,6 +140,7 @@ class MemoryService:
             workspace=workspace.key_for(place),
             writer=caller.writer.value,
             episode_id=episode_id,
+            written_as=written_as,
         )
         sees_everything = req.fact_class is FactClass.USER
         # The new fact's vector is encoded before the slot is read, not between the read
@@ -293,6 +299,43 @@ class MemoryService:
 
         await self._apply(caller.account, subject, predicate, plan)
         return fact_id
+
+    async def split_alias(self, caller: Caller, req: SplitAliasRequest) -> SplitAliasResult:
+        """Undo a slot-drift merge (``domain.alias_split``): both slots current again."""
+        subject = req.subject.strip() if req.subject else None
+        found = [
+            a
+            for a in await self.store.export_aliases(caller.account)
+            if a.alias == req.alias.strip() and subject in (None, a.subject)
+        ]
+        if not found:
+            where = f" for subject {subject!r}" if subject else ""
+            raise AliasNotFound(f"no slot alias {req.alias!r}{where}: `facts` shows written_as")
+        if len(found) > 1:
+            names = ", ".join(sorted(a.subject for a in found))
+            raise InvalidInput(f"alias {req.alias!r} is recorded for {names}: name the subject")
+        alias = found[0]
+
+        async def plan(_state: SlotState, now: datetime) -> Plan:
+            query = FactQuery(
+                now=now, subject=alias.subject, predicate=alias.canonical, include_history=True
+            )
+            history = await self.store.query(caller.account, query)
+            return plan_split(alias.alias, history, now, self.new_id)
+
+        done = await self._apply(caller.account, alias.subject, alias.canonical, plan)
+        # Forgotten only once the facts are back: a failed split leaves the alias to retry.
+        await self.store.delete_alias(caller.account, alias.subject, alias.alias)
+        moved = [v.fact_id for v in done.insert if v.predicate == alias.alias]
+        return SplitAliasResult(
+            subject=alias.subject,
+            alias=alias.alias,
+            canonical=alias.canonical,
+            moved=list(dict.fromkeys(moved)),
+            reopened=list(
+                dict.fromkeys(v.fact_id for v in done.insert if v.predicate != alias.alias)
+            ),
+        )
 
     async def _slot_name(
         self, account: str, subject: str, predicate: str, value: str

@@ -19,6 +19,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from twoclocks.domain.account_settings import AccountSettings
+from twoclocks.domain.answer_kinds import asked_kind, kind_agreement
 from twoclocks.domain.block import (
     DEFAULT_BUDGET,
     MAX_RECENT_CHANGES,
@@ -29,6 +30,7 @@ from twoclocks.domain.block import (
 from twoclocks.domain.errors import InvalidInput, ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import Cardinality, FactVersion, require_aware
+from twoclocks.domain.named_subjects import question_words, subject_mention
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import Scope, block_spaces, here_first, keys_in_scope, readable_spaces
 from twoclocks.domain.trust import shown_to_model
@@ -103,12 +105,23 @@ tests/data/recall_questions.jsonl (hit@1 0.699, MRR 0.767; held-out 0.726, 0.782
 fused rank keeps the walks and the keyword leg a voice (the workspace's own facts, an
 entity named exactly); without the vector leg the fused rank alone orders the facts."""
 
-NAMED_SHARE = 0.2
-"""What a fact adds when the question names its subject ("what cache does billing-api
-use?"): the cosine of a fact of another, similar service can otherwise win. Neutral on
-the tune questions (hit@1 0.699, MRR 0.768 against 0.767); set for the synthetic recall
-workload's many look-alike services (bench/recall.py), where the cosine alone lost
-the named one."""
+NAMED_SHARE = 0.1
+"""What a fact adds when the store finds its subject's whole name in the question
+("what cache does billing-api-17 use?"): the cosine of a fact of another, similar service
+can otherwise win. Set for the synthetic recall workload's many look-alike services
+(bench/recall.py); with ``SUBJECT_SHARE`` beside it, 0.1 keeps the named one ahead there
+(0.2 before it came)."""
+
+SUBJECT_SHARE = 0.2
+"""What a fact adds, times ``Relevance.subject``, when the question is about its subject
+under another name: "the billing service" for ``billing-api``, "I" for ``user``, "we"
+for ``team`` (domain.named_subjects). Tune hit@1 0.711 -> 0.771 with ``KIND_SHARE``
+(tests/data/recall_questions.jsonl, bench/recall_signals.py; 0.15-0.3 all score 0.759-0.771)."""
+
+KIND_SHARE = 0.3
+"""What a fact adds when its value is the kind the question's form asks for (a person for
+"who owns ingest?", domain.answer_kinds). Best of 0.1-0.3 on the tune questions: among one
+service's facts, the owner beats the port however close their words."""
 
 WORKSPACE_SHARE = 0.1
 """What a fact of the session's own workspace (reached by the workspace walk) adds to its
@@ -208,6 +221,8 @@ def by_score(
             cosine.get(vid, unreached)
             + SLOT_SHARE * relevance[vid].slot
             + FUSION_SHARE * rank_score / best_fused
+            + KIND_SHARE * relevance[vid].kind
+            + SUBJECT_SHARE * relevance[vid].subject
             + (WORKSPACE_SHARE if vid in own_workspace else 0.0)
             + (NAMED_SHARE if vid in named else 0.0),
         )
@@ -294,7 +309,7 @@ class RecallService:
         query = query.model_copy(update={"tiered_only": True})
         weights = self.leg_weights
         vector_task = asyncio.create_task(self._query_vector(text))
-        named_task = asyncio.create_task(self.store.entities_named(account, text, 10))
+        named_task = asyncio.create_task(self._entities_named(account, text))
         cosine: dict[str, float] = {}
 
         async def vector_leg() -> list[FactVersion]:
@@ -374,6 +389,7 @@ class RecallService:
     ) -> dict[str, Relevance]:
         """The relevance signals of every candidate fact for this question."""
         asked = content_words(text)
+        wants, said = asked_kind(text), question_words(text)
         slot_of: dict[str, float] = {}
         if vector is not None and self.slot_matcher is not None and facts:
             names = sorted({v.predicate for v in facts.values()})
@@ -388,9 +404,21 @@ class RecallService:
                 lexical=lexical_overlap(asked, v.predicate, v.object),
                 slot=slot_of.get(v.predicate, 0.0),
                 vector=cosine.get(vid),
+                kind=kind_agreement(wants, v.predicate, v.object),
+                subject=subject_mention(said, v.subject),
             )
             for vid, v in facts.items()
         }
+
+    async def _entities_named(self, account: str, text: str) -> list[str]:
+        """Entities the question names by a word of their own, not by a word all share.
+
+        The store matches half a name: "the ingestion service" finds ``auth-service``
+        through "service", and a walk from there would vote for auth-service's facts.
+        """
+        said = question_words(text)
+        found = await self.store.entities_named(account, text, 10)
+        return [name for name in found if subject_mention(said, name) >= 0.5]
 
     async def _walk(
         self,

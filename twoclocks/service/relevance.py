@@ -7,7 +7,11 @@ Three signals, each from 0 to 1 (cosines may dip below 0):
 * ``slot``: the cosine of the question to the fact's slot name in words ("who is on call
   right now?" against "on call engineer"), from cached name embeddings;
 * ``vector``: the cosine of the question to the whole fact, as the vector index scored it
-  (absent when the fact was not in that leg's pool).
+  (absent when the fact was not in that leg's pool);
+* ``kind``: 1 when the value is the kind the question's form asks for (a person for
+  "who", a time for "when", ``domain.answer_kinds``), else 0;
+* ``subject``: how surely the question is about the fact's subject, named, shortened or
+  as "I" / "we" (``domain.named_subjects``).
 """
 
 from __future__ import annotations
@@ -47,6 +51,8 @@ class Relevance:
     lexical: float
     slot: float
     vector: float | None
+    kind: float = 0.0
+    subject: float = 0.0
 
     @property
     def question_score(self) -> float:

@@ -156,6 +156,29 @@ class ReviseResult(BaseModel):
     )
 
 
+class SplitAliasRequest(BaseModel):
+    """Undo a slot-drift merge: the alias becomes its own slot again."""
+
+    model_config = _STRICT
+
+    alias: Line = Field(max_length=MAX_TEXT, description="the name the writer used (written_as)")
+    subject: Line | None = Field(
+        None, max_length=MAX_TEXT, description="whose alias; needed when several subjects have it"
+    )
+
+
+class SplitAliasResult(BaseModel):
+    """What a split did: facts moved back to the alias's slot, facts believed open again."""
+
+    subject: str
+    alias: str
+    canonical: str = Field(description="the slot the alias had been merged into")
+    moved: list[str] = Field(description="facts now filed under the alias again")
+    reopened: list[str] = Field(
+        description="facts of the canonical slot whose end the merge had caused, open again"
+    )
+
+
 MAX_PAGE = 1000
 """The largest page GET /v1/facts answers with a limit."""
 
@@ -191,6 +214,11 @@ class FactsRequest(BaseModel):
         "answer's total then counts every match. None: every row, no total",
     )
     offset: int = Field(0, ge=0, description="skip this many rows first (with limit: the page)")
+    count: bool = Field(
+        True,
+        description="with a limit: also count every match into total; false answers the page "
+        "alone (total null), sooner on a large account",
+    )
     cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
     all_workspaces: bool = Field(
         False,
@@ -226,6 +254,11 @@ class Fact(BaseModel):
         None, description="who wrote it: person, agent, tool_rule, extractor"
     )
     fact_class: FactClass | None = Field(None, description="what it is about (sets its place)")
+    written_as: str | None = Field(
+        None,
+        description="the predicate the writer used, when slot drift filed the fact under "
+        "`predicate` (split the alias to undo it)",
+    )
 
     @classmethod
     def of(cls, version: FactVersion) -> Fact:

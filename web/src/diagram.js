@@ -3,7 +3,9 @@
 import { api } from "./api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const COLOURS = { current: "#4caf50", ended: "#5c8bd6", corrected: "#f0a030", retracted: "#d9534f" };
+const COLOURS = {
+  current: "#4caf50", ended: "#5c8bd6", corrected: "#f0a030", retracted: "#d9534f", held_back: "#8e6cc0",
+};
 const WIDTH = 900;
 const HEIGHT = 360;
 const PAD = { left: 70, right: 20, top: 20, bottom: 40 };
@@ -57,7 +59,7 @@ export function drawDiagram(versions, now, zone) {
     }, svg);
     element("rect", {
       x: left, y: top, width: right - left, height: bottom - top,
-      fill: COLOURS[how], "fill-opacity": 0.45, stroke: COLOURS[how],
+      fill: COLOURS[how] || "#999", "fill-opacity": 0.45, stroke: COLOURS[how] || "#999",
       "data-created": version.created_at,
     }, group);
     element("title", {}, group).textContent =
@@ -134,7 +136,7 @@ export async function showSlotHistory(host, fact, zone) {
   close.addEventListener("click", () => (host.innerHTML = ""));
   const legend = document.createElement("p");
   legend.className = "muted";
-  legend.textContent = "green current · blue ended (the world changed) · orange corrected (never true) · red retracted";
+  legend.textContent = "green current · blue ended (the world changed) · orange corrected (never true) · red retracted · purple held back (rode refused turns)";
   const svg = drawDiagram(facts, Date.now(), zone);
   host.append(heading, close, legend, svg, versionDetail(svg, facts, zone));
   host.scrollIntoView({ block: "nearest" });

@@ -11,7 +11,7 @@ const COLUMNS = ["subject", "predicate", "object", "tier", "place", "writer", "f
 const HEADINGS = { fact_class: "class" };
 const PAGE_SIZE = 100;
 // Every filter is a parameter of GET /v1/facts: the server filters and pages, so the first
-// page of 100k versions costs one small read whatever is set.
+// page of 100k versions costs one small read whatever is set; its total is asked after.
 const FILTERS = ["text", "subject", "predicate", "tier", "place", "writer", "fact_class"];
 const TYPING_PAUSE_MS = 250;
 
@@ -59,7 +59,7 @@ export async function renderFacts(root, settings, signOut) {
   settingsPanel($("#settings"), settings, showError);
 
   let offset = 0;
-  let total = 0;
+  let total = null;
 
   function showError(error) {
     $("#error").textContent = explain(error);
@@ -82,6 +82,8 @@ export async function renderFacts(root, settings, signOut) {
     ];
     // Retracting closes the record clock; only a retracted version can be reopened.
     if (fact.retired_reason === "retracted") buttons.push(["reopen", () => act(`/v1/facts/${id}/reopen`)]);
+    // Held back by the refusal watch: only the person restores it (current again).
+    if (fact.retired_reason === "held_back") buttons.push(["restore", () => act(`/v1/held/${id}/restore`)]);
     if (!fact.expired_at && !fact.invalid_at) {
       buttons.push(["revise", () => reviseForm($("#revise"), fact, (body) => act(`/v1/facts/${id}/revise`, body))]);
       buttons.push(["retract", () => act(`/v1/facts/${id}/retract`)]);
@@ -132,28 +134,48 @@ export async function renderFacts(root, settings, signOut) {
       }
     }
     if (!facts.length) emptyRow();
-    $("#range").textContent = total
-      ? `${offset + 1}–${Math.min(offset + PAGE_SIZE, total)} of ${total}`
-      : "";
-    $("#prev").disabled = offset === 0;
-    $("#next").disabled = offset + PAGE_SIZE >= total;
+    shownCount = facts.length;
+    showRange();
   }
 
-  async function load() {
-    showError(null);
-    const query = new URLSearchParams({ include_history: $("#history").checked, limit: PAGE_SIZE, offset });
+  // The total arrives after the page (its count visits every match): "of …" until then.
+  function showRange() {
+    const last = offset + shownCount;
+    $("#range").textContent = shownCount ? `${offset + 1}–${last} of ${total ?? "…"}` : "";
+    $("#prev").disabled = offset === 0;
+    $("#next").disabled = total === null ? shownCount < PAGE_SIZE : last >= total;
+  }
+
+  function readQuery() {
+    const query = new URLSearchParams({ include_history: $("#history").checked });
     for (const name of FILTERS) {
       const value = $(`#${name}`).value.trim();
       if (value) query.set(name, value);
     }
-    const answer = await api("GET", `/v1/facts?${query}`);
-    total = answer.total ?? answer.facts.length;
-    if (!answer.facts.length && offset > 0 && total > 0) {
-      // The last page emptied (a retract under history off): step back to the new last one.
-      offset = Math.floor((total - 1) / PAGE_SIZE) * PAGE_SIZE;
+    return query;
+  }
+
+  let shownCount = 0;
+  let reading = 0;
+  async function load() {
+    showError(null);
+    const asked = ++reading;
+    const query = readQuery();
+    const page = new URLSearchParams({ ...Object.fromEntries(query), limit: PAGE_SIZE, offset, count: false });
+    const answer = await api("GET", `/v1/facts?${page}`);
+    if (asked !== reading) return;
+    if (!answer.facts.length && offset > 0) {
+      // The last page emptied (a retract under history off): start again from the first.
+      offset = 0;
       return load();
     }
+    total = null;
     draw(answer.facts);
+    const counted = new URLSearchParams({ ...Object.fromEntries(query), limit: 1 });
+    const { total: all } = await api("GET", `/v1/facts?${counted}`);
+    if (asked !== reading) return;
+    total = all;
+    showRange();
   }
 
   const reload = () => load().catch(showError);
@@ -164,6 +186,7 @@ export async function renderFacts(root, settings, signOut) {
   let typing;
   $("#filters").addEventListener("submit", (event) => {
     event.preventDefault();
+    clearTimeout(typing); // Enter asks now; the pause's own ask would only repeat it
     fromStart();
   });
   // After a reset the fields are empty only once the event is handled.
@@ -180,7 +203,7 @@ export async function renderFacts(root, settings, signOut) {
   }
   const turn = (step) => {
     const next = Math.max(0, offset + step);
-    if (next === offset || next >= total) return;
+    if (next === offset || (step > 0 && $("#next").disabled)) return;
     offset = next;
     reload();
   };

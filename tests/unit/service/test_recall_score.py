@@ -5,7 +5,14 @@ from __future__ import annotations
 
 import pytest
 
-from twoclocks.service.recall import FUSION_SHARE, NAMED_SHARE, WORKSPACE_SHARE, by_score
+from twoclocks.service.recall import (
+    FUSION_SHARE,
+    KIND_SHARE,
+    NAMED_SHARE,
+    SUBJECT_SHARE,
+    WORKSPACE_SHARE,
+    by_score,
+)
 from twoclocks.service.relevance import Relevance
 
 
@@ -48,3 +55,23 @@ def test_a_fact_of_the_entity_the_question_names_beats_a_look_alike_of_another()
     cos = {"look_alike": 0.6, "named": 0.6 - NAMED_SHARE / 2}
     got = by_score(fused, signals(look_alike=0.2, named=0.2), cos, set(), {"named"})
     assert order(got) == ["named", "look_alike"]
+
+
+def test_a_value_of_the_kind_the_question_asks_for_beats_a_closer_one_of_another() -> None:
+    fused = [("port", 0.03), ("owner", 0.03)]
+    rel = {
+        "port": Relevance(lexical=0.0, slot=0.2, vector=None, kind=0.0),
+        "owner": Relevance(lexical=0.0, slot=0.2, vector=None, kind=1.0),
+    }
+    got = by_score(fused, rel, {"port": 0.6, "owner": 0.6 - KIND_SHARE / 2}, set())
+    assert order(got) == ["owner", "port"]
+
+
+def test_a_fact_whose_subject_the_question_names_in_other_words_beats_a_closer_one() -> None:
+    fused = [("other", 0.03), ("asked_about", 0.03)]
+    rel = {
+        "other": Relevance(lexical=0.0, slot=0.2, vector=None, subject=0.0),
+        "asked_about": Relevance(lexical=0.0, slot=0.2, vector=None, subject=1.0),
+    }
+    got = by_score(fused, rel, {"other": 0.6, "asked_about": 0.6 - SUBJECT_SHARE / 2}, set())
+    assert order(got) == ["asked_about", "other"]

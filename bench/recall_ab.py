@@ -1,0 +1,114 @@
+"""Recall latency of two versions of the recall service on one loaded graph, interleaved.
+
+    git archive <base-commit> | tar -x -C /tmp/base
+    .venv/bin/python bench/recall_ab.py --base /tmp/base --size 100000
+
+On a shared machine the load moves more between two runs than a small change costs, so
+both versions answer the same distinct questions on the same embedded FalkorDB graph
+(bench/recall.py's workload), alternating question by question: ``base`` is
+twoclocks/service/recall.py of the other checkout, ``this`` is the one imported here.
+Prints p50 / p95 of each (query embedding included, never cached), their ratio, and
+hit@10 (the asked slot's current version among the 10).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import importlib.util
+import os
+import random
+import sys
+import tempfile
+import time
+import uuid
+from datetime import UTC, datetime
+from pathlib import Path
+from types import ModuleType
+
+from engines import load_average, pct
+from recall_workload import SLOTS, distinct_texts, fact_vector, synth
+
+from twoclocks.domain.model import Plan
+from twoclocks.domain.places import Workspace
+from twoclocks.graph.falkordb.store import FalkorDBStore
+from twoclocks.service import recall as this_recall
+from twoclocks.service.requests import Caller
+
+BATCH = 500
+WARMUP = 10
+
+
+def base_module(checkout: Path) -> ModuleType:
+    """twoclocks/service/recall.py of another checkout, imported under another name."""
+    path = checkout / "twoclocks" / "service" / "recall.py"
+    spec = importlib.util.spec_from_file_location("base_recall", path)
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["base_recall"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+async def main(args: argparse.Namespace) -> None:
+    """Load once, then time both services question by question."""
+    from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
+
+    base = base_module(args.base)
+    embedder = SentenceTransformerEmbedder().load()
+    texts = distinct_texts()
+    vectors = dict(zip(texts, embedder.embed_documents(texts), strict=True))
+    rows, current = synth(args.size)
+    rng = random.Random(3)
+    with tempfile.TemporaryDirectory(prefix="tc-ab-") as tmp:
+        store = FalkorDBStore.embedded(tmp, appendfsync="everysec")
+        await store.start()
+        try:
+            account = f"ab-{uuid.uuid4().hex[:8]}"
+            started = time.perf_counter()
+            for counter, i in enumerate(range(0, len(rows), BATCH)):
+                chunk = tuple(rows[i : i + BATCH])
+                vecs = {v.version_id: fact_vector(v, vectors, rng) for v in chunk}
+                plan = Plan(now=chunk[-1].created_at, insert=chunk)
+                assert await store.apply(account, plan, "bench", "bulk", counter, vecs)
+            print(f"loaded {len(rows)} versions in {time.perf_counter() - started:.0f} s")
+            asked = rng.sample(sorted(current), args.queries + WARMUP)
+            questions = [(SLOTS[p][0].format(s=s), current[(s, p)]) for s, p in asked]
+            clock = lambda: datetime.now(UTC)  # noqa: E731
+            services = {
+                name: module.RecallService(store, clock, embedder, lambda _c: Workspace(), UTC)
+                for name, module in (("base", base), ("this", this_recall))
+            }
+            caller = Caller(account=account)
+            times: dict[str, list[float]] = {name: [] for name in services}
+            hits = dict.fromkeys(services, 0)
+            for n, (question, want) in enumerate(questions):
+                order = list(services) if n % 2 else list(reversed(services))
+                for name in order:
+                    module = base if name == "base" else this_recall
+                    text = f"{question} ({name})"  # distinct text: the embedding is never cached
+                    t0 = time.perf_counter()
+                    got = await services[name].recall(
+                        caller, module.RecallRequest(query=text, k=10)
+                    )
+                    if n >= WARMUP:
+                        times[name].append((time.perf_counter() - t0) * 1000)
+                        hits[name] += want in {f.version_id for f in got.facts}
+            for name, ms in times.items():
+                print(f"{name}: p50 {pct(ms, 50):.1f} ms, p95 {pct(ms, 95):.1f} ms, "
+                      f"hit@10 {hits[name]}/{len(ms)}")  # fmt: skip
+            ratio = pct(times["this"], 95) / pct(times["base"], 95)
+            print(f"this/base p95 {ratio:.3f}, p50 "
+                  f"{pct(times['this'], 50) / pct(times['base'], 50):.3f}; "
+                  f"load average {load_average()}")  # fmt: skip
+        finally:
+            await store.close()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", type=Path, required=True, help="the other checkout's root")
+    parser.add_argument("--size", type=int, default=100_000, help="writes to load")
+    parser.add_argument("--queries", type=int, default=300, help="questions timed per version")
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    asyncio.run(main(parser.parse_args()))

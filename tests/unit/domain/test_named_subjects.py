@@ -1,0 +1,52 @@
+"""Whether a question is about a fact's subject, under its name or another (issue 11)."""
+
+from __future__ import annotations
+
+import pytest
+
+from twoclocks.domain.named_subjects import question_words, subject_mention
+
+
+def mention(question: str, subject: str) -> float:
+    return subject_mention(question_words(question), subject)
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("what cache does billing-api use?", "billing-api"),
+        ("where does the billing service run?", "billing-api"),  # generic words dropped
+        ("which Go version does the ingestion service use?", "ingest"),  # a longer form
+        ("what's the address of the prod DB?", "production"),  # an abbreviation
+        ("what chat tool does the team use?", "team"),
+    ],
+)
+def test_a_subject_named_in_other_words_is_named(question: str, subject: str) -> None:
+    assert mention(question, subject) == 1.0
+
+
+def test_a_generic_word_alone_names_no_subject() -> None:
+    assert mention("which service mesh do we run?", "auth-service") == 0.0
+
+
+def test_one_word_of_a_two_word_name_is_half_a_mention() -> None:
+    assert mention("what is Mei's role?", "Mei Chen") == 0.5
+
+
+def test_i_and_we_name_the_person_and_the_team_weakly() -> None:
+    assert mention("who do I report to?", "user") == 0.5
+    assert mention("what is my job title?", "me") == 0.5
+    assert mention("which wiki do we use?", "team") == 0.5
+    assert mention("which wiki do we use?", "user") == 0.0
+    assert mention("who do I report to?", "team") == 0.0
+
+
+def test_a_look_alike_name_with_another_number_is_only_half_named() -> None:
+    asked = question_words("which CI does billing-api-17 use?")
+    assert subject_mention(asked, "billing-api-17") == 1.0
+    assert subject_mention(asked, "billing-api-3") == 0.5
+
+
+def test_punctuation_does_not_hide_a_name() -> None:
+    assert mention("who is the on call engineer of the team?", "team") == 1.0
+    assert mention("what is billing-api's cache?", "billing-api") == 1.0

@@ -1,0 +1,236 @@
+"""Slot drift's lexical half (DESIGN.md §3 "Slot drift"): are two predicate names one slot?"""
+
+from __future__ import annotations
+
+import doctest
+import json
+from pathlib import Path
+
+import pytest
+
+from twoclocks.domain import slot_verdict
+from twoclocks.domain.slot_verdict import lexical_verdict, should_merge
+
+PAIRS_FILE = Path(__file__).resolve().parents[2] / "data" / "slot_pairs.jsonl"
+
+# Abbreviations and spelling variants: lexically the same slot, whatever the model says.
+SAME = [
+    ("db_engine", "database_engine"),
+    ("deploy_target", "deployment_target"),
+    ("package_manager", "pkg_manager"),
+    ("test_command", "test_cmd"),
+    ("repo_url", "repository_url"),
+    ("config_file", "configuration_file"),
+    ("env_name", "environment_name"),
+    ("ciProvider", "ci_provider"),
+    ("deploy-target", "deploy_target"),
+    ("deploy.target", "DeployTarget"),
+    ("on_call", "oncall"),
+    ("timezone", "time_zone"),
+    ("maintainers", "maintainer"),
+    ("k8s_namespace", "kubernetes_namespace"),
+    ("pr_reviewer", "pull_request_reviewer"),
+    ("former_owner", "previous_owner"),
+    ("test_framework", "testing_framework"),
+    ("on_call_rotation", "oncall_rotation"),
+    # a generic head noun dropped (issue 11)
+    ("ci_provider", "ci_platform"),
+    ("hosting_provider", "hosting_platform"),
+    ("ci_tool", "ci_provider"),
+    ("lint_tool", "linter"),
+    ("monitoring_tool", "observability_platform"),
+    ("issue_tracker", "ticket_tracker"),
+    ("default_branch", "main_branch"),
+    ("release_cadence", "release_frequency"),
+    ("on_call_engineer", "on_call"),
+]
+
+# Names that differ by a contrasting qualifier: never one slot, whatever the model says.
+DIFFERENT = [
+    ("deploy_target", "deploy_region"),
+    ("primary_db", "replica_db"),
+    ("frontend_port", "backend_port"),
+    ("owner", "previous_owner"),
+    ("test_command", "build_command"),
+    ("lint_command", "format_command"),
+    ("min_replicas", "max_replicas"),
+    ("source_branch", "target_branch"),
+    ("staging_url", "production_url"),
+    ("db_host", "db_port"),
+    ("start_date", "end_date"),
+    ("current_sprint", "next_sprint"),
+    ("former_ci_provider", "ci_provider"),
+    ("ci_provider", "cd_provider"),
+    ("python_version", "node_version"),
+    ("db_name", "db_user"),
+    ("log_level", "log_format"),
+    ("monthly_budget", "daily_budget"),
+    ("on_call", "on_call_backup"),
+    ("min_python_version", "python_version"),
+    ("feature_flag_service", "feature_flag_name"),
+    # names that differ only by a number or an ordinal (issue 11)
+    ("item_1", "item_2"),
+    ("step_1", "step_2"),
+    ("step1", "step_2"),
+    ("api_v1_url", "api_v2_url"),
+    ("first_reviewer", "second_reviewer"),
+    ("reviewer", "second_reviewer"),
+    # contrasting modifiers (issue 11)
+    ("home_city", "work_city"),
+    ("home_address", "office_address"),
+    ("current_owner", "previous_owner"),
+    ("read_replica", "write_replica"),
+    ("upstream_repo", "downstream_repo"),
+    ("soft_limit", "hard_limit"),
+    ("error_tracker", "issue_tracker"),
+]
+
+# Left to the embedding: synonyms the rules cannot know, and near-names they cannot rule out.
+UNKNOWN = [
+    ("search_engine", "search_backend"),
+    ("cache_backend", "queue_backend"),
+]
+
+
+@pytest.mark.parametrize(("a", "b"), SAME)
+def test_lexical_same_in_both_directions(a: str, b: str) -> None:
+    assert lexical_verdict(a, b) == "same"
+    assert lexical_verdict(b, a) == "same"
+
+
+@pytest.mark.parametrize(("a", "b"), DIFFERENT)
+def test_lexical_different_in_both_directions(a: str, b: str) -> None:
+    assert lexical_verdict(a, b) == "different"
+    assert lexical_verdict(b, a) == "different"
+
+
+@pytest.mark.parametrize(("a", "b"), UNKNOWN)
+def test_lexical_unknown_in_both_directions(a: str, b: str) -> None:
+    assert lexical_verdict(a, b) == "unknown"
+    assert lexical_verdict(b, a) == "unknown"
+
+
+def test_identical_names_are_the_same() -> None:
+    assert lexical_verdict("ci_provider", "ci_provider") == "same"
+
+
+@pytest.mark.parametrize(("a", "b"), DIFFERENT)
+def test_must_not_merge_pairs_never_merge_even_at_similarity_one(a: str, b: str) -> None:
+    assert not should_merge(a, b, similarity=1.0, threshold=0.5)
+    assert not should_merge(b, a, similarity=1.0, threshold=0.5)
+
+
+@pytest.mark.parametrize(("a", "b"), SAME)
+def test_same_pairs_merge_even_at_similarity_zero(a: str, b: str) -> None:
+    assert should_merge(a, b, similarity=0.0, threshold=0.99)
+    assert should_merge(b, a, similarity=0.0, threshold=0.99)
+
+
+def test_unknown_pairs_follow_the_threshold_inclusively() -> None:
+    assert should_merge("search_engine", "search_backend", similarity=0.7, threshold=0.7)
+    assert not should_merge("search_engine", "search_backend", similarity=0.69, threshold=0.7)
+
+
+def _labelled_pairs() -> list[tuple[str, str, bool]]:
+    rows = [json.loads(line) for line in PAIRS_FILE.read_text().splitlines() if line.strip()]
+    return [(row["a"], row["b"], bool(row["merge"])) for row in rows]
+
+
+def test_labelled_set_is_large_and_balanced() -> None:
+    pairs = _labelled_pairs()
+    merges = sum(merge for _, _, merge in pairs)
+    assert len(pairs) >= 70
+    assert 0.4 <= merges / len(pairs) <= 0.6
+
+
+def test_lexical_verdict_is_symmetric_on_the_labelled_set() -> None:
+    for a, b, _ in _labelled_pairs():
+        assert lexical_verdict(a, b) == lexical_verdict(b, a), (a, b)
+
+
+def test_lexical_same_never_fires_on_a_labelled_must_not_merge_pair() -> None:
+    # The rules may miss synonyms (the embedding is there for those), but a lexical
+    # "same" overrides the model, so it must never be wrong.
+    wrong = [
+        (a, b) for a, b, merge in _labelled_pairs() if not merge and lexical_verdict(a, b) == "same"
+    ]
+    assert wrong == []
+
+
+def test_docstring_examples() -> None:
+    result = doctest.testmod(slot_verdict, raise_on_error=False)
+    assert result.attempted > 0
+    assert result.failed == 0
+
+
+def test_names_that_differ_only_by_a_number_or_an_ordinal_never_merge() -> None:
+    for a, b in [("item_1", "item_80"), ("step_1", "step_2"), ("second_approver", "approver")]:
+        assert not should_merge(a, b, similarity=1.0, threshold=0.5), (a, b)
+    # The same number on both sides is part of the name, not a difference.
+    assert lexical_verdict("s3_bucket", "s3Bucket") == "same"
+
+
+def test_contrasting_modifiers_block_a_merge() -> None:
+    for a, b in [
+        ("home_city", "work_city"),
+        ("min_replicas", "max_replicas"),
+        ("read_timeout", "write_timeout"),
+        ("source_branch", "target_branch"),
+        ("previous_owner", "current_owner"),
+        ("staging_url", "production_url"),
+        ("first_reviewer", "last_reviewer"),
+        ("upstream_remote", "downstream_remote"),
+        ("allowed_licenses", "forbidden_licenses"),
+        ("day_shift_oncall", "night_shift_oncall"),
+    ]:
+        assert lexical_verdict(a, b) == "different", (a, b)
+
+
+def test_a_generic_head_noun_or_a_relating_verb_does_not_split_a_slot() -> None:
+    for a, b in [
+        ("email_service", "email_platform"),
+        ("uses_cache", "cache"),
+        ("hosted_on", "hosting"),
+        ("backed_up_to", "backup_destination"),
+    ]:
+        assert lexical_verdict(a, b) == "same", (a, b)
+
+
+def test_abbreviations_and_acronyms_match_word_by_word() -> None:
+    for a, b in [
+        ("tf_version", "terraform_version"),
+        ("gh_org", "github_organization"),
+        ("ci_tool", "continuous_integration_tool"),
+        ("pm", "product_manager"),
+        ("max_req_per_min", "max_requests_per_minute"),
+        ("e2e_framework", "end_to_end_framework"),
+    ]:
+        assert lexical_verdict(a, b) == "same", (a, b)
+
+
+def test_synonyms_and_phrases_of_the_lexicon_merge() -> None:
+    for a, b in [
+        ("mother_tongue", "native_language"),
+        ("reports_to", "manager"),
+        ("cdn", "edge_network"),
+        ("sre_contact", "site_reliability_contact"),
+        ("pager_holder", "on_call_engineer"),
+        ("favourite_editor", "preferred_editor"),
+        ("message_broker", "message_queue"),
+        ("issue_tracker", "ticketing_system"),
+        ("container_registry", "image_registry"),
+        ("oauth2_provider", "oauth_provider"),
+        ("e2e_framework", "end_to_end_test_framework"),
+    ]:
+        assert lexical_verdict(a, b) == "same", (a, b)
+
+
+def test_an_inflection_or_a_compound_is_not_an_abbreviation() -> None:
+    assert lexical_verdict("blocked_by", "blocks") == "different"
+    assert lexical_verdict("design_tool", "design_system") != "same"
+
+
+def test_three_scattered_letters_are_not_an_abbreviation() -> None:
+    # "dns" is not a plural of "dn", and "dn" is no abbreviation of "deployment".
+    assert lexical_verdict("dns_provider", "deploy_target") != "same"
+    assert lexical_verdict("dns_provider", "dns_service") == "same"

@@ -1,0 +1,40 @@
+"""What a slot's value names (issue 11): two things of one category vouch for a merge."""
+
+from __future__ import annotations
+
+import doctest
+
+from twoclocks.domain import value_categories
+from twoclocks.domain.value_categories import categories_verdict
+from twoclocks.domain.value_categories import value_categories as cats
+
+
+def test_two_values_of_one_category_support_a_merge() -> None:
+    assert categories_verdict("CircleCI", ["Jenkins"]) == "same_category"
+    assert categories_verdict("Lisbon", ["Porto"]) == "same_category"
+    assert categories_verdict("Jonas Berg", ["Priya Raman"]) == "same_category"
+    assert categories_verdict("Redis 7", ["Memcached"]) == "same_category"
+    assert categories_verdict("eu-central-1", ["us-east-1"]) == "same_category"
+
+
+def test_values_of_different_categories_block_a_merge() -> None:
+    assert categories_verdict("Lisbon", ["Priya Raman"]) == "different_category"
+    assert categories_verdict("Figma", ["Acme UI"]) == "different_category"
+    assert categories_verdict("Cloudflare", ["Namecheap"]) == "different_category"
+
+
+def test_a_value_in_several_categories_meets_each() -> None:
+    assert {"cdn", "dns"} <= cats("Cloudflare")
+    assert categories_verdict("Cloudflare", ["Fastly"]) == "same_category"
+    assert categories_verdict("Cloudflare", ["Route 53"]) == "same_category"
+
+
+def test_unknown_values_prove_nothing() -> None:
+    assert categories_verdict("make test", ["make build"]) == "unknown"
+    assert categories_verdict("Lisbon", []) == "unknown"
+    assert cats("GitHub Actions") == {"ci"}
+    assert cats("github actions") == {"ci"}
+
+
+def test_docstring_examples() -> None:
+    assert doctest.testmod(value_categories, raise_on_error=False).failed == 0

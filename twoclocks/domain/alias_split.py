@@ -1,0 +1,91 @@
+"""Undoing a slot-drift merge: an alias goes back to being its own slot (issue 11 point 2).
+
+When drift files ``ci_platform = Buildkite`` under the existing slot ``ci_provider``,
+the Buildkite version records ``written_as = "ci_platform"`` and, being a new value of a
+one-value slot, closes CircleCI. Splitting the alias says the merge was a mistake:
+
+* r1 ``ci_provider`` CircleCI [Jan, ∞); r2 ``ci_platform`` Buildkite at Mar, merged:
+  CircleCI is closed to [Jan, Mar), Buildkite is [Mar, ∞) under ``ci_provider``.
+* r3 split ``ci_platform``: Buildkite's version is expired (``corrected``: it was never
+  a value of ``ci_provider``) and written again under ``ci_platform`` with its own valid
+  window; CircleCI's closed copy is expired and CircleCI [Jan, ∞) is believed again.
+* Now both are current, each in its slot; "as believed at r2" still says CircleCI was
+  closed and Buildkite was ``ci_provider``: nothing is rewritten, only believed or not.
+
+A version of either side keeps an end the other side did not cause (a ``revise
+ended``, a later value of its own slot); only ends that fall on a start of the other
+side, and were made by a write, are undone (``domain.correction.natural_end``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+
+from twoclocks.domain.correction import natural_end
+from twoclocks.domain.model import Cardinality, Expiry, FactVersion, Plan, RetiredReason
+
+
+def _sees(a: FactVersion, b: FactVersion) -> bool:
+    """Two versions constrain each other's windows when their places overlap."""
+    return a.workspace is None or b.workspace is None or a.workspace == b.workspace
+
+
+def _end_without(
+    version: FactVersion,
+    own: Sequence[FactVersion],
+    other_starts: set[datetime],
+    history: Sequence[FactVersion],
+) -> datetime | None:
+    """The end ``version`` has once the other side's values no longer cut it."""
+    if (
+        version.invalid_at is None
+        or version.cardinality is not Cardinality.ONE
+        or version.invalid_at not in other_starts
+    ):
+        return version.invalid_at
+    later = [
+        v.valid_at
+        for v in own
+        if v.fact_id != version.fact_id and v.valid_at > version.valid_at and _sees(v, version)
+    ]
+    ends = [e for e in [*later, natural_end(version, history)] if e is not None]
+    return min(ends) if ends else None
+
+
+def plan_split(
+    alias: str, history: Sequence[FactVersion], now: datetime, new_id: Callable[[], str]
+) -> Plan:
+    """Move the facts written as ``alias`` out of their slot into a slot of that name.
+
+    ``history`` is every version of the merged slot, believed or not. Facts whose versions
+    were written as ``alias`` move (believed versions re-written under ``alias``, with
+    ``created_at = now``); the rest stay; on both sides a window cut by the other side
+    is re-opened to the next value of its own side. Nothing believed changes when no
+    version was written as ``alias`` (the plan then changes nothing).
+    """
+    moved_ids = {v.fact_id for v in history if v.written_as == alias}
+    believed = [v for v in history if v.expired_at is None]
+    moved = [v for v in believed if v.fact_id in moved_ids]
+    kept = [v for v in believed if v.fact_id not in moved_ids]
+    expire: list[Expiry] = []
+    insert: list[FactVersion] = []
+    for side, other in ((moved, kept), (kept, moved)):
+        other_starts = {v.valid_at for v in other}
+        for version in side:
+            end = _end_without(version, side, other_starts, history)
+            moving = version.fact_id in moved_ids
+            if not moving and end == version.invalid_at:
+                continue
+            expire.append(Expiry(version_id=version.version_id, reason=RetiredReason.CORRECTED))
+            update: dict[str, object] = {
+                "version_id": new_id(),
+                "invalid_at": end,
+                "created_at": now,
+                "expired_at": None,
+                "retired_reason": None if end is None else RetiredReason.ENDED,
+            }
+            if moving:
+                update |= {"predicate": alias, "written_as": None}
+            insert.append(version.model_copy(update=update))
+    return Plan(now=now, expire=tuple(expire), insert=tuple(insert), predicate=alias)

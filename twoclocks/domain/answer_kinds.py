@@ -1,0 +1,129 @@
+"""What kind of value a question asks for, and whether a fact's value is of that kind.
+
+"Who owns billing-api?" wants a person, "when is standup?" a time, "how many replicas?"
+a number, "which Node version?" a version. A fact of billing-api whose value is a port
+number does not answer the first, however close its words are. The kind of a fact is
+read from its predicate's words (``owner``, ``standup_time``, ``max_replicas``) and the
+shape of its value (``09:45``, ``Node 20``, ``12``). Pure: words in, a kind out.
+"""
+
+from __future__ import annotations
+
+import re
+from enum import StrEnum
+from functools import lru_cache
+
+from twoclocks.domain.slot_names import canonical_tokens
+
+
+class AnswerKind(StrEnum):
+    """The kinds of value a question's form asks for."""
+
+    PERSON = "person"
+    TIME = "time"
+    NUMBER = "number"
+    VERSION = "version"
+
+
+_WORD = re.compile(r"[a-z0-9]+")
+
+# Predicate words that say the slot holds a kind of value, whatever the value looks like.
+_PERSON_WORDS = frozenset(
+    """
+    owner manager lead engineer maintainer contact author assignee reviewer approver
+    person champion pm boss sponsor steward responsible
+    """.split()
+)
+_TIME_WORDS = frozenset(
+    """
+    time day date hour hours schedule cadence deadline window weekday when
+    """.split()
+)
+_NUMBER_WORDS = frozenset(
+    """
+    count size number replicas replica attempts approvals partitions minutes seconds
+    days hours weeks length timeout limit lifetime retention port percent percentage
+    coverage budget threshold total workers
+    """.split()
+)
+_VERSION_WORDS = frozenset({"version", "sdk"})
+
+_QUESTION_WORDS = frozenset("who whom whose when where what which how why".split())
+_WEEKDAYS = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday daily weekly nightly hourly".split()
+)
+_CLOCK_TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
+_LEADING_NUMBER = re.compile(r"^\s*\d[\d.,]*\s*(%|[a-z]{0,8})\b", re.IGNORECASE)
+_VERSIONED = re.compile(r"\d+(\.\d+)*")
+
+
+def asked_kind(question: str) -> AnswerKind | None:
+    """The kind of value a question's wording asks for, None when its form does not say.
+
+    >>> asked_kind("who owns ingest?")
+    <AnswerKind.PERSON: 'person'>
+    >>> asked_kind("what time is the standup?")
+    <AnswerKind.TIME: 'time'>
+    >>> asked_kind("how many replicas does billing-api need?")
+    <AnswerKind.NUMBER: 'number'>
+    >>> asked_kind("which Node version does web-app run on?")
+    <AnswerKind.VERSION: 'version'>
+    >>> asked_kind("which CI do we use?") is None
+    True
+    """
+    words = _WORD.findall(question.lower())
+    if "version" in words or "versions" in words:
+        return AnswerKind.VERSION
+    # The first question word decides: in "where do I go when I work on site?" the
+    # "when" is a conjunction.
+    wh = next((i for i, w in enumerate(words) if w in _QUESTION_WORDS), None)
+    if wh is None:
+        return None
+    first, after = words[wh], words[wh + 1 : wh + 3]
+    if first in ("who", "whom", "whose"):
+        return AnswerKind.PERSON
+    if first == "how" and after[:1] and after[0] in ("many", "much", "long"):
+        return AnswerKind.NUMBER
+    if first == "when" or (first == "how" and after[:1] == ["often"]):
+        return AnswerKind.TIME
+    if first in ("what", "which") and after[:1] and after[0] in ("time", "day", "hour", "days"):
+        return None if after[1:] == ["zone"] else AnswerKind.TIME
+    return None
+
+
+@lru_cache(maxsize=4096)  # a fact is scored for many questions
+def value_kinds(predicate: str, value: str) -> frozenset[AnswerKind]:
+    """The kinds a fact's value is, from its predicate's words and its value's shape.
+
+    >>> sorted(value_kinds("owner", "Mei Chen"))
+    [<AnswerKind.PERSON: 'person'>]
+    >>> sorted(value_kinds("standup_time", "09:45 Lisbon time"))
+    [<AnswerKind.TIME: 'time'>]
+    >>> sorted(value_kinds("max_replicas", "10"))
+    [<AnswerKind.NUMBER: 'number'>]
+    >>> sorted(value_kinds("language", "Go 1.22"))
+    [<AnswerKind.VERSION: 'version'>]
+    """
+    words = set(canonical_tokens(predicate))
+    text = value.lower()
+    kinds: set[AnswerKind] = set()
+    if words & _PERSON_WORDS:
+        kinds.add(AnswerKind.PERSON)
+    if words & _TIME_WORDS or _CLOCK_TIME.search(text) or _WEEKDAYS & set(_WORD.findall(text)):
+        kinds.add(AnswerKind.TIME)
+    if words & _NUMBER_WORDS or (_LEADING_NUMBER.match(text) and not _CLOCK_TIME.match(text)):
+        kinds.add(AnswerKind.NUMBER)
+    if words & _VERSION_WORDS or (
+        _VERSIONED.search(text) and not _LEADING_NUMBER.match(text) and len(text) <= 24
+    ):
+        kinds.add(AnswerKind.VERSION)
+    if AnswerKind.NUMBER in kinds and _VERSIONED.fullmatch(text.strip()) and "." in text:
+        kinds.add(AnswerKind.VERSION)  # "3.12", "1.30": a bare version number
+    return frozenset(kinds)
+
+
+def kind_agreement(asked: AnswerKind | None, predicate: str, value: str) -> float:
+    """1 when the fact's value is the kind the question asks for, 0 otherwise or unasked."""
+    if asked is None:
+        return 0.0
+    return 1.0 if asked in value_kinds(predicate, value) else 0.0

@@ -1,0 +1,89 @@
+"""Whether a question is about a fact's subject: named, shortened, or "I" and "we".
+
+"what cache does the billing service use?" is about ``billing-api`` (its distinctive word
+is there; "service" and "api" are what every service is called), "which Go version does
+the ingestion service use?" about ``ingest`` (a word of the question starts with it),
+"who do I report to?" about the person the memory calls ``user`` or ``me``, and "which
+wiki do we use?" about the ``team``. Pure: words in, a number out.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens
+
+GENERIC_NAME_WORDS = frozenset(
+    """
+    api service svc app application site server backend frontend worker
+    project repo repository the of and
+    """.split()
+)
+"""Words many subjects' names share: alone they name none of them."""
+
+PERSON_SELF = frozenset({"user", "me", "myself", "i", "self", "person"})
+"""Names a memory gives the person it belongs to."""
+
+TEAM_SELF = frozenset({"team", "we", "us", "our team", "company", "org", "organisation"})
+"""Names a memory gives the group the person works in."""
+
+_FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "im", "ive"})
+_FIRST_PLURAL = frozenset({"we", "us", "our", "ours", "ourselves"})
+_CHUNK = re.compile(r"[^\W_]+")
+_MIN_STEM = 4
+"""A question word this long or longer that starts a name's word names it ("ingestion")."""
+
+
+def question_words(question: str) -> frozenset[str]:
+    """The question's words, lowercase, canonical (``prod`` -> ``production``) and raw."""
+    text = question.replace("'s ", " ").replace("'", "")
+    raw = [w for chunk in _CHUNK.findall(text) for w in predicate_tokens(chunk)]
+    out = set(raw)
+    for word in raw:
+        out.update(canonical_tokens(word))
+    return frozenset(out)
+
+
+def _said(word: str, asked: frozenset[str]) -> bool:
+    if word in asked:
+        return True
+    if len(word) < _MIN_STEM:
+        return False
+    return any(a.startswith(word) or (len(a) >= _MIN_STEM and word.startswith(a)) for a in asked)
+
+
+def subject_mention(asked: frozenset[str], subject: str) -> float:
+    """How surely the question (its ``question_words``) is about ``subject``, 0 to 1.
+
+    1 when every distinctive word of the name is there; the share of them otherwise;
+    0.5 for the person ("I", "my") or the team ("we", "our") when the subject is named
+    like them, since those words also appear in questions about anything else.
+
+    >>> subject_mention(question_words("what cache does the billing service use?"), "billing-api")
+    1.0
+    >>> subject_mention(question_words("which Go version does ingestion use?"), "ingest")
+    1.0
+    >>> subject_mention(question_words("who do I report to?"), "user")
+    0.5
+    >>> subject_mention(question_words("who owns ingest?"), "auth-service")
+    0.0
+    """
+    name = subject.lower().strip()
+    if name in PERSON_SELF:
+        return 0.5 if asked & _FIRST_PERSON else 0.0
+    if name in TEAM_SELF:
+        if "team" in asked:
+            return 1.0
+        return 0.5 if asked & _FIRST_PLURAL else 0.0
+    words = _distinctive_words(name)
+    if not words:
+        return 0.0
+    return sum(_said(w, asked) for w in words) / len(words)
+
+
+@lru_cache(maxsize=4096)  # subjects repeat across candidates and questions
+def _distinctive_words(name: str) -> tuple[str, ...]:
+    # Generic words are dropped as written: "site" would otherwise come back as "url".
+    kept = [w for w in predicate_tokens(name) if w not in GENERIC_NAME_WORDS]
+    return tuple(c for w in kept for c in canonical_tokens(w)) or tuple(canonical_tokens(name))

@@ -1,0 +1,330 @@
+"""The lexical half of slot-drift matching: are two predicate names one slot?
+
+Embeddings catch most synonyms, but they are weak exactly where a merge would do the
+most harm: two names that share almost every word yet mean different slots
+(``deploy_target`` vs ``deploy_region``, ``owner`` vs ``previous_owner``). The rules
+here settle those cases before any similarity is consulted, and settle abbreviations
+(``db`` / ``database``) that a small model scores unevenly.
+
+Everything here is pure: no model, no I/O, the similarity arrives as a number.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens
+
+LexicalVerdict = Literal["same", "different", "unknown"]
+
+# Attribute nouns name a property of a thing rather than the thing: "db" vs "db_port".
+_ATTRIBUTE_NOUNS = frozenset(
+    {
+        "version", "port", "host", "url", "command", "name", "user", "path", "key",
+        "id", "count", "size", "limit", "timeout", "date", "time", "email", "image",
+        "tag", "branch", "region", "zone", "address", "budget", "format", "level",
+        "directory", "location", "schedule", "theme", "city", "country", "state", "font",
+        "color", "file",
+    }
+)  # fmt: skip
+
+# Attribute nouns a name often adds or drops while meaning the same slot:
+# "deploy_command" / "deploy_script", "ssh_user" / "ssh_username", "formatter" /
+# "format_tool". Their presence on one side only proves nothing.
+_OPTIONAL_ATTRIBUTES = frozenset({"command", "user", "path", "format", "budget", "address", "time"})
+
+# Head nouns that say only "the thing used for": "ci_tool" / "ci_provider" / "ci_platform",
+# "issue_tracker" / "bug_tracker" / "ticketing_system" ("design system" and "operating
+# system" are made one word by the lexicon's phrases first). As
+# the last word of a name they are dropped before
+# two names are compared, so what is left (the slot's subject matter) decides.
+_GENERIC_HEADS = frozenset(
+    {
+        "tool", "platform", "provider", "service", "solution", "software",
+        "product", "vendor", "technology", "tracker", "utility", "app", "application",
+        "suite", "stack", "setup", "choice", "option", "preference", "used",
+        "destination", "network", "system", "layer",
+    }
+)  # fmt: skip
+
+# Ordinals: "first_reviewer" and "second_reviewer" are two slots, as "item_1" and "item_2".
+_ORDINALS = frozenset(
+    {
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth",
+        "ninth", "tenth", "tertiary", "quaternary",
+    }
+)  # fmt: skip
+
+# Attribute nouns that stand in for a neighbour: "db_host" / "db_address",
+# "release_date" / "release_time", "test_directory" / "test_path",
+# "backup_location" / "backup_directory". Swapping one for another proves nothing.
+_LOOSE_ATTRIBUTES = frozenset({"address", "time", "path", "location", "file"})
+
+# Qualifiers that split a slot in two when one name has one and the other does not:
+# "owner" vs "previous_owner", "db" vs "db_port", "replicas" vs "max_replicas".
+_ABSENCE_DISCRIMINATORS = (_ATTRIBUTE_NOUNS - _OPTIONAL_ATTRIBUTES) | frozenset(
+    {
+        # time and order
+        "previous", "new", "next", "last", "first", "original", "legacy", "future",
+        # roles of one of several things
+        "replica", "secondary", "standby", "backup", "fallback",
+        # sides and directions
+        "frontend", "backend", "source", "target", "upstream", "downstream",
+        # bounds and ends
+        "minimum", "maximum", "start", "end", "lower", "upper",
+        # environments
+        "production", "staging", "development", "qa", "preview", "local",
+        # kinds of test
+        "unit", "integration", "e2e", "smoke",
+        # places and spheres of a person or a thing
+        "home", "work", "office", "personal", "private", "public", "internal", "external",
+        "remote", "cold", "hot", "soft", "hard",
+    }
+    | _ORDINALS
+)  # fmt: skip
+
+# Side words are qualifiers only before a noun; see _qualifiers.
+_SIDE_WORDS = frozenset({"frontend", "backend"})
+
+# Tokens that never stand for one another: when each name has a different one of these
+# ("test_command" vs "build_command", "log_level" vs "log_format"), the slots differ.
+_SWAP_DISCRIMINATORS = (
+    _ABSENCE_DISCRIMINATORS
+    | (_ATTRIBUTE_NOUNS - _LOOSE_ATTRIBUTES)
+    | frozenset(
+        {
+            # activities a project runs
+            "build", "test", "lint", "format", "install", "deployment", "release", "run",
+            "serve", "migrate", "seed", "typecheck", "benchmark", "compile", "publish",
+            "clean", "watch",
+            # platforms and clients
+            "mobile", "web", "desktop", "client", "server", "ios", "android",
+            # data flow
+            "input", "output", "read", "write", "inbound", "outbound", "request",
+            "response", "fork", "origin",
+            # periods
+            "hourly", "daily", "weekly", "monthly", "quarterly", "yearly",
+            # pipelines
+            "ci", "cd", "primary",
+            # the present, against every other time ("current_owner" / "previous_owner")
+            "current",
+            # likes and rules, and halves of the day
+            "allowed", "forbidden", "blocked", "denied", "preferred", "avoided", "liked",
+            "disliked", "favorite", "day", "night", "weekday", "weekend", "morning", "evening",
+            # opposites
+            "ingress", "egress", "open", "closed", "enabled", "disabled", "included",
+            "excluded", "allow", "deny", "accept", "reject", "approved", "rejected",
+            "required", "optional", "success", "failure", "pass", "fail", "before", "after",
+            "pre", "post", "light", "dark", "push", "pull", "import", "export", "encrypt",
+            "decrypt", "active", "inactive", "online", "offline", "top", "bottom", "left",
+            "right", "front", "back", "head", "tail", "old", "young", "past", "blocks", "block",
+            # kinds of problem that live in different tools
+            "error", "issue",
+            # more contrasting modifiers in general use (issue 11)
+            "from", "to", "into", "sandbox", "live", "canary", "stable", "beta", "alpha",
+            "passive", "leader", "follower", "producer", "consumer", "publisher", "subscriber",
+            "author", "reviewer", "assignee", "reporter", "approver", "requester", "recipient",
+            "mentor", "mentee", "buyer", "seller", "width", "height", "horizontal", "vertical",
+            "low", "high", "short", "long", "small", "large", "medium", "fast", "slow", "warm",
+            "inner", "outer", "close", "entry", "exit", "include", "exclude", "allowlist",
+            "denylist", "blocklist", "whitelist", "blacklist", "add", "remove", "create",
+            "delete", "get", "set", "sync", "async", "base", "compare", "average", "median",
+            "mean", "peak", "total", "cpu", "memory", "disk", "gpu", "bandwidth", "eu", "us",
+            "apac", "emea", "europe", "asia", "america", "macos", "windows", "linux", "uat",
+            "demo", "afternoon", "breakfast", "lunch", "dinner", "mother", "father", "sent",
+            "received", "free", "paid", "trial",
+            # roles in an exchange
+            "sender", "receiver", "parent", "child", "major", "minor", "incoming", "outgoing",
+        }
+    )
+)  # fmt: skip
+
+
+def lexical_verdict(a: str, b: str) -> LexicalVerdict:
+    """Say whether two predicate names are the same slot, different slots, or unclear.
+
+    "same": equal once humanized, or equal after plurals and abbreviations are made
+    canonical (db/database, env/environment, repo/repository, deploy/deployment,
+    config/configuration, ...), or equal once the spaces are gone (on_call/oncall), or
+    equal once a generic head noun is dropped (ci_tool/ci_provider/ci_platform).
+
+    "different" also: the names hold different numbers (item_1/item_2).
+
+    "different": one name carries a discriminating qualifier the other lacks
+    (previous, primary, replica, frontend, min, max, start, end, region, port, url,
+    version, count, ...); or each carries a different discriminating word (test vs
+    build, primary vs replica, ci vs cd); or both share an attribute noun but qualify
+    it with different words (python_version vs node_version).
+
+    "unknown": everything else; the embedding decides.
+
+    >>> lexical_verdict("db_engine", "database_engine")
+    'same'
+    >>> lexical_verdict("deploy_target", "deploymentTarget")
+    'same'
+    >>> lexical_verdict("on_call", "oncall")
+    'same'
+    >>> lexical_verdict("deploy_target", "deploy_region")
+    'different'
+    >>> lexical_verdict("owner", "previous_owner")
+    'different'
+    >>> lexical_verdict("primary_db", "replica_db")
+    'different'
+    >>> lexical_verdict("frontend_port", "backend_port")
+    'different'
+    >>> lexical_verdict("test_command", "build_command")
+    'different'
+    >>> lexical_verdict("ci_provider", "ci_platform")
+    'same'
+    >>> lexical_verdict("item_1", "item_2")
+    'different'
+    >>> lexical_verdict("home_city", "work_city")
+    'different'
+    >>> lexical_verdict("search_engine", "search_backend")
+    'unknown'
+    """
+    raw_a, raw_b = predicate_tokens(a), predicate_tokens(b)
+    if raw_a == raw_b or "".join(raw_a) == "".join(raw_b):
+        return "same"
+    canon_a, canon_b = canonical_tokens(a), canonical_tokens(b)
+    canon_a, canon_b = (
+        _join_compounds(canon_a, set(canon_b)),
+        _join_compounds(canon_b, set(canon_a)),
+    )
+    if canon_a == canon_b or "".join(canon_a) == "".join(canon_b):
+        return "same"
+
+    if _numbers(canon_a) != _numbers(canon_b):
+        return "different"
+    bare_a, bare_b = _bare(canon_a), _bare(canon_b)
+    if bare_a == bare_b or "".join(bare_a) == "".join(bare_b) or _abbreviates(bare_a, bare_b):
+        return "same"
+
+    set_a, set_b = set(canon_a), set(canon_b)
+    only_a = _qualifiers(canon_a) - set_b
+    only_b = _qualifiers(canon_b) - set_a
+    if (only_a | only_b) & _ABSENCE_DISCRIMINATORS:
+        return "different"
+    if only_a & _SWAP_DISCRIMINATORS and only_b & _SWAP_DISCRIMINATORS:
+        return "different"
+    if (set_a - set_b) and (set_b - set_a) and set_a & set_b & _ATTRIBUTE_NOUNS:
+        return "different"
+    return "unknown"
+
+
+def _numbers(tokens: list[str]) -> list[str]:
+    # "item_1" / "item_2", "step2" / "step_3", "v1_url" / "v2_url": every number in a name
+    # is part of what it names, so names whose numbers differ never share a slot.
+    return sorted(re.findall(r"\d+", " ".join(tokens)))
+
+
+# Words that relate a subject to a value without naming the slot: "uses_cache" is
+# "cache", "hosted_on" is "host", "backed_up_to" is "backup".
+_LEADING_VERBS = frozenset({"uses", "use", "used", "using", "has", "have", "had", "is", "was"})
+_TRAILING_PARTICLES = frozenset({"on", "in", "to", "with", "by", "at", "of", "for", "up", "from"})
+
+
+def _bare(tokens: list[str]) -> list[str]:
+    # "ci tool" -> "ci", "uses cache" -> "cache", "hosted on" -> "host"; a name that is
+    # nothing but such words keeps them all.
+    out = list(tokens)
+    while len(out) > 1 and out[0] in _LEADING_VERBS:
+        out.pop(0)
+    while len(out) > 1 and (out[-1] in _GENERIC_HEADS or out[-1] in _TRAILING_PARTICLES):
+        out.pop()
+    return out
+
+
+_INFLECTIONS = frozenset({"ed", "d", "s", "es", "ing", "er", "ers", "ings", "ee", "or"})
+
+
+def _is_abbreviation(short: str, long: str) -> bool:
+    # "tf" / "terraform", "gh" / "github", "req" / "request": the short word's letters
+    # appear in order in the long one, starting with its first letter.
+    if len(short) < 2 or len(long) < len(short) + 2 or short[0] != long[0] or short.isdigit():
+        return False
+    if long.startswith(short) and long[len(short) :] in _INFLECTIONS:
+        return False  # "block" / "blocked", "lead" / "leader": another form, another role
+    if len(short) <= 3 and not long.startswith(short):
+        return False  # "dns" / "deployment": three scattered letters prove nothing
+    rest = iter(long[1:])
+    return all(ch in rest for ch in short[1:])
+
+
+def _collapse_acronyms(tokens: list[str], other: list[str]) -> list[str]:
+    # "site reliability contact" meets "sre contact": a run of words whose initials are a
+    # word of the other name is that word.
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        for word in other:
+            n = len(word)
+            run = tokens[i : i + n]
+            if n >= 2 and len(run) == n and "".join(t[0] for t in run) == word:
+                out.append(word)
+                i += n
+                break
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
+
+
+def _abbreviates(a: list[str], b: list[str]) -> bool:
+    """True when the names match word by word, each pair equal or one abbreviating the other
+    (acronyms of several words included)."""
+    a, b = _collapse_acronyms(a, b), _collapse_acronyms(b, a)
+    if len(a) != len(b) or a == b:
+        return a == b
+    return all(
+        x == y or _is_abbreviation(x, y) or _is_abbreviation(y, x)
+        for x, y in zip(a, b, strict=True)
+    )
+
+
+def _join_compounds(tokens: list[str], other: set[str]) -> list[str]:
+    # "on call rotation" meets "oncall schedule": two neighbours whose concatenation is
+    # a word of the other name are that word, so only real differences remain.
+    out: list[str] = []
+    i = 0
+    while i < len(tokens):
+        if i + 1 < len(tokens) and tokens[i] + tokens[i + 1] in other:
+            out.append(tokens[i] + tokens[i + 1])
+            i += 2
+        else:
+            out.append(tokens[i])
+            i += 1
+    return out
+
+
+def _qualifiers(tokens: list[str]) -> set[str]:
+    # As the last word, "backend" / "frontend" name an implementation ("search_backend",
+    # "cache_backend"), not a side of an application, so they discriminate nothing there.
+    words = set(tokens)
+    if tokens and tokens[-1] in _SIDE_WORDS and tokens.count(tokens[-1]) == 1:
+        words.discard(tokens[-1])
+    return words
+
+
+def should_merge(a: str, b: str, similarity: float, threshold: float) -> bool:
+    """Decide whether predicate ``a`` should be written under existing predicate ``b``.
+
+    The lexical verdict wins when it has one; otherwise the embedding similarity of the
+    humanized names must reach ``threshold``.
+
+    >>> should_merge("db_host", "database_host", similarity=0.1, threshold=0.8)
+    True
+    >>> should_merge("deploy_target", "deploy_region", similarity=0.99, threshold=0.8)
+    False
+    >>> should_merge("search_engine", "search_backend", similarity=0.85, threshold=0.8)
+    True
+    >>> should_merge("search_engine", "search_backend", similarity=0.70, threshold=0.8)
+    False
+    """
+    verdict = lexical_verdict(a, b)
+    if verdict == "same":
+        return True
+    if verdict == "different":
+        return False
+    return similarity >= threshold
