@@ -232,6 +232,23 @@ async def test_an_endpoint_without_json_schema_is_asked_for_a_json_object(store:
         assert [(p, o) for p, o, _ in await rig.facts()] == [("queue", "SQS")]
 
 
+async def test_a_500_naming_response_format_is_a_refused_format_not_an_outage(
+    store: Store,
+) -> None:
+    # llama.cpp's Python server: its own validation error of response_format is a 500.
+    def script(body: dict[str, Any]) -> tuple[int, str]:
+        if body["response_format"]["type"] == "json_schema":
+            return 500, "('body', 'response_format', 'type'): Input should be 'json_object'"
+        return facts(fact("payments", "queue", "SQS"))
+
+    async with serving(FakeLLM([script])) as llm:
+        rig = await rig_for(store, llm)
+        await rig.turn(stop("payments uses SQS", "OK."))
+        assert [r["response_format"]["type"] for r in llm.requests] == ["json_schema",
+                                                                        "json_object"]  # fmt: skip
+        assert rig.waits == [] and [(p, o) for p, o, _ in await rig.facts()] == [("queue", "SQS")]
+
+
 async def test_an_endpoint_refusing_the_schema_field_gets_a_plain_json_object(
     store: Store,
 ) -> None:

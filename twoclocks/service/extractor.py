@@ -83,7 +83,7 @@ class Extractor:
                 except httpx.HTTPError as exc:
                     last = f"{type(exc).__name__}: {exc}"
                 else:
-                    if response.status_code in (400, 422) and len(self.formats) > 1:
+                    if _format_refused(response) and len(self.formats) > 1:
                         # This response_format is not supported here: ask for the next one.
                         refused = self.formats.pop(0)
                         log.info("extractor %s: no %s, trying the next", self.url, refused)
@@ -112,6 +112,14 @@ def response_formats() -> list[dict[str, Any]]:
         {"type": "json_object", "schema": FACT_SCHEMA},
         {"type": "json_object"},
     ]
+
+
+def _format_refused(response: httpx.Response) -> bool:
+    """The endpoint does not take this response_format: a 400/422, or a 5xx naming it
+    (llama.cpp's Python server answers its own validation error with a 500)."""
+    if response.status_code in (400, 422):
+        return True
+    return response.status_code >= 500 and "response_format" in response.text
 
 
 def _content(response: httpx.Response) -> str:
