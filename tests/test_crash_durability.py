@@ -127,9 +127,21 @@ async def test_a_killed_falkordb_is_answered_503_then_restarted_never_500_or_a_h
 
     assert [k for k in tally.errors if "transport" in k] == []  # no hang, no dropped call
     assert {k.split()[1] for k in tally.server_errors()} <= {"503"}, tally.errors
-    assert len(tally.acknowledged) >= WRITES // 2  # it came back and took writes again
+    # The burst may end before the restart (an idle box sends it in well under a second):
+    # wait for health, then it must take writes again.
+    deadline = time.monotonic() + 90
     status, body = await asyncio.to_thread(served.health)
+    while time.monotonic() < deadline and (
+        status != 200 or "problem" in body or int(lock.read_text()) == first
+    ):
+        await asyncio.sleep(0.2)
+        status, body = await asyncio.to_thread(served.health)
     assert status == 200 and "problem" not in body
+    after = workload.Tally()
+    await workload.run(served.url, served.key, shape, writes=20, tally=after, timeout_s=60)
+    # It came back and takes writes again (a 409 for a slot another client closed is fine).
+    assert after.server_errors() == {} and len(after.acknowledged) >= 10, after.errors
+    tally.acknowledged.extend(after.acknowledged)
     assert int(lock.read_text()) != first
     if 503 in seen:  # the watchdog may restart it between two looks
         assert any("FalkorDB" in p for p in problems)

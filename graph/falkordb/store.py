@@ -139,7 +139,7 @@ class FalkorDBStore(KeyStore):
 
     def health(self) -> str | None:
         """What the watchdog found wrong with the owned server now, or None."""
-        return self._watchdog.problem if self._watchdog is not None else None
+        return self._watchdog.current_problem() if self._watchdog is not None else None
 
     async def close(self) -> None:
         """Close the connection pool and stop an owned server."""

@@ -49,6 +49,13 @@ class Watchdog:
         self._task: asyncio.Task[None] | None = None
         self._probe: redis.asyncio.Redis | None = None
 
+    def current_problem(self) -> str | None:
+        """``problem``, or an exit the watchdog's next look has not seen yet (up to
+        ``interval_s`` later): /healthz must not say ready over a dead engine."""
+        if self.problem is None and not self._server.running:
+            return f"FalkorDB exited (code {self._server.exit_code}); restarting it"
+        return self.problem
+
     def start(self) -> None:
         """Begin watching (on the running loop's thread: restarts spawn from it)."""
         if self._task is None:

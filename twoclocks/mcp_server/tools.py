@@ -22,7 +22,7 @@ from mcp_types import ToolAnnotations
 from pydantic import Field, ValidationError
 
 from twoclocks.domain.errors import InvalidInput, TwoclocksError
-from twoclocks.domain.model import require_aware
+from twoclocks.domain.model import require_aware, require_one_line
 from twoclocks.domain.scope import Scope as RecallScope
 from twoclocks.graph.port import Clock
 from twoclocks.mcp_server.backends import (
@@ -392,8 +392,10 @@ def build_server(backend: Backend) -> MCPServer:
         ] = 100,
     ) -> FactList:
         with _tool_errors():
+            # The same rule as the HTTP route's subject (a NUL would reach the engine).
+            named = None if subject is None else require_one_line(subject, "subject")
             rows = await backend.timeline(
-                ctx, Clock(clock), _time(since, "since"), _time(until, "until"), subject
+                ctx, Clock(clock), _time(since, "since"), _time(until, "until"), named
             )
             return FactList(facts=rows[:limit], more=max(0, len(rows) - limit))
 

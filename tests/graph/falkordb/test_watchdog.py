@@ -67,6 +67,24 @@ async def test_a_killed_falkordb_is_noticed_reported_and_restarted_with_its_data
         await store.close()
 
 
+async def test_healthz_reports_a_dead_falkordb_before_the_watchdogs_next_look(
+    tmp_path: Path,
+) -> None:
+    store = FalkorDBStore.embedded(tmp_path / "db")
+    await store.start()
+    try:
+        dog = store._watchdog
+        assert dog is not None
+        await dog.stop()  # it never looks again: health must not wait for its next look
+        server = store._server
+        assert server is not None and server.pid is not None and store.health() is None
+        os.kill(server.pid, signal.SIGKILL)
+        await _until(lambda: not server.running, timeout_s=10)
+        assert "FalkorDB exited" in (store.health() or "")
+    finally:
+        await store.close()
+
+
 async def test_a_hung_falkordb_is_killed_after_the_grace_period_and_restarted(
     tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
