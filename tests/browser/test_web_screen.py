@@ -143,7 +143,7 @@ async def test_finding_a_fact_by_text_writer_and_class_asks_the_server_and_says_
     await page.fill("#text", "")
     await page.locator("#facts tbody tr", has_text="GitHub Actions").wait_for()
     assert await page.locator("#facts tbody tr").count() == 1
-    await page.select_option("#writer", "agent")  # the person's key wrote them all
+    await page.select_option("#writer", "person")  # an agent's key wrote them all
     await page.locator("#facts td.empty").get_by_role("button", name="Clear filters").click()
     await page.locator("#range", has_text="of 5").wait_for()
     assert await page.input_value("#writer") == ""

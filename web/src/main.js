@@ -43,8 +43,13 @@ async function start() {
     const show = async (name) => {
       root.querySelector("#to-memory").setAttribute("aria-pressed", String(name === "memory"));
       root.querySelector("#to-graph").setAttribute("aria-pressed", String(name === "graph"));
-      if (name === "graph") await (await import(GRAPH_BUNDLE)).renderGraph(screen, settings);
-      else await renderFacts(screen, settings, signOut);
+      // Each showing draws into a fresh view: a screen left while it still loads (Graph
+      // clicked before the first page came) finishes into its own detached view, never
+      // over the screen shown now.
+      const view = document.createElement("div");
+      screen.replaceChildren(view);
+      if (name === "graph") await (await import(GRAPH_BUNDLE)).renderGraph(view, settings);
+      else await renderFacts(view, settings, signOut);
     };
     root.querySelector("#to-memory").addEventListener("click", () => show("memory"));
     root.querySelector("#to-graph").addEventListener("click", () => show("graph"));
