@@ -3,17 +3,8 @@ names the field, and neither is stored; the secret is never echoed."""
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import AsyncIterator
-from typing import Any
-
 import httpx
 import pytest
-
-from twoclocks import bootstrap
-from twoclocks.api.app import create_app
-from twoclocks.embeddings.hashing import HashingEmbedder
-from twoclocks.graph.falkordb.store import FalkorDBStore
 
 pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
 
@@ -25,22 +16,6 @@ AWS_EXAMPLE = "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
-
-
-@pytest.fixture
-async def api(falkordb_server: Any, tmp_path: Any) -> AsyncIterator[httpx.AsyncClient]:
-    """An app over a real store, with one fresh account whose key every call sends."""
-    settings = bootstrap.load_settings(data_dir=tmp_path)
-    runtime = await bootstrap.start_runtime(
-        settings, store=FalkorDBStore(falkordb_server.socket_path), embedder=HashingEmbedder(384)
-    )
-    key = await runtime.accounts.create(f"a{uuid.uuid4().hex[:12]}")
-    transport = httpx.ASGITransport(app=create_app(runtime))
-    async with httpx.AsyncClient(
-        transport=transport, base_url="http://test", headers={"Authorization": f"Bearer {key}"}
-    ) as client:
-        yield client
-    await runtime.close()
 
 
 async def nothing_stored(api: httpx.AsyncClient) -> bool:
