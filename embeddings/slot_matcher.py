@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
 from twoclocks.domain.slot_names import humanize_predicate
-from twoclocks.domain.slot_values import values_verdict
+from twoclocks.domain.slot_values import holds_same_value, values_verdict
 from twoclocks.domain.slot_verdict import lexical_verdict
 from twoclocks.domain.value_categories import categories_verdict
 
@@ -84,6 +84,9 @@ class SlotMatcher:
                 same.append(name)
             elif verdict == "unknown":
                 held = list((values or {}).get(name, ()))
+                if value is not None and holds_same_value(value, held):
+                    open_names.append(name)  # one value under both names: the names decide
+                    continue
                 things = categories_verdict(value, held) if value is not None else "unknown"
                 kinds = values_verdict(value, held) if value is not None else "unknown"
                 if things == "different_category" or (

@@ -184,3 +184,23 @@ def test_values_of_different_categories_block_a_merge_the_names_would_make() -> 
     assert kept is None
     person_or_city = matcher.match("contact", ["base"], "Lisbon", {"base": ["Priya Raman"]})
     assert person_or_city is None
+
+
+def test_an_equal_value_is_no_evidence_that_two_names_are_one_slot() -> None:
+    # General Motors' chairperson and CEO were both Mary Barra: one person, two roles. The
+    # shared value must not lower the bar (it once did by SAME_CATEGORY_MARGIN: two people).
+    probe = SlotMatcher(HashingEmbedder())
+    score = probe.similarity("chairperson", "chief_executive_officer")
+    matcher = SlotMatcher(HashingEmbedder(), threshold=min(1.0, score + SAME_CATEGORY_MARGIN / 2))
+    held = {"chief_executive_officer": ["Mary Barra"]}
+    assert matcher.match("chairperson", ["chief_executive_officer"], "mary barra.", held) is None
+    assert matcher.match("chairperson", ["chief_executive_officer"], "Marc Benioff", held) == (
+        "chief_executive_officer"
+    )
+
+
+def test_an_equal_value_leaves_the_names_to_decide() -> None:
+    # Not a block either: names the threshold accepts still merge when the value is restated.
+    matcher = SlotMatcher(HashingEmbedder(), threshold=0.0)
+    held = {"cache_backend": ["Redis"]}
+    assert matcher.match("cache_store", ["cache_backend"], "Redis", held) == "cache_backend"
