@@ -203,6 +203,10 @@ def test_contrasting_modifiers_block_a_merge() -> None:
         ("incremental_backup", "full_backup"),
         ("landlord", "tenant"),
         ("encode_format", "decode_format"),
+        ("build_image", "runtime_image"),
+        ("least_favorite_food", "favorite_food"),
+        ("expected_latency", "actual_latency"),
+        ("publishable_key", "secret_key"),
     ],
 )
 def test_antonym_modifiers_from_general_usage_block_a_merge(a: str, b: str) -> None:
