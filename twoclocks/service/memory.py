@@ -7,8 +7,7 @@ The record clock and id factory are injected, so tests drive time by hand.
 from __future__ import annotations
 
 import asyncio
-import random
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -22,7 +21,6 @@ from twoclocks.domain.errors import (
     InvalidInput,
     ReadNotAllowed,
     TwoclocksError,
-    WriteConflict,
 )
 from twoclocks.domain.model import (
     FactClass,
@@ -34,7 +32,6 @@ from twoclocks.domain.model import (
 )
 from twoclocks.domain.places import Workspace, resolve_place
 from twoclocks.domain.revise_plan import plan_link, plan_reopen, plan_retract, plan_revise
-from twoclocks.domain.slot_names import fact_text
 from twoclocks.domain.trust import Writer, decide_tier
 from twoclocks.domain.write_plan import plan_write
 from twoclocks.embeddings.port import Embedder
@@ -53,6 +50,7 @@ from twoclocks.service.requests import (
     SplitAliasRequest,
     SplitAliasResult,
 )
+from twoclocks.service.slot_writer import SlotWriter
 
 RecordClock = Callable[[], datetime]
 """The store's own clock: the only source of created_at / expired_at."""
@@ -60,9 +58,6 @@ RecordClock = Callable[[], datetime]
 IdFactory = Callable[[], str]
 SettingsLookup = Callable[[str], Awaitable[AccountSettings]]
 WorkspaceResolver = Callable[[str | None], Workspace]
-
-MAX_ATTEMPTS = 60
-"""Optimistic retries per write; 20 racing writers on one slot need at most 20 rounds."""
 
 
 def incoming(**fields: Any) -> Incoming:
@@ -103,6 +98,7 @@ class MemoryService:
         self.slot_matcher = slot_matcher
         self.settings_of = settings_of
         self._noted: set[tuple[str, str, str]] = set()
+        self._writer = SlotWriter(store, clock, embedder)
 
     # -- writing -----------------------------------------------------------------
 
@@ -146,7 +142,7 @@ class MemoryService:
         # The new fact's vector is encoded before the slot is read, not between the read
         # and the apply (where it would widen the window racers have to move the slot),
         # and before anything is stored, so a failing model leaves no trace.
-        vectors = await self._embedding_of(new.subject, new.predicate, new.object)
+        vectors = await self._writer.embedding_of(new.subject, new.predicate, new.object)
         if req.evidence and episode_id:
             # The person's own words are kept as a dated episode the fact points to;
             # saved only once the write has passed every check above.
@@ -170,7 +166,7 @@ class MemoryService:
             return plan_write(new, visible, now, self.new_id)
 
         await self._note_workspace(caller.account, new.workspace, workspace.space)
-        done = await self._apply(caller.account, new.subject, new.predicate, plan, vectors)
+        done = await self._writer.apply(caller.account, new.subject, new.predicate, plan, vectors)
         if new_alias:
             # Recorded only once the fact is in: a write that failed leaves no alias behind.
             await self.store.record_alias(caller.account, subject, asked, predicate)
@@ -243,7 +239,7 @@ class MemoryService:
                 fact_id, versions, req.reason, now, self.new_id, req.at, replacement, history
             )
 
-        done = await self._apply(caller.account, subject, predicate, plan)
+        done = await self._writer.apply(caller.account, subject, predicate, plan)
         return ReviseResult(
             fact_id=fact_id,
             successor_id=done.successor_id,
@@ -270,7 +266,7 @@ class MemoryService:
             versions = await self.store.versions_of(caller.account, fact_id)
             return plan_retract(fact_id, versions, now, reason)
 
-        await self._apply(caller.account, current[0].subject, current[0].predicate, plan)
+        await self._writer.apply(caller.account, current[0].subject, current[0].predicate, plan)
         return fact_id
 
     async def link_episode(self, caller: Caller, fact_id: str, episode: Episode) -> str:
@@ -284,7 +280,7 @@ class MemoryService:
             versions = await self.store.versions_of(caller.account, fact_id)
             return plan_link(fact_id, versions, now, episode.episode_id)
 
-        await self._apply(caller.account, current[0].subject, current[0].predicate, plan)
+        await self._writer.apply(caller.account, current[0].subject, current[0].predicate, plan)
         return fact_id
 
     async def reopen(self, caller: Caller, fact_id: str) -> str:
@@ -297,7 +293,7 @@ class MemoryService:
             versions = await self.store.versions_of(caller.account, fact_id)
             return plan_reopen(fact_id, versions, state.versions, now, self.new_id)
 
-        await self._apply(caller.account, subject, predicate, plan)
+        await self._writer.apply(caller.account, subject, predicate, plan)
         return fact_id
 
     async def split_alias(self, caller: Caller, req: SplitAliasRequest) -> SplitAliasResult:
@@ -323,7 +319,7 @@ class MemoryService:
             history = await self.store.query(caller.account, query)
             return plan_split(alias.alias, history, now, self.new_id)
 
-        done = await self._apply(caller.account, alias.subject, alias.canonical, plan)
+        done = await self._writer.apply(caller.account, alias.subject, alias.canonical, plan)
         # Forgotten only once the facts are back: a failed split leaves the alias to retry.
         await self.store.delete_alias(caller.account, alias.subject, alias.alias)
         moved = [v.fact_id for v in done.insert if v.predicate == alias.alias]
@@ -457,55 +453,3 @@ class MemoryService:
         if not versions:
             raise FactNotFound(f"no fact {fact_id} in this account: list facts to find its id")
         return versions
-
-    async def _apply(
-        self,
-        account: str,
-        subject: str,
-        predicate: str,
-        plan: Callable[[SlotState, datetime], Awaitable[Plan]],
-        known: dict[str, list[float]] | None = None,
-    ) -> Plan:
-        """Read the slot, plan, apply iff the slot did not move meanwhile; else retry.
-
-        The planner runs again on every attempt, so a racer that lost sees the
-        winner's write: N racing revisions leave one successor and N-1
-        FactAlreadyRetired.
-        """
-        # By fact text, so a retry does not re-encode; ``known`` comes encoded already.
-        vectors: dict[str, list[float]] = dict(known or {})
-        for attempt in range(MAX_ATTEMPTS):
-            state = await self.store.read_slot(account, subject, predicate)
-            planned = await plan(state, self.clock())
-            if not planned.changes_anything:
-                return planned
-            embeddings = await self._embeddings(planned.insert, vectors)
-            if await self.store.apply(
-                account, planned, subject, predicate, state.counter, embeddings
-            ):
-                return planned
-            # Another writer moved the slot: back off a little so racers spread out.
-            await asyncio.sleep(random.uniform(0, 0.002 * (attempt + 1)))
-        raise WriteConflict(
-            f"slot ({subject}, {predicate}) kept changing during {MAX_ATTEMPTS} attempts; try again"
-        )
-
-    async def _embedding_of(self, subject: str, predicate: str, obj: str) -> dict[str, list[float]]:
-        """The vector of one fact's text, keyed by that text (empty without an embedder)."""
-        if self.embedder is None:
-            return {}
-        text = fact_text(subject, predicate, obj)
-        return {text: (await asyncio.to_thread(self.embedder.embed_documents, [text]))[0]}
-
-    async def _embeddings(
-        self, versions: Sequence[FactVersion], known: dict[str, list[float]]
-    ) -> dict[str, list[float]] | None:
-        """Fact embeddings of the versions a plan inserts, encoded in one batch off the loop."""
-        if self.embedder is None or not versions:
-            return None
-        texts = [fact_text(v.subject, v.predicate, v.object) for v in versions]
-        missing = [t for t in dict.fromkeys(texts) if t not in known]
-        if missing:
-            encoded = await asyncio.to_thread(self.embedder.embed_documents, missing)
-            known.update(zip(missing, encoded, strict=True))
-        return {v.version_id: known[t] for v, t in zip(versions, texts, strict=True)}
