@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import signal
 import sys
 import tempfile
 import time
@@ -31,7 +29,7 @@ from engines import load_average, pct
 from served_runs import add_engine_arguments, served
 
 from twoclocks.eval import invariants, workload
-from twoclocks.eval.served import ServedProcess
+from twoclocks.eval.served import ServedProcess, kill_falkordb_mid_burst
 from twoclocks.graph.falkordb.server import EmbeddedFalkorDB
 
 
@@ -92,17 +90,7 @@ async def _falkordb_killed(server: ServedProcess, args: argparse.Namespace) -> t
     burst = asyncio.create_task(
         workload.run(server.url, server.key, shape, writes=writes, tally=tally, timeout_s=60)
     )
-    while len(tally.acknowledged) < writes // 4 and not burst.done():
-        await asyncio.sleep(0.01)
-    os.kill(int((server.data_dir / "falkordb" / "falkordb.lock").read_text()), signal.SIGKILL)
-    seen, problems = set(), set()
-    while not burst.done():
-        status, body = await asyncio.to_thread(server.health)
-        seen.add(status)
-        if "problem" in body:
-            problems.add(str(body["problem"]))
-        await asyncio.sleep(0.05)
-    await burst
+    _, seen, problems = await kill_falkordb_mid_burst(server, burst, tally, after=writes // 4)
     return tally, seen, problems
 
 

@@ -151,6 +151,13 @@ MERGE (s:TwoclocksSchema {name: 'twoclocks'})
 SET s.version = $version
 """
 
+ANY_NODE = """
+MATCH (n)
+RETURN 1 AS found
+LIMIT 1
+"""
+"""One row when the graph holds any node at all (a store someone has written to)."""
+
 # --- reads ----------------------------------------------------------------------------
 
 SLOT_NAMES = """

@@ -6,6 +6,7 @@ answer rows as dicts); everything else about keys is the same on every engine.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -30,13 +31,17 @@ def key_from_row(row: Mapping[str, Any]) -> ApiKey:
     )
 
 
-class KeyStore:
-    """Mixin: the key calls of the Store port, for an engine that has ``_registry_rows``."""
+class KeyStore(ABC):
+    """Base of each engine's store: the key calls of the Store port, over ``_registry_rows``."""
 
+    @abstractmethod
     async def _registry_rows(
         self, statement: str, params: dict[str, Any], *, write: bool
     ) -> list[dict[str, Any]]:
-        raise NotImplementedError  # each engine's store defines it
+        """Run one statement where the engine keeps accounts and keys; rows as dicts.
+
+        ``write`` says whether the statement changes anything (an engine may route reads
+        and writes differently)."""
 
     async def save_key(
         self, account: str, name: str, role: KeyRole, key_hash: str, created_at: datetime

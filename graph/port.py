@@ -139,6 +139,9 @@ class Store(Protocol):
     async def record_schema_version(self, version: int) -> None:
         """Record the layout version the store now has (after a migration, or when new)."""
 
+    async def holds_nothing(self) -> bool:
+        """True for a store never written to: no account, no fact, no version recorded."""
+
     async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
         """Every believed version of the slot (any workspace) and its counter."""
 

@@ -39,13 +39,19 @@ class TestNeo4j:
         """Use $TWOCLOCKS_TEST_NEO4J_URI if set, else start a server with ci/neo4j/start."""
         if uri := os.environ.get(URI_ENV):
             return cls(uri)
+        return cls.start_own()
+
+    @classmethod
+    def start_own(cls, name: str = "") -> TestNeo4j:
+        """Start a server of this process's own with ci/neo4j/start (a clean database);
+        ``name`` tells a second one (say, a test's empty store) from the session's."""
         if shutil.which("java") is None:
             raise Neo4jUnavailable(
                 f"java is not on PATH, so ci/neo4j/start cannot run; "
                 f"install Java 17 or set {URI_ENV}"
             )
         _remove_orphaned_run_dirs()
-        run_dir = CI_NEO4J / "run" / f"pytest-{os.getpid()}"
+        run_dir = CI_NEO4J / "run" / "-".join(filter(None, ("pytest", str(os.getpid()), name)))
         # Its own process group, so a timeout ends Maven too (the JVM is setsid'd apart).
         proc = subprocess.Popen(
             ["bash", str(CI_NEO4J / "start")],
@@ -97,7 +103,7 @@ def _stop(run_dir: Path, keep_logs: bool = False) -> None:
 def _remove_orphaned_run_dirs() -> None:
     """Run dirs of pytest processes that died (their servers have stopped by themselves)."""
     for run_dir in (CI_NEO4J / "run").glob("pytest-*"):
-        pid = run_dir.name.removeprefix("pytest-")
+        pid = run_dir.name.split("-")[1]  # pytest-<pid> or pytest-<pid>-<name>
         if pid.isdigit() and not _alive(int(pid)):
             _stop(run_dir)
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from twoclocks.eval import invariants, workload
-from twoclocks.eval.served import ServedProcess, free_port
+from twoclocks.eval.served import ServedProcess, free_port, kill_falkordb_mid_burst
 
 pytestmark = pytest.mark.anyio
 
@@ -110,20 +110,7 @@ async def test_a_killed_falkordb_is_answered_503_then_restarted_never_500_or_a_h
     burst = asyncio.create_task(
         workload.run(served.url, served.key, shape, writes=WRITES, tally=tally, timeout_s=60)
     )
-    lock = served.data_dir / "falkordb" / "falkordb.lock"
-    while len(tally.acknowledged) < WRITES // 4:
-        await asyncio.sleep(0.01)
-    first = int(lock.read_text())
-    os.kill(first, signal.SIGKILL)
-    seen: set[int] = set()
-    problems: set[str] = set()
-    while not burst.done():
-        status, body = await asyncio.to_thread(served.health)
-        seen.add(status)
-        if "problem" in body:
-            problems.add(str(body["problem"]))
-        await asyncio.sleep(0.05)
-    await burst
+    first, seen, problems = await kill_falkordb_mid_burst(served, burst, tally, after=WRITES // 4)
 
     assert [k for k in tally.errors if "transport" in k] == []  # no hang, no dropped call
     assert {k.split()[1] for k in tally.server_errors()} <= {"503"}, tally.errors
@@ -132,7 +119,7 @@ async def test_a_killed_falkordb_is_answered_503_then_restarted_never_500_or_a_h
     deadline = time.monotonic() + 90
     status, body = await asyncio.to_thread(served.health)
     while time.monotonic() < deadline and (
-        status != 200 or "problem" in body or int(lock.read_text()) == first
+        status != 200 or "problem" in body or served.falkordb_pid() == first
     ):
         await asyncio.sleep(0.2)
         status, body = await asyncio.to_thread(served.health)
@@ -142,7 +129,7 @@ async def test_a_killed_falkordb_is_answered_503_then_restarted_never_500_or_a_h
     # It came back and takes writes again (a 409 for a slot another client closed is fine).
     assert after.server_errors() == {} and len(after.acknowledged) >= 10, after.errors
     tally.acknowledged.extend(after.acknowledged)
-    assert int(lock.read_text()) != first
+    assert served.falkordb_pid() != first
     if 503 in seen:  # the watchdog may restart it between two looks
         assert any("FalkorDB" in p for p in problems)
     versions = await workload.export_versions(served.url, served.key)

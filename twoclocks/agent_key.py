@@ -4,17 +4,21 @@ key stays with the CLI and the web screen (issue 15 point 4).
 The key is made on the server with the person's key (POST /v1/keys, role agent, name
 ``agents``) and kept in ``<data dir>/agent-key``, mode 0600, beside the person's key file.
 Installing a second client reuses it; when the file is gone but the key is not, the key is
-rotated, so exactly one live secret exists and it is in the file.
+rotated, so exactly one live secret exists and it is in the file. `twoclocks uninstall` of
+the last installed client revokes it (``revoke_agent_key``) and removes the file.
 """
 
 from __future__ import annotations
 
 from twoclocks.client import Client
 from twoclocks.client_file import AGENT_KEY_FILE, Target, write_key_file
-from twoclocks.domain.errors import InvalidInput, TwoclocksError
+from twoclocks.domain.errors import InvalidInput, KeyNotFound, TwoclocksError
 
 AGENT_KEY_NAME = "agents"
 """The name of the key every installed client on this machine shares."""
+
+REVOKE_LATER = f"twoclocks keys revoke {AGENT_KEY_NAME}"
+"""The command that revokes the agent key by hand (with the person's key, server up)."""
 
 
 def ensure_agent_key(target: Target, dry_run: bool = False) -> str:
@@ -38,3 +42,31 @@ def ensure_agent_key(target: Target, dry_run: bool = False) -> str:
         )
     write_key_file(path, str(made["key"]))
     return f"created  {path}: agent key {AGENT_KEY_NAME!r} (MCP and the hooks send it)"
+
+
+def revoke_agent_key(target: Target, dry_run: bool = False) -> str:
+    """Revoke the agent key (as `twoclocks keys revoke` does) and remove its file; one line.
+
+    The file goes even when the server cannot revoke the key: the line then says so and
+    names the command that revokes it later.
+    """
+    path = target.data_dir / AGENT_KEY_FILE
+    if not path.exists():
+        return f"unchanged  {path}: no agent key file"
+    if dry_run:
+        return f"would revoke  agent key {AGENT_KEY_NAME!r} and remove {path}"
+    person = Client(target.url, target.key, channel="cli", data_dir=target.data_dir)
+    try:
+        person.call("POST", f"/v1/keys/{AGENT_KEY_NAME}/revoke")
+        done = f"revoked agent key {AGENT_KEY_NAME!r}"
+    except KeyNotFound:  # revoked already (by hand, or by an uninstall elsewhere)
+        done = f"agent key {AGENT_KEY_NAME!r} was revoked already"
+    except TwoclocksError as exc:
+        path.unlink(missing_ok=True)
+        return (
+            f"removed  {path}, but the agent key {AGENT_KEY_NAME!r} could NOT be revoked "
+            f"({exc.name}: {exc.message}); it still works until revoked: with the server up, "
+            f"run `{REVOKE_LATER}`"
+        )
+    path.unlink(missing_ok=True)
+    return f"removed  {path}: {done}"

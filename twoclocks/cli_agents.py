@@ -96,12 +96,16 @@ def uninstall(
     client: Annotated[ClientName, typer.Argument(help="Which client to take twoclocks out of")],
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change")] = False,
 ) -> None:
-    """Remove only twoclocks's MCP server and hook from a client's config (backed up)."""
+    """Remove only twoclocks's MCP server and hook from a client's config (backed up), and
+    revoke the agent key when no other installed client sends it."""
+    from twoclocks import bootstrap
+    from twoclocks.uninstall import release_agent_key
     from twoclocks.uninstall import uninstall as run_uninstall
 
     try:
         for line in run_uninstall(client.value, dry_run=dry_run):
             typer.echo(line)
+        typer.echo(release_agent_key(client.value, bootstrap.client_settings(), dry_run=dry_run))
     except TwoclocksError as exc:
         _fail(exc)
 

@@ -186,6 +186,14 @@ class FalkorDBStore(KeyStore):
         graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
         await graph.query(cypher.RECORD_SCHEMA_VERSION, {"version": version})
 
+    async def holds_nothing(self) -> bool:
+        """True when no graph but an empty registry exists (every account has a graph)."""
+        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
+        assert self._client is not None  # _select refuses an unstarted store
+        if set(await self._client.list_graphs()) - {ACCOUNTS_GRAPH}:
+            return False
+        return not (await graph.ro_query(cypher.ANY_NODE, {})).result_set
+
     async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
         """Every believed version of the slot (any workspace) and its counter."""
         graph = await self._graph(account)

@@ -204,6 +204,10 @@ class Neo4jStore(KeyStore):
         """Record the layout version in the database."""
         await self._run(cypher.RECORD_SCHEMA_VERSION, {"version": version})
 
+    async def holds_nothing(self) -> bool:
+        """True when the database holds no node at all (indexes alone are no data)."""
+        return not await self._run(cypher.ANY_NODE)
+
     async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
         """Every believed version of the slot (any workspace) and its counter."""
         params = {"g": check_account(account), "key": slot_key(subject, predicate),

@@ -3,11 +3,14 @@ store migrates it, and one started on a newer store refuses with a clear message
 
 from __future__ import annotations
 
+import logging
+import os
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 from conftest import new_store
+from neo4j_server import Neo4jUnavailable, TestNeo4j
 from storekit import T0, Writer
 
 from twoclocks import bootstrap
@@ -43,6 +46,44 @@ async def restored_version(store: Store) -> AsyncIterator[None]:
     await store.record_schema_version(CURRENT_SCHEMA)
 
 
+@pytest.fixture
+async def empty_store(engine: str, tmp_path: Path) -> AsyncIterator[Store]:
+    """A started store of each engine on a server of its own that nothing was written to."""
+    if engine == "falkordb":
+        from twoclocks.graph.falkordb.store import FalkorDBStore
+
+        s: Store = FalkorDBStore.embedded(tmp_path / "falkordb", appendfsync="everysec")
+        server = None
+    else:
+        from twoclocks.graph.neo4j.store import Neo4jStore
+
+        try:
+            server = TestNeo4j.start_own("empty")  # the session's database holds others' rows
+        except Neo4jUnavailable as e:
+            if os.environ.get("CI", "").lower() == "true":
+                pytest.fail(f"no second test Neo4j: {e}", pytrace=False)
+            pytest.skip(f"no second test Neo4j: {e}")
+        s = Neo4jStore(server.uri)
+    try:
+        await s.start()
+        yield s
+    finally:
+        await s.close()
+        if server is not None:
+            server.release()
+
+
+async def test_a_new_store_is_stamped_with_the_current_schema_not_migrated(
+    empty_store: Store, caplog: pytest.LogCaptureFixture
+) -> None:
+    assert await empty_store.holds_nothing()
+    assert await empty_store.schema_version() is None
+    with caplog.at_level(logging.INFO, logger="twoclocks.service.schema_versions"):
+        await ensure_schema(empty_store)
+    assert await empty_store.schema_version() == CURRENT_SCHEMA
+    assert not [r for r in caplog.records if "migrating" in r.getMessage()]
+
+
 async def test_a_started_store_records_the_current_schema_version(store: Store) -> None:
     await ensure_schema(store)
     assert await store.schema_version() == CURRENT_SCHEMA
@@ -55,6 +96,7 @@ async def test_a_store_from_before_versions_is_migrated_and_reads_its_facts_as_b
     before = [v async for v in store.export(account)]
     await forget_schema_version(engine, request)
     assert await store.schema_version() is None
+    assert not await store.holds_nothing()  # so it is migrated, not stamped as new
     assert await ensure_schema(store) == 0  # found unversioned, migrated
     assert await store.schema_version() == CURRENT_SCHEMA
     assert [v async for v in store.export(account)] == before

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from twoclocks.domain.slot_lexicon import CANONICAL, NOT_PLURAL, PHRASES
+from twoclocks.domain.token_runs import replace_longest_runs
 
 # Splits "ciProvider" and "HTTPServerPort" at case changes but keeps digits on the
 # word they follow, so "s3Bucket" stays "s3 bucket" and "oauth2" stays whole.
@@ -104,19 +105,7 @@ _LONGEST_PHRASE = max(len(p) for p in PHRASES)
 
 def _phrases(tokens: list[str]) -> list[str]:
     # "mother tongue" -> "native language": the longest phrase starting at each word wins.
-    out: list[str] = []
-    i = 0
-    while i < len(tokens):
-        for n in range(min(_LONGEST_PHRASE, len(tokens) - i), 0, -1):
-            found = PHRASES.get(tuple(tokens[i : i + n]))
-            if found is not None:
-                out.extend(found)
-                i += n
-                break
-        else:
-            out.append(tokens[i])
-            i += 1
-    return out
+    return replace_longest_runs(tokens, PHRASES.get, _LONGEST_PHRASE)
 
 
 def _dedupe(tokens: list[str]) -> list[str]:

@@ -15,6 +15,7 @@ import re
 from typing import Literal
 
 from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens
+from twoclocks.domain.token_runs import replace_longest_runs
 
 LexicalVerdict = Literal["same", "different", "unknown"]
 
@@ -282,20 +283,13 @@ def _is_abbreviation(short: str, long: str) -> bool:
 def _collapse_acronyms(tokens: list[str], other: list[str]) -> list[str]:
     # "site reliability contact" meets "sre contact": a run of words whose initials are a
     # word of the other name is that word.
-    out: list[str] = []
-    i = 0
-    while i < len(tokens):
-        for word in other:
-            n = len(word)
-            run = tokens[i : i + n]
-            if n >= 2 and len(run) == n and "".join(t[0] for t in run) == word:
-                out.append(word)
-                i += n
-                break
-        else:
-            out.append(tokens[i])
-            i += 1
-    return out
+    acronyms = {word for word in other if len(word) >= 2}
+
+    def acronym(run: tuple[str, ...]) -> tuple[str] | None:
+        initials = "".join(t[0] for t in run)
+        return (initials,) if initials in acronyms else None
+
+    return replace_longest_runs(tokens, acronym, max(map(len, acronyms), default=0))
 
 
 def _abbreviates(a: list[str], b: list[str]) -> bool:

@@ -1,11 +1,14 @@
 """A twoclocks server in a child process: start it, wait for /healthz, kill it, start it again.
 
 The crash checks kill the server with SIGKILL (no shutdown handler runs) and start a new
-one on the same data dir, the way a machine that loses power and reboots would.
+one on the same data dir, the way a machine that loses power and reboots would; or kill
+the embedded FalkorDB under the live server (``kill_falkordb_mid_burst``).
 """
 
 from __future__ import annotations
 
+import asyncio
+import os
 import signal
 import socket
 import subprocess
@@ -16,6 +19,8 @@ from pathlib import Path
 import httpx
 
 from twoclocks.domain.errors import StoreUnavailable
+from twoclocks.eval.workload import Tally
+from twoclocks.graph.falkordb.server import LOCK_NAME
 
 
 def free_port() -> int:
@@ -86,6 +91,10 @@ class ServedProcess:
             return 0, {}
         return answer.status_code, answer.json()
 
+    def falkordb_pid(self) -> int:
+        """The pid of the embedded FalkorDB the server runs now (its lock file holds it)."""
+        return int((self.data_dir / "falkordb" / LOCK_NAME).read_text())
+
     def kill(self, sig: int = signal.SIGKILL) -> None:
         """Send ``sig`` and reap the process."""
         if self.proc is not None and self.proc.poll() is None:
@@ -100,3 +109,24 @@ class ServedProcess:
         except OSError:
             return "(no log)"
         return "\n".join(text.splitlines()[-lines:])
+
+
+async def kill_falkordb_mid_burst(
+    server: ServedProcess, burst: asyncio.Task[object], tally: Tally, after: int
+) -> tuple[int, set[int], set[str]]:
+    """Once ``after`` writes of ``burst`` are acknowledged, SIGKILL the server's FalkorDB and
+    watch /healthz until the burst ends: (the killed pid, statuses seen, problems said)."""
+    while len(tally.acknowledged) < after and not burst.done():
+        await asyncio.sleep(0.01)
+    killed = server.falkordb_pid()
+    os.kill(killed, signal.SIGKILL)
+    seen: set[int] = set()
+    problems: set[str] = set()
+    while not burst.done():
+        status, body = await asyncio.to_thread(server.health)
+        seen.add(status)
+        if "problem" in body:
+            problems.add(str(body["problem"]))
+        await asyncio.sleep(0.05)
+    await burst
+    return killed, seen, problems

@@ -4,6 +4,7 @@ Each release that changes what the stores hold (a property, a label, an index a 
 relies on) bumps CURRENT_SCHEMA and adds the step from the previous version to
 MIGRATIONS. A server never reads a layout it does not know: an older store is migrated
 step by step at start, before any request; a newer one stops the start with SchemaTooNew.
+A brand-new store (nothing written yet) is stamped with CURRENT_SCHEMA, without migrating.
 """
 
 from __future__ import annotations
@@ -50,6 +51,10 @@ async def ensure_schema(store: Store) -> int:
             f"{CURRENT_SCHEMA}: it was written by a newer twoclocks; upgrade twoclocks "
             "(pip install -U twoclocks), or point it at another store"
         )
+    if found is None and await store.holds_nothing():
+        # A brand-new store has nothing to migrate: it starts at the current layout.
+        await store.record_schema_version(CURRENT_SCHEMA)
+        return 0
     while version < CURRENT_SCHEMA:
         log.warning("migrating the store from schema version %d to %d", version, version + 1)
         await MIGRATIONS[version](store)
