@@ -12,7 +12,7 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 
 from twoclocks.domain.slot_names import humanize_predicate
-from twoclocks.domain.slot_values import values_verdict
+from twoclocks.domain.slot_values import holds_same_value, values_verdict
 from twoclocks.domain.slot_verdict import lexical_verdict
 from twoclocks.domain.value_categories import categories_verdict
 
@@ -30,11 +30,12 @@ DEFAULT_THRESHOLD = 0.66
 
 SAME_KIND_MARGIN = 0.06
 """How far below the threshold two names may score when both slots hold the same kind of
-value (two versions, two URLs, two durations): the values vouch for the names."""
+value (two versions, two URLs, two durations) or things of a category many slots share
+(two people, two cities): the values vouch for the names a little."""
 
 SAME_CATEGORY_MARGIN = 0.2
 """How far below the threshold two names may score when both slots hold a thing of one
-category (two CI products, two cities, two people): the strongest evidence values give."""
+specific category (two CI products, two caches): the strongest evidence values give."""
 
 SIMILAR_VALUES = 0.5
 SIMILAR_VALUES_MARGIN = 0.06
@@ -84,16 +85,18 @@ class SlotMatcher:
                 same.append(name)
             elif verdict == "unknown":
                 held = list((values or {}).get(name, ()))
+                if value is not None and holds_same_value(value, held):
+                    open_names.append(name)  # one value under both names: the names decide
+                    continue
                 things = categories_verdict(value, held) if value is not None else "unknown"
                 kinds = values_verdict(value, held) if value is not None else "unknown"
-                if things == "different_category" or (
-                    kinds == "different_kind" and things != "same_category"
-                ):
+                vouched = things in ("same_category", "same_broad_category")
+                if things == "different_category" or (kinds == "different_kind" and not vouched):
                     continue  # a version beside a URL, a city beside a person: two slots
                 open_names.append(name)
                 if things == "same_category":
                     margin[name] = SAME_CATEGORY_MARGIN
-                elif kinds == "same_kind":
+                elif kinds == "same_kind" or things == "same_broad_category":
                     margin[name] = SAME_KIND_MARGIN
                 elif value is not None and held:
                     margin[name] = -1.0  # decided below, once the values are encoded

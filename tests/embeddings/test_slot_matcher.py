@@ -184,3 +184,34 @@ def test_values_of_different_categories_block_a_merge_the_names_would_make() -> 
     assert kept is None
     person_or_city = matcher.match("contact", ["base"], "Lisbon", {"base": ["Priya Raman"]})
     assert person_or_city is None
+
+
+def test_an_equal_value_is_no_evidence_that_two_names_are_one_slot() -> None:
+    # One person, two roles (General Motors' chairperson and CEO were both Mary Barra):
+    # the shared value must not lower the bar as two different people do.
+    probe = SlotMatcher(HashingEmbedder())
+    score = probe.similarity("tech_lead", "architect")
+    matcher = SlotMatcher(HashingEmbedder(), threshold=min(1.0, score + SAME_KIND_MARGIN / 2))
+    held = {"architect": ["Priya Raman"]}
+    assert matcher.match("tech_lead", ["architect"], "priya  raman.", held) is None
+    assert matcher.match("tech_lead", ["architect"], "Jonas Berg", held) == "architect"
+
+
+def test_an_equal_value_leaves_the_names_to_decide() -> None:
+    # Not a block either: names the threshold accepts still merge when the value is restated.
+    matcher = SlotMatcher(HashingEmbedder(), threshold=0.0)
+    held = {"cache_backend": ["Redis"]}
+    assert matcher.match("cache_store", ["cache_backend"], "Redis", held) == "cache_backend"
+
+
+def test_two_people_vouch_for_a_merge_only_as_much_as_two_values_of_one_kind() -> None:
+    # A subject has many person-valued slots (founder, chair, on-call, manager): two people
+    # lower the bar by SAME_KIND_MARGIN, not by the margin of two CI products.
+    probe = SlotMatcher(HashingEmbedder())
+    score = probe.similarity("tech_lead", "architect")
+    between = score + (SAME_KIND_MARGIN + SAME_CATEGORY_MARGIN) / 2
+    matcher = SlotMatcher(HashingEmbedder(), threshold=min(1.0, between))
+    people = {"architect": ["Priya Raman"]}
+    assert matcher.match("tech_lead", ["architect"], "Jonas Berg", people) is None
+    products = {"architect": ["Jenkins"]}
+    assert matcher.match("tech_lead", ["architect"], "CircleCI", products) == "architect"

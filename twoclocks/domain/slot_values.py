@@ -2,7 +2,8 @@
 
 Two names of one slot hold the same kind of value: two CI products, two cities, two
 versions of one thing. A version beside a URL, or a number beside a person, is two slots
-whatever the names' similarity. Pure: the value arrives as text.
+whatever the names' similarity. One value held under both names says nothing either way
+(see ``holds_same_value``). Pure: the value arrives as text.
 """
 
 from __future__ import annotations
@@ -100,6 +101,32 @@ def values_verdict(value: str, others: Iterable[str]) -> ValueVerdict:
     if mine in kinds:
         return "unknown" if mine == "text" else "same_kind"
     return "different_kind"
+
+
+# Case, spacing, quotes and a closing full stop do not make another value.
+_EDGE_PUNCTUATION = " \t\n\"'`.,;:!?()[]{}"
+
+
+def holds_same_value(value: str, others: Iterable[str]) -> bool:
+    """True when ``value`` is one of ``others`` once case, spacing and edge punctuation fold.
+
+    An identical value is no evidence that two names are one slot: one person holds two
+    roles (chairperson and CEO), one service uses one tool for two jobs (Redis as cache and
+    as queue). And the costs are lopsided: a merge that is wrong closes a value that is
+    still true, while a missed one leaves nothing stale, since both slots hold the same
+    value. So two names holding one value are judged on the names alone.
+
+    >>> holds_same_value("Mary Barra", ["mary  barra."])
+    True
+    >>> holds_same_value("Redis 7", ["Redis 6"])
+    False
+    """
+    mine = _folded(value)
+    return bool(mine) and any(_folded(o) == mine for o in others)
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.casefold().split()).strip(_EDGE_PUNCTUATION)
 
 
 def _family(kind: ValueKind) -> str:

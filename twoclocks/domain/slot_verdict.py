@@ -137,6 +137,29 @@ _SWAP_DISCRIMINATORS = (
             "received", "free", "paid", "trial",
             # roles in an exchange
             "sender", "receiver", "parent", "child", "major", "minor", "incoming", "outgoing",
+            # more antonym pairs in general use, written before the tune split was read
+            # (quality, fourth round): each side of a pair is its own slot
+            "opening", "closing", "reader", "writer", "put", "business", "professional",
+            "floor", "ceiling", "lowest", "highest", "upload", "download", "uplink", "downlink",
+            "send", "receive", "inbox", "outbox", "debug", "guest", "employee", "teacher",
+            "student", "landlord", "tenant", "husband", "wife", "son", "daughter", "brother",
+            "sister", "customer", "supplier", "caller", "callee", "winner", "loser", "gross",
+            "net", "income", "expense", "debit", "credit", "revenue", "profit", "loss",
+            "birth", "native", "death", "born", "died", "arrival", "departure", "shutdown", "stop",
+            "enable", "disable", "compress", "decompress", "encode", "decode", "serialize",
+            "deserialize", "uppercase", "lowercase", "north", "south", "east", "west", "cheap",
+            "expensive", "inside", "outside", "http", "https", "tcp", "udp", "patch", "header",
+            "footer", "prefix", "suffix", "row", "column", "noon", "midnight", "summer",
+            "winter", "autumn", "forward", "reverse", "backward", "blue", "green", "ascending",
+            "descending", "increase", "decrease", "even", "odd", "spoken", "written",
+            "landline", "login", "logout", "signin", "signout", "signup", "big", "wide",
+            "narrow", "thin", "thick", "heavy", "full", "partial", "incremental", "away",
+            "like", "dislike", "approve", "omit", "grant", "revoke", "plaintext", "manual",
+            "automatic", "scheduled", "warning", "critical",
+            # roles in an organisation: one person often holds several ("chair" and
+            # "chairman" are spelt "chairperson" by the lexicon, "chief executive officer"
+            # is read as "ceo")
+            "founder", "chairperson", "ceo", "cto", "cfo", "coo",
         }
     )
 )  # fmt: skip

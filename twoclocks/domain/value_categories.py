@@ -14,7 +14,15 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
-CategoryVerdict = Literal["same_category", "different_category", "unknown"]
+CategoryVerdict = Literal["same_category", "same_broad_category", "different_category", "unknown"]
+
+# Categories a subject's slots often share: a team has an owner, an on-call and a manager
+# (three people), a person a home, a work and a birth city. Two values of one of these
+# vouch for a merge no more than two values of one kind (two versions) do.
+BROAD_CATEGORIES = frozenset(
+    {"person", "city", "country", "region", "human_language", "weekday", "company", "branch",
+     "cadence", "channel", "handle"}
+)  # fmt: skip
 
 # One entry per category: the names (lowercase) that are things of that category. A
 # name in several categories (Cloudflare: a CDN and a DNS host) is listed in each; two
@@ -320,7 +328,8 @@ def value_categories(value: str) -> frozenset[str]:
 def categories_verdict(value: str, others: Iterable[str]) -> CategoryVerdict:
     """Whether ``value`` names the same category of thing as a slot's current ``others``.
 
-    ``same_category``: some category of ``value`` is one of every other value's.
+    ``same_category``: some category of ``value`` is one of every other value's, and it is
+    not only one of the BROAD_CATEGORIES (then ``same_broad_category``).
     ``different_category``: every value has a category and ``value`` shares none with
     any of them. ``unknown``: a value the gazetteer does not know, or nothing to compare.
 
@@ -328,6 +337,8 @@ def categories_verdict(value: str, others: Iterable[str]) -> CategoryVerdict:
     'same_category'
     >>> categories_verdict("Lisbon", ["Priya Raman"])
     'different_category'
+    >>> categories_verdict("Jonas Berg", ["Priya Raman"])
+    'same_broad_category'
     >>> categories_verdict("Lisbon", ["make test"])
     'unknown'
     """
@@ -336,7 +347,8 @@ def categories_verdict(value: str, others: Iterable[str]) -> CategoryVerdict:
     if not mine or not theirs or not all(theirs):
         return "unknown"
     if all(mine & t for t in theirs):
-        return "same_category"
+        specific = all((mine & t) - BROAD_CATEGORIES for t in theirs)
+        return "same_category" if specific else "same_broad_category"
     if not any(mine & t for t in theirs):
         return "different_category"
     return "unknown"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import doctest
 
 from twoclocks.domain import slot_values
-from twoclocks.domain.slot_values import value_kind, values_verdict
+from twoclocks.domain.slot_values import holds_same_value, value_kind, values_verdict
 
 
 def test_two_values_of_one_kind_vouch_for_a_merge() -> None:
@@ -24,6 +24,14 @@ def test_plain_text_values_prove_nothing_on_their_own() -> None:
     assert values_verdict("Lyon", ["Paris"]) == "unknown"
     assert values_verdict("Lyon", []) == "unknown"
     assert value_kind("GitHub Actions") == "text"
+
+
+def test_an_equal_value_folds_case_spacing_and_edge_punctuation() -> None:
+    assert holds_same_value("Mary Barra", ["MARY  BARRA", "Marc Benioff"])
+    assert holds_same_value("Redis.", ["redis"])
+    assert not holds_same_value("Redis 7", ["Redis 6"])
+    assert not holds_same_value("", [""])
+    assert not holds_same_value("Redis", [])
 
 
 def test_docstring_examples() -> None:

@@ -186,6 +186,49 @@ def test_contrasting_modifiers_block_a_merge() -> None:
         assert lexical_verdict(a, b) == "different", (a, b)
 
 
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("reader_endpoint", "writer_endpoint"),
+        ("start_command", "stop_command"),
+        ("upload_bucket", "download_bucket"),
+        ("warning_threshold", "critical_threshold"),
+        ("blue_environment", "green_environment"),
+        ("forward_proxy", "reverse_proxy"),
+        ("gross_salary", "net_salary"),
+        ("http_port", "https_port"),
+        ("login_url", "logout_url"),
+        ("place_of_birth", "place_of_death"),
+        ("birthplace", "death_city"),
+        ("incremental_backup", "full_backup"),
+        ("landlord", "tenant"),
+        ("encode_format", "decode_format"),
+    ],
+)
+def test_antonym_modifiers_from_general_usage_block_a_merge(a: str, b: str) -> None:
+    assert lexical_verdict(a, b) == "different"
+    assert lexical_verdict(b, a) == "different"
+
+
+def test_two_roles_in_an_organisation_are_two_slots() -> None:
+    # One person is often founder, chair and CEO at once; each role is its own slot.
+    for a, b in [
+        ("chairperson", "chief_executive_officer"),
+        ("founder", "chairperson"),
+        ("ceo", "cto"),
+        ("chief_financial_officer", "chief_operating_officer"),
+    ]:
+        assert lexical_verdict(a, b) == "different", (a, b)
+    for a, b in [
+        ("ceo", "chief_executive_officer"),
+        ("chair", "chairperson"),
+        ("chairman", "chairperson"),
+        ("cto", "chief_technology_officer"),
+        ("place_of_birth", "birthplace"),
+    ]:
+        assert lexical_verdict(a, b) == "same", (a, b)
+
+
 def test_a_generic_head_noun_or_a_relating_verb_does_not_split_a_slot() -> None:
     for a, b in [
         ("email_service", "email_platform"),

@@ -11,10 +11,14 @@ from twoclocks.domain.value_categories import value_categories as cats
 
 def test_two_values_of_one_category_support_a_merge() -> None:
     assert categories_verdict("CircleCI", ["Jenkins"]) == "same_category"
-    assert categories_verdict("Lisbon", ["Porto"]) == "same_category"
-    assert categories_verdict("Jonas Berg", ["Priya Raman"]) == "same_category"
     assert categories_verdict("Redis 7", ["Memcached"]) == "same_category"
-    assert categories_verdict("eu-central-1", ["us-east-1"]) == "same_category"
+
+
+def test_two_values_of_a_category_many_slots_share_are_only_a_broad_match() -> None:
+    # A team has an owner, an on-call and a manager; a person a home and a work city.
+    assert categories_verdict("Lisbon", ["Porto"]) == "same_broad_category"
+    assert categories_verdict("Jonas Berg", ["Priya Raman"]) == "same_broad_category"
+    assert categories_verdict("eu-central-1", ["us-east-1"]) == "same_broad_category"
 
 
 def test_values_of_different_categories_block_a_merge() -> None:
