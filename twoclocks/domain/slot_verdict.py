@@ -68,6 +68,8 @@ _ABSENCE_DISCRIMINATORS = (_ATTRIBUTE_NOUNS - _OPTIONAL_ATTRIBUTES) | frozenset(
     {
         # time and order
         "previous", "new", "next", "last", "first", "original", "legacy", "future",
+        # a negated preference ("least_favorite_food" is not "favorite_food")
+        "least",
         # roles of one of several things
         "replica", "secondary", "standby", "backup", "fallback",
         # sides and directions
@@ -155,7 +157,9 @@ _SWAP_DISCRIMINATORS = (
             "landline", "login", "logout", "signin", "signout", "signup", "big", "wide",
             "narrow", "thin", "thick", "heavy", "full", "partial", "incremental", "away",
             "like", "dislike", "approve", "omit", "grant", "revoke", "plaintext", "manual",
-            "automatic", "scheduled", "warning", "critical",
+            "automatic", "scheduled", "warning", "critical", "runtime", "worst", "best",
+            "indoor", "outdoor", "expected", "actual", "planned", "estimated", "baseline",
+            "publishable", "secret", "subsidiary",
             # roles in an organisation: one person often holds several ("chair" and
             # "chairman" are spelt "chairperson" by the lexicon, "chief executive officer"
             # is read as "ceo")

@@ -203,6 +203,10 @@ def test_contrasting_modifiers_block_a_merge() -> None:
         ("incremental_backup", "full_backup"),
         ("landlord", "tenant"),
         ("encode_format", "decode_format"),
+        ("build_image", "runtime_image"),
+        ("least_favorite_food", "favorite_food"),
+        ("expected_latency", "actual_latency"),
+        ("publishable_key", "secret_key"),
     ],
 )
 def test_antonym_modifiers_from_general_usage_block_a_merge(a: str, b: str) -> None:
@@ -227,6 +231,34 @@ def test_two_roles_in_an_organisation_are_two_slots() -> None:
         ("place_of_birth", "birthplace"),
     ]:
         assert lexical_verdict(a, b) == "same", (a, b)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("code_host", "git_host"),
+        ("repo_host", "forge"),
+        ("vcs_host", "git_hosting"),
+        ("version_control", "scm"),
+        ("artifact_repository", "package_registry"),
+        ("object_storage", "blob_storage"),
+        ("meeting_tool", "video_call"),
+        ("log_aggregator", "logging"),
+        ("incident_management", "paging"),
+        ("cdn", "edge_cache"),
+        ("registrar", "domain_registrar"),
+        ("editor_theme", "editor_color_scheme"),
+        ("release_day", "release_weekday"),
+    ],
+)
+def test_synonym_phrases_in_general_use_merge(a: str, b: str) -> None:
+    assert lexical_verdict(a, b) == "same"
+    assert lexical_verdict(b, a) == "same"
+
+
+def test_a_synonym_phrase_keeps_its_contrasts() -> None:
+    assert lexical_verdict("weekday_hours", "weekend_hours") == "different"
+    assert lexical_verdict("git_host", "dns_host") == "different"
 
 
 def test_a_generic_head_noun_or_a_relating_verb_does_not_split_a_slot() -> None:
