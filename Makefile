@@ -58,7 +58,7 @@ test: install
 	$(BIN)/python -m pytest -q -m "not fuzz"
 
 # Opt-in, bounded: schemathesis over every route of the OpenAPI, FUZZ_EXAMPLES generated
-# requests a route (25 min at 1000 on 2 shared cores); any 5xx fails it. Figures in
+# requests a route (4 min at 1000 on 2 idle cores, 25 min on busy ones); any 5xx fails it. Figures in
 # docs/SECURITY.md.
 FUZZ_EXAMPLES ?= 1000
 fuzz: install

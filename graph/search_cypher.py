@@ -356,8 +356,12 @@ async def entities_named_leg(
     return [name for *_, name in ranked[:limit]]
 
 
+# One equality lookup per frontier name, not `a.name IN $frontier`: FalkorDB 4.16 answers
+# an IN list over Entity.name (which graphiti's fulltext index also holds, with stopwords)
+# by building a search query, and a stopword in the list ("a", "the", "is") crashes the
+# whole engine with SIGSEGV. Entities named "A" or "the" are ordinary; so is a walk to them.
 _HOP_MATCH = (
-    "MATCH {pattern} WHERE a.group_id = $g AND a.name IN $frontier "
+    "UNWIND $frontier AS name MATCH {pattern} WHERE a.group_id = $g AND a.name = name "
     "AND NOT e.uuid IN $seen AND {where} RETURN e"
 )
 

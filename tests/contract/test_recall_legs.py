@@ -261,6 +261,23 @@ async def test_traversal_follows_three_relations(store: Store, ew: Writer, accou
     assert await store.traverse(fresh_account(), ["The Left Hand of Darkness"], q, 3, 10) == []
 
 
+async def test_a_walk_to_entities_named_a_or_the_answers_and_the_engine_stays_up(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Stopwords of graphiti's fulltext index on Entity.name: on FalkorDB 4.16 an IN list
+    # holding one crashed the engine (SIGSEGV), so a grade "A" took the store down.
+    await ew.write("billing-api", "security_grade", "A", T0)
+    await ew.write("A", "means", "the", T0)
+    await ew.write("the", "kind", "is", T0)
+    q = FactQuery(now=ew.clock.tick())
+    walked = await store.traverse(account, ["billing-api"], q, 3, 10)
+    assert objects(walked) == ["A", "the", "is"]
+    for name in ("a", "A", "the", "is", "and"):
+        await store.traverse(account, [name], q, 1, 10)
+    assert sorted(objects(await store.traverse(account, ["the"], q, 1, 10))) == ["is", "the"]
+    assert objects(await store.query(account, FactQuery(now=q.now, subject="A"))) == ["the"]
+
+
 async def test_no_stale_version_leaks_through_any_leg(
     store: Store, ew: Writer, account: str
 ) -> None:

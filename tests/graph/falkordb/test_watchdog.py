@@ -12,6 +12,7 @@ import logging
 import os
 import signal
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,24 @@ async def _until(check: object, timeout_s: float = 60.0) -> None:
         await asyncio.sleep(0.05)
 
 
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[FalkorDBStore]:
+    """A started store owning its embedded FalkorDB (and watchdog); closed after the test."""
+    started = FalkorDBStore.embedded(tmp_path / "db")
+    await started.start()
+    try:
+        yield started
+    finally:
+        await started.close()
+
+
+def _server(store: FalkorDBStore) -> tuple[EmbeddedFalkorDB, int]:
+    """The server the store owns, and its pid now."""
+    server = store._server
+    assert server is not None and server.pid is not None
+    return server, server.pid
+
+
 def _fast(store: FalkorDBStore) -> Watchdog:
     dog = store._watchdog
     assert dog is not None
@@ -46,83 +65,58 @@ def _fast(store: FalkorDBStore) -> Watchdog:
 
 
 async def test_a_killed_falkordb_is_noticed_reported_and_restarted_with_its_data(
-    tmp_path: Path,
+    store: FalkorDBStore,
 ) -> None:
-    store = FalkorDBStore.embedded(tmp_path / "db")
-    await store.start()
-    try:
-        dog = _fast(store)
-        graph = await store._select("t", ())
-        await graph.query("CREATE (:Note {n: 7})")
-        server = store._server
-        assert server is not None and server.pid is not None
-        first = server.pid
-        os.kill(first, signal.SIGKILL)
-        await _until(lambda: dog.problem is not None or dog.restarts == 1)
-        await _until(lambda: dog.restarts == 1 and store.health() is None)
-        assert server.pid != first and server.running
-        result = await graph.ro_query("MATCH (x:Note) RETURN x.n")
-        assert result.result_set == [[7]]
-    finally:
-        await store.close()
+    dog = _fast(store)
+    graph = await store._select("t", ())
+    await graph.query("CREATE (:Note {n: 7})")
+    server, first = _server(store)
+    os.kill(first, signal.SIGKILL)
+    await _until(lambda: dog.problem is not None or dog.restarts == 1)
+    await _until(lambda: dog.restarts == 1 and store.health() is None)
+    assert server.pid != first and server.running
+    result = await graph.ro_query("MATCH (x:Note) RETURN x.n")
+    assert result.result_set == [[7]]
 
 
 async def test_healthz_reports_a_dead_falkordb_before_the_watchdogs_next_look(
-    tmp_path: Path,
+    store: FalkorDBStore,
 ) -> None:
-    store = FalkorDBStore.embedded(tmp_path / "db")
-    await store.start()
-    try:
-        dog = store._watchdog
-        assert dog is not None
-        await dog.stop()  # it never looks again: health must not wait for its next look
-        server = store._server
-        assert server is not None and server.pid is not None and store.health() is None
-        os.kill(server.pid, signal.SIGKILL)
-        await _until(lambda: not server.running, timeout_s=10)
-        assert "FalkorDB exited" in (store.health() or "")
-    finally:
-        await store.close()
+    dog = store._watchdog
+    assert dog is not None
+    await dog.stop()  # it never looks again: health must not wait for its next look
+    server, pid = _server(store)
+    assert store.health() is None
+    os.kill(pid, signal.SIGKILL)
+    await _until(lambda: not server.running, timeout_s=10)
+    assert "FalkorDB exited" in (store.health() or "")
 
 
 async def test_a_hung_falkordb_is_killed_after_the_grace_period_and_restarted(
-    tmp_path: Path, caplog: pytest.LogCaptureFixture
+    store: FalkorDBStore, caplog: pytest.LogCaptureFixture
 ) -> None:
-    store = FalkorDBStore.embedded(tmp_path / "db")
-    await store.start()
     caplog.set_level(logging.WARNING)
-    try:
-        dog = _fast(store)
-        server = store._server
-        assert server is not None and server.pid is not None
-        hung = server.pid
-        os.kill(hung, signal.SIGSTOP)  # answers nothing, handles no SIGTERM
-        await _until(lambda: store.health() is not None)
-        assert "did not answer PING" in (store.health() or "")
-        await _until(lambda: dog.restarts == 1)
-        assert "sending SIGKILL" in caplog.text
-        graph = await store._select("t", ())
-        assert (await graph.query("CREATE (x:Note {n: 1}) RETURN x.n")).result_set == [[1]]
-    finally:
-        await store.close()
+    dog = _fast(store)
+    _, hung = _server(store)
+    os.kill(hung, signal.SIGSTOP)  # answers nothing, handles no SIGTERM
+    await _until(lambda: store.health() is not None)
+    assert "did not answer PING" in (store.health() or "")
+    await _until(lambda: dog.restarts == 1)
+    assert "sending SIGKILL" in caplog.text
+    graph = await store._select("t", ())
+    assert (await graph.query("CREATE (x:Note {n: 1}) RETURN x.n")).result_set == [[1]]
 
 
 async def test_a_call_while_falkordb_is_down_is_store_unavailable_not_a_hang(
-    tmp_path: Path,
+    store: FalkorDBStore,
 ) -> None:
-    store = FalkorDBStore.embedded(tmp_path / "db")
-    await store.start()
-    try:
-        dog = _fast(store)
-        await dog.stop()  # nobody restarts it: the call must still end, typed
-        server = store._server
-        assert server is not None and server.pid is not None
-        os.kill(server.pid, signal.SIGKILL)
-        graph = await store._select("t", ())
-        with pytest.raises(StoreUnavailable):
-            await asyncio.wait_for(graph.query("CREATE (x:Note) RETURN 1"), 30)
-    finally:
-        await store.close()
+    dog = _fast(store)
+    await dog.stop()  # nobody restarts it: the call must still end, typed
+    _, pid = _server(store)
+    os.kill(pid, signal.SIGKILL)
+    graph = await store._select("t", ())
+    with pytest.raises(StoreUnavailable):
+        await asyncio.wait_for(graph.query("CREATE (x:Note) RETURN 1"), 30)
 
 
 def test_stop_escalates_to_sigkill_when_sigterm_is_ignored(
