@@ -77,8 +77,10 @@ def install(
     client: Annotated[ClientName, typer.Argument(help="Which client to set up")],
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change")] = False,
 ) -> None:
-    """Add the MCP server and the hooks to a client's config (merged, backed up), and make the
-    agent key they send (the person's key stays with the CLI and the web screen)."""
+    """Add the MCP server, the hooks and an agent key to a client's config (merged, backed up).
+
+    The person's key stays with the CLI and the web screen; the client sends the agent key.
+    """
     from twoclocks import bootstrap
     from twoclocks.agent_key import ensure_agent_key
     from twoclocks.install import install as run_install
@@ -96,8 +98,10 @@ def uninstall(
     client: Annotated[ClientName, typer.Argument(help="Which client to take twoclocks out of")],
     dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would change")] = False,
 ) -> None:
-    """Remove only twoclocks's MCP server and hook from a client's config (backed up), and
-    revoke the agent key when no other installed client sends it."""
+    """Remove only twoclocks's MCP server and hooks from a client's config (backed up).
+
+    The agent key is revoked when no other installed client sends it.
+    """
     from twoclocks import bootstrap
     from twoclocks.uninstall import release_agent_key
     from twoclocks.uninstall import uninstall as run_uninstall

@@ -347,8 +347,10 @@ def export(
         ),
     ] = False,
 ) -> None:
-    """A complete backup as NDJSON: settings, aliases, episodes and every version with both
-    clocks (RFC 3339), one JSON object a line; `twoclocks import` restores it."""
+    """A complete backup as NDJSON, one JSON object a line; `twoclocks import` restores it.
+
+    Settings, aliases, episodes and every version with both clocks (RFC 3339).
+    """
     try:
         client = _client()
         if output is None:
