@@ -31,7 +31,9 @@ LOCK_NAME = "falkordb.lock"
 STOP_GRACE_S = 10.0
 """How long a SIGTERM'd server may take to fsync and exit before it gets SIGKILL."""
 PROBE_GRAPH = "__twoclocks_start_probe"
+"""The graph every start creates and drops to see that the graph module answers."""
 PROBE_TIMEOUT_S = 10.0
+"""How long that probe may take before the engine counts as hung."""
 START_ATTEMPTS = 3
 """Starts tried when the engine answers PING but hangs on its first graph (see below)."""
 # sun_path holds 108 bytes on Linux and 104 on macOS, the trailing NUL included.
@@ -105,7 +107,7 @@ class EmbeddedFalkorDB:
         return self._proc.poll() if self._proc is not None else None
 
     def start(self) -> None:
-        """Start the server and wait until it answers PING; a no-op if already started."""
+        """Start the server and wait until it answers PING and a graph query; no-op if started."""
         if self._proc is not None:
             return
         for attempt in range(1, START_ATTEMPTS + 1):
@@ -152,7 +154,7 @@ class EmbeddedFalkorDB:
         return self._proc
 
     def wait_ready(self) -> None:
-        """Block until the launched server answers PING (StoreUnavailable if it never does)."""
+        """Block until the launched server answers PING and a graph query, or StoreUnavailable."""
         if self._proc is None:
             raise StoreUnavailable("FalkorDB is not launched")
         try:
