@@ -6,7 +6,9 @@ from datetime import datetime
 from tests.data.test_labelled_data_shape import (
     DATA,
     FACT_CLASSES,
+    QUESTION_KINDS,
     Row,
+    assert_split_follows_the_rule,
     assert_unique_ids,
     load,
 )
@@ -14,12 +16,18 @@ from tests.data.test_labelled_data_shape import (
 SET_B = DATA / "set_b"
 FACT_FIELDS = {"id", "subject", "predicate", "object", "valid_at", "class", "history"}
 SERVICE_REPOS = {"orders-svc", "inventory", "notifier", "data-pipeline", "ios-app", "infra"}
+QUESTION_FIELDS = {"id", "question", "expect", "kind", "split"}
 NOW = datetime.fromisoformat("2026-12-01T00:00:00+00:00")
 
 
 def facts() -> list[Row]:
     """The facts of set B."""
     return load("recall_facts.jsonl", SET_B)
+
+
+def questions() -> list[Row]:
+    """The questions of set B."""
+    return load("recall_questions.jsonl", SET_B)
 
 
 def test_set_b_facts_are_at_least_110_with_the_fields_the_loader_reads() -> None:
@@ -75,3 +83,39 @@ def test_set_b_shares_service_slots_so_questions_must_name_the_service() -> None
             subjects_of[fact["predicate"]].add(fact["subject"])
     for predicate in ("owner", "language", "http_port", "ci", "deploy_target"):
         assert len(subjects_of[predicate]) >= 3, predicate
+
+
+def test_set_b_questions_are_at_least_220_of_each_kind_and_expect_stored_facts() -> None:
+    rows = questions()
+    fact_ids = {f["id"] for f in facts()}
+    assert len(rows) >= 220
+    assert_unique_ids(rows)
+    assert [r["id"] for r in rows] == [f"h{n:03d}" for n in range(1, len(rows) + 1)]
+    by_kind: dict[str, int] = defaultdict(int)
+    for question in rows:
+        assert question.keys() == QUESTION_FIELDS, question["id"]
+        assert question["kind"] in QUESTION_KINDS, question["id"]
+        by_kind[question["kind"]] += 1
+        expect = question["expect"]
+        assert set(expect) <= fact_ids, question["id"]
+        assert len(set(expect)) == len(expect), question["id"]
+        allowed = {"single": {1}, "multi": {2, 3}, "none": {0}}[question["kind"]]
+        assert len(expect) in allowed, question["id"]
+    assert by_kind["single"] >= 170
+    assert by_kind["multi"] >= 20
+    assert by_kind["none"] >= 20
+    texts = [q["question"].strip().lower() for q in rows]
+    assert len(texts) == len(set(texts))
+
+
+def test_set_b_asks_about_every_fact_and_no_fact_more_than_twice() -> None:
+    asked: dict[str, int] = defaultdict(int)
+    for question in questions():
+        for fact_id in question["expect"]:
+            asked[fact_id] += 1
+    assert asked.keys() == {f["id"] for f in facts()}
+    assert max(asked.values()) <= 2
+
+
+def test_set_b_split_is_stratified_by_kind() -> None:
+    assert_split_follows_the_rule(questions(), lambda row: row["kind"])
