@@ -3,7 +3,7 @@
 from collections import defaultdict
 from datetime import datetime
 
-from tests.data.test_labelled_data_shape import (
+from test_labelled_data_shape import (
     DATA,
     FACT_CLASSES,
     QUESTION_KINDS,
