@@ -28,6 +28,13 @@ PERSON_SELF = frozenset({"user", "me", "myself", "i", "self", "person"})
 TEAM_SELF = frozenset({"team", "we", "us", "our team", "company", "org", "organisation"})
 """Names a memory gives the group the person works in."""
 
+ENVIRONMENT_ALIASES: dict[str, frozenset[str]] = {
+    "production": frozenset({"live"}),
+    "development": frozenset({"local", "locally", "developing"}),
+}
+"""Words people use for an environment instead of its name: "the live shop" is production,
+"when developing locally" is development (names are canonical: ``prod`` is production)."""
+
 _FIRST_PERSON = frozenset({"i", "me", "my", "mine", "myself", "im", "ive"})
 _FIRST_PLURAL = frozenset({"we", "us", "our", "ours", "ourselves"})
 _CHUNK = re.compile(r"[^\W_]+")
@@ -79,7 +86,9 @@ def subject_mention(asked: frozenset[str], subject: str) -> float:
     words = _distinctive_words(name)
     if not words:
         return 0.0
-    return sum(_said(w, asked) for w in words) / len(words)
+    return sum(
+        _said(w, asked) or bool(ENVIRONMENT_ALIASES.get(w, set()) & asked) for w in words
+    ) / len(words)
 
 
 @lru_cache(maxsize=4096)  # subjects repeat across candidates and questions

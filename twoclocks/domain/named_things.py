@@ -97,6 +97,8 @@ def names_value(question: str, value: str) -> bool:
     False
     >>> names_value("which formatter do we use?", "Ruff format")
     False
+    >>> names_value("is inventory still on actix?", "actix-web")
+    True
     """
     bare = TRAILING_VERSION.sub("", " ".join(value.lower().split()))
     wanted = [t.lower() for t in _tokens(bare)]
@@ -107,4 +109,8 @@ def names_value(question: str, value: str) -> bool:
         return False
     asked = [t.lower() for t in _tokens(question)]
     size = len(wanted)
-    return any(asked[i : i + size] == wanted for i in range(len(asked) - size + 1))
+    if any(asked[i : i + size] == wanted for i in range(len(asked) - size + 1)):
+        return True
+    # A hyphenated product is named by its first part: "actix" for "actix-web".
+    head = wanted[0].split("-")[0] if size == 1 and "-" in wanted[0] else ""
+    return len(head) >= 4 and head in asked
