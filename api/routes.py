@@ -217,8 +217,10 @@ async def graph_neighbourhood(
 @router.post("/recall", response_model=RecallResult)
 async def recall(body: RecallRequest, request: Request, who: CallerDep) -> RecallResult:
     """Hybrid recall: keyword, vector and graph legs (from the entities the query names and
-    from the workspace's repo or project), ordered by how close each fact is to the question
-    (its cosine, its slot name's cosine and the legs' fused rank); `empty` when nothing is."""
+    from the workspace's repo or project), plus the current value of a slot whose former
+    value the query names ("still on Jekyll?"), ordered by how close each fact is to the
+    question (its cosine, its slot name's and value kind's cosines, the legs' fused rank);
+    `empty` when nothing is."""
     return await runtime_of(request).recall.recall(who, body)
 
 

@@ -149,6 +149,10 @@ class SlotMatcher:
         """The embeddings of predicate names in words, in order (cached like matches)."""
         return self._embed([humanize_predicate(n) for n in names])
 
+    def text_vectors(self, texts: Sequence[str]) -> list[list[float]]:
+        """The embeddings of fixed texts seen often (category glosses), cached like names."""
+        return self._embed(list(texts))
+
     def _embed(self, texts: list[str]) -> list[list[float]]:
         unique = list(dict.fromkeys(texts))
         with self._lock:

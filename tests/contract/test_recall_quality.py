@@ -143,3 +143,35 @@ async def test_a_question_in_the_first_person_is_about_the_user_or_the_team(
         await ew.write(subject, predicate, value, T0, tier=Tier.OBSERVED)
     got = await service(store).recall(Caller(account=account), RecallRequest(query=question, k=2))
     assert got.facts[0].subject == ours[0]
+
+
+async def test_a_question_naming_a_former_value_gets_the_slots_current_value(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # "Do we still use Black?": Black was closed by Ruff; the answer is Ruff, and Black,
+    # no longer true, is not shown.
+    await ew.write("team", "python_formatter", "Black", T0, tier=Tier.OBSERVED)
+    await ew.write(
+        "team", "python_formatter", "Ruff format", T0.replace(month=6), tier=Tier.OBSERVED
+    )
+    await ew.write("team", "chat_tool", "Slack", T0, tier=Tier.OBSERVED)
+    ask = RecallRequest(query="do we still use Black?", k=3)
+    got = await service(store, keyword=1.0, former=1.0).recall(Caller(account=account), ask)
+    assert got.status == "rows"
+    assert [f.object for f in got.facts][:1] == ["Ruff format"]
+    assert "Black" not in [f.object for f in got.facts]
+    keyword_only = await service(store, keyword=1.0).recall(Caller(account=account), ask)
+    assert "Ruff format" not in [f.object for f in keyword_only.facts]
+
+
+async def test_the_former_leg_leaves_history_reads_alone(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # With history asked for, the closed value is itself a row: nothing is "former".
+    await ew.write("team", "python_formatter", "Black", T0, tier=Tier.OBSERVED)
+    await ew.write(
+        "team", "python_formatter", "Ruff format", T0.replace(month=6), tier=Tier.OBSERVED
+    )
+    ask = RecallRequest(query="do we still use Black?", k=3, include_history=True)
+    got = await service(store, keyword=1.0, former=1.0).recall(Caller(account=account), ask)
+    assert "Black" in [f.object for f in got.facts]

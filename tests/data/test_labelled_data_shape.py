@@ -19,9 +19,9 @@ TUNE_POSITIONS = {1, 3}
 Row = dict[str, Any]
 
 
-def load(name: str) -> list[Row]:
-    """Rows of one JSONL file of this folder."""
-    with (DATA / name).open(encoding="utf-8") as lines:
+def load(name: str, folder: Path = DATA) -> list[Row]:
+    """Rows of one JSONL file of `folder` (this folder unless told)."""
+    with (folder / name).open(encoding="utf-8") as lines:
         return [json.loads(line) for line in lines if line.strip()]
 
 

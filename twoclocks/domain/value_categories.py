@@ -289,13 +289,25 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^@[\w.-]+$"), "handle"),
 )
 
+CATEGORY_NAMES = frozenset(_GAZETTEER) | {c for _, c in _PATTERNS} | {"person"}
+"""Every category ``value_categories`` can return."""
+
 # A person's name: two or three capitalized words of letters ("Priya Raman", "Tomás
 # Ortega", "Mary-Jane O'Neil"). Products written that way are in the gazetteer first.
 _NAME_WORD = r"[A-ZÀ-Þ][a-zß-ÿ]+(?:[-'][A-ZÀ-Þa-zß-ÿ][a-zß-ÿ]+)?"
 _PERSON = re.compile(rf"^{_NAME_WORD}(?: {_NAME_WORD}){{1,2}}$")
 
 # A trailing version ("Redis 7", "Next.js 14", "Ubuntu 22.04 LTS") names the same thing.
-_TRAILING_VERSION = re.compile(r"\s+v?\d+(\.\d+)*(\s*lts)?$", re.IGNORECASE)
+TRAILING_VERSION = re.compile(r"\s+v?\d+(\.\d+)*(\s*lts)?$", re.IGNORECASE)
+
+
+def categories_of_name(name: str) -> frozenset[str]:
+    """The gazetteer's categories for one name exactly as listed (lowercase), else none.
+
+    >>> sorted(categories_of_name("jekyll"))
+    ['docs_generator']
+    """
+    return _CATEGORIES.get(name, frozenset())
 
 
 def value_categories(value: str) -> frozenset[str]:
@@ -314,7 +326,7 @@ def value_categories(value: str) -> frozenset[str]:
     """
     text = value.strip()
     low = " ".join(text.lower().split())
-    found = _CATEGORIES.get(low) or _CATEGORIES.get(_TRAILING_VERSION.sub("", low))
+    found = _CATEGORIES.get(low) or _CATEGORIES.get(TRAILING_VERSION.sub("", low))
     if found:
         return found
     for pattern, category in _PATTERNS:

@@ -1,11 +1,12 @@
 """Hybrid recall and the first-turn block (DESIGN.md §6).
 
-Four legs, each filtered by the same clocks and workspace as a plain read:
-keyword (fulltext), vector (local embeddings through the engine's vector index)
-and two graph walks (from the entities the query names, and from the workspace's
-own entity, up to three relations deep). They run concurrently; their rankings
-are fused by reciprocal rank, and the final order adds that fused rank to each fact's
-cosine to the question and its slot name's cosine (``by_score``).
+Five legs, each filtered by the same clocks and workspace as a plain read:
+keyword (fulltext), vector (local embeddings through the engine's vector index),
+two graph walks (from the entities the query names, and from the workspace's own
+entity, up to three relations deep) and the current value of any slot whose former
+value the question names. They run concurrently; their rankings are fused by
+reciprocal rank, and the final order adds that fused rank to each fact's cosine to
+the question and its relevance signals (``recall_order.by_score``).
 """
 
 from __future__ import annotations
@@ -27,17 +28,22 @@ from twoclocks.domain.block import (
     render_block,
     unreplaced_endings,
 )
+from twoclocks.domain.category_glosses import glosses
 from twoclocks.domain.errors import InvalidInput, ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import Cardinality, FactVersion, require_aware
 from twoclocks.domain.named_subjects import question_words, subject_mention
+from twoclocks.domain.named_things import named_categories, names_value
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import Scope, block_spaces, here_first, keys_in_scope, readable_spaces
+from twoclocks.domain.temporal import is_visible
 from twoclocks.domain.trust import shown_to_model
+from twoclocks.domain.value_categories import value_categories
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.accounts import zone_of
+from twoclocks.service.recall_order import by_score
 from twoclocks.service.relevance import (
     Relevance,
     by_question,
@@ -70,15 +76,22 @@ banana" came back as rows). Measured with MiniLM on the tune questions: nonsense
 for another subject score like real ones (0.28-0.46), so no floor tells those apart.
 Valid for this model only."""
 
-LEGS = ("keyword", "vector", "entity_walk", "workspace_walk", "slot")
-"""The recall legs by name, in the order they are fused. ``slot`` ranks what the other
-legs found by how well its slot name matches the question; it reads nothing itself."""
+LEGS = ("keyword", "vector", "entity_walk", "workspace_walk", "former", "slot")
+"""The recall legs by name, in the order they are fused. ``former`` reads the current
+value of each slot whose earlier value the question names ("do we still use Black?"),
+from the closed versions the keyword search found. ``slot`` ranks what the other legs
+found by how well its slot name matches the question; it reads nothing itself."""
+
+MAX_FORMER_SLOTS = 3
+"""Slots whose former value a question names that the ``former`` leg reads (one store
+query each): a question names one or two products."""
 
 DEFAULT_LEG_WEIGHTS: Mapping[str, float] = {
     "keyword": 0.5,
     "vector": 3.0,
     "entity_walk": 0.5,
     "workspace_walk": 1.5,
+    "former": 0.5,
     "slot": 0.5,
 }
 """How much each leg's ranking counts in the fusion; a leg weighted 0 is not run.
@@ -89,45 +102,8 @@ keyword and 0.36 for the question-ranked entity walk), so it carries most of the
 at equal weights the fusion fell to 0.59. The set asks without a working directory, so
 the workspace walk is unmeasured there: its weight keeps the session's own workspace
 ahead of equally good rows elsewhere (test_recall_walks_from_the_workspace_entity).
-Re-measure before changing them."""
-
-SLOT_SHARE = 0.3
-"""In the final score, how much the question-to-slot-name cosine adds to the fact's cosine."""
-
-FUSION_SHARE = 0.1
-"""In the final score, how much the legs' fused rank (scaled so the best is 1) adds.
-
-The final order is the fact's cosine to the question, plus ``SLOT_SHARE`` times its slot
-cosine, plus ``FUSION_SHARE`` times its share of the best fused rank score. Ranks alone
-threw the cosines away: the fusion of weighted ranks (held-out hit@1 0.621) lost to the
-vector leg alone (0.694). Both shares were the best of 24 pairs on the tune questions of
-tests/data/recall_questions.jsonl (hit@1 0.699, MRR 0.767; held-out 0.726, 0.782). The
-fused rank keeps the walks and the keyword leg a voice (the workspace's own facts, an
-entity named exactly); without the vector leg the fused rank alone orders the facts."""
-
-NAMED_SHARE = 0.1
-"""What a fact adds when the store finds its subject's whole name in the question
-("what cache does billing-api-17 use?"): the cosine of a fact of another, similar service
-can otherwise win. Set for the synthetic recall workload's many look-alike services
-(bench/recall.py); with ``SUBJECT_SHARE`` beside it, 0.1 keeps the named one ahead there
-(0.2 before it came)."""
-
-SUBJECT_SHARE = 0.2
-"""What a fact adds, times ``Relevance.subject``, when the question is about its subject
-under another name: "the billing service" for ``billing-api``, "I" for ``user``, "we"
-for ``team`` (domain.named_subjects). Tune hit@1 0.711 -> 0.771 with ``KIND_SHARE``
-(tests/data/recall_questions.jsonl, bench/recall_signals.py; 0.15-0.3 all score 0.759-0.771)."""
-
-KIND_SHARE = 0.3
-"""What a fact adds when its value is the kind the question's form asks for (a person for
-"who owns ingest?", domain.answer_kinds). Best of 0.1-0.3 on the tune questions: among one
-service's facts, the owner beats the port however close their words."""
-
-WORKSPACE_SHARE = 0.1
-"""What a fact of the session's own workspace (reached by the workspace walk) adds to its
-final score: a row there beats an equally close row elsewhere (the same CI product for
-another service). The quality set asks without a working directory, so this is set by
-the rule (test_recall_walks_from_the_workspace_entity), not fitted."""
+Re-measure before changing them. ``former`` finds a row only when a question names a
+value that was replaced, so its weight is set by the rule, not fitted."""
 
 
 class RecallRequest(BaseModel):
@@ -197,38 +173,6 @@ class BlockResult(BaseModel):
     text: str
     rows: int
     more: int
-
-
-def by_score(
-    fused: list[tuple[str, float]],
-    relevance: Mapping[str, Relevance],
-    cosine: Mapping[str, float],
-    own_workspace: Set[str],
-    named: Set[str] = frozenset(),
-) -> list[tuple[str, float]]:
-    """The fused facts ordered by cosine, slot cosine and fused rank (see ``FUSION_SHARE``).
-
-    A fact the vector leg did not reach scores the lowest cosine it returned: it is no
-    closer to the question than the last one the index found.
-    """
-    if not fused:
-        return fused
-    unreached = min(cosine.values())
-    best_fused = max(rank_score for _, rank_score in fused) or 1.0
-    scored = [
-        (
-            vid,
-            cosine.get(vid, unreached)
-            + SLOT_SHARE * relevance[vid].slot
-            + FUSION_SHARE * rank_score / best_fused
-            + KIND_SHARE * relevance[vid].kind
-            + SUBJECT_SHARE * relevance[vid].subject
-            + (WORKSPACE_SHARE if vid in own_workspace else 0.0)
-            + (NAMED_SHARE if vid in named else 0.0),
-        )
-        for vid, rank_score in fused
-    ]
-    return sorted(scored, key=lambda pair: pair[1], reverse=True)
 
 
 class RecallService:
@@ -303,14 +247,25 @@ class RecallService:
 
         Every leg asks the store for tiered rows only, so k untiered rows can never crowd
         out the answer. Legs: keyword, vector, a walk from the entities the question
-        names, and a walk from the workspace's own entity (``Workspace.names``).
+        names, a walk from the workspace's own entity (``Workspace.names``), and the
+        slots whose former value the question names (from the keyword search).
         """
         pool = max(k * 3, 30)
         query = query.model_copy(update={"tiered_only": True})
         weights = self.leg_weights
         vector_task = asyncio.create_task(self._query_vector(text))
         named_task = asyncio.create_task(self._entities_named(account, text))
+        text_task = asyncio.create_task(self._text_search(account, text, query, pool))
         cosine: dict[str, float] = {}
+        former_slots: set[tuple[str, str]] = set()
+
+        async def keyword_leg() -> list[FactVersion]:
+            shown, _closed = await text_task
+            return shown
+
+        async def former_leg() -> list[FactVersion]:
+            _shown, closed = await text_task
+            return await self._current_of_former(account, text, closed, query, former_slots)
 
         async def vector_leg() -> list[FactVersion]:
             vector = await vector_task
@@ -321,7 +276,7 @@ class RecallService:
             return [v for v, _ in scored]
 
         runs: dict[str, Callable[[], Awaitable[list[FactVersion]]]] = {
-            "keyword": lambda: self.store.search_text(account, text, query, pool),
+            "keyword": keyword_leg,
             "vector": vector_leg,
             "entity_walk": lambda: self._walk(account, named_task, query, pool),
             # One hop only: the workspace's own facts. Further out, a walk from the
@@ -330,19 +285,21 @@ class RecallService:
             "workspace_walk": lambda: self._walk(
                 account, self._workspace_entities(account, workspace), query, pool, depth=1
             ),
+            "former": former_leg,
         }
         active = [leg for leg in runs if weights[leg] > 0]
         try:
             found = await asyncio.gather(*(runs[leg]() for leg in active))
         finally:
             vector = await vector_task
+            await asyncio.gather(text_task, return_exceptions=True)  # never left running
         found_by = dict(zip(active, found, strict=True))
         # The stores already filter on the tier; the rule is checked again here because a
         # row with no tier reaching a model is the one mistake recall must never make.
         by_id = {
             v.version_id: v for leg in found_by.values() for v in leg if shown_to_model(v.tier)
         }
-        relevance = await self._relevance(text, vector, by_id, cosine)
+        relevance = await self._relevance(text, vector, by_id, cosine, former_slots)
         if relevance and max(r.best for r in relevance.values()) < self.relevance_floor:
             return []
         question_order = {vid: r.question_score for vid, r in relevance.items()}
@@ -380,25 +337,72 @@ class RecallService:
             log.warning("recall without the vector leg, the query embedding failed: %s", exc)
             return None
 
+    async def _text_search(
+        self, account: str, text: str, query: FactQuery, pool: int
+    ) -> tuple[list[FactVersion], list[FactVersion]]:
+        """The keyword leg's rows, and the closed versions the same search found.
+
+        One search with history serves both: the rows the read would show rank as the
+        keyword leg; the others are former values the ``former`` leg may follow.
+        """
+        if query.include_history:  # every version is shown: none is "former"
+            return await self.store.search_text(account, text, query, pool), []
+        rows = await self.store.search_text(
+            account, text, query.model_copy(update={"include_history": True}), 2 * pool
+        )
+        shown = [v for v in rows if is_visible(v, query.now, query.as_of, query.as_believed)]
+        held = {v.version_id for v in shown}
+        return shown[:pool], [v for v in rows if v.version_id not in held]
+
+    async def _current_of_former(
+        self,
+        account: str,
+        text: str,
+        closed: list[FactVersion],
+        query: FactQuery,
+        found: set[tuple[str, str]],
+    ) -> list[FactVersion]:
+        """What holds now in the slots whose earlier value the question names.
+
+        "Is the docs site still on Jekyll?": Jekyll was closed, Docusaurus replaced it,
+        and Docusaurus answers. Adds each slot that answered to ``found``.
+        """
+        slots = list(dict.fromkeys(v.slot for v in closed if names_value(text, v.object)))
+        out: list[FactVersion] = []
+        for subject, predicate in slots[:MAX_FORMER_SLOTS]:
+            now = await self.store.query(
+                account, query.model_copy(update={"subject": subject, "predicate": predicate})
+            )
+            if now:
+                found.add((subject, predicate))
+                out += now
+        return out
+
     async def _relevance(
         self,
         text: str,
         vector: list[float] | None,
         facts: Mapping[str, FactVersion],
         cosine: Mapping[str, float],
+        former_slots: Set[tuple[str, str]] = frozenset(),
     ) -> dict[str, Relevance]:
         """The relevance signals of every candidate fact for this question."""
         asked = content_words(text)
-        wants, said = asked_kind(text), question_words(text)
+        wants, said, kin = asked_kind(text), question_words(text), named_categories(text)
+        categories = {vid: value_categories(v.object) for vid, v in facts.items()}
         slot_of: dict[str, float] = {}
+        gloss_of: dict[str, float] = {}
         if vector is not None and self.slot_matcher is not None and facts:
             names = sorted({v.predicate for v in facts.values()})
+            texts = glosses(set().union(*categories.values()))
             try:
                 vectors = await asyncio.to_thread(self.slot_matcher.name_vectors, names)
+                gloss_vectors = await asyncio.to_thread(self.slot_matcher.text_vectors, texts)
             except ModelUnavailable as exc:
                 log.warning("recall without the slot leg, a name embedding failed: %s", exc)
             else:
                 slot_of = {n: dot(vector, v) for n, v in zip(names, vectors, strict=True)}
+                gloss_of = {t: dot(vector, v) for t, v in zip(texts, gloss_vectors, strict=True)}
         return {
             vid: Relevance(
                 lexical=lexical_overlap(asked, v.predicate, v.object),
@@ -406,6 +410,9 @@ class RecallService:
                 vector=cosine.get(vid),
                 kind=kind_agreement(wants, v.predicate, v.object),
                 subject=subject_mention(said, v.subject),
+                category=max((gloss_of.get(g, 0.0) for g in glosses(categories[vid])), default=0.0),
+                kin=1.0 if kin & categories[vid] else 0.0,
+                former=1.0 if v.slot in former_slots else 0.0,
             )
             for vid, v in facts.items()
         }

@@ -11,7 +11,13 @@ Three signals, each from 0 to 1 (cosines may dip below 0):
 * ``kind``: 1 when the value is the kind the question's form asks for (a person for
   "who", a time for "when", ``domain.answer_kinds``), else 0;
 * ``subject``: how surely the question is about the fact's subject, named, shortened or
-  as "I" / "we" (``domain.named_subjects``).
+  as "I" / "we" (``domain.named_subjects``);
+* ``category``: the cosine of the question to what the value's kind of thing is for
+  (``domain.category_glosses``: Stripe is a payment processor, "card payments, charges");
+* ``kin``: 1 when the question names another thing of the value's kind (Jekyll, asked
+  of a slot holding Docusaurus; ``domain.named_things``);
+* ``former``: 1 when the question names a value the fact's slot held before ("do we still
+  use Black?" of the formatter slot now holding Ruff).
 """
 
 from __future__ import annotations
@@ -53,6 +59,9 @@ class Relevance:
     vector: float | None
     kind: float = 0.0
     subject: float = 0.0
+    category: float = 0.0
+    kin: float = 0.0
+    former: float = 0.0
 
     @property
     def question_score(self) -> float:
@@ -61,8 +70,13 @@ class Relevance:
 
     @property
     def best(self) -> float:
-        """The strongest single piece of evidence that the fact is on topic."""
-        return max(self.lexical, self.slot, self.vector if self.vector is not None else -1.0)
+        """The strongest single piece of evidence that the fact is on topic.
+
+        A former value named outright is the strongest: "do we still use Black?" shares
+        few words with anything stored now, yet its slot's current value answers it.
+        """
+        vector = self.vector if self.vector is not None else -1.0
+        return max(self.lexical, self.slot, vector, self.former)
 
 
 def lexical_overlap(question: set[str], predicate: str, obj: str) -> float:

@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from twoclocks.service.recall import (
+from twoclocks.service.recall_order import (
+    CATEGORY_SHARE,
+    FORMER_SHARE,
     FUSION_SHARE,
+    KIN_SHARE,
     KIND_SHARE,
     NAMED_SHARE,
     SUBJECT_SHARE,
@@ -75,3 +78,28 @@ def test_a_fact_whose_subject_the_question_names_in_other_words_beats_a_closer_o
     }
     got = by_score(fused, rel, {"other": 0.6, "asked_about": 0.6 - SUBJECT_SHARE / 2}, set())
     assert order(got) == ["asked_about", "other"]
+
+
+def test_a_slot_whose_former_value_the_question_names_answers_it() -> None:
+    # "do we still use Black?": the formatter slot, now Ruff, answers; a closer-worded row
+    # of another slot does not.
+    fused = [("close_words", 0.02), ("formatter", 0.02)]
+    rel = {
+        "close_words": Relevance(lexical=0.0, slot=0.2, vector=None),
+        "formatter": Relevance(lexical=0.0, slot=0.2, vector=None, former=1.0),
+    }
+    got = by_score(fused, rel, {"close_words": 0.5, "formatter": 0.5 - FORMER_SHARE / 2}, set())
+    assert [vid for vid, _ in got] == ["formatter", "close_words"]
+
+
+def test_a_value_of_the_kind_the_question_describes_or_names_ranks_first() -> None:
+    # "who handles card charges?" is closer to the payment processor's gloss; "still on
+    # Jekyll?" names a thing of the docs generator's kind.
+    fused = [("owner", 0.02), ("payments", 0.02)]
+    rel = {
+        "owner": Relevance(lexical=0.0, slot=0.2, vector=None, category=0.1),
+        "payments": Relevance(lexical=0.0, slot=0.2, vector=None, category=0.6, kin=1.0),
+    }
+    margin = CATEGORY_SHARE * 0.5 + KIN_SHARE
+    got = by_score(fused, rel, {"owner": 0.5, "payments": 0.5 - margin / 2}, set())
+    assert [vid for vid, _ in got] == ["payments", "owner"]

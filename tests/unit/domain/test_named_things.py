@@ -1,0 +1,45 @@
+"""What a question names besides its subject (issue 11): things of a kind, former values."""
+
+from __future__ import annotations
+
+import doctest
+
+from twoclocks.domain import named_things
+from twoclocks.domain.named_things import named_categories, names_value
+
+
+def test_a_question_naming_a_product_names_its_kind() -> None:
+    assert named_categories("is the docs site still on Jekyll?") == {"docs_generator"}
+    assert named_categories("are we on Elasticsearch or OpenSearch for search?") >= {"search"}
+
+
+def test_the_longest_name_wins() -> None:
+    # "GitHub Actions" is a CI product; "GitHub" alone would be the code host.
+    assert named_categories("do we build on GitHub Actions?") == {"ci"}
+
+
+def test_an_everyday_word_names_a_product_only_when_capitalized() -> None:
+    assert named_categories("where do we go after standup?") == frozenset()
+    assert named_categories("which Go version does ingest run?") == {"programming_language"}
+    assert named_categories("who holds the vault key?") == frozenset()
+
+
+def test_people_and_places_name_no_kind_of_slot() -> None:
+    # A subject has many people and cities: naming one says nothing about which slot.
+    assert named_categories("does Priya Raman live in Lisbon?") == frozenset()
+
+
+def test_a_former_value_is_named_by_its_words_in_a_row() -> None:
+    assert names_value("do we still use Black?", "Black")
+    assert names_value("still on Node 16 or newer?", "Node 16")
+    assert names_value("is it still elasticsearch?", "Elasticsearch 7.10")
+    assert not names_value("do we format with ruff?", "Ruff format")
+
+
+def test_numbers_and_function_words_are_never_named_values() -> None:
+    assert not names_value("how many replicas, 2 or 3?", "2")
+    assert not names_value("is it on or off?", "on")
+
+
+def test_docstring_examples_hold() -> None:
+    assert doctest.testmod(named_things).failed == 0

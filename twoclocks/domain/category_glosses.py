@@ -1,0 +1,78 @@
+"""What each kind of value is for, in the words a question uses (recall, issue 11).
+
+"Who handles card charges for us?" shares no word with ``payment_processor = Stripe``;
+the gazetteer knows Stripe is a payment processor, and this gloss says what one does.
+Recall compares the question with the gloss of a fact's value category (an embedding
+cosine, cached per gloss), so a question about what a thing does finds the slot that
+holds one. Written from general usage, not from any question set. Pure: a table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+CATEGORY_GLOSSES: dict[str, str] = {
+    "ci": "continuous integration: the CI service that builds and tests every commit",
+    "cloud": "cloud provider or hosting platform where services are deployed and run",
+    "database": "database: where the data is stored, primary datastore, SQL tables",
+    "cache": "cache: in-memory key-value store for hot data, sessions, caching",
+    "queue": "message broker or job queue: events, async background jobs, workers, tasks, pub/sub",
+    "monitoring": "monitoring and observability: metrics, dashboards, logs, alerts, traces",
+    "errors": "error tracking: exceptions, crash reports, stack traces",
+    "chat": "team chat: messaging, channels, where the team talks",
+    "tracker": "issue tracker: tickets, bugs, tasks, project board, backlog",
+    "editor": "code editor or IDE the person writes code in",
+    "programming_language": "programming language the code is written in",
+    "human_language": "spoken language, the language a person speaks or writes",
+    "os": "operating system the machine runs",
+    "package_manager": "package manager that installs dependencies",
+    "test_framework": "test framework or runner for unit tests",
+    "build_tool": "build tool, bundler or compiler that builds the project",
+    "registry": "container or package registry where images and artifacts are published",
+    "iac": "infrastructure as code: provisioning cloud resources, terraform",
+    "orchestrator": "container orchestration: clusters, pods, deployments, scheduling containers",
+    "email": "email service: sending transactional mail, inbox",
+    "payments": "payment processor: card payments, charges, checkout, subscriptions, billing",
+    "auth": "authentication and identity provider: login, sign-in, single sign-on, users",
+    "cdn": "CDN: content delivery network, edge caching of static assets",
+    "dns": "DNS provider: domain name records",
+    "registrar": "domain registrar where domain names are bought",
+    "vcs_host": "code hosting where the git repositories live",
+    "video_call": "video call and meeting tool",
+    "paging": "on-call paging and incident alerts",
+    "docs_generator": "documentation or static site generator that builds the docs website",
+    "web_framework": "web framework that serves the HTTP API endpoints and pages",
+    "css": "CSS framework or styling library for the user interface",
+    "ui": "component library or design system for the user interface",
+    "secrets": "secrets manager: credentials, passwords, API keys, tokens",
+    "analytics": "product analytics: tracking users, events, funnels",
+    "feature_flags": "feature flags: toggles, gradual rollout, experiments",
+    "shell": "command-line shell",
+    "terminal": "terminal emulator",
+    "browser": "web browser",
+    "search": "search engine: full-text search index, queries",
+    "storage": "object storage: files, blobs, buckets, uploads",
+    "design": "design tool: mockups, UI designs, prototypes",
+    "scheduler": "scheduler: cron jobs, scheduled tasks, workflows",
+    "web_server": "web server or reverse proxy in front of the app, load balancing",
+    "branch": "git branch",
+    "cadence": "how often something happens: schedule, frequency",
+    "weekday": "day of the week",
+    "company": "company or organisation",
+    "city": "city, town, place where someone lives or works",
+    "country": "country",
+    "region": "cloud region or data centre location",
+    "person": "a person: who, someone responsible, a colleague",
+    "handle": "a username or handle",
+    "channel": "a chat channel",
+}  # fmt: skip
+"""One gloss per category of ``value_categories.CATEGORY_NAMES``."""
+
+
+def glosses(categories: Iterable[str]) -> list[str]:
+    """The glosses of these categories, in a stable order (unknown ones skipped).
+
+    >>> glosses(["cache"])
+    ['cache: in-memory key-value store for hot data, sessions, caching']
+    """
+    return [CATEGORY_GLOSSES[c] for c in sorted(categories) if c in CATEGORY_GLOSSES]

@@ -1,0 +1,110 @@
+"""What a question names besides its subject: a product of some kind, or a value a slot held.
+
+"Is the docs site still on Jekyll?" names a static site generator, so the slot that
+answers it is the one holding a thing of that kind (Docusaurus, today). "Do we still use
+Black?" names a formatter the team used before: the answer is that slot's current value,
+whatever it is now. Recall (issue 11) reads both; neither needs a model. Pure: text in,
+names out.
+"""
+
+from __future__ import annotations
+
+import re
+
+from twoclocks.domain.value_categories import (
+    BROAD_CATEGORIES,
+    TRAILING_VERSION,
+    categories_of_name,
+)
+
+EVERYDAY_NAMES = frozenset(
+    """
+    arc arch around bind box brave buck bun c checkout chef dagger dash drone echo edge
+    element emotion express fathom fiber fish fleet fly foot foundation gather gin glacier
+    go harness hatch heap helix hover hyper just karma koa less lima linear make matrix
+    meet meta monday nano neon nice ninja nomad nose notion opera oracle pants parcel
+    phoenix pip puma r render rider rocket rollup rust safari segment sentry shortcut
+    signal sketch solid spanner split spring square swift task teams temporal trunk tuple
+    umbrella unicorn vault warp yarn zed zoom aurora cursor prefect
+    """.split()
+)
+"""Product names that are also everyday words ("go", "vault", "make"): in a question they
+name the product only when written with a capital ("Go", "Vault")."""
+
+_LONGEST_NAME = 4
+"""Words in the longest gazetteer name ("google cloud platform" has 3)."""
+
+_TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+#/!_-]*")
+_EDGE = ".,;:!?/-"
+_FUNCTION_WORDS = frozenset("a an the of and or to in on at for is are be yes no none".split())
+
+
+def _tokens(text: str) -> list[str]:
+    """Words as written, edge punctuation off: "Jekyll?" -> "Jekyll", "Next.js" stays."""
+    return [t for t in (m.strip(_EDGE) for m in _TOKEN.findall(text)) if t]
+
+
+def named_categories(question: str) -> frozenset[str]:
+    """The specific categories of the gazetteer things a question names (broad ones left out).
+
+    A person or a city names no slot (a subject has many of each), so only categories
+    like a CI product or a static site generator count.
+
+    >>> sorted(named_categories("is the docs site still on Jekyll?"))
+    ['docs_generator']
+    >>> sorted(named_categories("do we deploy with GitHub Actions or CircleCI?"))
+    ['ci']
+    >>> sorted(named_categories("where do we go for lunch?"))
+    []
+    >>> sorted(named_categories("which Go version does ingest use?"))
+    ['programming_language']
+    """
+    written = _tokens(question)
+    found: set[str] = set()
+    start = 0
+    while start < len(written):
+        # The longest name wins: "GitHub Actions" is a CI product, not the code host.
+        size, categories = _longest_name_at(written, start)
+        found |= categories
+        start += size
+    return frozenset(found - BROAD_CATEGORIES)
+
+
+def _longest_name_at(written: list[str], start: int) -> tuple[int, frozenset[str]]:
+    """How many words from ``start`` make the longest gazetteer name, and its categories."""
+    for size in range(min(_LONGEST_NAME, len(written) - start), 0, -1):
+        words = written[start : start + size]
+        name = " ".join(words).lower()
+        if size == 1 and name in EVERYDAY_NAMES and words[0].islower():
+            continue
+        categories = categories_of_name(name)
+        if categories:
+            return size, categories
+    return 1, frozenset()
+
+
+def names_value(question: str, value: str) -> bool:
+    """Whether the question names ``value``: its words in a row, a trailing version aside.
+
+    Values that are only function words or numbers ("yes", "2") are never named: too many
+    questions hold them.
+
+    >>> names_value("do we still use Black?", "Black")
+    True
+    >>> names_value("are we on Elasticsearch or OpenSearch?", "Elasticsearch 7.10")
+    True
+    >>> names_value("how many replicas?", "2")
+    False
+    >>> names_value("which formatter do we use?", "Ruff format")
+    False
+    """
+    bare = TRAILING_VERSION.sub("", " ".join(value.lower().split()))
+    wanted = [t.lower() for t in _tokens(bare)]
+    if not any(
+        len(w) >= 3 and w not in _FUNCTION_WORDS and sum(c.isalpha() for c in w) >= 2
+        for w in wanted
+    ):
+        return False
+    asked = [t.lower() for t in _tokens(question)]
+    size = len(wanted)
+    return any(asked[i : i + size] == wanted for i in range(len(asked) - size + 1))
