@@ -185,6 +185,13 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     "handle": ("username",),
     "workflow": ("pipeline",),
     "vault": ("secret", "manager"),
+    # Fifth round: words a second team uses for the same things.
+    "keymap": ("keyboard", "layout"),
+    "endpoint": ("url",),
+    "iteration": ("sprint",),
+    "duration": ("length",),
+    "dataset": ("data",),
+    "gcs": ("cloud", "storage"),
 }
 
 # Phrases (in canonical words, after the table above) that name one thing: "mother
@@ -323,6 +330,18 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("domain", "registrar"): ("registrar",),
     ("color", "scheme"): ("theme",),
     ("color", "theme"): ("theme",),
+    # Fifth round (set B's tune part): CI agents, incidents, toggles, texts, sample data.
+    ("git", "forge"): ("vcs", "host"),
+    ("git", "vcs", "host"): ("vcs", "host"),
+    ("incident", "tool"): ("paging",),
+    ("incident", "platform"): ("paging",),
+    ("toggle",): ("feature", "flag"),
+    ("build", "agent"): ("ci", "runner"),
+    ("ci", "agent"): ("ci", "runner"),
+    ("build", "runner"): ("ci", "runner"),
+    ("text", "message"): ("sms",),
+    ("sms", "gateway"): ("sms",),
+    ("sample", "data"): ("seed", "data"),
 }
 
 # Words ending in "s" that are not plurals; stripping them would invent a new word.

@@ -297,6 +297,16 @@ CATEGORY_NAMES = frozenset(_GAZETTEER) | {c for _, c in _PATTERNS} | {"person"}
 _NAME_WORD = r"[A-ZÀ-Þ][a-zß-ÿ]+(?:[-'][A-ZÀ-Þa-zß-ÿ][a-zß-ÿ]+)?"
 _PERSON = re.compile(rf"^{_NAME_WORD}(?: {_NAME_WORD}){{1,2}}$")
 
+VENDOR_WORDS = frozenset(
+    """
+    apache google amazon aws azure microsoft cloud github gitlab atlassian hashicorp
+    elastic oracle ibm mozilla jetbrains firebase meta apple adobe cisco confluent
+    databricks vmware salesforce twilio heroku vercel netlify digitalocean
+    """.split()
+)
+"""First words that make a capitalized name a product ("Apache Beam", "Google Meet",
+"Cloud Spanner"), never a person."""
+
 # A trailing version ("Redis 7", "Next.js 14", "Ubuntu 22.04 LTS") names the same thing.
 TRAILING_VERSION = re.compile(r"\s+v?\d+(\.\d+)*(\s*lts)?$", re.IGNORECASE)
 
@@ -332,7 +342,7 @@ def value_categories(value: str) -> frozenset[str]:
     for pattern, category in _PATTERNS:
         if pattern.match(low):
             return frozenset({category})
-    if _PERSON.match(text):
+    if _PERSON.match(text) and low.split()[0] not in VENDOR_WORDS:
         return frozenset({"person"})
     return frozenset()
 

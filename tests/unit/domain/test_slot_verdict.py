@@ -309,3 +309,54 @@ def test_three_scattered_letters_are_not_an_abbreviation() -> None:
     # "dns" is not a plural of "dn", and "dn" is no abbreviation of "deployment".
     assert lexical_verdict("dns_provider", "deploy_target") != "same"
     assert lexical_verdict("dns_provider", "dns_service") == "same"
+
+
+def test_a_qualifier_between_names_sharing_no_word_proves_nothing() -> None:
+    # "url" qualifies "db" in "db_url"; beside "endpoint" it is just another word.
+    assert lexical_verdict("font", "typeface") == "unknown"
+    assert lexical_verdict("dbname", "database_name") != "different"
+    assert lexical_verdict("db", "db_url") == "different"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("provisions_with", "provisioner"),
+        ("schedules_with", "scheduler"),
+        ("sends_email_via", "email_sending_provider"),
+        ("managed_by", "manager"),
+    ],
+)
+def test_a_verb_phrase_is_its_agent_noun(a: str, b: str) -> None:
+    assert lexical_verdict(a, b) == "same"
+    assert lexical_verdict(b, a) == "same"
+
+
+def test_a_passive_verb_is_not_its_active_form() -> None:
+    # What blocks us and what we block are two lists; so are a hire made and one sought.
+    assert lexical_verdict("blocked_by", "blocks") != "same"
+    assert lexical_verdict("hiring_for", "hired") != "same"
+
+
+def test_stages_of_data_and_kinds_of_capacity_are_two_slots() -> None:
+    assert lexical_verdict("raw_dataset", "curated_dataset") == "different"
+    assert lexical_verdict("spot_node_pool", "on_demand_node_pool") == "different"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("code_host", "git_forge"),
+        ("pager", "incident_tool"),
+        ("feature_flags", "toggles"),
+        ("keyboard_layout", "keymap"),
+        ("api_url", "api_endpoint"),
+        ("sprint_length", "iteration_duration"),
+        ("ci_runners", "build_agents"),
+        ("sms_gateway", "text_message_provider"),
+        ("gcs_bucket", "cloud_storage_bucket"),
+        ("seed_data", "sample_dataset"),
+    ],
+)
+def test_synonyms_a_second_team_uses_merge(a: str, b: str) -> None:
+    assert lexical_verdict(a, b) == "same"

@@ -42,3 +42,10 @@ def test_unknown_values_prove_nothing() -> None:
 
 def test_docstring_examples() -> None:
     assert doctest.testmod(value_categories, raise_on_error=False).failed == 0
+
+
+def test_a_product_named_after_its_vendor_is_not_a_person() -> None:
+    # "Apache Beam" and "Cloud Spanner" look like two capitalized names.
+    assert "person" not in cats("Apache Beam")
+    assert "person" not in cats("Cloud Spanner")
+    assert cats("Priya Raman") == {"person"}
