@@ -20,7 +20,6 @@ import asyncio
 import json
 import platform
 import sys
-import tempfile
 import time
 from dataclasses import asdict
 from datetime import UTC, datetime
@@ -30,7 +29,7 @@ from typing import Any
 from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.eval import data, drift, recall
-from twoclocks.graph.falkordb.server import EmbeddedFalkorDB
+from twoclocks.eval.scratch_store import scratch_store
 from twoclocks.graph.falkordb.store import FalkorDBStore
 
 DATA = data.DATA_DIR
@@ -138,22 +137,14 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         if args.show:
             drift_errors(outcomes, args.show)
         return results
-    with (
-        tempfile.TemporaryDirectory(prefix="quality") as tmp,
-        EmbeddedFalkorDB(Path(tmp), appendfsync="everysec") as server,
-    ):
-        store = FalkorDBStore(server.socket_path)
-        await store.start()
-        try:
-            if pairs:
-                outcomes = await drift.through_service(store, matcher, pairs)
-                results["drift"] = drift_table(outcomes)
-                if args.show:
-                    drift_errors(outcomes, args.show)
-            if args.only in (None, "recall"):
-                results["recall"] = await run_recall(store, embedder, not args.no_legs, args.show)
-        finally:
-            await store.close()
+    async with scratch_store("quality") as store:
+        if pairs:
+            outcomes = await drift.through_service(store, matcher, pairs)
+            results["drift"] = drift_table(outcomes)
+            if args.show:
+                drift_errors(outcomes, args.show)
+        if args.only in (None, "recall"):
+            results["recall"] = await run_recall(store, embedder, not args.no_legs, args.show)
     return results
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import pickle
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -22,8 +21,7 @@ from typing import Any
 from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.eval import data, recall
-from twoclocks.graph.falkordb.server import EmbeddedFalkorDB
-from twoclocks.graph.falkordb.store import FalkorDBStore
+from twoclocks.eval.scratch_store import scratch_store
 from twoclocks.graph.port import FactQuery
 from twoclocks.service import recall as recall_module
 from twoclocks.service.recall import LEGS, RecallRequest
@@ -49,41 +47,33 @@ async def capture(out: Path) -> None:
 
     recall_module.reciprocal_rank_fusion = fuse_spy  # type: ignore[assignment]
     recall_module.by_score = score_spy  # type: ignore[assignment]
-    with (
-        tempfile.TemporaryDirectory(prefix="signals") as tmp,
-        EmbeddedFalkorDB(Path(tmp), appendfsync="everysec") as server,
-    ):
-        store = FalkorDBStore(server.socket_path)
-        await store.start()
-        try:
-            loaded = await recall.load(store, embedder, SlotMatcher(embedder), facts)
-            every = await store.query(
-                loaded.account, FactQuery(now=loaded.now, include_history=True, limit=10_000)
+    async with scratch_store("signals") as store:
+        loaded = await recall.load(store, embedder, SlotMatcher(embedder), facts)
+        every = await store.query(
+            loaded.account, FactQuery(now=loaded.now, include_history=True, limit=10_000)
+        )
+        by_id = {v.version_id: v for v in every}
+        service = recall.recall_service(store, embedder, loaded, dict.fromkeys(LEGS, 1.0))
+        service.relevance_floor = -1.0
+        rows = []
+        for q in questions:
+            seen.clear()
+            got = await service.recall(
+                Caller(account=loaded.account), RecallRequest(query=q.question, k=5)
             )
-            by_id = {v.version_id: v for v in every}
-            service = recall.recall_service(store, embedder, loaded, dict.fromkeys(LEGS, 1.0))
-            service.relevance_floor = -1.0
-            rows = []
-            for q in questions:
-                seen.clear()
-                got = await service.recall(
-                    Caller(account=loaded.account), RecallRequest(query=q.question, k=5)
-                )
-                rankings = dict(zip(LEGS, seen.get("rankings", []), strict=False))
-                rows.append(
-                    {
-                        "question": q,
-                        "rankings": rankings,
-                        "relevance": seen.get("relevance", {}),
-                        "cosine": seen.get("cosine", {}),
-                        "named": seen.get("named", set()),
-                        "got": [f.version_id for f in got.facts],
-                    }
-                )
-            ids = {vid: loaded.ids.get(v.fact_id) for vid, v in by_id.items()}
-            out.write_bytes(pickle.dumps({"rows": rows, "facts": by_id, "set_ids": ids}))
-        finally:
-            await store.close()
+            rankings = dict(zip(LEGS, seen.get("rankings", []), strict=False))
+            rows.append(
+                {
+                    "question": q,
+                    "rankings": rankings,
+                    "relevance": seen.get("relevance", {}),
+                    "cosine": seen.get("cosine", {}),
+                    "named": seen.get("named", set()),
+                    "got": [f.version_id for f in got.facts],
+                }
+            )
+        ids = {vid: loaded.ids.get(v.fact_id) for vid, v in by_id.items()}
+        out.write_bytes(pickle.dumps({"rows": rows, "facts": by_id, "set_ids": ids}))
 
 
 if __name__ == "__main__":

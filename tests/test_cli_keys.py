@@ -21,7 +21,9 @@ async def test_keys_create_list_rotate_and_revoke_from_the_cli(served: Served) -
     assert secret not in listed
     rotated = (await served.ok("keys", "rotate", "laptop-agents")).strip().splitlines()[-1]
     assert rotated.startswith("tck_") and rotated != secret
-    assert "revoked agent key" in await served.ok("keys", "revoke", "laptop-agents")
+    assert "revoked the live agent key 'laptop-agents'" in await served.ok(
+        "keys", "revoke", "laptop-agents"
+    )
     assert "REVOKED" in await served.ok("keys", "list")
 
 
@@ -32,3 +34,24 @@ async def test_an_agent_key_cannot_manage_keys_from_the_cli(served: Served) -> N
     result = await as_agent.cli("keys", "list")
     assert result.exit_code == 2
     assert "KeysNotAllowed" in result.output and "person's key" in result.output
+
+
+@pytest.mark.anyio
+async def test_a_revoked_key_and_a_new_one_of_its_name_read_apart_and_revoke_takes_the_live_one(
+    served: Served,
+) -> None:
+    # What `twoclocks install` after the last client's uninstall does to the name `agents`.
+    await served.ok("keys", "create", "agents")
+    await served.ok("keys", "revoke", "agents")
+    await served.ok("keys", "create", "agents")
+    rows = [line.split() for line in (await served.ok("keys", "list")).splitlines()]
+    assert sorted(r[2] for r in rows if r[0] == "agents") == ["REVOKED", "live"]
+
+    said = await served.ok("keys", "revoke", "agents")
+    assert "revoked the live agent key 'agents'" in said
+    assert "1 other key named 'agents' had been revoked before" in said
+    rows = [line.split() for line in (await served.ok("keys", "list")).splitlines()]
+    assert [r[2] for r in rows if r[0] == "agents"] == ["REVOKED", "REVOKED"]
+
+    again = await served.cli("keys", "revoke", "agents")
+    assert again.exit_code != 0 and "no live key named 'agents'" in again.output

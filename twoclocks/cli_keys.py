@@ -25,12 +25,18 @@ KeyName = Annotated[str, typer.Argument(help="The key's name, e.g. laptop-agents
 
 
 def key_line(key: dict[str, Any], zone: AccountZone) -> str:
-    """One key as a person reads it: name, role, created, last use, revoked."""
+    """One key as a person reads it: name, role, live or REVOKED, created, last use.
+
+    The state stands beside the name because a revoked key keeps its name, and a new key
+    may take it (`twoclocks install` after the last client's uninstall makes ``agents``
+    again): the two rows differ by that column.
+    """
     used = shown(key["last_used_at"], zone.info) if key["last_used_at"] else "never"
-    line = f"{key['name']:<20} {key['role']:<7} created {shown(key['created_at'], zone.info)}"
-    line += f"  last used {used}"
+    state = "REVOKED" if key["revoked_at"] else "live"
+    line = f"{key['name']:<20} {key['role']:<7} {state:<7} created "
+    line += f"{shown(key['created_at'], zone.info)}  last used {used}"
     if key["revoked_at"]:
-        line += f"  REVOKED {shown(key['revoked_at'], zone.info)}"
+        line += f"  revoked {shown(key['revoked_at'], zone.info)}"
     return line
 
 
@@ -69,6 +75,23 @@ def rotate_key(name: KeyName, as_json: AsJson = False) -> None:
 
 @app.command("revoke")
 def revoke_key(name: KeyName, as_json: AsJson = False) -> None:
-    """Revoke a key for good: every server over the store refuses it from now on."""
+    """Revoke the live key of that name for good: every server over the store refuses it."""
     answer = call("POST", f"/v1/keys/{quote(name, safe='')}/revoke")
-    show(answer, as_json, [f"revoked {answer['role']} key {answer['name']!r}"])
+    if as_json:
+        show(answer, as_json)
+        return
+    zone = AccountZone()
+    line = (
+        f"revoked the live {answer['role']} key {answer['name']!r} "
+        f"(created {shown(answer['created_at'], zone.info)})"
+    )
+    # Keys revoked before keep the name too; say so, or the list reads as if two were live.
+    before = [
+        k
+        for k in call("GET", "/v1/keys")["keys"]
+        if k["name"] == name and k["revoked_at"] != answer["revoked_at"]
+    ]
+    if before:
+        were = "1 other key named" if len(before) == 1 else f"{len(before)} other keys named"
+        line += f"; {were} {name!r} had been revoked before"
+    show(answer, as_json, [line])

@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
+from twoclocks.domain.text_fold import fold_case_and_spacing
+
 RESTATEMENT_OVERLAP = 0.7
 
 FILLER_WORDS: frozenset[str] = frozenset(
@@ -24,19 +26,17 @@ FILLER_WORDS: frozenset[str] = frozenset(
 _WORD = re.compile(r"[\w./:@#+-]+", re.UNICODE)
 
 
-def _normalise(text: str) -> str:
-    return " ".join(text.lower().split())
-
-
 def bigram_overlap(a: str, b: str) -> float:
     """Dice coefficient of character bigrams, case- and space-insensitive.
+
+    Punctuation counts (``fold_case_and_spacing``, not ``fold_value``): it is wording.
 
     >>> bigram_overlap("Render, Oregon", "render, oregon")
     1.0
     >>> round(bigram_overlap("3 attempts", "5 attempts"), 2)
     0.89
     """
-    x, y = _normalise(a), _normalise(b)
+    x, y = fold_case_and_spacing(a), fold_case_and_spacing(b)
     if x == y:
         return 1.0
     if len(x) < 2 or len(y) < 2:

@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
+from twoclocks.domain.text_fold import fold_value
+
 ValueKind = Literal[
     "number", "quantity", "version", "url", "email", "path", "date", "time", "boolean", "text"
 ]
@@ -103,10 +105,6 @@ def values_verdict(value: str, others: Iterable[str]) -> ValueVerdict:
     return "different_kind"
 
 
-# Case, spacing, quotes and a closing full stop do not make another value.
-_EDGE_PUNCTUATION = " \t\n\"'`.,;:!?()[]{}"
-
-
 def holds_same_value(value: str, others: Iterable[str]) -> bool:
     """True when ``value`` is one of ``others`` once case, spacing and edge punctuation fold.
 
@@ -121,12 +119,8 @@ def holds_same_value(value: str, others: Iterable[str]) -> bool:
     >>> holds_same_value("Redis 7", ["Redis 6"])
     False
     """
-    mine = _folded(value)
-    return bool(mine) and any(_folded(o) == mine for o in others)
-
-
-def _folded(text: str) -> str:
-    return " ".join(text.casefold().split()).strip(_EDGE_PUNCTUATION)
+    mine = fold_value(value)
+    return bool(mine) and any(fold_value(o) == mine for o in others)
 
 
 def _family(kind: ValueKind) -> str:
