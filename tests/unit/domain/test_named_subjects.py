@@ -50,3 +50,9 @@ def test_a_look_alike_name_with_another_number_is_only_half_named() -> None:
 def test_punctuation_does_not_hide_a_name() -> None:
     assert mention("who is the on call engineer of the team?", "team") == 1.0
     assert mention("what is billing-api's cache?", "billing-api") == 1.0
+
+
+def test_live_names_production_and_locally_names_development() -> None:
+    assert subject_mention(question_words("where's the live shop?"), "prod") == 1.0
+    assert subject_mention(question_words("which database do I get locally?"), "dev") == 1.0
+    assert subject_mention(question_words("where's the live shop?"), "staging") == 0.0

@@ -43,3 +43,8 @@ def test_numbers_and_function_words_are_never_named_values() -> None:
 
 def test_docstring_examples_hold() -> None:
     assert doctest.testmod(named_things).failed == 0
+
+
+def test_a_hyphenated_former_value_is_named_by_its_first_part() -> None:
+    assert names_value("is inventory still on actix?", "actix-web")
+    assert not names_value("is it still on web?", "actix-web")  # the generic part names nothing
