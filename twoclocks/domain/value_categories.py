@@ -95,7 +95,8 @@ _GAZETTEER: dict[str, tuple[str, ...]] = {
     "os": (
         "ubuntu", "debian", "macos", "mac os", "os x", "windows", "windows 11", "windows 10",
         "fedora", "arch", "arch linux", "alpine", "nixos", "centos", "rhel", "red hat",
-        "rocky linux", "amazon linux", "linux mint", "pop!_os", "opensuse", "freebsd", "wsl",
+        "rocky linux", "amazon linux", "linux mint", "linux", "pop!_os", "opensuse", "freebsd",
+        "wsl",
     ),
     "package_manager": (
         "npm", "yarn", "pnpm", "bun", "pip", "pipenv", "poetry", "uv", "conda", "mamba",

@@ -48,3 +48,9 @@ def test_docstring_examples_hold() -> None:
 def test_a_hyphenated_former_value_is_named_by_its_first_part() -> None:
     assert names_value("is inventory still on actix?", "actix-web")
     assert not names_value("is it still on web?", "actix-web")  # the generic part names nothing
+
+
+def test_a_long_value_names_its_kind_inside_it() -> None:
+    # Recall reads a value's kind this way too: "Cloud SQL for PostgreSQL 16" is a database.
+    assert "database" in named_categories("Cloud SQL for PostgreSQL 16")
+    assert named_categories("Terraform 1.9 (chosen over Pulumi)") == {"iac"}
