@@ -145,15 +145,20 @@ async def test_a_question_in_the_first_person_is_about_the_user_or_the_team(
     assert got.facts[0].subject == ours[0]
 
 
+async def formatter_changed(ew: Writer) -> None:
+    """The team's formatter was Black from January, Ruff from June."""
+    await ew.write("team", "python_formatter", "Black", T0, tier=Tier.OBSERVED)
+    await ew.write(
+        "team", "python_formatter", "Ruff format", T0.replace(month=6), tier=Tier.OBSERVED
+    )
+
+
 async def test_a_question_naming_a_former_value_gets_the_slots_current_value(
     store: Store, ew: Writer, account: str
 ) -> None:
     # "Do we still use Black?": Black was closed by Ruff; the answer is Ruff, and Black,
     # no longer true, is not shown.
-    await ew.write("team", "python_formatter", "Black", T0, tier=Tier.OBSERVED)
-    await ew.write(
-        "team", "python_formatter", "Ruff format", T0.replace(month=6), tier=Tier.OBSERVED
-    )
+    await formatter_changed(ew)
     await ew.write("team", "chat_tool", "Slack", T0, tier=Tier.OBSERVED)
     ask = RecallRequest(query="do we still use Black?", k=3)
     got = await service(store, keyword=1.0, former=1.0).recall(Caller(account=account), ask)
@@ -168,10 +173,7 @@ async def test_the_former_leg_leaves_history_reads_alone(
     store: Store, ew: Writer, account: str
 ) -> None:
     # With history asked for, the closed value is itself a row: nothing is "former".
-    await ew.write("team", "python_formatter", "Black", T0, tier=Tier.OBSERVED)
-    await ew.write(
-        "team", "python_formatter", "Ruff format", T0.replace(month=6), tier=Tier.OBSERVED
-    )
+    await formatter_changed(ew)
     ask = RecallRequest(query="do we still use Black?", k=3, include_history=True)
     got = await service(store, keyword=1.0, former=1.0).recall(Caller(account=account), ask)
     assert "Black" in [f.object for f in got.facts]

@@ -44,6 +44,18 @@ def assert_split_follows_the_rule(rows: list[Row], stratum: Callable[[Row], Hash
     assert 0.35 <= tune_share <= 0.45, tune_share
 
 
+def assert_history_in_order(fact: Row, current: datetime) -> None:
+    """At most 3 older values, oldest first, each dated before the current one and unlike it."""
+    assert len(fact["history"]) <= 3, fact["id"]
+    previous = None
+    for older in fact["history"]:
+        when = datetime.fromisoformat(older["valid_at"])
+        assert when < current, fact["id"]
+        assert previous is None or previous < when, fact["id"]
+        assert older["object"] != fact["object"], fact["id"]
+        previous = when
+
+
 def assert_unique_ids(rows: list[Row]) -> None:
     ids = [r["id"] for r in rows]
     assert len(ids) == len(set(ids))
@@ -92,14 +104,7 @@ def test_recall_facts_are_at_least_110_with_older_history() -> None:
         assert fact["predicate"] == fact["predicate"].lower().replace(" ", "_"), fact["id"]
         current = datetime.fromisoformat(fact["valid_at"])
         assert current.tzinfo is not None, fact["id"]
-        assert len(fact["history"]) <= 3, fact["id"]
-        previous = None
-        for older in fact["history"]:
-            when = datetime.fromisoformat(older["valid_at"])
-            assert when < current, fact["id"]
-            assert previous is None or previous < when, fact["id"]
-            assert older["object"] != fact["object"], fact["id"]
-            previous = when
+        assert_history_in_order(fact, current)
     with_history = sum(bool(f["history"]) for f in facts) / len(facts)
     assert 0.25 <= with_history <= 0.45, with_history
 

@@ -48,6 +48,15 @@ _NUMBER_WORDS = frozenset(
 )
 _VERSION_WORDS = frozenset({"version", "sdk"})
 
+# Verbs of a service a vendor provides: "who processes our card payments?" asks for a
+# company or product (Stripe), not a person, though it starts with "who".
+_PROVIDER_VERBS = frozenset(
+    """
+    processes handles hosts provides supplies issues delivers sends powers serves bills
+    stores registers resolves
+    """.split()
+)
+
 _QUESTION_WORDS = frozenset("who whom whose when where what which how why".split())
 _WEEKDAYS = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday daily weekly nightly hourly".split()
@@ -70,6 +79,8 @@ def asked_kind(question: str) -> AnswerKind | None:
     <AnswerKind.VERSION: 'version'>
     >>> asked_kind("which CI do we use?") is None
     True
+    >>> asked_kind("who processes our card payments?") is None
+    True
     """
     words = _WORD.findall(question.lower())
     if "version" in words or "versions" in words:
@@ -80,6 +91,8 @@ def asked_kind(question: str) -> AnswerKind | None:
     if wh is None:
         return None
     first, after = words[wh], words[wh + 1 : wh + 3]
+    if first == "who" and after[:1] and after[0] in _PROVIDER_VERBS:
+        return None  # a vendor as often as a person: the form does not say
     if first in ("who", "whom", "whose"):
         return AnswerKind.PERSON
     if first == "how" and after[:1] and after[0] in ("many", "much", "long"):

@@ -74,3 +74,11 @@ def test_who_agrees_with_the_owner_not_with_the_port_of_the_same_service() -> No
 
 def test_a_question_that_asks_for_no_kind_agrees_with_nothing() -> None:
     assert kind_agreement(None, "owner", "Mei Chen") == 0.0
+
+
+def test_who_with_a_providers_verb_asks_for_no_kind() -> None:
+    # "Who processes our card payments?" is answered by Stripe as often as by a person.
+    assert asked_kind("who processes our card payments?") is None
+    assert asked_kind("who hosts our DNS?") is None
+    assert asked_kind("who owns billing-api?") is AnswerKind.PERSON
+    assert asked_kind("who manages the platform team?") is AnswerKind.PERSON
