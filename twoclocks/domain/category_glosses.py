@@ -28,6 +28,8 @@ CATEGORY_GLOSSES: dict[str, str] = {
     "package_manager": "package manager that installs dependencies",
     "test_framework": "test framework or runner for unit tests",
     "build_tool": "build tool, bundler or compiler that builds the project",
+    "formatter": "code formatter that rewrites source code style and layout",
+    "linter": "linter: static analysis that flags style problems and bugs in the code",
     "registry": "container or package registry where images and artifacts are published",
     "iac": "infrastructure as code: provisioning cloud resources, terraform",
     "orchestrator": "container orchestration: clusters, pods, deployments, scheduling containers",

@@ -109,6 +109,14 @@ _GAZETTEER: dict[str, tuple[str, ...]] = {
         "minitest", "go test", "testify", "xunit", "nunit", "phpunit", "karma", "detox",
         "espresso", "xctest", "hypothesis",
     ),
+    "formatter": (
+        "black", "ruff format", "prettier", "gofmt", "goimports", "rustfmt", "yapf",
+        "autopep8", "clang-format", "biome", "dprint", "ktlint", "swiftformat", "isort",
+    ),
+    "linter": (
+        "eslint", "ruff", "flake8", "pylint", "golangci-lint", "clippy", "rubocop",
+        "stylelint", "swiftlint", "shellcheck", "hadolint", "oxlint", "tflint", "staticcheck",
+    ),
     "build_tool": (
         "bazel", "make", "gnu make", "cmake", "gradle", "maven", "webpack", "vite", "esbuild",
         "rollup", "parcel", "turbopack", "turborepo", "nx", "pants", "buck", "buck2", "ninja",

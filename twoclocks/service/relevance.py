@@ -50,6 +50,11 @@ def content_words(text: str) -> set[str]:
     return out
 
 
+KIN_EVIDENCE = 0.3
+"""How much a question naming a thing of the value's kind counts as evidence that memory
+holds an answer: above recall's relevance floor (0.24), like a slot name that close."""
+
+
 @dataclass(frozen=True)
 class Relevance:
     """The signals of one fact for one question."""
@@ -73,10 +78,12 @@ class Relevance:
         """The strongest single piece of evidence that the fact is on topic.
 
         A former value named outright is the strongest: "do we still use Black?" shares
-        few words with anything stored now, yet its slot's current value answers it.
+        few words with anything stored now, yet its slot's current value answers it. A
+        thing of the value's kind named ("Black", asked of a slot holding Ruff) is evidence
+        too, as strong as a close slot name.
         """
         vector = self.vector if self.vector is not None else -1.0
-        return max(self.lexical, self.slot, vector, self.former)
+        return max(self.lexical, self.slot, vector, self.former, KIN_EVIDENCE * self.kin)
 
 
 def lexical_overlap(question: set[str], predicate: str, obj: str) -> float:

@@ -49,3 +49,8 @@ def test_a_product_named_after_its_vendor_is_not_a_person() -> None:
     assert "person" not in cats("Apache Beam")
     assert "person" not in cats("Cloud Spanner")
     assert cats("Priya Raman") == {"person"}
+
+
+def test_formatters_and_linters_are_kinds_of_their_own() -> None:
+    assert categories_verdict("Black", ["Ruff format"]) == "same_category"
+    assert categories_verdict("ESLint", ["Prettier"]) == "different_category"
