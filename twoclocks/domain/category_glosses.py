@@ -34,7 +34,7 @@ CATEGORY_GLOSSES: dict[str, str] = {
     "iac": "infrastructure as code: provisioning cloud resources, terraform",
     "orchestrator": "container orchestration: clusters, pods, deployments, scheduling containers",
     "email": "email service: sending transactional mail, inbox",
-    "payments": "payment processor: card payments, charges, checkout, subscriptions, billing",
+    "payments": "payment processor: card payments, charges, checkout, subscriptions, invoices",
     "auth": "authentication and identity provider: login, sign-in, single sign-on, users",
     "cdn": "CDN: content delivery network, edge caching of static assets",
     "dns": "DNS provider: domain name records",
