@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import re
 
+from twoclocks.domain.text_fold import fold_case_and_spacing
 from twoclocks.domain.value_categories import (
     BROAD_CATEGORIES,
+    LONGEST_NAME_WORDS,
     TRAILING_VERSION,
     categories_of_name,
 )
@@ -30,9 +32,6 @@ EVERYDAY_NAMES = frozenset(
 )
 """Product names that are also everyday words ("go", "vault", "make"): in a question they
 name the product only when written with a capital ("Go", "Vault")."""
-
-_LONGEST_NAME = 4
-"""Words in the longest gazetteer name ("google cloud platform" has 3)."""
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+#/!_-]*")
 _EDGE = ".,;:!?/-"
@@ -72,7 +71,7 @@ def named_categories(question: str) -> frozenset[str]:
 
 def _longest_name_at(written: list[str], start: int) -> tuple[int, frozenset[str]]:
     """How many words from ``start`` make the longest gazetteer name, and its categories."""
-    for size in range(min(_LONGEST_NAME, len(written) - start), 0, -1):
+    for size in range(min(LONGEST_NAME_WORDS, len(written) - start), 0, -1):
         words = written[start : start + size]
         name = " ".join(words).lower()
         if size == 1 and name in EVERYDAY_NAMES and words[0].islower():
@@ -100,7 +99,7 @@ def names_value(question: str, value: str) -> bool:
     >>> names_value("is inventory still on actix?", "actix-web")
     True
     """
-    bare = TRAILING_VERSION.sub("", " ".join(value.lower().split()))
+    bare = TRAILING_VERSION.sub("", fold_case_and_spacing(value))
     wanted = [t.lower() for t in _tokens(bare)]
     if not any(
         len(w) >= 3 and w not in _FUNCTION_WORDS and sum(c.isalpha() for c in w) >= 2

@@ -282,7 +282,7 @@ def _is_verb_phrase(tokens: list[str]) -> bool:
     return bool(tokens) and (tokens[-1] in _TRAILING_PARTICLES or tokens[0] in _LEADING_VERBS)
 
 
-_VERB_ENDINGS = ("ing", "er", "or", "ed", "es", "s", "")
+_VERB_ENDINGS = ("ing", "er", "or", "ed", "es", "s")
 _AGENT_ENDINGS = frozenset({"er", "or"})
 
 
@@ -290,7 +290,7 @@ def _stem(word: str) -> tuple[str, str]:
     # "provisions" / "provisioner" -> "provision", "sends" / "sending" -> "send",
     # "managed" / "manager" -> "manag", "owned" / "owner" -> "own"; with the ending cut.
     for ending in _VERB_ENDINGS:
-        if ending and word.endswith(ending) and len(word) - len(ending) >= 3:
+        if word.endswith(ending) and len(word) - len(ending) >= 3:
             return _without_silent_e(word[: -len(ending)]), ending
     return _without_silent_e(word), ""
 

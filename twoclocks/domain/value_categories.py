@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
+from twoclocks.domain.text_fold import fold_case_and_spacing
+
 CategoryVerdict = Literal["same_category", "same_broad_category", "different_category", "unknown"]
 
 # Categories a subject's slots often share: a team has an owner, an on-call and a manager
@@ -298,6 +300,9 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^@[\w.-]+$"), "handle"),
 )
 
+LONGEST_NAME_WORDS = max(len(name.split()) for name in _CATEGORIES)
+"""Words in the gazetteer's longest name, so a scan of a text knows how far to look."""
+
 CATEGORY_NAMES = frozenset(_GAZETTEER) | {c for _, c in _PATTERNS} | {"person"}
 """Every category ``value_categories`` can return."""
 
@@ -344,7 +349,7 @@ def value_categories(value: str) -> frozenset[str]:
     []
     """
     text = value.strip()
-    low = " ".join(text.lower().split())
+    low = fold_case_and_spacing(text)
     found = _CATEGORIES.get(low) or _CATEGORIES.get(TRAILING_VERSION.sub("", low))
     if found:
         return found

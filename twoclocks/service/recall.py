@@ -253,19 +253,26 @@ class RecallService:
         pool = max(k * 3, 30)
         query = query.model_copy(update={"tiered_only": True})
         weights = self.leg_weights
+        said = question_words(text)
         vector_task = asyncio.create_task(self._query_vector(text))
-        named_task = asyncio.create_task(self._entities_named(account, text))
-        text_task = asyncio.create_task(self._text_search(account, text, query, pool))
+        named_task = asyncio.create_task(self._entities_named(account, text, said))
+        # One search serves the keyword leg and the former leg; neither weighted, none runs.
+        text_task = (
+            asyncio.create_task(self._text_search(account, text, query, pool))
+            if weights["keyword"] > 0 or weights["former"] > 0
+            else None
+        )
         cosine: dict[str, float] = {}
-        former_slots: set[tuple[str, str]] = set()
 
         async def keyword_leg() -> list[FactVersion]:
+            assert text_task is not None  # created whenever this leg is weighted
             shown, _closed = await text_task
             return shown
 
         async def former_leg() -> list[FactVersion]:
+            assert text_task is not None
             _shown, closed = await text_task
-            return await self._current_of_former(account, text, closed, query, former_slots)
+            return await self._current_of_former(account, text, closed, query)
 
         async def vector_leg() -> list[FactVersion]:
             vector = await vector_task
@@ -292,14 +299,16 @@ class RecallService:
             found = await asyncio.gather(*(runs[leg]() for leg in active))
         finally:
             vector = await vector_task
-            await asyncio.gather(text_task, return_exceptions=True)  # never left running
+            if text_task is not None:  # never left running
+                await asyncio.gather(text_task, return_exceptions=True)
         found_by = dict(zip(active, found, strict=True))
         # The stores already filter on the tier; the rule is checked again here because a
         # row with no tier reaching a model is the one mistake recall must never make.
         by_id = {
             v.version_id: v for leg in found_by.values() for v in leg if shown_to_model(v.tier)
         }
-        relevance = await self._relevance(text, vector, by_id, cosine, former_slots)
+        former_slots = {v.slot for v in found_by.get("former", [])}
+        relevance = await self._relevance(text, said, vector, by_id, cosine, former_slots)
         if relevance and max(r.best for r in relevance.values()) < self.relevance_floor:
             return []
         question_order = {vid: r.question_score for vid, r in relevance.items()}
@@ -362,27 +371,24 @@ class RecallService:
         text: str,
         closed: list[FactVersion],
         query: FactQuery,
-        found: set[tuple[str, str]],
     ) -> list[FactVersion]:
         """What holds now in the slots whose earlier value the question names.
 
         "Is the docs site still on Jekyll?": Jekyll was closed, Docusaurus replaced it,
-        and Docusaurus answers. Adds each slot that answered to ``found``.
+        and Docusaurus answers.
         """
         slots = list(dict.fromkeys(v.slot for v in closed if names_value(text, v.object)))
         out: list[FactVersion] = []
         for subject, predicate in slots[:MAX_FORMER_SLOTS]:
-            now = await self.store.query(
+            out += await self.store.query(
                 account, query.model_copy(update={"subject": subject, "predicate": predicate})
             )
-            if now:
-                found.add((subject, predicate))
-                out += now
         return out
 
     async def _relevance(
         self,
         text: str,
+        said: frozenset[str],
         vector: list[float] | None,
         facts: Mapping[str, FactVersion],
         cosine: Mapping[str, float],
@@ -390,7 +396,7 @@ class RecallService:
     ) -> dict[str, Relevance]:
         """The relevance signals of every candidate fact for this question."""
         asked = content_words(text)
-        wants, said, kin = asked_kind(text), question_words(text), named_categories(text)
+        wants, kin = asked_kind(text), named_categories(text)
         # A long value names its kind inside it: "Cloud SQL for PostgreSQL 16" is a database.
         categories = {
             vid: value_categories(v.object) | named_categories(v.object) for vid, v in facts.items()
@@ -425,13 +431,12 @@ class RecallService:
             for vid, v in facts.items()
         }
 
-    async def _entities_named(self, account: str, text: str) -> list[str]:
+    async def _entities_named(self, account: str, text: str, said: frozenset[str]) -> list[str]:
         """Entities the question names by a word of their own, not by a word all share.
 
         The store matches half a name: "the ingestion service" finds ``auth-service``
         through "service", and a walk from there would vote for auth-service's facts.
         """
-        said = question_words(text)
         found = await self.store.entities_named(account, text, 10)
         return [name for name in found if subject_mention(said, name) >= 0.5]
 

@@ -1,6 +1,6 @@
 """How well a fact answers a question, from signals that cost no store round trip.
 
-Three signals, each from 0 to 1 (cosines may dip below 0):
+The signals, each from 0 to 1 (cosines may dip below 0):
 
 * ``lexical``: the share of the question's content words found in the fact's predicate
   and value (its subject is left out: a walk reaches facts *because* they share it);
