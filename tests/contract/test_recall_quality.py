@@ -3,7 +3,7 @@ and the relevance floor of issue 10, on every store."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from storekit import T0, Writer
@@ -145,11 +145,19 @@ async def test_a_question_in_the_first_person_is_about_the_user_or_the_team(
     assert got.facts[0].subject == ours[0]
 
 
+RUFF_RECORDED = T0 + timedelta(days=200)
+
+
 async def formatter_changed(ew: Writer) -> None:
-    """The team's formatter was Black from January, Ruff from June."""
-    await ew.write("team", "python_formatter", "Black", T0, tier=Tier.OBSERVED)
+    """The team's formatter was Black from January, Ruff from June (recorded in July)."""
+    await ew.write("team", "python_formatter", "Black", T0, now=T0, tier=Tier.OBSERVED)
     await ew.write(
-        "team", "python_formatter", "Ruff format", T0.replace(month=6), tier=Tier.OBSERVED
+        "team",
+        "python_formatter",
+        "Ruff format",
+        T0.replace(month=6),
+        now=RUFF_RECORDED,
+        tier=Tier.OBSERVED,
     )
 
 
@@ -177,3 +185,24 @@ async def test_the_former_leg_leaves_history_reads_alone(
     ask = RecallRequest(query="do we still use Black?", k=3, include_history=True)
     got = await service(store, keyword=1.0, former=1.0).recall(Caller(account=account), ask)
     assert "Black" in [f.object for f in got.facts]
+
+
+@pytest.mark.parametrize(
+    ("clocks", "want"),
+    [
+        ({}, ["Ruff format"]),
+        ({"as_of": T0 + timedelta(days=30)}, ["Black"]),
+        ({"as_believed": RUFF_RECORDED - timedelta(days=1)}, ["Black"]),
+        ({"as_of": T0.replace(month=7), "as_believed": RUFF_RECORDED}, ["Ruff format"]),
+    ],
+    ids=["now", "as_of", "as_believed", "both"],
+)
+async def test_current_facts_only_unless_the_clocks_say_otherwise_through_the_former_leg(
+    store: Store, ew: Writer, account: str, clocks: dict[str, datetime], want: list[str]
+) -> None:
+    # DESIGN.md §6: the keyword search now reads history for the former leg; what either
+    # leg returns is still exactly what the read shows at those clocks.
+    await formatter_changed(ew)
+    ask = RecallRequest(query="do we still use Black or Ruff format?", k=5, **clocks)
+    got = await service(store, keyword=1.0, former=1.0).recall(Caller(account=account), ask)
+    assert [f.object for f in got.facts] == want

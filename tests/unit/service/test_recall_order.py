@@ -60,46 +60,28 @@ def test_a_fact_of_the_entity_the_question_names_beats_a_look_alike_of_another()
     assert order(got) == ["named", "look_alike"]
 
 
-def test_a_value_of_the_kind_the_question_asks_for_beats_a_closer_one_of_another() -> None:
-    fused = [("port", 0.03), ("owner", 0.03)]
+@pytest.mark.parametrize(
+    ("signal", "share"),
+    [
+        # "who owns ingest?": among one service's facts the owner beats the port.
+        ("kind", KIND_SHARE),
+        # "the billing service" is about billing-api, though it names it otherwise.
+        ("subject", SUBJECT_SHARE),
+        # "do we still use Black?": the formatter slot, now Ruff, answers.
+        ("former", FORMER_SHARE),
+        # "still on Jekyll?" names a thing of the docs generator's kind.
+        ("kin", KIN_SHARE),
+        # "who handles card charges?" is close to the payment processor's gloss.
+        ("category", CATEGORY_SHARE),
+    ],
+)
+def test_a_signal_the_question_gives_beats_a_cosine_lead_of_half_its_share(
+    signal: str, share: float
+) -> None:
+    fused = [("closer", 0.03), ("answers", 0.03)]
     rel = {
-        "port": Relevance(lexical=0.0, slot=0.2, vector=None, kind=0.0),
-        "owner": Relevance(lexical=0.0, slot=0.2, vector=None, kind=1.0),
+        "closer": Relevance(lexical=0.0, slot=0.2, vector=None),
+        "answers": Relevance(lexical=0.0, slot=0.2, vector=None, **{signal: 1.0}),
     }
-    got = by_score(fused, rel, {"port": 0.6, "owner": 0.6 - KIND_SHARE / 2}, set())
-    assert order(got) == ["owner", "port"]
-
-
-def test_a_fact_whose_subject_the_question_names_in_other_words_beats_a_closer_one() -> None:
-    fused = [("other", 0.03), ("asked_about", 0.03)]
-    rel = {
-        "other": Relevance(lexical=0.0, slot=0.2, vector=None, subject=0.0),
-        "asked_about": Relevance(lexical=0.0, slot=0.2, vector=None, subject=1.0),
-    }
-    got = by_score(fused, rel, {"other": 0.6, "asked_about": 0.6 - SUBJECT_SHARE / 2}, set())
-    assert order(got) == ["asked_about", "other"]
-
-
-def test_a_slot_whose_former_value_the_question_names_answers_it() -> None:
-    # "do we still use Black?": the formatter slot, now Ruff, answers; a closer-worded row
-    # of another slot does not.
-    fused = [("close_words", 0.02), ("formatter", 0.02)]
-    rel = {
-        "close_words": Relevance(lexical=0.0, slot=0.2, vector=None),
-        "formatter": Relevance(lexical=0.0, slot=0.2, vector=None, former=1.0),
-    }
-    got = by_score(fused, rel, {"close_words": 0.5, "formatter": 0.5 - FORMER_SHARE / 2}, set())
-    assert [vid for vid, _ in got] == ["formatter", "close_words"]
-
-
-def test_a_value_of_the_kind_the_question_describes_or_names_ranks_first() -> None:
-    # "who handles card charges?" is closer to the payment processor's gloss; "still on
-    # Jekyll?" names a thing of the docs generator's kind.
-    fused = [("owner", 0.02), ("payments", 0.02)]
-    rel = {
-        "owner": Relevance(lexical=0.0, slot=0.2, vector=None, category=0.1),
-        "payments": Relevance(lexical=0.0, slot=0.2, vector=None, category=0.6, kin=1.0),
-    }
-    margin = CATEGORY_SHARE * 0.5 + KIN_SHARE
-    got = by_score(fused, rel, {"owner": 0.5, "payments": 0.5 - margin / 2}, set())
-    assert [vid for vid, _ in got] == ["payments", "owner"]
+    got = by_score(fused, rel, {"closer": 0.6, "answers": 0.6 - share / 2}, set())
+    assert order(got) == ["answers", "closer"]
