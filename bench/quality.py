@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/quality.py                 # both, through the service
     .venv/bin/python bench/quality.py --only drift --fast   # the matcher alone, for iterating
+    .venv/bin/python bench/quality.py --only drift --judge local --judge-model qwen3:4b
 
 Drift: for every pair of tests/data/drift_pairs.jsonl, a fresh subject gets a = value_a,
 then b = value_b through ``MemoryService.remember`` on an embedded FalkorDB with the real
@@ -11,6 +12,12 @@ question of recall_questions.jsonl is asked through ``RecallService.recall`` (k 
 single: hit@1 and MRR, multi: all expected in the top 5, none: came back ``empty``. Then
 each leg alone and each leg removed, for the contribution table. Figures per split
 (``tune`` is what rules and thresholds may be fitted on; ``heldout`` is only reported).
+
+The grey zone: pairs whose names score between the matcher's grey floor and threshold go
+to the slot judge when an extractor is configured. Without ``--judge`` the table shows
+how many pairs that is and what a judge that is always right would reach (a bound); with
+``--judge URL`` (an OpenAI-compatible base URL, or ``local`` for Ollama) the drift rows
+are that model's.
 """
 
 from __future__ import annotations
@@ -31,6 +38,8 @@ from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.eval import data, drift, recall
 from twoclocks.eval.scratch_store import scratch_store
 from twoclocks.graph.falkordb.store import FalkorDBStore
+from twoclocks.service.extractor import Extractor
+from twoclocks.service.slot_judge import SlotJudge
 
 DATA = data.DATA_DIR
 FLOORS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
@@ -56,6 +65,24 @@ def drift_table(outcomes: list[drift.DriftOutcome]) -> dict[str, Any]:
                 f"{label:<34} {s.pairs:>5} {s.precision:>6.3f} {s.recall:>6.3f} {s.f1:>6.3f}"
                 f"  {s.false_merges}/{s.missed_merges}"
             )
+    return out
+
+
+def grey_table(outcomes: list[drift.DriftOutcome], grey: list[data.DriftPair]) -> dict[str, Any]:
+    """Per split: pairs in the grey zone, and precision / recall with an always-right judge."""
+    print(f"\n{'grey zone':<34} {'pairs':>5} {'merge':>6}  right judge: prec recall")
+    out: dict[str, Any] = {}
+    bound = drift.by_group(drift.with_a_right_judge(outcomes, grey), lambda p: p.split)
+    for split, s in bound.items():
+        asked = [p for p in grey if p.split == split]
+        wanted = sum(p.merge for p in asked)
+        out[split] = {
+            "grey": len(asked),
+            "grey_merges": wanted,
+            "right_judge_precision": s.precision,
+            "right_judge_recall": s.recall,
+        }
+        print(f"{split:<34} {len(asked):>5} {wanted:>6}  {s.precision:>17.3f} {s.recall:>6.3f}")
     return out
 
 
@@ -131,16 +158,23 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     matcher = SlotMatcher(embedder)
     results: dict[str, Any] = {}
     pairs = data.drift_pairs(DATA / "drift_pairs.jsonl") if args.only in (None, "drift") else []
+    grey = drift.in_grey_zone(matcher, pairs)
     if args.fast:
         outcomes = drift.match_directly(matcher, pairs)
         results["drift"] = drift_table(outcomes)
+        results["grey"] = grey_table(outcomes, grey)
         if args.show:
             drift_errors(outcomes, args.show)
         return results
+    judge = None
+    if args.judge:
+        judge = SlotJudge(Extractor(args.judge, args.judge_model, attempts=1, timeout_s=120))
+        print(f"slot judge: {judge.decided_by} at {args.judge}")
     async with scratch_store("quality") as store:
         if pairs:
-            outcomes = await drift.through_service(store, matcher, pairs)
+            outcomes = await drift.through_service(store, matcher, pairs, slot_judge=judge)
             results["drift"] = drift_table(outcomes)
+            results["grey"] = grey_table(outcomes, grey)
             if args.show:
                 drift_errors(outcomes, args.show)
         if args.only in (None, "recall"):
@@ -156,6 +190,8 @@ if __name__ == "__main__":
     parser.add_argument("--show", choices=("tune",), help="list the misses of the tune split")
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
     parser.add_argument("--data", type=Path, default=DATA, help="folder of the three sets")
+    parser.add_argument("--judge", help="drift: the slot judge's endpoint (…/v1, or 'local')")
+    parser.add_argument("--judge-model", default="gemma3:270m", help="the slot judge's model")
     parsed = parser.parse_args()
     DATA = parsed.data
     figures = asyncio.run(main(parsed))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 from twoclocks.domain.slot_names import humanize_predicate
 from twoclocks.domain.slot_values import holds_same_value, values_verdict
@@ -43,18 +44,44 @@ SIMILAR_VALUES_MARGIN = 0.06
 two cities) let the names score SIMILAR_VALUES_MARGIN below the threshold."""
 
 
+DEFAULT_GREY_FLOOR = 0.30
+"""The bottom of the grey zone: names scoring between it and the threshold (margins
+included) are neither merged nor plainly apart, and a configured model may judge them
+(``service.slot_judge``)."""
+
+
+@dataclass(frozen=True)
+class SlotMatch:
+    """What the matcher made of a new name: the slot to write under, or the grey-zone slot."""
+
+    name: str | None
+    """The existing slot to write under; None for a new slot."""
+    grey: str | None = None
+    """When ``name`` is None: the closest slot, if it scored in the grey zone."""
+    similarity: float = 0.0
+    """The grey slot's similarity to the new name, margins from the values included."""
+
+
 class SlotMatcher:
     """Matches a predicate against a subject's existing predicates; safe to share."""
 
     def __init__(
-        self, embedder: Embedder, threshold: float = DEFAULT_THRESHOLD, cache_size: int = 4096
+        self,
+        embedder: Embedder,
+        threshold: float = DEFAULT_THRESHOLD,
+        cache_size: int = 4096,
+        grey_floor: float = DEFAULT_GREY_FLOOR,
     ) -> None:
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be between 0 and 1, got {threshold}")
+        if not 0.0 <= grey_floor <= 1.0:
+            raise ValueError(f"grey_floor must be between 0 and 1, got {grey_floor}")
         if cache_size < 1:
             raise ValueError(f"cache_size must be at least 1, got {cache_size}")
         self.embedder = embedder
         self.threshold = threshold
+        # A floor above the threshold would make a zone of nothing: there is no grey zone.
+        self.grey_floor = min(grey_floor, threshold)
         self._cache_size = cache_size
         self._vectors: OrderedDict[str, list[float]] = OrderedDict()
         self._lock = threading.Lock()
@@ -74,8 +101,18 @@ class SlotMatcher:
         An exact name wins; then names the lexical rules call the same; then the most
         similar name the embedding accepts at ``threshold``.
         """
+        return self.decide(predicate, existing, value, values).name
+
+    def decide(
+        self,
+        predicate: str,
+        existing: Sequence[str],
+        value: str | None = None,
+        values: Mapping[str, Sequence[str]] | None = None,
+    ) -> SlotMatch:
+        """``match``, with the closest slot named when it fell in the grey zone."""
         if predicate in existing:
-            return predicate
+            return SlotMatch(predicate)
         same: list[str] = []
         open_names: list[str] = []
         margin: dict[str, float] = {}
@@ -103,13 +140,13 @@ class SlotMatcher:
         # A lexical "same" is a stronger signal than any similarity score, so it is
         # preferred even over an open name that happens to score higher.
         if len(same) == 1:
-            return same[0]
+            return SlotMatch(same[0])
         candidates = same or open_names
         if not candidates:
-            return None
+            return SlotMatch(None)
         scores = self.similarities(predicate, candidates)
         if same:
-            return max(zip(candidates, scores, strict=True), key=lambda p: p[1])[0]
+            return SlotMatch(max(zip(candidates, scores, strict=True), key=lambda p: p[1])[0])
         if value is not None and any(m < 0 for m in margin.values()):
             margin.update(self._value_margins(value, values or {}, margin))
         allowed = [
@@ -117,7 +154,12 @@ class SlotMatcher:
             for name, score in zip(candidates, scores, strict=True)
         ]
         best_gap, best_name = max(allowed)
-        return best_name if best_gap >= 0 else None
+        if best_gap >= 0:
+            return SlotMatch(best_name)
+        scored = self.threshold + best_gap
+        if scored >= self.grey_floor:
+            return SlotMatch(None, grey=best_name, similarity=scored)
+        return SlotMatch(None)
 
     def _value_margins(
         self, value: str, values: Mapping[str, Sequence[str]], margin: dict[str, float]

@@ -94,7 +94,7 @@ call), which is how a replayed tool event is told from a new one."""
 
 RECORD_ALIAS = """
 MERGE (a:SlotAlias {group_id: $g, subject: $subject, alias: $alias})
-SET a.canonical = $canonical
+SET a.canonical = $canonical, a.decided_by = $decided_by
 """
 """Slot drift: ``alias`` names the slot ``canonical`` of this subject from now on."""
 
@@ -259,7 +259,8 @@ ORDER BY n.created_at_us, n.uuid
 EXPORT_ALIASES = """
 MATCH (a:SlotAlias)
 WHERE a.group_id = $g
-RETURN a.subject AS subject, a.alias AS alias, a.canonical AS canonical
+RETURN a.subject AS subject, a.alias AS alias, a.canonical AS canonical,
+       a.decided_by AS decided_by
 ORDER BY a.subject, a.alias
 """
 """Every slot alias of the account (for a backup)."""

@@ -106,6 +106,9 @@ class SlotAlias(BaseModel):
     subject: str
     alias: str
     canonical: str
+    decided_by: str | None = None
+    """Who merged the two names, when not the matcher's rules and similarity: the grey
+    zone's judge (``model <name>``)."""
 
 
 class ApiKey(BaseModel):
@@ -231,8 +234,16 @@ class Store(Protocol):
     async def slot_names(self, account: str, subject: str) -> dict[str, str]:
         """Every slot name the subject has, and every recorded alias, mapped to its slot name."""
 
-    async def record_alias(self, account: str, subject: str, alias: str, canonical: str) -> None:
-        """Remember that ``alias`` names the slot ``canonical`` for this subject."""
+    async def record_alias(
+        self,
+        account: str,
+        subject: str,
+        alias: str,
+        canonical: str,
+        decided_by: str | None = None,
+    ) -> None:
+        """Remember that ``alias`` names the slot ``canonical`` for this subject, and who
+        decided it when not the matcher (``SlotAlias.decided_by``)."""
 
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""

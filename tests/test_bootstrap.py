@@ -71,3 +71,33 @@ def test_the_service_merges_slot_names_at_the_measured_threshold(tmp_path: Path)
     from twoclocks.embeddings.slot_matcher import DEFAULT_THRESHOLD
 
     assert bootstrap.load_settings(data_dir=tmp_path).drift_threshold == DEFAULT_THRESHOLD
+
+
+def test_a_bad_setting_is_a_config_error_naming_its_variable(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("TWOCLOCKS_DRIFT_THRESHOLD", "2")
+    with pytest.raises(ConfigError, match=r"TWOCLOCKS_DRIFT_THRESHOLD: .*less than or equal to 1"):
+        bootstrap.load_settings(data_dir=tmp_path)
+
+
+def test_a_grey_floor_above_the_threshold_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="drift_grey_floor"):
+        bootstrap.load_settings(data_dir=tmp_path, drift_grey_floor=0.9)
+
+
+def test_the_slot_judge_is_opt_in_and_is_the_extractor_model(tmp_path: Path) -> None:
+    from twoclocks.embeddings.slot_matcher import DEFAULT_GREY_FLOOR
+
+    plain = bootstrap.load_settings(data_dir=tmp_path)
+    assert plain.drift_grey_floor == DEFAULT_GREY_FLOOR
+    assert bootstrap.open_slot_judge(plain) is None
+    extractor_only = bootstrap.load_settings(data_dir=tmp_path, extractor_url="local")
+    assert bootstrap.open_slot_judge(extractor_only) is None
+    no_model = bootstrap.load_settings(data_dir=tmp_path, drift_judge=True)
+    assert bootstrap.open_slot_judge(no_model) is None
+    on = bootstrap.load_settings(
+        data_dir=tmp_path, extractor_url="local", extractor_model="qwen3:4b", drift_judge=True
+    )
+    judge = bootstrap.open_slot_judge(on)
+    assert judge is not None and judge.decided_by == "model qwen3:4b"

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from pydantic import ValidationError
+
 from twoclocks import client_file
 from twoclocks.config import Settings
 from twoclocks.domain.errors import ConfigError, InvalidInput
@@ -34,6 +36,7 @@ from twoclocks.workspaces import SpacesConfig, resolve_workspace
 
 if TYPE_CHECKING:
     from twoclocks.service.extractor import Extractor
+    from twoclocks.service.slot_judge import SlotJudge
 
 log = logging.getLogger("twoclocks")
 
@@ -48,12 +51,26 @@ def load_settings(**overrides: Any) -> Settings:
     When neither names a store, the store a server last ran on with this data dir
     is used, so `accounts create --data-dir DIR` reaches the server's own store.
     """
-    settings = Settings(**{k: v for k, v in overrides.items() if v is not None})
+    try:
+        settings = Settings(**{k: v for k, v in overrides.items() if v is not None})
+    except ValidationError as exc:
+        raise ConfigError(settings_problems(exc)) from None
     if overrides.get("store") is None and "TWOCLOCKS_STORE" not in os.environ:
         recorded = settings.data_dir / STORE_FILE
         if recorded.exists():
             settings = settings.model_copy(update={"store": recorded.read_text().strip()})
     return settings
+
+
+def settings_problems(exc: ValidationError) -> str:
+    """One line a setting that failed validation, named as it is set: TWOCLOCKS_<NAME>."""
+    lines = []
+    for err in exc.errors():
+        where = "".join(f"TWOCLOCKS_{str(part).upper()}" for part in err["loc"][:1])
+        message = err["msg"].removeprefix("Value error, ")
+        got = f" (got {err['input']!r})" if where else ""
+        lines.append(f"{where}: {message}{got}" if where else message)
+    return "bad settings: " + "; ".join(lines)
 
 
 def record_store(settings: Settings) -> None:
@@ -111,6 +128,23 @@ def open_extractor(settings: Settings) -> Extractor | None:
     from twoclocks.service.extractor import Extractor
 
     return Extractor(settings.extractor_url, settings.extractor_model, settings.extractor_key)
+
+
+def open_slot_judge(settings: Settings) -> SlotJudge | None:
+    """The grey-zone slot judge: the extractor model, asked once with a short timeout."""
+    if not settings.drift_judge or not settings.extractor_url or not settings.extractor_url.strip():
+        return None
+    from twoclocks.service.extractor import Extractor
+    from twoclocks.service.slot_judge import SlotJudge
+
+    extractor = Extractor(
+        settings.extractor_url,
+        settings.extractor_model,
+        settings.extractor_key,
+        timeout_s=settings.drift_judge_timeout_s,
+        attempts=1,
+    )
+    return SlotJudge(extractor)
 
 
 def load_embedder(settings: Settings) -> Embedder:
@@ -185,10 +219,19 @@ async def start_runtime(
     if embedder is not None:
         from twoclocks.embeddings.slot_matcher import SlotMatcher
 
-        matcher = SlotMatcher(embedder, settings.drift_threshold)
+        matcher = SlotMatcher(
+            embedder, settings.drift_threshold, grey_floor=settings.drift_grey_floor
+        )
     accounts = Accounts(store, system_clock, settings.timezone)
     service = MemoryService(
-        store, system_clock, new_id, embedder, resolver, matcher, settings_of=accounts.settings
+        store,
+        system_clock,
+        new_id,
+        embedder,
+        resolver,
+        matcher,
+        settings_of=accounts.settings,
+        slot_judge=open_slot_judge(settings),
     )
     recall = RecallService(
         store,

@@ -20,7 +20,7 @@ from twoclocks.cli_eval import app as eval_app
 from twoclocks.cli_keys import app as keys_app
 from twoclocks.cli_review import held_app, review_app
 from twoclocks.cli_ui import ui
-from twoclocks.domain.errors import TwoclocksError
+from twoclocks.domain.errors import ConfigError, TwoclocksError
 
 app = typer.Typer(
     help="twoclocks: bi-temporal memory for coding agents.",
@@ -186,4 +186,9 @@ register_client_commands(app)
 
 def main() -> None:
     """Console entry point."""
-    app()
+    try:
+        app()
+    except ConfigError as exc:
+        # Settings are read inside most commands; a bad one is the person's to fix, not a crash.
+        typer.echo(f"{exc.name}: {exc.message}", err=True)
+        raise SystemExit(2) from None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -51,6 +51,19 @@ class Settings(BaseSettings):
         le=1,
         description="Similarity above which two slot names merge",
     )
+    drift_grey_floor: float = Field(
+        # Equal to SlotMatcher's DEFAULT_GREY_FLOOR, chosen on the tune pairs.
+        0.30,
+        ge=0,
+        le=1,
+        description="Similarity from which a pair below the threshold goes to the slot judge",
+    )
+    drift_judge: bool = Field(
+        False, description="Let the extractor model judge grey-zone slot pairs (opt-in)"
+    )
+    drift_judge_timeout_s: float = Field(
+        10.0, gt=0, description="How long a write waits for the slot judge's verdict"
+    )
     spaces_file: Path | None = Field(None, description="TOML file mapping directories to spaces")
     space: str | None = Field(None, description="Force every session into this space")
     timezone: str = Field("UTC", description="Default account time zone for rendered times")
@@ -63,3 +76,12 @@ class Settings(BaseSettings):
     )
     extractor_model: str = Field("gemma3:270m", description="The extractor's model name")
     extractor_key: str | None = Field(None, description="Bearer key for the extractor endpoint")
+
+    @model_validator(mode="after")
+    def _grey_zone_below_threshold(self) -> Settings:
+        if self.drift_grey_floor > self.drift_threshold:
+            raise ValueError(
+                f"drift_grey_floor ({self.drift_grey_floor}) must not exceed drift_threshold "
+                f"({self.drift_threshold}): the grey zone lies below the threshold"
+            )
+        return self

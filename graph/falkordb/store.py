@@ -297,7 +297,10 @@ class FalkorDBStore(KeyStore):
         """Every recorded slot alias of the account."""
         graph = await self._graph(account)
         result = await graph.ro_query(cypher.EXPORT_ALIASES, {"g": account})
-        return [SlotAlias(subject=s, alias=a, canonical=c) for s, a, c in result.result_set]
+        return [
+            SlotAlias(subject=s, alias=a, canonical=c, decided_by=d)
+            for s, a, c, d in result.result_set
+        ]
 
     async def save_episode(self, account: str, episode: Episode) -> bool:
         """Keep the raw text or event a fact came from (idempotent on episode_id)."""
@@ -318,13 +321,18 @@ class FalkorDBStore(KeyStore):
         result = await graph.ro_query(cypher.SLOT_NAMES, {"g": account, "subject": subject})
         return cypher.slot_map((row[0], row[1]) for row in result.result_set)
 
-    async def record_alias(self, account: str, subject: str, alias: str, canonical: str) -> None:
+    async def record_alias(
+        self,
+        account: str,
+        subject: str,
+        alias: str,
+        canonical: str,
+        decided_by: str | None = None,
+    ) -> None:
         """Remember that ``alias`` names the slot ``canonical`` for this subject."""
         graph = await self._graph(account)
-        await graph.query(
-            cypher.RECORD_ALIAS,
-            {"g": account, "subject": subject, "alias": alias, "canonical": canonical},
-        )
+        params = {"subject": subject, "alias": alias, "canonical": canonical}
+        await graph.query(cypher.RECORD_ALIAS, {"g": account, **params, "decided_by": decided_by})
 
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""

@@ -298,8 +298,8 @@ class Neo4jStore(KeyStore):
     async def export_aliases(self, account: str) -> list[SlotAlias]:
         """Every recorded slot alias of the account."""
         rows = await self._run(cypher.EXPORT_ALIASES, {"g": check_account(account)})
-        return [SlotAlias(subject=r["subject"], alias=r["alias"], canonical=r["canonical"])
-                for r in rows]  # fmt: skip
+        return [SlotAlias(subject=r["subject"], alias=r["alias"], canonical=r["canonical"],
+                          decided_by=r["decided_by"]) for r in rows]  # fmt: skip
 
     async def save_episode(self, account: str, episode: Episode) -> bool:
         """Keep the raw text or event a fact came from (idempotent on episode_id)."""
@@ -319,16 +319,18 @@ class Neo4jStore(KeyStore):
         rows = await self._run(cypher.SLOT_NAMES, {"g": check_account(account), "subject": subject})
         return cypher.slot_map((r["alias"], r["canonical"]) for r in rows)
 
-    async def record_alias(self, account: str, subject: str, alias: str, canonical: str) -> None:
+    async def record_alias(
+        self,
+        account: str,
+        subject: str,
+        alias: str,
+        canonical: str,
+        decided_by: str | None = None,
+    ) -> None:
         """Remember that ``alias`` names the slot ``canonical`` for this subject."""
+        params = {"subject": subject, "alias": alias, "canonical": canonical}
         await self._run(
-            cypher.RECORD_ALIAS,
-            {
-                "g": check_account(account),
-                "subject": subject,
-                "alias": alias,
-                "canonical": canonical,
-            },
+            cypher.RECORD_ALIAS, {"g": check_account(account), **params, "decided_by": decided_by}
         )
 
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:

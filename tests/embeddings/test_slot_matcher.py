@@ -215,3 +215,32 @@ def test_two_people_vouch_for_a_merge_only_as_much_as_two_values_of_one_kind() -
     assert matcher.match("tech_lead", ["architect"], "Jonas Berg", people) is None
     products = {"architect": ["Jenkins"]}
     assert matcher.match("tech_lead", ["architect"], "CircleCI", products) == "architect"
+
+
+def test_a_name_between_the_grey_floor_and_the_threshold_is_named_as_grey() -> None:
+    probe = SlotMatcher(HashingEmbedder())
+    score = probe.similarity("search_engine", "search_backend")
+    above = SlotMatcher(HashingEmbedder(), threshold=min(1.0, score + 0.1), grey_floor=score - 0.1)
+    found = above.decide("search_engine", ["search_backend"])
+    assert (found.name, found.grey) == (None, "search_backend")
+    assert found.similarity == pytest.approx(score)
+    below = SlotMatcher(HashingEmbedder(), threshold=min(1.0, score + 0.2), grey_floor=score + 0.1)
+    assert below.decide("search_engine", ["search_backend"]).grey is None
+
+
+def test_names_the_rules_or_values_keep_apart_are_never_grey() -> None:
+    # Grey floor 0: every open pair would be grey; these are not open.
+    matcher = SlotMatcher(HashingEmbedder(), threshold=0.99, grey_floor=0.0)
+    assert matcher.decide("home_city", ["work_city"]).grey is None
+    held = {"domain_registrar": ["Namecheap"]}
+    assert matcher.decide("dns_provider", ["domain_registrar"], "Cloudflare", held).grey is None
+    assert matcher.decide("db_engine", ["database_engine"]).name == "database_engine"
+
+
+def test_a_grey_floor_at_or_above_the_threshold_leaves_no_grey_zone() -> None:
+    probe = SlotMatcher(HashingEmbedder())
+    score = probe.similarity("search_engine", "search_backend")
+    matcher = SlotMatcher(HashingEmbedder(), threshold=min(1.0, score + 0.1), grey_floor=1.0)
+    assert matcher.decide("search_engine", ["search_backend"]).grey is None
+    with pytest.raises(ValueError):
+        SlotMatcher(HashingEmbedder(), grey_floor=1.5)

@@ -21,6 +21,7 @@ from twoclocks.eval.data import DriftPair
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller, RememberRequest
+from twoclocks.service.slot_judge import SlotJudge
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,32 @@ def match_directly(matcher: SlotMatcher, pairs: Sequence[DriftPair]) -> list[Dri
     return out
 
 
+def in_grey_zone(matcher: SlotMatcher, pairs: Sequence[DriftPair]) -> list[DriftPair]:
+    """The pairs the matcher leaves to a slot judge: ``a`` is ``b``'s grey-zone slot."""
+    return [
+        pair
+        for pair in pairs
+        if matcher.decide(pair.b, [pair.a], pair.value_b, {pair.a: [pair.value_a]}).grey == pair.a
+    ]
+
+
+def with_a_right_judge(
+    outcomes: Sequence[DriftOutcome], grey: Iterable[DriftPair]
+) -> list[DriftOutcome]:
+    """The outcomes a judge that is always right would give: grey pairs as labelled.
+
+    An upper bound on what any model in the grey zone can add, measured without one.
+    """
+    asked = {id(p) for p in grey}
+    return [DriftOutcome(o.pair, o.pair.merge) if id(o.pair) in asked else o for o in outcomes]
+
+
 async def through_service(
-    store: Store, matcher: SlotMatcher, pairs: Sequence[DriftPair], account: str | None = None
+    store: Store,
+    matcher: SlotMatcher,
+    pairs: Sequence[DriftPair],
+    account: str | None = None,
+    slot_judge: SlotJudge | None = None,
 ) -> list[DriftOutcome]:
     """The reported path: both writes through ``MemoryService.remember`` on a real store."""
     account = account or f"drift{uuid.uuid4().hex[:12]}"
@@ -102,6 +127,7 @@ async def through_service(
         lambda: uuid.uuid4().hex,
         embedder=matcher.embedder,
         slot_matcher=matcher,
+        slot_judge=slot_judge,
     )
     caller = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
     out = []

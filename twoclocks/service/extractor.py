@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -26,6 +27,18 @@ LOCAL_URL = "http://127.0.0.1:11434/v1"
 """``TWOCLOCKS_EXTRACTOR_URL=local``: Ollama's default OpenAI-compatible address."""
 
 Sleep = Callable[[float], Awaitable[None]]
+
+
+@dataclass(frozen=True)
+class AnswerSchema:
+    """The JSON an answer must follow: a name for the endpoint and the JSON Schema."""
+
+    name: str
+    schema: dict[str, Any]
+
+
+FACTS_ANSWER = AnswerSchema("facts", FACT_SCHEMA)
+"""A turn's facts (``capture.turns``)."""
 
 
 class Extractor:
@@ -51,16 +64,18 @@ class Extractor:
         self.backoff_s = backoff_s
         self.transport = transport
         self.sleep = sleep
-        self.formats = response_formats()
-        """What is asked for, best first; the head is dropped each time the endpoint refuses it."""
+        self.refused = 0
+        """How many of ``response_formats``' kinds the endpoint has refused, best first;
+        one endpoint refuses a kind whatever the schema, so this holds for every call."""
 
     @property
     def structured(self) -> bool:
         """True while the endpoint has not refused ``json_schema``."""
-        return bool(self.formats[0]["type"] == "json_schema")
+        return self.refused == 0
 
-    def _body(self, messages: Sequence[dict[str, str]]) -> dict[str, Any]:
-        response_format = self.formats[0]
+    def _body(
+        self, messages: Sequence[dict[str, str]], response_format: dict[str, Any]
+    ) -> dict[str, Any]:
         return {
             "model": self.model,
             "messages": list(messages),
@@ -69,24 +84,36 @@ class Extractor:
             "response_format": response_format,
         }
 
-    async def complete(self, messages: Sequence[dict[str, str]]) -> str:
-        """The model's answer text; ExtractorUnavailable after the last failed attempt."""
+    async def complete(
+        self, messages: Sequence[dict[str, str]], schema: AnswerSchema = FACTS_ANSWER
+    ) -> str:
+        """The model's answer text; ExtractorUnavailable after the last failed attempt.
+
+        ``schema`` names the JSON the answer must follow (a turn's facts by default).
+        """
         headers = {"Authorization": f"Bearer {self.key}"} if self.key else {}
+        formats = response_formats(schema)
         last = "no attempt made"
         attempt = 0
         async with httpx.AsyncClient(timeout=self.timeout_s, transport=self.transport) as http:
             while attempt < self.attempts:
                 try:
                     response = await http.post(
-                        f"{self.url}/chat/completions", json=self._body(messages), headers=headers
+                        f"{self.url}/chat/completions",
+                        json=self._body(messages, formats[self.refused]),
+                        headers=headers,
                     )
                 except httpx.HTTPError as exc:
                     last = f"{type(exc).__name__}: {exc}"
                 else:
-                    if _format_refused(response) and len(self.formats) > 1:
+                    if _format_refused(response) and self.refused < len(formats) - 1:
                         # This response_format is not supported here: ask for the next one.
-                        refused = self.formats.pop(0)
-                        log.info("extractor %s: no %s, trying the next", self.url, refused)
+                        self.refused += 1
+                        log.info(
+                            "extractor %s: no %s, trying the next",
+                            self.url,
+                            formats[self.refused - 1]["type"],
+                        )
                         continue
                     if response.status_code == 200:
                         return _content(response)
@@ -102,14 +129,14 @@ class Extractor:
         )
 
 
-def response_formats() -> list[dict[str, Any]]:
-    """The ``response_format`` values to try, best first."""
+def response_formats(answer: AnswerSchema = FACTS_ANSWER) -> list[dict[str, Any]]:
+    """The ``response_format`` values to try for ``answer``, best first."""
     return [
         {
             "type": "json_schema",
-            "json_schema": {"name": "facts", "strict": True, "schema": FACT_SCHEMA},
+            "json_schema": {"name": answer.name, "strict": True, "schema": answer.schema},
         },
-        {"type": "json_object", "schema": FACT_SCHEMA},
+        {"type": "json_object", "schema": answer.schema},
         {"type": "json_object"},
     ]
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -50,6 +51,7 @@ from twoclocks.service.requests import (
     SplitAliasRequest,
     SplitAliasResult,
 )
+from twoclocks.service.slot_judge import SlotJudge, SlotQuestion
 from twoclocks.service.slot_writer import SlotWriter
 
 RecordClock = Callable[[], datetime]
@@ -72,6 +74,16 @@ def incoming(**fields: Any) -> Incoming:
         raise InvalidInput(str(exc)) from None
 
 
+@dataclass(frozen=True)
+class SlotName:
+    """The slot a write goes under, and whether the name it arrived with is a new alias."""
+
+    name: str
+    new_alias: bool = False
+    decided_by: str | None = None
+    """Who merged a new alias when not the matcher itself: the slot judge's model."""
+
+
 def no_workspace(_cwd: str | None) -> Workspace:
     """A resolver for callers that have no spaces configured: every row is unplaced."""
     return Workspace()
@@ -89,6 +101,7 @@ class MemoryService:
         resolve_workspace: WorkspaceResolver = no_workspace,
         slot_matcher: SlotMatcher | None = None,
         settings_of: SettingsLookup | None = None,
+        slot_judge: SlotJudge | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -97,6 +110,7 @@ class MemoryService:
         self.resolve_workspace = resolve_workspace
         self.slot_matcher = slot_matcher
         self.settings_of = settings_of
+        self.slot_judge = slot_judge
         self._noted: set[tuple[str, str, str]] = set()
         self._writer = SlotWriter(store, clock, embedder)
 
@@ -119,7 +133,8 @@ class MemoryService:
         episode_id = self.new_id() if req.evidence else None
         subject = req.subject.strip()
         asked = req.predicate.strip()
-        predicate, new_alias = await self._slot_name(caller.account, subject, asked, req.object)
+        slot = await self._slot_name(caller.account, subject, asked, req.object)
+        predicate = slot.name
         written_as = asked if predicate != asked else None
         tier = decide_tier(req.tier, caller.writer, caller.channel, req.object, req.evidence)
         new = incoming(
@@ -167,9 +182,11 @@ class MemoryService:
 
         await self._note_workspace(caller.account, new.workspace, workspace.space)
         done = await self._writer.apply(caller.account, new.subject, new.predicate, plan, vectors)
-        if new_alias:
+        if slot.new_alias:
             # Recorded only once the fact is in: a write that failed leaves no alias behind.
-            await self.store.record_alias(caller.account, subject, asked, predicate)
+            await self.store.record_alias(
+                caller.account, subject, asked, predicate, decided_by=slot.decided_by
+            )
         return RememberResult(
             fact_id=done.fact_id,
             version_id=done.version_id,
@@ -333,31 +350,41 @@ class MemoryService:
             ),
         )
 
-    async def _slot_name(
-        self, account: str, subject: str, predicate: str, value: str
-    ) -> tuple[str, bool]:
+    async def _slot_name(self, account: str, subject: str, predicate: str, value: str) -> SlotName:
         """Slot drift: write under the subject's existing slot when the name means the same.
 
         ``ci_platform`` arriving where ``ci_provider`` exists is written under
         ``ci_provider`` (and ``remember`` records the alias once the write is in);
-        ``deploy_region`` beside ``deploy_target`` stays its own slot. Returns the slot
-        name and whether it is a new alias to record.
+        ``deploy_region`` beside ``deploy_target`` stays its own slot. A name in the
+        matcher's grey zone goes to the slot judge when one is configured.
         """
         names = await self.store.slot_names(account, subject)
         if predicate in names:
-            return names[predicate], False
+            return SlotName(names[predicate])
         if self.slot_matcher is None or not names:
-            return predicate, False
+            return SlotName(predicate)
         slots = sorted(set(names.values()))
         # The slots' current values vouch for or against a merge (two versions: one slot;
         # a version beside a URL: two), so the matcher sees them too.
         values: dict[str, list[str]] = {}
         for v in await self.store.query(account, FactQuery(now=self.clock(), subject=subject)):
             values.setdefault(v.predicate, []).append(v.object)
-        match = await asyncio.to_thread(self.slot_matcher.match, predicate, slots, value, values)
-        if match is None or match == predicate:
-            return predicate, False
-        return match, True
+        found = await asyncio.to_thread(self.slot_matcher.decide, predicate, slots, value, values)
+        if found.name is not None and found.name != predicate:
+            return SlotName(found.name, new_alias=True)
+        if found.grey is None or self.slot_judge is None:
+            return SlotName(predicate)
+        question = SlotQuestion(
+            subject=subject,
+            existing=found.grey,
+            existing_values=tuple(values.get(found.grey, ())),
+            new=predicate,
+            new_value=value,
+            similarity=found.similarity,
+        )
+        if await self.slot_judge.same_slot(question):
+            return SlotName(found.grey, new_alias=True, decided_by=self.slot_judge.decided_by)
+        return SlotName(predicate)
 
     # -- reading -----------------------------------------------------------------
 
