@@ -17,6 +17,8 @@ RETURN k.name AS name, k.role AS role, k.account AS account, k.created_at_us AS 
 SAVE_KEY = (
     """
 MATCH (a:Account {name: $account})
+SET a.keys_written_at_us = $created_at_us
+WITH a
 OPTIONAL MATCH (live:ApiKey {account: $account, name: $name})
 WHERE live.revoked_at_us IS NULL
 WITH a, count(live) AS taken
@@ -26,7 +28,12 @@ CREATE (k:ApiKey {hash: $hash, name: $name, role: $role, account: a.name,
 """
     + KEY_FIELDS
 )
-"""Add a key; no row when the account is unknown or a live key has the name."""
+"""Add a key; no row when the account is unknown or a live key has the name.
+
+Writing the account node first takes its write lock (Neo4j holds it to the end of the
+transaction), so two creates of one name in one account run one after the other and the
+second sees the first's key; without it both saw none and both created one. FalkorDB runs
+one write query at a time anyway."""
 
 KEY_BY_HASH = "MATCH (k:ApiKey {hash: $hash})" + KEY_FIELDS + "LIMIT 1"
 """The key a hash names, live or revoked."""

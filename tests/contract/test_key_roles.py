@@ -7,6 +7,7 @@ revoked key is refused at once by every replica over the store.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 from typing import Any
 
@@ -81,6 +82,21 @@ async def test_a_live_key_name_is_unique_and_a_bad_name_is_refused(store: Store)
     await keys.revoke(person, "ci")
     again = await keys.create(person, "ci", KeyRole.AGENT)  # a revoked name is free again
     assert (await accounts.authenticate(again.key)).key_name == "ci"
+
+
+async def test_a_live_key_name_is_unique_under_concurrent_creates(store: Store) -> None:
+    # Two `keys create` at the same moment: one wins, the others are told the name is taken
+    # (were both kept, `keys revoke` of the name would revoke two keys).
+    accounts = Accounts(store, Clock())
+    account = fresh_account()
+    await accounts.create(account)
+    for name in ("ci", "laptop", "desk", "build"):  # a race is lost only now and then
+        made = await asyncio.gather(
+            *(store.save_key(account, name, KeyRole.AGENT, f"{name}{i}{account}", T0)
+              for i in range(12))
+        )  # fmt: skip
+        assert sum(made) == 1
+        assert [k.name for k in await store.keys_of(account)].count(name) == 1
 
 
 async def test_only_a_person_key_manages_keys(store: Store) -> None:
