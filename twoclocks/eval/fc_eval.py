@@ -31,6 +31,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from twoclocks.domain.model import Cardinality, Tier
+from twoclocks.domain.text_fold import fold_case_and_spacing as _norm
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
@@ -154,10 +155,6 @@ def gold_is_older(question: Question, slots: SlotHistory) -> bool:
     wanted = {_norm(a) for a in question.answers}
     histories = slots.about(question.text, question.answers)
     return bool(histories) and all(h[-1] not in wanted for h in histories)
-
-
-def _norm(text: str) -> str:
-    return " ".join(text.casefold().split())
 
 
 async def run(
