@@ -177,6 +177,20 @@ async def test_a_question_naming_a_former_value_gets_the_slots_current_value(
     assert "Ruff format" not in [f.object for f in keyword_only.facts]
 
 
+async def test_a_question_naming_a_qualified_former_value_gets_the_slots_current_value(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # The README's example, Render moved to Fly.io: the question names only the old value.
+    seen = Tier.OBSERVED
+    await ew.write("production", "deploy_target", "Render, Oregon region", T0, now=T0, tier=seen)
+    later = T0.replace(month=6)
+    await ew.write("production", "deploy_target", "Fly.io, Frankfurt", later, now=later, tier=seen)
+    await ew.write("production", "error_tracker", "Sentry", T0, now=T0, tier=seen)
+    ask = RecallRequest(query="are we still on Render?", k=3)
+    got = await service(store, keyword=1.0, former=1.0).recall(Caller(account=account), ask)
+    assert [f.object for f in got.facts][:1] == ["Fly.io, Frankfurt"]
+
+
 async def test_the_former_leg_leaves_history_reads_alone(
     store: Store, ew: Writer, account: str
 ) -> None:

@@ -82,6 +82,11 @@ def _longest_name_at(written: list[str], start: int) -> tuple[int, frozenset[str
     return 1, frozenset()
 
 
+# Where a value's name ends and what qualifies it begins: "Render, Oregon region",
+# "GCP (Azure only for data-pipeline)", "Notion - the team space".
+_QUALIFIED = re.compile(r",\s|\s\(|\s[-\u2013\u2014]\s|;\s")
+
+
 def names_value(question: str, value: str) -> bool:
     """Whether the question names ``value``: its words in a row, a trailing version aside.
 
@@ -98,8 +103,14 @@ def names_value(question: str, value: str) -> bool:
     False
     >>> names_value("is inventory still on actix?", "actix-web")
     True
+    >>> names_value("do we still deploy to Render?", "Render, Oregon region")
+    True
     """
-    bare = TRAILING_VERSION.sub("", fold_case_and_spacing(value))
+    folded = fold_case_and_spacing(value)
+    head = _QUALIFIED.split(folded, maxsplit=1)[0]
+    if head != folded and names_value(question, head):
+        return True  # "Render" names "Render, Oregon region"; "GCP" names "GCP (Azure ...)"
+    bare = TRAILING_VERSION.sub("", folded)
     wanted = [t.lower() for t in _tokens(bare)]
     if not any(
         len(w) >= 3 and w not in _FUNCTION_WORDS and sum(c.isalpha() for c in w) >= 2

@@ -54,3 +54,12 @@ def test_a_long_value_names_its_kind_inside_it() -> None:
     # Recall reads a value's kind this way too: "Cloud SQL for PostgreSQL 16" is a database.
     assert "database" in named_categories("Cloud SQL for PostgreSQL 16")
     assert named_categories("Terraform 1.9 (chosen over Pulumi)") == {"iac"}
+
+
+def test_a_qualified_former_value_is_named_by_its_head() -> None:
+    # The README's own example: "Render, Oregon region" is replaced by "Fly.io, Frankfurt".
+    assert names_value("do we still deploy to Render?", "Render, Oregon region")
+    assert names_value("are we still on GCP?", "GCP (Azure only for data-pipeline)")
+    assert names_value("is it still Notion?", "Notion - the team space")
+    assert not names_value("is the region still Oregon?", "Render, Oregon region")
+    assert not names_value("do we pay USD 4?", "USD 4,200")  # a number's comma splits nothing
