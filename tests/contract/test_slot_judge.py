@@ -25,6 +25,7 @@ from twoclocks.service.slot_judge import CONTROLS, SlotJudge
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 MODEL = "judge-model"
+TWO_SLOTS = [("maintainer", "Ravi Iyer"), ("owner", "Aiko Tanaka")]
 
 
 def verdict(same: bool) -> tuple[int, str]:
@@ -82,6 +83,11 @@ class Rig:
         req = RememberRequest(subject=subject, predicate=predicate, object=value)
         return (await self.memory.remember(who, req)).predicate
 
+    async def owner_then_maintainer(self, who: Caller, subject: str) -> str:
+        """Two people under two names in the grey zone; the slot the second went under."""
+        await self.write(who, subject, "owner", "Aiko Tanaka")
+        return await self.write(who, subject, "maintainer", "Ravi Iyer")
+
     async def current(self, who: Caller, subject: str) -> list[tuple[str, str]]:
         self.clock.tick()
         facts = await self.memory.facts(who, FactsRequest(subject=subject))
@@ -93,8 +99,7 @@ async def test_slot_drift_grey_zone_pair_merges_when_the_model_says_same_and_the
 ) -> None:
     async with serving(FakeLLM(script=[SAME])) as llm:
         rig, who = Rig(store, matcher, llm), Caller(account=account)
-        await rig.write(who, "billing", "owner", "Aiko Tanaka")
-        written = await rig.write(who, "billing", "maintainer", "Ravi Iyer")
+        written = await rig.owner_then_maintainer(who, "billing")
     assert written == "owner"
     assert await rig.current(who, "billing") == [("owner", "Ravi Iyer")]
     [asked] = real_questions(llm)
@@ -116,14 +121,10 @@ async def test_slot_drift_a_judged_merge_splits_back_like_any_other(
 ) -> None:
     async with serving(FakeLLM(script=[SAME])) as llm:
         rig, who = Rig(store, matcher, llm), Caller(account=account)
-        await rig.write(who, "billing", "owner", "Aiko Tanaka")
-        await rig.write(who, "billing", "maintainer", "Ravi Iyer")
+        assert await rig.owner_then_maintainer(who, "billing") == "owner"
         rig.clock.tick()
         await rig.memory.split_alias(who, SplitAliasRequest(alias="maintainer"))
-    assert await rig.current(who, "billing") == [
-        ("maintainer", "Ravi Iyer"),
-        ("owner", "Aiko Tanaka"),
-    ]
+    assert await rig.current(who, "billing") == TWO_SLOTS
     assert await store.export_aliases(account) == []
 
 
@@ -132,13 +133,9 @@ async def test_slot_drift_grey_zone_pair_stays_two_slots_when_the_model_says_apa
 ) -> None:
     async with serving(FakeLLM(script=[APART])) as llm:
         rig, who = Rig(store, matcher, llm), Caller(account=account)
-        await rig.write(who, "billing", "owner", "Aiko Tanaka")
-        written = await rig.write(who, "billing", "maintainer", "Ravi Iyer")
+        written = await rig.owner_then_maintainer(who, "billing")
     assert written == "maintainer" and len(real_questions(llm)) == 1
-    assert await rig.current(who, "billing") == [
-        ("maintainer", "Ravi Iyer"),
-        ("owner", "Aiko Tanaka"),
-    ]
+    assert await rig.current(who, "billing") == TWO_SLOTS
     assert await store.export_aliases(account) == []
 
 
@@ -147,15 +144,12 @@ async def test_slot_drift_write_lands_as_its_own_slot_when_the_judge_is_down_and
 ) -> None:
     async with serving(FakeLLM(script=[(503, "model loading"), SAME])) as llm:
         rig, who = Rig(store, matcher, llm), Caller(account=account)
-        await rig.write(who, "billing", "owner", "Aiko Tanaka")
-        assert await rig.write(who, "billing", "maintainer", "Ravi Iyer") == "maintainer"
+        assert await rig.owner_then_maintainer(who, "billing") == "maintainer"
         # Within the rest period a down endpoint is not asked again; after it, it is.
-        await rig.write(who, "search", "owner", "Aiko Tanaka")
-        assert await rig.write(who, "search", "maintainer", "Ravi Iyer") == "maintainer"
+        assert await rig.owner_then_maintainer(who, "search") == "maintainer"
         assert len(llm.requests) == 1
         rig.rest_clock += 61
-        await rig.write(who, "ledger", "owner", "Aiko Tanaka")
-        assert await rig.write(who, "ledger", "maintainer", "Ravi Iyer") == "owner"
+        assert await rig.owner_then_maintainer(who, "ledger") == "owner"
     assert ("owner", "Aiko Tanaka") in await rig.current(who, "billing")
 
 
@@ -165,10 +159,8 @@ async def test_slot_drift_a_model_that_fails_a_control_pair_never_merges_anythin
     # Gemma 3 270M's way: every pair is "the same slot".
     async with serving(FakeLLM(script=[verdict(True)])) as llm:
         rig, who = Rig(store, matcher, llm), Caller(account=account)
-        await rig.write(who, "billing", "owner", "Aiko Tanaka")
-        assert await rig.write(who, "billing", "maintainer", "Ravi Iyer") == "maintainer"
-        await rig.write(who, "search", "owner", "Aiko Tanaka")
-        assert await rig.write(who, "search", "maintainer", "Ravi Iyer") == "maintainer"
+        assert await rig.owner_then_maintainer(who, "billing") == "maintainer"
+        assert await rig.owner_then_maintainer(who, "search") == "maintainer"
     assert len(llm.requests) == 1 and rig.judge.trusted is False
     assert await store.export_aliases(account) == []
 
