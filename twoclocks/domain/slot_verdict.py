@@ -210,6 +210,8 @@ def lexical_verdict(a: str, b: str) -> LexicalVerdict:
     'same'
     >>> lexical_verdict("item_1", "item_2")
     'different'
+    >>> lexical_verdict("i18n_library", "internationalization_library")
+    'same'
     >>> lexical_verdict("home_city", "work_city")
     'different'
     >>> lexical_verdict("search_engine", "search_backend")
@@ -218,7 +220,10 @@ def lexical_verdict(a: str, b: str) -> LexicalVerdict:
     raw_a, raw_b = predicate_tokens(a), predicate_tokens(b)
     if raw_a == raw_b or "".join(raw_a) == "".join(raw_b):
         return "same"
-    canon_a, canon_b = canonical_tokens(a), canonical_tokens(b)
+    # Numeronyms are spelt out first, against the words as written: "o11y" meets
+    # "observability" before the lexicon makes that "monitoring".
+    spelt_a, spelt_b = _spell_numeronyms(raw_a, raw_b), _spell_numeronyms(raw_b, raw_a)
+    canon_a, canon_b = canonical_tokens("_".join(spelt_a)), canonical_tokens("_".join(spelt_b))
     canon_a, canon_b = (
         _join_compounds(canon_a, set(canon_b)),
         _join_compounds(canon_b, set(canon_a)),
@@ -353,6 +358,27 @@ def _abbreviates(a: list[str], b: list[str]) -> bool:
         x == y or _is_abbreviation(x, y) or _is_abbreviation(y, x)
         for x, y in zip(a, b, strict=True)
     )
+
+
+_NUMERONYM = re.compile(r"^([a-z])(\d{1,2})([a-z])$")
+
+
+def _spell_numeronyms(tokens: list[str], other: list[str]) -> list[str]:
+    """A numeronym becomes the word of the other name it counts out: "i18n" meets
+    "internationalization", "a11y" "accessibility", "o11y" "observability" (first letter,
+    how many letters between, last letter). Its digits are then no number of the name."""
+    out = []
+    for token in tokens:
+        found = _NUMERONYM.match(token)
+        spelt = [
+            word
+            for word in other
+            if found
+            and len(word) == int(found[2]) + 2
+            and (word[0], word[-1]) == (found[1], found[3])
+        ]
+        out.append(spelt[0] if spelt else token)
+    return out
 
 
 def _join_compounds(tokens: list[str], other: set[str]) -> list[str]:

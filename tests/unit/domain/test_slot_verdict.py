@@ -360,3 +360,23 @@ def test_stages_of_data_and_kinds_of_capacity_are_two_slots() -> None:
 )
 def test_synonyms_a_second_team_uses_merge(a: str, b: str) -> None:
     assert lexical_verdict(a, b) == "same"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("i18n_library", "internationalization_library"),
+        ("a11y_owner", "accessibility_owner"),
+        ("o11yStack", "observability_stack"),
+        ("l10n_tool", "localization_tool"),
+    ],
+)
+def test_a_numeronym_is_the_word_it_counts_out_not_a_number(a: str, b: str) -> None:
+    assert lexical_verdict(a, b) == "same"
+    assert lexical_verdict(b, a) == "same"
+
+
+def test_numeronyms_of_different_words_and_numbered_names_stay_apart() -> None:
+    assert lexical_verdict("i18n_library", "l10n_library") == "different"
+    assert lexical_verdict("a11y_owner", "owner") == "different"
+    assert lexical_verdict("step_1", "step_2") == "different"
