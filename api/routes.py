@@ -17,7 +17,7 @@ from twoclocks.client import CHANNEL_HEADER
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.model import require_aware
 from twoclocks.domain.trust import channel_named, writer_of
-from twoclocks.graph.port import Clock, Episode
+from twoclocks.graph.port import Clock, Episode, SlotAlias
 from twoclocks.service import explore
 from twoclocks.service.backup import (
     MAX_LINE_BYTES,
@@ -145,6 +145,18 @@ async def reopen(fact_id: str, request: Request, who: CallerDep) -> FactStatusRe
     """Undo a retract."""
     full_id = await runtime_of(request).service.reopen(who, fact_id)
     return FactStatusReply(fact_id=full_id, status="live")
+
+
+class AliasList(BaseModel):
+    """The account's slot-drift merges."""
+
+    aliases: list[SlotAlias]
+
+
+@router.get("/aliases", response_model=AliasList)
+async def aliases(request: Request, who: CallerDep) -> AliasList:
+    """Every slot-drift merge: the alias, the slot it was written under, who decided it."""
+    return AliasList(aliases=await runtime_of(request).service.aliases(who))
 
 
 @router.post(

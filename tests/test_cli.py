@@ -191,17 +191,19 @@ async def test_retract_and_reopen_answer_json_with_the_full_id(served: Served) -
 
 
 @pytest.mark.anyio
-async def test_split_undoes_a_drift_merge_and_an_unknown_alias_fails_with_its_name(
+async def test_aliases_lists_a_merge_split_undoes_it_and_an_unknown_alias_fails_with_its_name(
     served: Served,
 ) -> None:
     await served.ok("remember", "web", "ci_provider", "CircleCI")
     await served.ok("remember", "web", "ci_platform", "Buildkite")
+    assert (await served.ok("aliases")).strip() == "web · ci_platform -> ci_provider"
     out = await served.ok("split", "ci_platform")
     assert out.startswith("split ci_platform from ci_provider (web)")
     listed = await served.ok("facts")
     assert "web · ci_platform: Buildkite" in listed and "web · ci_provider: CircleCI" in listed
     again = await served.cli("split", "ci_platform")
     assert again.exit_code == 2 and "AliasNotFound" in again.output
+    assert "no merges" in await served.ok("aliases")
 
 
 @pytest.mark.anyio

@@ -269,6 +269,17 @@ def reopen(fact_id: FactId, as_json: AsJson = False) -> None:
     show(answer, as_json, [f"reopened {answer['fact_id']}"])
 
 
+def aliases(as_json: AsJson = False) -> None:
+    """List the slot-drift merges: which name was written under which slot, and who decided."""
+    answer = call("GET", "/v1/aliases")
+    lines = [
+        f"{a['subject']} · {a['alias']} -> {a['canonical']}"
+        + (f"  (decided by {a['decided_by']})" if a["decided_by"] else "")
+        for a in answer["aliases"]
+    ] or ["no merges: every name is its own slot"]
+    show(answer, as_json, lines)
+
+
 def split(
     alias: Annotated[str, typer.Argument(help="The name the writer used (a fact's written_as)")],
     subject: Annotated[
@@ -459,6 +470,7 @@ def register(app: typer.Typer) -> None:
         revise,
         retract,
         reopen,
+        aliases,
         split,
         block,
         timeline,

@@ -442,7 +442,7 @@ async def test_the_graph_neighbourhood_shows_the_facts_naming_an_entity_on_both_
     assert naive.status_code == 422
 
 
-async def test_split_alias_undoes_a_drift_merge_and_an_unknown_alias_is_404(
+async def test_aliases_lists_a_drift_merge_split_undoes_it_and_an_unknown_alias_is_404(
     api: httpx.AsyncClient,
 ) -> None:
     for predicate, value in (("ci_provider", "CircleCI"), ("ci_platform", "Buildkite")):
@@ -451,8 +451,13 @@ async def test_split_alias_undoes_a_drift_merge_and_an_unknown_alias_is_404(
         )
         assert r.status_code == 201, r.text
     assert r.json()["predicate"] == "ci_provider"
+    merges = (await api.get("/v1/aliases")).json()["aliases"]
+    assert merges == [
+        {"subject": "web", "alias": "ci_platform", "canonical": "ci_provider", "decided_by": None}
+    ]
     r = await api.post("/v1/aliases/split", json={"alias": "ci_platform"})
     assert r.status_code == 200, r.text
+    assert (await api.get("/v1/aliases")).json()["aliases"] == []
     assert (r.json()["canonical"], len(r.json()["moved"]), len(r.json()["reopened"])) == (
         "ci_provider",
         1,

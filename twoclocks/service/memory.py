@@ -37,7 +37,7 @@ from twoclocks.domain.trust import Writer, decide_tier
 from twoclocks.domain.write_plan import plan_write
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
-from twoclocks.graph.port import Clock, Episode, FactQuery, SlotState, Store
+from twoclocks.graph.port import Clock, Episode, FactQuery, SlotAlias, SlotState, Store
 from twoclocks.secret_scan import refuse_secrets
 from twoclocks.service.fact_ids import FACT_ID, resolve_fact_id
 from twoclocks.service.requests import (
@@ -312,6 +312,10 @@ class MemoryService:
 
         await self._writer.apply(caller.account, subject, predicate, plan)
         return fact_id
+
+    async def aliases(self, caller: Caller) -> list[SlotAlias]:
+        """Every slot-drift merge of the account (subject, alias, canonical, who decided)."""
+        return await self.store.export_aliases(caller.account)
 
     async def split_alias(self, caller: Caller, req: SplitAliasRequest) -> SplitAliasResult:
         """Undo a slot-drift merge (``domain.alias_split``): both slots current again."""
