@@ -351,3 +351,26 @@ async def test_a_fact_held_back_by_the_refusal_watch_is_restored_from_history(
     await held.get_by_role("button", name="restore").click()
     await page.uncheck("#history")
     await page.locator("#facts tbody tr", has_text=value).wait_for()
+
+
+async def test_merged_slot_names_are_listed_and_split_back_from_the_screen(
+    page: Any, site: tuple[str, str]
+) -> None:
+    url, key = site
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        for predicate, value in (("ci_provider", "CircleCI"), ("ci_platform", "Buildkite")):
+            body = {"subject": "web", "predicate": predicate, "object": value}
+            assert (await http.post("/v1/facts", json=body)).status_code == 201
+        await sign_in(page, url, key)
+        await page.click("#merges summary")
+        merge = page.locator("#merge-list li", has_text="ci_platform → ci_provider")
+        await merge.wait_for()
+        await page.screenshot(path=str(SCREENS / "merges.png"))
+        await merge.get_by_role("button", name="split").click()
+        await page.locator("#merge-list li", has_text="No merges").wait_for()
+        await page.locator("#facts tbody tr", has_text="Buildkite").wait_for()
+        facts = (await http.get("/v1/facts", params={"subject": "web"})).json()["facts"]
+    assert sorted((f["predicate"], f["object"]) for f in facts) == [
+        ("ci_platform", "Buildkite"),
+        ("ci_provider", "CircleCI"),
+    ]

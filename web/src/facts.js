@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { showSlotHistory } from "./diagram.js";
 import { reviseForm } from "./revise.js";
+import { mergesPanel } from "./merges.js";
 import { settingsPanel } from "./settings.js";
 import { explain } from "./errors.js";
 import { onKeys } from "./keys.js";
@@ -42,7 +43,7 @@ export async function renderFacts(root, settings, signOut) {
     ' <button id="clear" type="reset">Clear filters</button> ' +
     '<button id="signout" type="button">Sign out</button></form>' +
     `<p class="muted">times in ${zone || "this browser's zone"} · keys: / filter, n next page, p previous page, Esc close</p>` +
-    '<div id="settings"></div><div id="revise"></div><div id="history-diagram"></div>' +
+    '<div id="settings"></div><div id="merges-panel"></div><div id="revise"></div><div id="history-diagram"></div>' +
     '<p id="error" class="error" role="alert"></p>' +
     '<table id="facts"><thead></thead><tbody></tbody></table>' +
     '<p><button id="prev" type="button">‹ prev</button> <span id="range" class="muted" aria-live="polite"></span> ' +
@@ -179,6 +180,7 @@ export async function renderFacts(root, settings, signOut) {
   }
 
   const reload = () => load().catch(showError);
+  mergesPanel($("#merges-panel"), showError, reload);
   const fromStart = () => {
     offset = 0;
     reload();

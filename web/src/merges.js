@@ -1,0 +1,51 @@
+// Slot-drift merges (GET /v1/aliases): which name was written under which slot, and who
+// decided it (the grey zone's model, or the matcher). "split" undoes one
+// (POST /v1/aliases/split): both slots current again, both clocks kept.
+import { api } from "./api.js";
+
+export function mergesPanel(host, showError, onSplit) {
+  const details = document.createElement("details");
+  details.id = "merges";
+  details.innerHTML = '<summary>Merged slot names</summary><ul id="merge-list"></ul>';
+  const list = details.querySelector("ul");
+
+  async function draw() {
+    const { aliases } = await api("GET", "/v1/aliases");
+    list.replaceChildren();
+    if (!aliases.length) {
+      const none = document.createElement("li");
+      none.className = "muted";
+      none.textContent = "No merges: every name is its own slot.";
+      list.appendChild(none);
+    }
+    for (const merge of aliases) {
+      const item = document.createElement("li");
+      // textContent, never HTML: subjects and names are whatever a writer sent.
+      const who = merge.decided_by ? ` (decided by ${merge.decided_by})` : "";
+      item.textContent = `${merge.subject} · ${merge.alias} → ${merge.canonical}${who} `;
+      const split = document.createElement("button");
+      split.type = "button";
+      split.textContent = "split";
+      split.title = `write ${merge.alias} as its own slot again`;
+      split.setAttribute("aria-label", `split ${merge.subject} ${merge.alias} from ${merge.canonical}`);
+      split.addEventListener("click", async () => {
+        try {
+          await api("POST", "/v1/aliases/split", { alias: merge.alias, subject: merge.subject });
+          showError(null);
+          await draw();
+          onSplit();
+        } catch (error) {
+          showError(error);
+        }
+      });
+      item.appendChild(split);
+      list.appendChild(item);
+    }
+  }
+
+  // Read when opened: most visits never look at merges.
+  details.addEventListener("toggle", () => {
+    if (details.open) draw().catch(showError);
+  });
+  host.appendChild(details);
+}
