@@ -3,11 +3,12 @@
 The matcher (``embeddings.slot_matcher``) merges names it is sure name one slot and keeps
 apart names its rules say differ. Between its grey floor and its threshold sit synonyms a
 small embedding model scores poorly (``notes_app`` / ``second_brain``, ``owner`` /
-``maintainer``) beside genuinely different slots (``city`` / ``hometown``). When an
-extractor endpoint is configured, that model is asked about the closest grey-zone slot;
-its "same" becomes a merge recorded with the model's name on the alias, its "different"
-or silence leaves the matcher's answer (two slots) standing. Lexical "different"
-verdicts (contrasting modifiers, numbers) never reach it.
+``maintainer``) beside genuinely different slots (``city`` / ``hometown``). When the
+judge is on (``TWOCLOCKS_DRIFT_JUDGE``, with an extractor endpoint), that model is asked
+about the closest grey-zone slot, once it has answered the control pairs right; its
+"same" becomes a merge recorded with the model's name on the alias, its "different" or
+silence leaves the matcher's answer (two slots) standing. Lexical "different" verdicts
+(contrasting modifiers, numbers) never reach it.
 """
 
 from __future__ import annotations
