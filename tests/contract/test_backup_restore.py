@@ -74,6 +74,8 @@ async def fill(store: Store, account: str) -> None:
     await w.retract(gone.fact_id)
     await w.write("person", "editor", "helix", T0, kind="fact", cardinality="many")
     await store.record_alias(account, "acme-api", "deployed_from", "deploys_from")
+    # A merge the grey zone's model decided: who decided travels with the alias.
+    await store.record_alias(account, "acme-api", "db", "database", decided_by="model qwen3:4b")
 
 
 async def backup_lines(store: Store, account: str) -> list[str]:
@@ -170,7 +172,7 @@ async def test_a_dry_run_counts_and_writes_nothing(store: Store, account: str) -
     assert await store.save_account(account, f"hash-{account}", T0)
     report = await restore(store, account, await backup_lines(store, source), dry_run=True)
     assert (report.dry_run, report.versions, report.facts, report.episodes, report.aliases) == (
-        True, 7, 6, 1, 1,
+        True, 7, 6, 1, 2,
     )  # fmt: skip
     assert report.settings and report.import_episode is None
     assert await backup_lines(store, account) == []
