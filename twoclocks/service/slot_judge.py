@@ -13,6 +13,7 @@ silence leaves the matcher's answer (two slots) standing. Lexical "different" ve
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -126,6 +127,7 @@ class SlotJudge:
         self._cache_size = cache_size
         self._monotonic = monotonic
         self._resting_until = 0.0
+        self._controls = asyncio.Lock()
 
     async def same_slot(self, question: SlotQuestion) -> bool | None:
         """The model's verdict on one pair; None when it could not give one.
@@ -135,7 +137,10 @@ class SlotJudge:
         never fails or waits on a retry for this.
         """
         if self.trusted is None:
-            self.trusted = await self._passes_controls()
+            # Writes arriving together wait for one round of controls, not one round each.
+            async with self._controls:
+                if self.trusted is None:
+                    self.trusted = await self._passes_controls()
         if not self.trusted:
             return None
         return await self._ask(question)

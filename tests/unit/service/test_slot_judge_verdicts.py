@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Sequence
 
@@ -126,3 +127,27 @@ async def test_the_control_pairs_are_asked_once_before_the_first_question() -> N
     assert await judge.same_slot(QUESTION) is False
     assert await judge.same_slot(other) is True
     assert judge.trusted is True and len(script.asked) == 2
+
+
+class Counting(Script):
+    """A Script that also counts every call, the control pairs included."""
+
+    calls = 0
+
+    async def complete(self, messages: Sequence[dict[str, str]], schema: AnswerSchema) -> str:
+        self.calls += 1
+        await asyncio.sleep(0)  # let the other writes in, as a real call would
+        return await super().complete(messages, schema)
+
+
+async def test_writes_arriving_together_share_one_round_of_control_pairs() -> None:
+    script = Counting(*(said(True) for _ in range(5)))
+    judge = SlotJudge(script)
+    questions = [
+        SlotQuestion(subject="s", existing="a", existing_values=(str(n),), new="b",
+                     new_value="y", similarity=0.4)
+        for n in range(5)
+    ]  # fmt: skip
+    verdicts = await asyncio.gather(*(judge.same_slot(q) for q in questions))
+    assert verdicts == [True] * 5
+    assert script.calls == len(CONTROLS) + 5
