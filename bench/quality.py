@@ -33,13 +33,12 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from twoclocks import bootstrap
 from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.eval import data, drift, recall
 from twoclocks.eval.scratch_store import scratch_store
 from twoclocks.graph.falkordb.store import FalkorDBStore
-from twoclocks.service.extractor import Extractor
-from twoclocks.service.slot_judge import SlotJudge
 
 DATA = data.DATA_DIR
 FLOORS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
@@ -168,7 +167,12 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
         return results
     judge = None
     if args.judge:
-        judge = SlotJudge(Extractor(args.judge, args.judge_model, attempts=1, timeout_s=120))
+        # The server's own wiring, with room for a slow local model.
+        judge = bootstrap.open_slot_judge(
+            bootstrap.load_settings(extractor_url=args.judge, extractor_model=args.judge_model,
+                                    drift_judge=True, drift_judge_timeout_s=120)
+        )  # fmt: skip
+        assert judge is not None
         print(f"slot judge: {judge.decided_by} at {args.judge}")
     async with scratch_store("quality") as store:
         if pairs:

@@ -234,16 +234,8 @@ class Store(Protocol):
     async def slot_names(self, account: str, subject: str) -> dict[str, str]:
         """Every slot name the subject has, and every recorded alias, mapped to its slot name."""
 
-    async def record_alias(
-        self,
-        account: str,
-        subject: str,
-        alias: str,
-        canonical: str,
-        decided_by: str | None = None,
-    ) -> None:
-        """Remember that ``alias`` names the slot ``canonical`` for this subject, and who
-        decided it when not the matcher (``SlotAlias.decided_by``)."""
+    async def record_alias(self, account: str, alias: SlotAlias) -> None:
+        """Remember that ``alias.alias`` names the slot ``alias.canonical`` of its subject."""
 
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""

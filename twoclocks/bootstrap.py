@@ -63,13 +63,13 @@ def load_settings(**overrides: Any) -> Settings:
 
 
 def settings_problems(exc: ValidationError) -> str:
-    """One line a setting that failed validation, named as it is set: TWOCLOCKS_<NAME>."""
+    """What failed validation, each setting named as it is set (``TWOCLOCKS_<NAME>``)."""
     lines = []
     for err in exc.errors():
-        where = "".join(f"TWOCLOCKS_{str(part).upper()}" for part in err["loc"][:1])
         message = err["msg"].removeprefix("Value error, ")
-        got = f" (got {err['input']!r})" if where else ""
-        lines.append(f"{where}: {message}{got}" if where else message)
+        if err["loc"]:  # one field; a rule across fields (the grey floor) has no location
+            message = f"TWOCLOCKS_{str(err['loc'][0]).upper()}: {message} (got {err['input']!r})"
+        lines.append(message)
     return "bad settings: " + "; ".join(lines)
 
 
@@ -121,30 +121,31 @@ def open_store(settings: Settings, attach: bool = False) -> Store:
     )
 
 
-def open_extractor(settings: Settings) -> Extractor | None:
+def open_extractor(
+    settings: Settings, timeout_s: float = 60.0, attempts: int = 3
+) -> Extractor | None:
     """The turn extractor the settings name (``TWOCLOCKS_EXTRACTOR_*``), or None when off."""
     if not settings.extractor_url or not settings.extractor_url.strip():
         return None
     from twoclocks.service.extractor import Extractor
 
-    return Extractor(settings.extractor_url, settings.extractor_model, settings.extractor_key)
+    return Extractor(
+        settings.extractor_url,
+        settings.extractor_model,
+        settings.extractor_key,
+        timeout_s=timeout_s,
+        attempts=attempts,
+    )
 
 
 def open_slot_judge(settings: Settings) -> SlotJudge | None:
     """The grey-zone slot judge: the extractor model, asked once with a short timeout."""
-    if not settings.drift_judge or not settings.extractor_url or not settings.extractor_url.strip():
+    if not settings.drift_judge:
         return None
-    from twoclocks.service.extractor import Extractor
     from twoclocks.service.slot_judge import SlotJudge
 
-    extractor = Extractor(
-        settings.extractor_url,
-        settings.extractor_model,
-        settings.extractor_key,
-        timeout_s=settings.drift_judge_timeout_s,
-        attempts=1,
-    )
-    return SlotJudge(extractor)
+    extractor = open_extractor(settings, timeout_s=settings.drift_judge_timeout_s, attempts=1)
+    return SlotJudge(extractor) if extractor else None
 
 
 def load_embedder(settings: Settings) -> Embedder:

@@ -321,18 +321,10 @@ class FalkorDBStore(KeyStore):
         result = await graph.ro_query(cypher.SLOT_NAMES, {"g": account, "subject": subject})
         return cypher.slot_map((row[0], row[1]) for row in result.result_set)
 
-    async def record_alias(
-        self,
-        account: str,
-        subject: str,
-        alias: str,
-        canonical: str,
-        decided_by: str | None = None,
-    ) -> None:
-        """Remember that ``alias`` names the slot ``canonical`` for this subject."""
+    async def record_alias(self, account: str, alias: SlotAlias) -> None:
+        """Remember that ``alias.alias`` names the slot ``alias.canonical`` of its subject."""
         graph = await self._graph(account)
-        params = {"subject": subject, "alias": alias, "canonical": canonical}
-        await graph.query(cypher.RECORD_ALIAS, {"g": account, **params, "decided_by": decided_by})
+        await graph.query(cypher.RECORD_ALIAS, {"g": account, **alias.model_dump()})
 
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""

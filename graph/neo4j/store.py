@@ -319,19 +319,9 @@ class Neo4jStore(KeyStore):
         rows = await self._run(cypher.SLOT_NAMES, {"g": check_account(account), "subject": subject})
         return cypher.slot_map((r["alias"], r["canonical"]) for r in rows)
 
-    async def record_alias(
-        self,
-        account: str,
-        subject: str,
-        alias: str,
-        canonical: str,
-        decided_by: str | None = None,
-    ) -> None:
-        """Remember that ``alias`` names the slot ``canonical`` for this subject."""
-        params = {"subject": subject, "alias": alias, "canonical": canonical}
-        await self._run(
-            cypher.RECORD_ALIAS, {"g": check_account(account), **params, "decided_by": decided_by}
-        )
+    async def record_alias(self, account: str, alias: SlotAlias) -> None:
+        """Remember that ``alias.alias`` names the slot ``alias.canonical`` of its subject."""
+        await self._run(cypher.RECORD_ALIAS, {"g": check_account(account), **alias.model_dump()})
 
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""

@@ -23,7 +23,7 @@ from twoclocks.domain.errors import AccountNotEmpty, InvalidInput, WriteNotAllow
 from twoclocks.domain.model import FactClass, Place, RetiredReason, Tier
 from twoclocks.domain.trust import Channel
 from twoclocks.domain.trust import Writer as WriterKind
-from twoclocks.graph.port import Episode, Store
+from twoclocks.graph.port import Episode, SlotAlias, Store
 from twoclocks.service.accounts import Accounts
 from twoclocks.service.backup import (
     IMPORT_SOURCE,
@@ -73,9 +73,16 @@ async def fill(store: Store, account: str) -> None:
     gone = await w.write("router", "cache", "redis", T0, tier=Tier.OBSERVED, writer="tool_rule")
     await w.retract(gone.fact_id)
     await w.write("person", "editor", "helix", T0, kind="fact", cardinality="many")
-    await store.record_alias(account, "acme-api", "deployed_from", "deploys_from")
+    await store.record_alias(
+        account, SlotAlias(subject="acme-api", alias="deployed_from", canonical="deploys_from")
+    )
     # A merge the grey zone's model decided: who decided travels with the alias.
-    await store.record_alias(account, "acme-api", "db", "database", decided_by="model qwen3:4b")
+    await store.record_alias(
+        account,
+        SlotAlias(
+            subject="acme-api", alias="db", canonical="database", decided_by="model qwen3:4b"
+        ),
+    )
 
 
 async def backup_lines(store: Store, account: str) -> list[str]:

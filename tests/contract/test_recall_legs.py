@@ -26,7 +26,7 @@ from twoclocks.domain.model import (
 from twoclocks.domain.temporal import is_visible
 from twoclocks.domain.write_plan import new_version
 from twoclocks.embeddings.hashing import HashingEmbedder
-from twoclocks.graph.port import Episode, FactQuery, Store
+from twoclocks.graph.port import Episode, FactQuery, SlotAlias, Store
 from twoclocks.graph.schema import check_account, fact_text
 
 pytestmark = pytest.mark.anyio
@@ -345,9 +345,15 @@ async def test_slot_aliases_round_trip(store: Store, writer: Writer, account: st
     assert await store.slot_names(account, "ci") == {}
     await writer.write("ci", "ci_provider", "CircleCI", T0)
     await writer.write("ci", "ci_provider", "GitHub Actions", T0 + DAY)  # history kept
-    await store.record_alias(account, "ci", "ci_platform", "ci_provider")
-    await store.record_alias(account, "ci", "ciService", "ci_provider")
-    await store.record_alias(account, "web", "ci_platform", "build_host")  # another subject
+    await store.record_alias(
+        account, SlotAlias(subject="ci", alias="ci_platform", canonical="ci_provider")
+    )
+    await store.record_alias(
+        account, SlotAlias(subject="ci", alias="ciService", canonical="ci_provider")
+    )
+    await store.record_alias(
+        account, SlotAlias(subject="web", alias="ci_platform", canonical="build_host")
+    )  # another subject
     assert await store.slot_names(account, "ci") == {
         "ci_provider": "ci_provider",
         "ci_platform": "ci_provider",
@@ -355,8 +361,12 @@ async def test_slot_aliases_round_trip(store: Store, writer: Writer, account: st
     }
     # Re-recording moves an alias; a real slot name always maps to itself.
     await writer.write("ci", "ci_vendor", "Buildkite", T0)
-    await store.record_alias(account, "ci", "ciService", "ci_vendor")
-    await store.record_alias(account, "ci", "ci_vendor", "ci_provider")
+    await store.record_alias(
+        account, SlotAlias(subject="ci", alias="ciService", canonical="ci_vendor")
+    )
+    await store.record_alias(
+        account, SlotAlias(subject="ci", alias="ci_vendor", canonical="ci_provider")
+    )
     names = await store.slot_names(account, "ci")
     assert names["ciService"] == "ci_vendor" and names["ci_vendor"] == "ci_vendor"
     assert names["ci_platform"] == "ci_provider"

@@ -16,7 +16,7 @@ from storekit import FakeClock
 
 from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
-from twoclocks.graph.port import Store
+from twoclocks.graph.port import SlotAlias, Store
 from twoclocks.service.extractor import Extractor
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller, FactsRequest, RememberRequest, SplitAliasRequest
@@ -186,7 +186,12 @@ async def test_slot_drift_pairs_the_matcher_is_sure_of_never_reach_the_model(
 
 
 async def test_store_alias_keeps_who_decided_it(store: Store, account: str) -> None:
-    await store.record_alias(account, "svc", "maintainer", "owner", decided_by="model m")
-    await store.record_alias(account, "svc", "ci_platform", "ci_provider")
+    await store.record_alias(
+        account,
+        SlotAlias(subject="svc", alias="maintainer", canonical="owner", decided_by="model m"),
+    )
+    await store.record_alias(
+        account, SlotAlias(subject="svc", alias="ci_platform", canonical="ci_provider")
+    )
     aliases = {a.alias: a.decided_by for a in await store.export_aliases(account)}
     assert aliases == {"maintainer": "model m", "ci_platform": None}

@@ -20,7 +20,7 @@ from twoclocks.domain.model import (
 )
 from twoclocks.domain.temporal import is_visible
 from twoclocks.domain.write_plan import new_version, plan_write
-from twoclocks.graph.port import Clock, FactQuery, Store
+from twoclocks.graph.port import Clock, FactQuery, SlotAlias, Store
 
 pytestmark = pytest.mark.anyio
 
@@ -353,9 +353,13 @@ async def test_slot_names_map_aliases_to_their_slot(
 ) -> None:
     await writer.write("ci", "ci_provider", "CircleCI", T0)
     await writer.write("ci", "deploy_target", "Render", T0)
-    await store.record_alias(account, "ci", "ci_platform", "ci_provider")
-    await store.record_alias(account, "ci", "ci_platform", "ci_provider")  # idempotent
-    await store.record_alias(account, "other", "x", "y")
+    await store.record_alias(
+        account, SlotAlias(subject="ci", alias="ci_platform", canonical="ci_provider")
+    )
+    await store.record_alias(
+        account, SlotAlias(subject="ci", alias="ci_platform", canonical="ci_provider")
+    )  # idempotent
+    await store.record_alias(account, SlotAlias(subject="other", alias="x", canonical="y"))
     assert await store.slot_names(account, "ci") == {
         "ci_provider": "ci_provider",
         "deploy_target": "deploy_target",

@@ -367,18 +367,16 @@ def _spell_numeronyms(tokens: list[str], other: list[str]) -> list[str]:
     """A numeronym becomes the word of the other name it counts out: "i18n" meets
     "internationalization", "a11y" "accessibility", "o11y" "observability" (first letter,
     how many letters between, last letter). Its digits are then no number of the name."""
-    out = []
-    for token in tokens:
-        found = _NUMERONYM.match(token)
-        spelt = [
-            word
-            for word in other
-            if found
-            and len(word) == int(found[2]) + 2
-            and (word[0], word[-1]) == (found[1], found[3])
-        ]
-        out.append(spelt[0] if spelt else token)
-    return out
+    return [_spelt(token, other) for token in tokens]
+
+
+def _spelt(token: str, other: list[str]) -> str:
+    found = _NUMERONYM.match(token)
+    if found is None:
+        return token
+    first, between, last = found[1], int(found[2]), found[3]
+    counted = (w for w in other if len(w) == between + 2 and w[0] == first and w[-1] == last)
+    return next(counted, token)
 
 
 def _join_compounds(tokens: list[str], other: set[str]) -> list[str]:

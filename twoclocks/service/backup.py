@@ -200,9 +200,7 @@ async def restore_backup(
     for episode in backup.episodes:
         await store.save_episode(account, episode)
     for alias in backup.aliases:
-        await store.record_alias(
-            account, alias.subject, alias.alias, alias.canonical, decided_by=alias.decided_by
-        )
+        await store.record_alias(account, alias)
     await _restore_versions(service, account, backup.versions)
     now = service.clock()
     logged = Episode(

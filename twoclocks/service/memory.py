@@ -184,9 +184,10 @@ class MemoryService:
         done = await self._writer.apply(caller.account, new.subject, new.predicate, plan, vectors)
         if slot.new_alias:
             # Recorded only once the fact is in: a write that failed leaves no alias behind.
-            await self.store.record_alias(
-                caller.account, subject, asked, predicate, decided_by=slot.decided_by
+            merge = SlotAlias(
+                subject=subject, alias=asked, canonical=predicate, decided_by=slot.decided_by
             )
+            await self.store.record_alias(caller.account, merge)
         return RememberResult(
             fact_id=done.fact_id,
             version_id=done.version_id,
