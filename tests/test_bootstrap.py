@@ -94,8 +94,8 @@ def test_the_slot_judge_is_opt_in_and_is_the_extractor_model(tmp_path: Path) -> 
     assert bootstrap.open_slot_judge(plain) is None
     extractor_only = bootstrap.load_settings(data_dir=tmp_path, extractor_url="local")
     assert bootstrap.open_slot_judge(extractor_only) is None
-    no_model = bootstrap.load_settings(data_dir=tmp_path, drift_judge=True)
-    assert bootstrap.open_slot_judge(no_model) is None
+    with pytest.raises(ConfigError, match="TWOCLOCKS_EXTRACTOR_URL is unset"):
+        bootstrap.load_settings(data_dir=tmp_path, drift_judge=True)
     on = bootstrap.load_settings(
         data_dir=tmp_path, extractor_url="local", extractor_model="qwen3:4b", drift_judge=True
     )

@@ -250,3 +250,84 @@ def test_doctor_says_capture_is_off_and_names_refused_facts_by_error() -> None:
     assert "capture cursor: last event 2026-12-01T09:55+00:00 (5 min ago)" in "\n".join(texts)
     assert any("stored 4, capture_off 2" in t for t in texts)
     assert any("SecretRefused 3" in t for t in texts)
+
+
+@pytest.mark.slow
+async def test_doctor_says_whether_the_extractor_model_judges_slot_drift(
+    falkordb_server: Any, tmp_path: Path
+) -> None:
+    import json
+    import uuid
+
+    from fake_llm import FakeLLM
+    from fake_llm import serving as serving_llm
+
+    from twoclocks import doctor_capture
+    from twoclocks.client import Client
+    from twoclocks.client_file import Target
+    from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
+    from twoclocks.graph.falkordb.store import FalkorDBStore
+
+    # Gemma 3 270M's way: every pair is "the same slot", the first control pair included.
+    yes = (200, json.dumps({"same_slot": True, "reason": "same"}))
+    async with serving_llm(FakeLLM(script=[yes])) as llm:
+        settings = bootstrap.load_settings(
+            data_dir=tmp_path / "data", extractor_url=llm.url, extractor_model="tiny",
+            drift_judge=True,
+        )  # fmt: skip
+        runtime = await bootstrap.start_runtime(
+            settings,
+            store=FalkorDBStore(falkordb_server.socket_path),
+            embedder=SentenceTransformerEmbedder().load(),
+        )
+        key = await runtime.accounts.create(f"doc_{uuid.uuid4().hex[:12]}")
+        try:
+            async with serving(runtime) as url:
+                target = Target(url, key, settings.data_dir, "TWOCLOCKS_URL")
+                before = await asyncio.to_thread(doctor_capture.run, target, True, True, [])
+                client = Client(url, key)
+                for predicate, person in (("owner", "Aiko Tanaka"), ("maintainer", "Ravi Iyer")):
+                    body = {"subject": "billing", "predicate": predicate, "object": person}
+                    await asyncio.to_thread(client.call, "POST", "/v1/facts", body)
+                after = await asyncio.to_thread(doctor_capture.run, target, True, True, [])
+        finally:
+            await runtime.close()
+    [extractor] = [c for c in after if c.text.startswith("turn extractor")]
+    assert llm.url in extractor.text and "facts written 0" in extractor.text
+    [unchecked] = [c for c in before if c.text.startswith("slot judge")]
+    assert unchecked.ok is None and "model tiny not checked yet" in unchecked.text
+    [failed] = [c for c in after if c.text.startswith("slot judge")]
+    assert failed.ok is False
+    assert "(on_call_engineer / release_manager: called the same slot)" in failed.text
+    assert "unset TWOCLOCKS_DRIFT_JUDGE" in failed.text
+
+
+def test_doctor_says_the_turn_extractor_is_off_or_what_it_did() -> None:
+    from datetime import UTC, datetime
+
+    from twoclocks.doctor_capture import turn_checks
+
+    now = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
+    [off] = turn_checks({"extractor": None, "since": "2026-12-01T09:00:00Z"}, now)
+    assert off.ok is None and "turn extractor: off" in off.text
+    assert "TWOCLOCKS_EXTRACTOR_URL" in off.text
+    stats = {
+        "extractor": "http://127.0.0.1:11434/v1",
+        "queue": {"extracted": 7, "queued": 1, "failed": 2},
+        "facts_written": 5,
+        "facts_dropped": {"not_in_turn": 3},
+        "facts_refused": {"SecretRefused": 1},
+        "since": "2026-12-01T09:00:00Z",
+        "slot_judge": {"model": "qwen3:4b", "status": "trusted", "failed_control": None},
+    }
+    extractor, judge = turn_checks(stats, now)
+    assert extractor.text == (
+        "turn extractor http://127.0.0.1:11434/v1: turns extracted 7, queued 1, failed 2; "
+        "facts written 5 since the server started (60 min ago)"
+    )
+    details = "\n".join(extractor.details)
+    assert "2 turn(s) failed" in details and "not_in_turn 3" in details
+    assert "SecretRefused 1" in details
+    assert judge.ok is True and "model qwen3:4b answered the control pairs" in judge.text
+    del stats["slot_judge"]
+    assert len(turn_checks(stats, now)) == 1

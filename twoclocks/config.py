@@ -78,10 +78,15 @@ class Settings(BaseSettings):
     extractor_key: str | None = Field(None, description="Bearer key for the extractor endpoint")
 
     @model_validator(mode="after")
-    def _grey_zone_below_threshold(self) -> Settings:
+    def _rules_across_settings(self) -> Settings:
         if self.drift_grey_floor > self.drift_threshold:
             raise ValueError(
                 f"drift_grey_floor ({self.drift_grey_floor}) must not exceed drift_threshold "
                 f"({self.drift_threshold}): the grey zone lies below the threshold"
+            )
+        if self.drift_judge and not (self.extractor_url or "").strip():
+            raise ValueError(
+                "TWOCLOCKS_DRIFT_JUDGE is on but TWOCLOCKS_EXTRACTOR_URL is unset: the judge "
+                "is the extractor model, so set both (docs/configuration.md)"
             )
         return self

@@ -2,7 +2,8 @@
 
 A capture hook never says anything to the agent, so a memory that stopped filling
 looks like a quiet week; these lines say which hooks sent what and when, what waits
-in the spool, and what the server refused and why (GET /v1/events/stats).
+in the spool, and what the server refused and why (GET /v1/events/stats), and what
+the extractor model made of turns and whether it judges slot drift (GET /v1/turns/stats).
 """
 
 from __future__ import annotations
@@ -34,13 +35,11 @@ def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{name} {n}" for name, n in sorted(counts.items(), key=lambda kv: -kv[1]))
 
 
-def fetch_stats(target: Target) -> dict[str, Any]:
-    """GET /v1/events/stats with the client's key."""
+def fetch_stats(target: Target, path: str = "/v1/events/stats") -> dict[str, Any]:
+    """GET one of the stats routes with the client's key."""
     from twoclocks.client import Client
 
-    stats: dict[str, Any] = Client(target.url, target.key, timeout=HTTP_TIMEOUT_S).call(
-        "GET", "/v1/events/stats"
-    )
+    stats: dict[str, Any] = Client(target.url, target.key, timeout=HTTP_TIMEOUT_S).call("GET", path)
     return stats
 
 
@@ -117,6 +116,66 @@ def capture_checks(
     return checks
 
 
+def turn_checks(stats: dict[str, Any], now: datetime | None = None) -> list[Check]:
+    """The turn extractor's counts, and whether its model judges slot drift's grey zone."""
+    now = now or datetime.now(UTC)
+    url = stats.get("extractor")
+    if not url:
+        return [
+            Check(
+                None,
+                "turn extractor: off: finished turns are kept, no facts are taken from them "
+                "(TWOCLOCKS_EXTRACTOR_URL, docs/capture.md)",
+            )
+        ]
+    queue = stats.get("queue") or {}
+    since = datetime.fromisoformat(str(stats["since"]))
+    details = []
+    if queue.get("failed"):
+        details.append(
+            f"{queue['failed']} turn(s) failed: the model gave no answer, or the turn could "
+            "not be read (the server log names each)"
+        )
+    for what, counts in (("dropped", stats.get("facts_dropped")),
+                         ("refused by the write path", stats.get("facts_refused"))):  # fmt: skip
+        if counts:
+            details.append(f"facts {what}: {_counts(counts)}")
+    checks = [
+        Check(
+            None,
+            f"turn extractor {url}: turns extracted {queue.get('extracted', 0)}, queued "
+            f"{queue.get('queued', 0)}, failed {queue.get('failed', 0)}; facts written "
+            f"{stats.get('facts_written', 0)} since the server started ({_ago(since, now)})",
+            tuple(details),
+        )
+    ]
+    judge = stats.get("slot_judge")
+    if judge is None:
+        return checks
+    model = judge["model"]
+    if judge["status"] == "trusted":
+        trusted = f"slot judge: model {model} answered the control pairs; it judges the grey zone"
+        checks.append(Check(True, trusted))
+    elif judge["status"] == "failed_control":
+        checks.append(
+            Check(
+                False,
+                f"slot judge: model {model} got a control pair wrong "
+                f"({judge.get('failed_control')}), so it is not used and grey-zone names "
+                "stay apart: configure a stronger model, or unset TWOCLOCKS_DRIFT_JUDGE",
+            )
+        )
+    else:
+        checks.append(
+            Check(
+                None,
+                f"slot judge: model {model} not checked yet: it answers the control pairs "
+                "at the first grey-zone write",
+            )
+        )
+    return checks
+
+
 def run(target: Target, server_up: bool, key_ok: bool, installed: list[str]) -> list[Check]:
     """Every capture line doctor prints."""
     checks = [check_spool(target, server_up)]
@@ -127,6 +186,7 @@ def run(target: Target, server_up: bool, key_ok: bool, installed: list[str]) -> 
 
     try:
         stats = fetch_stats(target)
+        turns = fetch_stats(target, "/v1/turns/stats")
     except TwoclocksError as exc:
         return [*checks, Check(False, f"capture counts: {exc.name}: {exc.message}")]
-    return [*checks, *capture_checks(stats, installed)]
+    return [*checks, *capture_checks(stats, installed), *turn_checks(turns)]

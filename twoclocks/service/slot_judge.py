@@ -20,7 +20,9 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
+
+from pydantic import BaseModel, Field
 
 from twoclocks.domain.errors import ExtractorUnavailable
 from twoclocks.service.extractor import AnswerSchema
@@ -109,6 +111,19 @@ wrong (Gemma 3 270M calls every pair the same slot) is not used at all: a wrong 
 closes a value that is still true."""
 
 
+class SlotJudgeState(BaseModel):
+    """Whether the slot judge is used, for doctor (``GET /v1/turns/stats``)."""
+
+    model: str = Field(description="the extractor model the judge asks")
+    status: Literal["unchecked", "trusted", "failed_control"] = Field(
+        description="unchecked: no grey-zone write yet (the control pairs come first); "
+        "trusted: it answered them right; failed_control: it got one wrong and is not used"
+    )
+    failed_control: str | None = Field(
+        None, description="the control pair it got wrong and what it answered"
+    )
+
+
 class SlotJudge:
     """Asks the extractor model about grey-zone pairs; remembers its answers per process."""
 
@@ -123,6 +138,8 @@ class SlotJudge:
         """What a merge it made records on its alias."""
         self.trusted: bool | None = None
         """None until the control pairs are answered; False for good once one is wrong."""
+        self.failed_control: str | None = None
+        """The control pair it got wrong, and its answer, once ``trusted`` is False."""
         self._answers: OrderedDict[tuple[str, ...], bool] = OrderedDict()
         self._cache_size = cache_size
         self._monotonic = monotonic
@@ -145,17 +162,29 @@ class SlotJudge:
             return None
         return await self._ask(question)
 
+    def state(self) -> SlotJudgeState:
+        """Whether the model judges the grey zone, and why not."""
+        status: Literal["unchecked", "trusted", "failed_control"] = (
+            "unchecked" if self.trusted is None else "trusted" if self.trusted else "failed_control"
+        )
+        return SlotJudgeState(
+            model=self.completer.model, status=status, failed_control=self.failed_control
+        )
+
     async def _passes_controls(self) -> bool | None:
         for control, right in CONTROLS:
             verdict = await self._ask(control)
             if verdict is None:
                 return None  # no answer is no proof either way: try again later
             if verdict != right:
+                self.failed_control = (
+                    f"{control.existing} / {control.new}: called "
+                    f"{'the same slot' if verdict else 'two slots'}"
+                )
                 log.warning(
-                    "slot drift: %s called %s / %s %s; it is not used as the slot judge, and "
-                    "grey-zone names stay apart (docs/design.md, 'The grey zone')",
-                    self.decided_by, control.existing, control.new,
-                    "the same slot" if verdict else "two slots",
+                    "slot drift: %s got a control pair wrong (%s); it is not used as the slot "
+                    "judge, and grey-zone names stay apart (docs/design.md, 'The grey zone')",
+                    self.decided_by, self.failed_control,
                 )  # fmt: skip
                 return False
         log.info("slot drift: %s answered the control pairs; it judges the grey zone",

@@ -36,6 +36,7 @@ from twoclocks.secret_scan import secret_in
 from twoclocks.service.held import HeldFacts, turn_source
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller, RememberRequest
+from twoclocks.service.slot_judge import SlotJudgeState
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,9 @@ class TurnStats(BaseModel):
     )
     facts_refused: dict[str, int] = Field(description="facts the write path refused, by error")
     since: datetime = Field(description="skipped / facts counts are kept from this server's start")
+    slot_judge: SlotJudgeState | None = Field(
+        None, description="the extractor model as judge of slot drift's grey zone; null when off"
+    )
 
 
 class Completer(Protocol):
@@ -184,6 +188,7 @@ class TurnService:
             facts_dropped=dict(self._dropped.get(account, Counter())),
             facts_refused=dict(self._refused.get(account, Counter())),
             since=self._since,
+            slot_judge=self.memory.slot_judge.state() if self.memory.slot_judge else None,
         )
 
     # -- the worker ----------------------------------------------------------------------

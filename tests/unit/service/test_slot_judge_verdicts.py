@@ -151,3 +151,15 @@ async def test_writes_arriving_together_share_one_round_of_control_pairs() -> No
     verdicts = await asyncio.gather(*(judge.same_slot(q) for q in questions))
     assert verdicts == [True] * 5
     assert script.calls == len(CONTROLS) + 5
+
+
+async def test_the_judge_state_says_unchecked_trusted_or_which_control_it_failed() -> None:
+    fresh = SlotJudge(Script(said(True)))
+    assert fresh.state().status == "unchecked" and fresh.state().model == "m"
+    await fresh.same_slot(QUESTION)
+    assert fresh.state().status == "trusted" and fresh.state().failed_control is None
+    wrong = SlotJudge(Yes())
+    await wrong.same_slot(QUESTION)
+    first, _ = CONTROLS[0]
+    assert wrong.state().status == "failed_control"
+    assert wrong.state().failed_control == f"{first.existing} / {first.new}: called the same slot"
