@@ -23,7 +23,7 @@ Split = Literal["tune", "heldout"]
 class DriftPair(BaseModel):
     """Two predicate names of one subject, written a then b, and whether b should merge."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", frozen=True)
 
     a: str
     b: str

@@ -106,8 +106,8 @@ def with_a_right_judge(
 
     An upper bound on what any model in the grey zone can add, measured without one.
     """
-    asked = {id(p) for p in grey}
-    return [DriftOutcome(o.pair, o.pair.merge) if id(o.pair) in asked else o for o in outcomes]
+    asked = set(grey)
+    return [DriftOutcome(o.pair, o.pair.merge) if o.pair in asked else o for o in outcomes]
 
 
 async def through_service(
