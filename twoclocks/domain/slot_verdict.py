@@ -68,6 +68,8 @@ _ABSENCE_DISCRIMINATORS = (_ATTRIBUTE_NOUNS - _OPTIONAL_ATTRIBUTES) | frozenset(
     {
         # time and order
         "previous", "new", "next", "last", "first", "original", "legacy", "future",
+        # where a person comes from, against where they are ("city" / "hometown")
+        "native",
         # a negated preference ("least_favorite_food" is not "favorite_food")
         "least",
         # roles of one of several things

@@ -380,3 +380,11 @@ def test_numeronyms_of_different_words_and_numbered_names_stay_apart() -> None:
     assert lexical_verdict("i18n_library", "l10n_library") == "different"
     assert lexical_verdict("a11y_owner", "owner") == "different"
     assert lexical_verdict("step_1", "step_2") == "different"
+
+
+def test_slot_drift_where_a_person_comes_from_is_not_where_they_are() -> None:
+    # Set B's tune part: "city" (Berlin) then "hometown" (Valencia) closed Berlin.
+    for a, b in [("city", "hometown"), ("city", "birthplace"), ("location", "place_of_birth")]:
+        assert lexical_verdict(a, b) == "different", (a, b)
+        assert lexical_verdict(b, a) == "different", (a, b)
+    assert lexical_verdict("hometown", "birthplace") == "same"
