@@ -263,9 +263,7 @@ async def test_doctor_says_whether_the_extractor_model_judges_slot_drift(
     from fake_llm import serving as serving_llm
 
     from twoclocks import doctor_capture
-    from twoclocks.client import Client
     from twoclocks.client_file import Target
-    from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
     from twoclocks.graph.falkordb.store import FalkorDBStore
 
     # Gemma 3 270M's way: every pair is "the same slot", the first control pair included.
@@ -276,30 +274,27 @@ async def test_doctor_says_whether_the_extractor_model_judges_slot_drift(
             drift_judge=True,
         )  # fmt: skip
         runtime = await bootstrap.start_runtime(
-            settings,
-            store=FalkorDBStore(falkordb_server.socket_path),
-            embedder=SentenceTransformerEmbedder().load(),
+            settings, store=FalkorDBStore(falkordb_server.socket_path), embedder=HashingEmbedder()
         )
         key = await runtime.accounts.create(f"doc_{uuid.uuid4().hex[:12]}")
         try:
             async with serving(runtime) as url:
                 target = Target(url, key, settings.data_dir, "TWOCLOCKS_URL")
-                before = await asyncio.to_thread(doctor_capture.run, target, True, True, [])
-                client = Client(url, key)
-                for predicate, person in (("owner", "Aiko Tanaka"), ("maintainer", "Ravi Iyer")):
-                    body = {"subject": "billing", "predicate": predicate, "object": person}
-                    await asyncio.to_thread(client.call, "POST", "/v1/facts", body)
-                after = await asyncio.to_thread(doctor_capture.run, target, True, True, [])
+                # No write: the server asks the control pairs as it starts.
+                for _ in range(100):
+                    checks = await asyncio.to_thread(doctor_capture.run, target, True, True, [])
+                    [judge] = [c for c in checks if c.text.startswith("slot judge")]
+                    if "not checked yet" not in judge.text:
+                        break
+                    await asyncio.sleep(0.1)
         finally:
             await runtime.close()
-    [extractor] = [c for c in after if c.text.startswith("turn extractor")]
+    [extractor] = [c for c in checks if c.text.startswith("turn extractor")]
     assert llm.url in extractor.text and "facts written 0" in extractor.text
-    [unchecked] = [c for c in before if c.text.startswith("slot judge")]
-    assert unchecked.ok is None and "model tiny not checked yet" in unchecked.text
-    [failed] = [c for c in after if c.text.startswith("slot judge")]
-    assert failed.ok is False
-    assert "(on_call_engineer / release_manager: called the same slot)" in failed.text
-    assert "unset TWOCLOCKS_DRIFT_JUDGE" in failed.text
+    assert judge.ok is False and "model tiny got a control pair wrong" in judge.text
+    assert "(on_call_engineer / release_manager: called the same slot)" in judge.text
+    assert "unset TWOCLOCKS_DRIFT_JUDGE" in judge.text
+    assert len(llm.requests) == 1  # one wrong control pair is enough
 
 
 def test_doctor_says_the_turn_extractor_is_off_or_what_it_did() -> None:
@@ -329,5 +324,8 @@ def test_doctor_says_the_turn_extractor_is_off_or_what_it_did() -> None:
     assert "2 turn(s) failed" in details and "not_in_turn 3" in details
     assert "SecretRefused 1" in details
     assert judge.ok is True and "model qwen3:4b answered the control pairs" in judge.text
+    stats["slot_judge"] = {"model": "qwen3:4b", "status": "unchecked", "failed_control": None}
+    unchecked = turn_checks(stats, now)[1]
+    assert unchecked.ok is None and "not checked yet" in unchecked.text
     del stats["slot_judge"]
     assert len(turn_checks(stats, now)) == 1

@@ -169,8 +169,9 @@ def turn_checks(stats: dict[str, Any], now: datetime | None = None) -> list[Chec
         checks.append(
             Check(
                 None,
-                f"slot judge: model {model} not checked yet: it answers the control pairs "
-                "at the first grey-zone write",
+                f"slot judge: model {model} not checked yet: the server asks the control "
+                "pairs at start, and at the first grey-zone write if the model gave no "
+                "answer then (the server log says why)",
             )
         )
     return checks

@@ -116,7 +116,8 @@ class SlotJudgeState(BaseModel):
 
     model: str = Field(description="the extractor model the judge asks")
     status: Literal["unchecked", "trusted", "failed_control"] = Field(
-        description="unchecked: no grey-zone write yet (the control pairs come first); "
+        description="unchecked: the control pairs are not answered yet (asked at the "
+        "server's start, and again at a grey-zone write while unanswered); "
         "trusted: it answered them right; failed_control: it got one wrong and is not used"
     )
     failed_control: str | None = Field(
@@ -153,14 +154,22 @@ class SlotJudge:
         control pairs) leaves the write to the matcher's own answer, a new slot: a write
         never fails or waits on a retry for this.
         """
+        if not await self.check():
+            return None
+        return await self._ask(question)
+
+    async def check(self) -> bool | None:
+        """Ask the control pairs unless they were answered; whether the model may judge.
+
+        The server calls this at start, so doctor can tell at once; a model that could not
+        be reached then (None) is asked again at the first grey-zone write.
+        """
         if self.trusted is None:
             # Writes arriving together wait for one round of controls, not one round each.
             async with self._controls:
                 if self.trusted is None:
                     self.trusted = await self._passes_controls()
-        if not self.trusted:
-            return None
-        return await self._ask(question)
+        return self.trusted
 
     def state(self) -> SlotJudgeState:
         """Whether the model judges the grey zone, and why not."""

@@ -267,6 +267,13 @@ class TurnService:
                 await worker
 
     async def _run(self) -> None:
+        judge = self.memory.slot_judge
+        if judge is not None:
+            # The same model judges slot drift: its control pairs now, not at a write.
+            try:
+                await judge.check()
+            except Exception:
+                log.exception("slot judge: control pairs")
         while True:
             self._wake.clear()
             try:

@@ -163,3 +163,27 @@ async def test_the_judge_state_says_unchecked_trusted_or_which_control_it_failed
     first, _ = CONTROLS[0]
     assert wrong.state().status == "failed_control"
     assert wrong.state().failed_control == f"{first.existing} / {first.new}: called the same slot"
+
+
+class Down:
+    """An endpoint that never answers."""
+
+    model = "down"
+    calls = 0
+
+    async def complete(self, messages: Sequence[dict[str, str]], schema: AnswerSchema) -> str:
+        self.calls += 1
+        raise ExtractorUnavailable("connection refused")
+
+
+async def test_check_asks_the_control_pairs_once_and_an_unreachable_model_again_later() -> None:
+    yes = Yes()
+    wrong = SlotJudge(yes)
+    assert await wrong.check() is False and await wrong.check() is False
+    assert yes.calls == 1
+    now = [0.0]
+    down = Down()
+    unreachable = SlotJudge(down, monotonic=lambda: now[0])
+    assert await unreachable.check() is None and unreachable.state().status == "unchecked"
+    now[0] = 61.0  # past the rest after a failed call
+    assert await unreachable.check() is None and down.calls == 2
