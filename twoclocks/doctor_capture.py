@@ -187,7 +187,11 @@ def run(target: Target, server_up: bool, key_ok: bool, installed: list[str]) -> 
 
     try:
         stats = fetch_stats(target)
-        turns = fetch_stats(target, "/v1/turns/stats")
     except TwoclocksError as exc:
         return [*checks, Check(False, f"capture counts: {exc.name}: {exc.message}")]
-    return [*checks, *capture_checks(stats, installed), *turn_checks(turns)]
+    checks += capture_checks(stats, installed)
+    try:
+        turns = fetch_stats(target, "/v1/turns/stats")
+    except TwoclocksError as exc:
+        return [*checks, Check(False, f"turn extractor: {exc.name}: {exc.message}")]
+    return [*checks, *turn_checks(turns)]
