@@ -294,7 +294,10 @@ async def test_doctor_says_whether_the_extractor_model_judges_slot_drift(
     assert judge.ok is False and "model tiny got a control pair wrong" in judge.text
     assert "(on_call_engineer / release_manager: called the same slot)" in judge.text
     assert "unset TWOCLOCKS_DRIFT_JUDGE" in judge.text
-    assert len(llm.requests) == 1  # one wrong control pair is enough
+    # One wrong control pair is enough. (The turn worker may also send turns other tests
+    # left queued on the shared store; those are not the judge's.)
+    asked = [r for r in llm.requests if "Existing attribute:" in r["messages"][-1]["content"]]
+    assert len(asked) == 1
 
 
 def test_doctor_says_the_turn_extractor_is_off_or_what_it_did() -> None:
