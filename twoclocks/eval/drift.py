@@ -16,7 +16,7 @@ from datetime import UTC, datetime, timedelta
 
 from twoclocks.domain.model import Tier
 from twoclocks.domain.trust import Channel, Writer
-from twoclocks.embeddings.slot_matcher import SlotMatcher
+from twoclocks.embeddings.slot_matcher import SlotMatch, SlotMatcher
 from twoclocks.eval.data import DriftPair
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
@@ -83,20 +83,17 @@ def by_group(
 
 def match_directly(matcher: SlotMatcher, pairs: Sequence[DriftPair]) -> list[DriftOutcome]:
     """The fast path for iterating: the matcher alone, as the service would call it."""
-    out = []
-    for pair in pairs:
-        found = matcher.match(pair.b, [pair.a], pair.value_b, {pair.a: [pair.value_a]})
-        out.append(DriftOutcome(pair, found == pair.a))
-    return out
+    return [DriftOutcome(pair, _decided(matcher, pair).name == pair.a) for pair in pairs]
 
 
 def in_grey_zone(matcher: SlotMatcher, pairs: Sequence[DriftPair]) -> list[DriftPair]:
     """The pairs the matcher leaves to a slot judge: ``a`` is ``b``'s grey-zone slot."""
-    return [
-        pair
-        for pair in pairs
-        if matcher.decide(pair.b, [pair.a], pair.value_b, {pair.a: [pair.value_a]}).grey == pair.a
-    ]
+    return [pair for pair in pairs if _decided(matcher, pair).grey == pair.a]
+
+
+def _decided(matcher: SlotMatcher, pair: DriftPair) -> SlotMatch:
+    # As the service asks: b arriving where a holds value_a.
+    return matcher.decide(pair.b, [pair.a], pair.value_b, {pair.a: [pair.value_a]})
 
 
 def with_a_right_judge(

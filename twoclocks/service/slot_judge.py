@@ -125,6 +125,13 @@ class SlotJudgeState(BaseModel):
     )
 
 
+_STATUS: dict[bool | None, Literal["unchecked", "trusted", "failed_control"]] = {
+    None: "unchecked",
+    True: "trusted",
+    False: "failed_control",
+}
+
+
 class SlotJudge:
     """Asks the extractor model about grey-zone pairs; remembers its answers per process."""
 
@@ -173,11 +180,10 @@ class SlotJudge:
 
     def state(self) -> SlotJudgeState:
         """Whether the model judges the grey zone, and why not."""
-        status: Literal["unchecked", "trusted", "failed_control"] = (
-            "unchecked" if self.trusted is None else "trusted" if self.trusted else "failed_control"
-        )
         return SlotJudgeState(
-            model=self.completer.model, status=status, failed_control=self.failed_control
+            model=self.completer.model,
+            status=_STATUS[self.trusted],
+            failed_control=self.failed_control,
         )
 
     async def _passes_controls(self) -> bool | None:
