@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from fake_llm import FakeLLM, serving
 from storekit import FakeClock
+from storekit import Writer as PlainWriter
 
 from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
@@ -195,3 +196,18 @@ async def test_store_alias_keeps_who_decided_it(store: Store, account: str) -> N
     )
     aliases = {a.alias: a.decided_by for a in await store.export_aliases(account)}
     assert aliases == {"maintainer": "model m", "ci_platform": None}
+
+
+async def test_a_row_with_no_tier_is_never_sent_to_the_slot_judge(
+    store: Store, account: str, matcher: SlotMatcher
+) -> None:
+    # DESIGN §4: an imported owner that never had a tier stays out of what the model reads.
+    async with serving(FakeLLM(script=[APART])) as llm:
+        rig, who = Rig(store, matcher, llm), Caller(account=account)
+        imported = PlainWriter(store, account)
+        imported.clock = rig.clock
+        await imported.write("ledger", "owner", "Aiko Tanaka", datetime(2025, 1, 1, tzinfo=UTC))
+        assert await rig.write(who, "ledger", "maintainer", "Ravi Iyer") == "maintainer"
+    [asked] = real_questions(llm)
+    question = asked["messages"][-1]["content"]
+    assert "Aiko" not in question and "owner = (no current value)" in question

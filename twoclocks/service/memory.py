@@ -33,7 +33,7 @@ from twoclocks.domain.model import (
 )
 from twoclocks.domain.places import Workspace, resolve_place
 from twoclocks.domain.revise_plan import plan_link, plan_reopen, plan_retract, plan_revise
-from twoclocks.domain.trust import Writer, decide_tier
+from twoclocks.domain.trust import Writer, decide_tier, shown_to_model
 from twoclocks.domain.write_plan import plan_write
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
@@ -372,8 +372,11 @@ class MemoryService:
         # The slots' current values vouch for or against a merge (two versions: one slot;
         # a version beside a URL: two), so the matcher sees them too.
         values: dict[str, list[str]] = {}
+        shown: dict[str, list[str]] = {}  # what the slot judge's model may be sent
         for v in await self.store.query(account, FactQuery(now=self.clock(), subject=subject)):
             values.setdefault(v.predicate, []).append(v.object)
+            if shown_to_model(v.tier):
+                shown.setdefault(v.predicate, []).append(v.object)
         found = await asyncio.to_thread(self.slot_matcher.decide, predicate, slots, value, values)
         if found.name is not None and found.name != predicate:
             return SlotName(found.name, new_alias=True)
@@ -382,7 +385,8 @@ class MemoryService:
         question = SlotQuestion(
             subject=subject,
             existing=found.grey,
-            existing_values=tuple(values.get(found.grey, ())),
+            # A row with no tier is never sent to a model (DESIGN §4).
+            existing_values=tuple(shown.get(found.grey, ())),
             new=predicate,
             new_value=value,
             similarity=found.similarity,
