@@ -28,11 +28,11 @@ from twoclocks.service.recall import LEGS, RecallRequest
 from twoclocks.service.requests import Caller
 
 
-async def capture(out: Path) -> None:
+async def capture(out: Path, folder: Path = data.DATA_DIR) -> None:
     """Load, ask with capture hooks in place, pickle the captures."""
     embedder = SentenceTransformerEmbedder().load()
-    facts = data.recall_facts(data.DATA_DIR / "recall_facts.jsonl")
-    questions = data.recall_questions(data.DATA_DIR / "recall_questions.jsonl")
+    facts = data.recall_facts(folder / "recall_facts.jsonl")
+    questions = data.recall_questions(folder / "recall_questions.jsonl")
     seen: dict[str, Any] = {}
     fuse = recall_module.reciprocal_rank_fusion
     score = recall_module.by_score
@@ -79,4 +79,8 @@ async def capture(out: Path) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True, help="pickle file to write")
-    asyncio.run(capture(parser.parse_args().out))
+    parser.add_argument(
+        "--data", type=Path, default=data.DATA_DIR, help="folder of the recall set (set B: tests/data/set_b)"
+    )
+    args = parser.parse_args()
+    asyncio.run(capture(args.out, args.data))
