@@ -80,7 +80,7 @@ if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, required=True, help="pickle file to write")
     parser.add_argument(
-        "--data", type=Path, default=data.DATA_DIR, help="folder of the recall set (set B: tests/data/set_b)"
+        "--data", type=Path, default=data.DATA_DIR, help="the set (B: tests/data/set_b)"
     )
     args = parser.parse_args()
     asyncio.run(capture(args.out, args.data))
