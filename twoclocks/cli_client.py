@@ -18,7 +18,14 @@ from zoneinfo import ZoneInfo
 
 import typer
 
-from twoclocks.cli_render import WHEN_HELP, empty_line, fact_line, parse_when, timeline_line
+from twoclocks.cli_render import (
+    WHEN_HELP,
+    empty_line,
+    fact_line,
+    parse_when,
+    remember_lines,
+    timeline_line,
+)
 from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET
 from twoclocks.domain.errors import TwoclocksError
 from twoclocks.domain.model import FactClass, Kind, Tier, on_one_line
@@ -135,10 +142,7 @@ def remember(
         "cwd": str(Path.cwd()),
     }
     answer = call("POST", "/v1/facts", {k: v for k, v in body.items() if v is not None})
-    lines = [f"{answer['outcome']}: {answer['fact_id']} ({answer['predicate']}, {answer['tier']})"]
-    if answer.get("tier_lowered"):
-        lines.append(f"tier lowered: {answer['tier_lowered']}")
-    show(answer, as_json, lines)
+    show(answer, as_json, remember_lines(answer, subject))
 
 
 def recall(

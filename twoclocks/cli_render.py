@@ -84,6 +84,36 @@ def timeline_line(fact: dict[str, Any], clock: str, zone: ZoneInfo) -> str:
     return f"{window}  {fact['fact_id'][:12]}  {_triple(fact)}{why}"
 
 
+_OUTCOMES = {
+    "inserted": "stored",
+    "restated": "already known, nothing changed",
+    "stored_closed": "stored as history (a later value holds now)",
+}
+
+
+def remember_lines(answer: dict[str, Any], subject: str) -> list[str]:
+    """What a write did, in words: stored or not, under which slot, and what it replaced.
+
+    A write under another name than the one typed, and a value it closed, are said
+    outright: either changes what the store answers next, and a person should not have
+    to read ``--json`` to learn it.
+    """
+    outcome = _OUTCOMES.get(answer["outcome"], answer["outcome"])
+    predicate = on_one_line(answer["predicate"])
+    lines = [f"{outcome}: {answer['fact_id']} ({predicate}, {answer['tier']})"]
+    if answer.get("written_as"):
+        alias = on_one_line(answer["written_as"])
+        lines.append(
+            f"written under {predicate}: the slot {alias} names too "
+            f"(`twoclocks split {alias} --subject {on_one_line(subject)}` keeps them apart)"
+        )
+    for old in answer.get("replaced", []):
+        lines.append(f"replaced: {on_one_line(old['object'])} ({old['fact_id'][:12]}), now history")
+    if answer.get("tier_lowered"):
+        lines.append(f"tier lowered: {answer['tier_lowered']}")
+    return lines
+
+
 def empty_line(elsewhere: int | None) -> str:
     """What an empty read says, pointing at the other workspaces when they hold rows."""
     if not elsewhere:

@@ -13,7 +13,7 @@ from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedde
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
-from twoclocks.service.requests import Caller, FactsRequest, RememberRequest
+from twoclocks.service.requests import Caller, FactsRequest, RememberRequest, ReplacedValue
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
@@ -47,6 +47,10 @@ async def test_slot_drift_synonym_is_written_under_the_existing_slot_and_closes_
     clock.tick()
     new = await svc.remember(who, RememberRequest(subject="prod", predicate=second, object="B"))
     assert new.predicate == first and new.closed == [old.fact_id]
+    # The answer says both things the writer did not ask for: the slot, and what it closed.
+    assert new.written_as == second and old.written_as is None
+    assert new.replaced == [ReplacedValue(fact_id=old.fact_id, object="A")]
+    assert old.replaced == []
     clock.tick()
     # Reads merge aliased slots: the alias finds the slot it names.
     by_alias = await svc.facts(who, FactsRequest(subject="prod", predicate=second))

@@ -46,6 +46,7 @@ from twoclocks.service.requests import (
     FactsRequest,
     RememberRequest,
     RememberResult,
+    ReplacedValue,
     ReviseRequest,
     ReviseResult,
     SplitAliasRequest,
@@ -172,12 +173,15 @@ class MemoryService:
                 ),
             )
 
+        seen_values: dict[str, str] = {}  # fact id -> value, from the attempt that applied
+
         async def plan(state: SlotState, now: datetime) -> Plan:
             visible = [
                 v
                 for v in state.versions
                 if sees_everything or v.workspace is None or v.workspace in workspace.keys
             ]
+            seen_values.update((v.fact_id, v.object) for v in visible if v.invalid_at is None)
             return plan_write(new, visible, now, self.new_id)
 
         await self._note_workspace(caller.account, new.workspace, workspace.space)
@@ -194,6 +198,8 @@ class MemoryService:
             outcome=done.outcome,
             predicate=done.predicate,
             closed=list(done.closed),
+            replaced=[ReplacedValue(fact_id=f, object=seen_values[f]) for f in done.closed],
+            written_as=written_as,
             tier=tier.tier,
             tier_lowered=tier.lowered,
         )

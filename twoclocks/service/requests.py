@@ -86,6 +86,13 @@ class RememberRequest(BaseModel):
         return require_aware(value, "valid_at")
 
 
+class ReplacedValue(BaseModel):
+    """A value a write closed: it held until the new one's valid_at, and stays as history."""
+
+    fact_id: str
+    object: str
+
+
 class RememberResult(BaseModel):
     """What a write did; `predicate` is the slot name used after drift merging."""
 
@@ -94,6 +101,16 @@ class RememberResult(BaseModel):
     outcome: Outcome
     predicate: str
     closed: list[str]
+    replaced: list[ReplacedValue] = Field(
+        default_factory=list,
+        description="the values `closed` ended, with their text: what this write replaced",
+    )
+    written_as: str | None = Field(
+        None,
+        description="the name the writer used, when slot drift wrote the fact under the "
+        "existing slot `predicate` instead; POST /v1/aliases/split (`twoclocks split`) "
+        "makes it its own slot again",
+    )
     tier: Tier = Field(description="the tier stored (the writer's default when none was given)")
     tier_lowered: str | None = Field(
         None, description="why the tier stored is lower than the one asked for, if it is"

@@ -1,0 +1,43 @@
+"""How the CLI words what a write did (twoclocks/cli_render.py)."""
+
+from __future__ import annotations
+
+from twoclocks.cli_render import remember_lines
+
+
+def test_a_write_under_another_slot_name_says_so_and_how_to_split_it() -> None:
+    answer = {
+        "outcome": "inserted",
+        "fact_id": "35b04bdd402f4d89ae5c1e2863672128",
+        "predicate": "ci_provider",
+        "tier": "asserted",
+        "written_as": "ci_system",
+        "replaced": [{"fact_id": "ee16a9ce960d4877932f58472f1af625", "object": "GitHub Actions"}],
+    }
+    assert remember_lines(answer, "checkout") == [
+        "stored: 35b04bdd402f4d89ae5c1e2863672128 (ci_provider, asserted)",
+        "written under ci_provider: the slot ci_system names too "
+        "(`twoclocks split ci_system --subject checkout` keeps them apart)",
+        "replaced: GitHub Actions (ee16a9ce960d), now history",
+    ]
+
+
+def test_a_restatement_says_nothing_changed_and_a_late_value_says_it_is_history() -> None:
+    base = {"fact_id": "f1", "predicate": "runs_on", "tier": "asserted", "replaced": []}
+    assert remember_lines({**base, "outcome": "restated"}, "api") == [
+        "already known, nothing changed: f1 (runs_on, asserted)"
+    ]
+    assert remember_lines({**base, "outcome": "stored_closed"}, "api")[0].startswith(
+        "stored as history (a later value holds now)"
+    )
+
+
+def test_a_replaced_value_with_a_line_break_prints_on_one_line() -> None:
+    answer = {
+        "outcome": "inserted",
+        "fact_id": "f2",
+        "predicate": "note",
+        "tier": "observed",
+        "replaced": [{"fact_id": "f1", "object": "two\nlines"}],
+    }
+    assert len(remember_lines(answer, "api")) == 2
