@@ -218,6 +218,8 @@ def lexical_verdict(a: str, b: str) -> LexicalVerdict:
     'different'
     >>> lexical_verdict("search_engine", "search_backend")
     'unknown'
+    >>> lexical_verdict("dbname", "database_name")
+    'same'
     """
     raw_a, raw_b = predicate_tokens(a), predicate_tokens(b)
     if raw_a == raw_b or "".join(raw_a) == "".join(raw_b):
@@ -226,6 +228,10 @@ def lexical_verdict(a: str, b: str) -> LexicalVerdict:
     # "observability" before the lexicon makes that "monitoring".
     spelt_a, spelt_b = _spell_numeronyms(raw_a, raw_b), _spell_numeronyms(raw_b, raw_a)
     canon_a, canon_b = canonical_tokens("_".join(spelt_a)), canonical_tokens("_".join(spelt_b))
+    canon_a, canon_b = (
+        _split_compounds(canon_a, set(canon_b)),
+        _split_compounds(canon_b, set(canon_a)),
+    )
     canon_a, canon_b = (
         _join_compounds(canon_a, set(canon_b)),
         _join_compounds(canon_b, set(canon_a)),
@@ -379,6 +385,28 @@ def _spelt(token: str, other: list[str]) -> str:
     first, between, last = found[1], int(found[2]), found[3]
     counted = (w for w in other if len(w) == between + 2 and w[0] == first and w[-1] == last)
     return next(counted, token)
+
+
+_MIN_PART = 2
+"""The shortest piece a run-together word splits into ("db" of "dbname")."""
+
+
+def _split_compounds(tokens: list[str], other: set[str]) -> list[str]:
+    # "dbname" meets "database_name", "pyver" "python_version": a word the other name lacks
+    # that is two abbreviations or words run together, each of which (made canonical) is
+    # a word of the other name, is those words.
+    out: list[str] = []
+    for token in tokens:
+        out.extend(_split_into(token, other) if token not in other else [token])
+    return out
+
+
+def _split_into(token: str, other: set[str]) -> list[str]:
+    for cut in range(_MIN_PART, len(token) - _MIN_PART + 1):
+        parts = canonical_tokens(token[:cut]) + canonical_tokens(token[cut:])
+        if all(part in other for part in parts):
+            return parts
+    return [token]
 
 
 def _join_compounds(tokens: list[str], other: set[str]) -> list[str]:

@@ -388,3 +388,23 @@ def test_slot_drift_where_a_person_comes_from_is_not_where_they_are() -> None:
         assert lexical_verdict(a, b) == "different", (a, b)
         assert lexical_verdict(b, a) == "different", (a, b)
     assert lexical_verdict("hometown", "birthplace") == "same"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("dbname", "database_name"),
+        ("pyver", "python_version"),
+        ("testcmd", "test_command"),
+        ("repourl", "repository_url"),
+    ],
+)
+def test_slot_drift_a_run_together_name_is_the_words_it_runs_together(a: str, b: str) -> None:
+    assert lexical_verdict(a, b) == "same"
+    assert lexical_verdict(b, a) == "same"
+
+
+def test_a_run_together_name_splits_only_into_words_the_other_name_has() -> None:
+    assert lexical_verdict("dbname", "database_host") != "same"
+    assert lexical_verdict("maxconn", "min_connections") != "same"
+    assert lexical_verdict("pyver", "node_version") != "same"
