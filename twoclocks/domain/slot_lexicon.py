@@ -50,6 +50,10 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     "docs": ("documentation",),
     "lang": ("language",),
     "tz": ("timezone",),
+    # One word for the name of a thing, said the way people write it: "db_username" is
+    # "db_user", "hostname" the host.
+    "username": ("user",),
+    "hostname": ("host",),
     "gh": ("github",),
     "mgr": ("manager",),
     "perf": ("performance",),

@@ -393,8 +393,9 @@ _MIN_PART = 2
 
 def _split_compounds(tokens: list[str], other: set[str]) -> list[str]:
     # "dbname" meets "database_name", "pyver" "python_version": a word the other name lacks
-    # that is two abbreviations or words run together, each of which (made canonical) is
-    # a word of the other name, is those words.
+    # that is two abbreviations or words run together is those words, when each of them
+    # (made canonical) is a word of the other name, or one is and the other is a qualifier
+    # ("username" meets "user": a user and a name, not an abbreviation of "user").
     out: list[str] = []
     for token in tokens:
         out.extend(_split_into(token, other) if token not in other else [token])
@@ -404,7 +405,10 @@ def _split_compounds(tokens: list[str], other: set[str]) -> list[str]:
 def _split_into(token: str, other: set[str]) -> list[str]:
     for cut in range(_MIN_PART, len(token) - _MIN_PART + 1):
         parts = canonical_tokens(token[:cut]) + canonical_tokens(token[cut:])
-        if all(part in other for part in parts):
+        known = [part in other for part in parts]
+        if all(known) or (
+            any(known) and all(p in other or p in _ABSENCE_DISCRIMINATORS for p in parts)
+        ):
             return parts
     return [token]
 

@@ -408,3 +408,20 @@ def test_a_run_together_name_splits_only_into_words_the_other_name_has() -> None
     assert lexical_verdict("dbname", "database_host") != "same"
     assert lexical_verdict("maxconn", "min_connections") != "same"
     assert lexical_verdict("pyver", "node_version") != "same"
+
+
+@pytest.mark.parametrize(
+    ("short", "compound"),
+    [("db", "dbname"), ("node", "nodever"), ("api", "apikey"), ("time", "timezone")],
+)
+def test_slot_drift_a_name_run_together_with_a_qualifier_is_another_slot(
+    short: str, compound: str
+) -> None:
+    # Not an abbreviation of the short name: "db" is the engine, "dbname" its database's name.
+    assert lexical_verdict(short, compound) == "different"
+    assert lexical_verdict(compound, short) == "different"
+
+
+def test_username_and_hostname_are_the_user_and_the_host() -> None:
+    assert lexical_verdict("db_user", "db_username") == "same"
+    assert lexical_verdict("ssh_host", "ssh_hostname") == "same"
