@@ -1,0 +1,264 @@
+"""The gazetteer: product, place and language names by the category of thing they name.
+
+Data for ``value_categories`` (slot drift: two things of one category vouch for one
+slot) and ``named_things`` (recall: a question naming a thing of a value's kind). A name
+in several categories is listed in each. Names that are also everyday words ("beam",
+"rest") are listed in ``named_things.EVERYDAY_NAMES`` too, so a question names them only
+when capitalized. Pure: a table.
+"""
+
+from __future__ import annotations
+
+# One entry per category: the names (lowercase) that are things of that category. A
+# name in several categories (Cloudflare: a CDN and a DNS host) is listed in each; two
+# values share a category when any of theirs meet.
+GAZETTEER: dict[str, tuple[str, ...]] = {
+    "ci": (
+        "jenkins", "circleci", "circle ci", "github actions", "gitlab ci", "gitlab ci/cd",
+        "buildkite", "travis", "travis ci", "drone", "drone ci", "teamcity", "bamboo",
+        "azure pipelines", "azure devops", "bitrise", "codemagic", "semaphore", "woodpecker",
+        "concourse", "argo workflows", "tekton", "aws codebuild", "codebuild", "google cloud build",
+        "cloud build", "appveyor", "harness", "earthly", "dagger",
+    ),
+    "cloud": (
+        "aws", "amazon web services", "gcp", "google cloud", "google cloud platform", "azure",
+        "microsoft azure", "digitalocean", "digital ocean", "hetzner", "linode", "akamai cloud",
+        "ovh", "ovhcloud", "scaleway", "oracle cloud", "ibm cloud", "vultr", "fly.io", "fly",
+        "render", "heroku", "vercel", "netlify", "railway", "cloudflare", "github pages",
+        "gitlab pages", "firebase hosting", "aws amplify", "on-prem", "on-premises", "bare metal",
+    ),
+    "database": (
+        "postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "dynamodb",
+        "cassandra", "scylladb", "cockroachdb", "oracle", "sql server", "mssql", "aurora",
+        "amazon rds", "rds", "cloud sql", "spanner", "firestore", "supabase", "planetscale",
+        "neon", "timescaledb", "clickhouse", "snowflake", "bigquery", "redshift", "duckdb",
+        "neo4j", "falkordb", "couchdb", "couchbase", "influxdb", "elasticsearch", "opensearch",
+    ),
+    "cache": (
+        "redis", "memcached", "valkey", "dragonfly", "varnish", "elasticache", "keydb",
+        "hazelcast",
+    ),
+    "queue": (
+        "kafka", "apache kafka", "rabbitmq", "amazon sqs", "sqs", "sns", "nats", "pulsar",
+        "kinesis", "google pub/sub", "pub/sub", "pubsub", "redis streams", "activemq",
+        "zeromq", "celery", "sidekiq", "temporal", "redpanda", "eventbridge", "azure service bus",
+    ),
+    "monitoring": (
+        "datadog", "new relic", "newrelic", "grafana", "prometheus", "honeycomb", "dynatrace",
+        "appdynamics", "elastic apm", "splunk", "signoz", "lightstep", "chronosphere",
+        "grafana cloud", "cloudwatch", "amazon cloudwatch", "stackdriver", "zabbix", "nagios",
+        "sumo logic", "logz.io", "papertrail", "loki", "kibana", "sentry",
+    ),
+    "errors": ("sentry", "rollbar", "bugsnag", "honeybadger", "raygun", "airbrake", "crashlytics"),
+    "chat": (
+        "slack", "microsoft teams", "ms teams", "teams", "discord", "mattermost", "zulip",
+        "google chat", "rocket.chat", "element", "matrix", "telegram", "whatsapp", "signal",
+    ),
+    "tracker": (
+        "jira", "linear", "github issues", "gitlab issues", "asana", "trello", "shortcut",
+        "clickup", "youtrack", "monday", "monday.com", "pivotal tracker", "basecamp", "notion",
+        "azure boards", "redmine", "bugzilla",
+    ),
+    "editor": (
+        "vs code", "vscode", "visual studio code", "visual studio", "vim", "neovim", "nvim",
+        "emacs", "cursor", "intellij", "intellij idea", "pycharm", "webstorm", "goland",
+        "rubymine", "clion", "rider", "sublime text", "sublime", "zed", "xcode",
+        "android studio", "eclipse", "helix", "nano", "atom", "windsurf", "fleet",
+    ),
+    "programming_language": (
+        "python", "go", "golang", "rust", "java", "kotlin", "typescript", "javascript", "ruby",
+        "php", "c#", "c++", "c", "swift", "elixir", "erlang", "scala", "clojure", "haskell",
+        "ocaml", "dart", "lua", "perl", "r", "julia", "zig", "nim", "f#", "objective-c",
+    ),
+    "human_language": (
+        "english", "spanish", "french", "german", "portuguese", "italian", "dutch", "polish",
+        "swedish", "norwegian", "danish", "finnish", "russian", "ukrainian", "turkish",
+        "arabic", "hebrew", "hindi", "tamil", "telugu", "bengali", "marathi", "urdu",
+        "mandarin", "chinese", "cantonese", "japanese", "korean", "vietnamese", "thai",
+        "indonesian", "malay", "greek", "czech", "hungarian", "romanian", "swahili", "persian",
+    ),
+    "os": (
+        "ubuntu", "debian", "macos", "mac os", "os x", "windows", "windows 11", "windows 10",
+        "fedora", "arch", "arch linux", "alpine", "nixos", "centos", "rhel", "red hat",
+        "rocky linux", "amazon linux", "linux mint", "linux", "pop!_os", "opensuse", "freebsd",
+        "wsl",
+    ),
+    "package_manager": (
+        "npm", "yarn", "pnpm", "bun", "pip", "pipenv", "poetry", "uv", "conda", "mamba",
+        "cargo", "bundler", "composer", "maven", "gradle", "go modules", "nuget", "homebrew",
+        "apt", "pdm", "hatch", "rye",
+    ),
+    "test_framework": (
+        "pytest", "unittest", "nose", "jest", "vitest", "mocha", "jasmine", "ava", "cypress",
+        "playwright", "selenium", "puppeteer", "webdriverio", "junit", "testng", "rspec",
+        "minitest", "go test", "testify", "xunit", "nunit", "phpunit", "karma", "detox",
+        "espresso", "xctest", "hypothesis",
+    ),
+    "formatter": (
+        "black", "ruff format", "prettier", "gofmt", "goimports", "rustfmt", "yapf",
+        "autopep8", "clang-format", "biome", "dprint", "ktlint", "swiftformat", "isort",
+    ),
+    "linter": (
+        "eslint", "ruff", "flake8", "pylint", "golangci-lint", "clippy", "rubocop",
+        "stylelint", "swiftlint", "shellcheck", "hadolint", "oxlint", "tflint", "staticcheck",
+    ),
+    "build_tool": (
+        "bazel", "make", "gnu make", "cmake", "gradle", "maven", "webpack", "vite", "esbuild",
+        "rollup", "parcel", "turbopack", "turborepo", "nx", "pants", "buck", "buck2", "ninja",
+        "meson", "sbt", "rake", "just", "task", "earthly", "scons", "setuptools", "hatchling",
+    ),
+    "registry": (
+        "docker hub", "dockerhub", "ghcr", "github container registry", "ecr", "amazon ecr",
+        "gcr", "google container registry", "artifact registry", "quay", "quay.io",
+        "artifactory", "jfrog artifactory", "harbor", "nexus", "azure container registry", "acr",
+        "gitlab container registry", "npmjs", "pypi",
+    ),
+    "iac": (
+        "terraform", "opentofu", "pulumi", "cloudformation", "aws cdk", "cdk", "ansible", "chef",
+        "puppet", "saltstack", "crossplane", "bicep",
+    ),
+    "orchestrator": (
+        "kubernetes", "k8s", "nomad", "ecs", "amazon ecs", "eks", "gke", "aks", "docker swarm",
+        "openshift", "k3s", "fargate", "cloud run", "docker compose",
+    ),
+    "email": (
+        "mailgun", "sendgrid", "postmark", "amazon ses", "ses", "mailchimp", "mandrill",
+        "sparkpost", "resend", "brevo", "sendinblue", "gmail", "google workspace",
+        "microsoft 365", "office 365", "outlook", "fastmail", "proton mail", "protonmail",
+    ),
+    "payments": (
+        "stripe", "braintree", "adyen", "paypal", "square", "paddle", "chargebee", "recurly",
+        "mollie", "razorpay", "checkout.com", "worldpay", "lemon squeezy",
+    ),
+    "auth": (
+        "auth0", "okta", "keycloak", "cognito", "amazon cognito", "firebase auth", "clerk",
+        "supertokens", "ory", "fusionauth", "azure ad", "entra id", "google identity",
+        "onelogin", "ping identity", "workos", "dex", "authelia",
+    ),
+    "cdn": (
+        "fastly", "cloudflare", "akamai", "cloudfront", "amazon cloudfront", "bunny", "bunnycdn",
+        "cloud cdn", "azure cdn", "keycdn", "stackpath", "edgio", "limelight",
+    ),
+    "dns": (
+        "cloudflare", "route 53", "route53", "amazon route 53", "cloud dns", "dnsimple", "ns1",
+        "azure dns", "powerdns", "bind",
+    ),
+    "registrar": (
+        "namecheap", "godaddy", "google domains", "squarespace domains", "gandi", "hover",
+        "porkbun", "name.com", "dynadot", "cloudflare registrar",
+    ),
+    "vcs_host": (
+        "github", "gitlab", "bitbucket", "gitea", "forgejo", "codeberg", "sourcehut",
+        "azure repos", "github enterprise",
+    ),
+    "video_call": (
+        "zoom", "google meet", "meet", "microsoft teams", "teams", "webex", "whereby", "around",
+        "gather", "jitsi", "skype", "tuple",
+    ),
+    "paging": (
+        "pagerduty", "opsgenie", "victorops", "splunk on-call", "incident.io", "firehydrant",
+        "rootly", "grafana oncall", "betterstack", "better uptime",
+    ),
+    "docs_generator": (
+        "docusaurus", "jekyll", "hugo", "mkdocs", "sphinx", "gatsby", "vitepress", "vuepress",
+        "astro", "starlight", "mintlify", "gitbook", "readme.io", "nextra", "eleventy", "11ty",
+    ),
+    "web_framework": (
+        "django", "flask", "fastapi", "rails", "ruby on rails", "express", "koa", "nestjs",
+        "spring", "spring boot", "laravel", "symfony", "phoenix", "gin", "echo", "fiber",
+        "actix", "axum", "rocket", "next.js", "nextjs", "nuxt", "remix", "sveltekit", "react",
+        "vue", "angular", "svelte", "solid", "ember", "htmx", "asp.net", "quarkus", "micronaut",
+    ),
+    "css": (
+        "tailwind", "tailwind css", "tailwindcss", "bootstrap", "bulma", "foundation", "mui",
+        "material ui", "chakra ui", "styled-components", "emotion", "sass", "less",
+        "css modules", "vanilla extract", "unocss", "pico css",
+    ),
+    "secrets": (
+        "vault", "hashicorp vault", "aws secrets manager", "secrets manager",
+        "gcp secret manager", "google secret manager", "azure key vault", "doppler",
+        "1password", "bitwarden", "infisical", "sops", "lastpass", "keepass",
+    ),
+    "analytics": (
+        "amplitude", "mixpanel", "segment", "posthog", "google analytics", "plausible",
+        "heap", "fathom", "matomo", "pendo", "fullstory", "hotjar", "rudderstack",
+    ),
+    "feature_flags": (
+        "launchdarkly", "unleash", "flagsmith", "split", "split.io", "growthbook", "configcat",
+        "statsig", "optimizely", "flipt",
+    ),
+    "shell": ("bash", "zsh", "fish", "nushell", "powershell", "sh", "dash", "ksh", "tcsh", "xonsh"),
+    "terminal": (
+        "iterm2", "iterm", "alacritty", "kitty", "wezterm", "warp", "ghostty", "terminal.app",
+        "windows terminal", "gnome terminal", "konsole", "tmux", "hyper", "foot",
+    ),
+    "browser": (
+        "chrome", "google chrome", "firefox", "safari", "edge", "microsoft edge", "brave", "arc",
+        "opera", "vivaldi", "chromium",
+    ),
+    "search": (
+        "elasticsearch", "opensearch", "algolia", "meilisearch", "typesense", "solr", "vespa",
+        "apache solr", "sphinx search", "pinecone", "weaviate", "qdrant", "milvus", "pgvector",
+    ),
+    "storage": (
+        "s3", "amazon s3", "aws s3", "gcs", "google cloud storage", "azure blob storage",
+        "backblaze b2", "b2", "wasabi", "minio", "cloudflare r2", "r2", "amazon s3 glacier",
+        "glacier", "dropbox", "google drive", "box", "nfs", "efs",
+    ),
+    "design": ("figma", "sketch", "adobe xd", "penpot", "invision", "zeplin", "framer", "canva"),
+    "scheduler": (
+        "cron", "airflow", "apache airflow", "dagster", "prefect", "temporal", "luigi",
+        "argo", "kubernetes cronjobs", "cloud scheduler", "eventbridge scheduler", "rundeck",
+    ),
+    "web_server": (
+        "nginx", "apache", "apache httpd", "caddy", "traefik", "envoy", "haproxy", "iis",
+        "gunicorn", "uvicorn", "puma", "unicorn", "tomcat", "jetty", "kong",
+    ),
+    "branch": ("main", "master", "trunk", "develop", "dev", "development", "release", "mainline"),
+    "cadence": (
+        "daily", "nightly", "weekly", "biweekly", "bi-weekly", "fortnightly", "monthly",
+        "quarterly", "yearly", "annually", "hourly", "every week", "every two weeks",
+        "every other week", "every day", "every month", "continuously", "on demand", "on merge",
+    ),
+    "weekday": (
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+        "mondays", "tuesdays", "wednesdays", "thursdays", "fridays",
+    ),
+    "company": (
+        "acme", "acme corp", "globex", "initech", "umbrella", "hooli", "google", "microsoft",
+        "amazon", "meta", "apple", "netflix", "shopify", "stripe inc", "atlassian", "spotify",
+    ),
+    "city": (
+        "lisbon", "porto", "london", "paris", "berlin", "munich", "hamburg", "amsterdam",
+        "rotterdam", "brussels", "madrid", "barcelona", "valencia", "rome", "milan", "turin",
+        "vienna", "zurich", "geneva", "prague", "warsaw", "krakow", "budapest", "bucharest",
+        "athens", "istanbul", "stockholm", "oslo", "copenhagen", "helsinki", "dublin",
+        "edinburgh", "manchester", "glasgow", "lyon", "marseille", "nice", "toulouse",
+        "new york", "new york city", "nyc", "san francisco", "sf", "los angeles", "seattle",
+        "portland", "austin", "boston", "chicago", "denver", "miami", "atlanta", "dallas",
+        "houston", "toronto", "montreal", "vancouver", "mexico city", "sao paulo", "são paulo",
+        "rio de janeiro", "buenos aires", "santiago", "bogota", "lima", "tokyo", "osaka",
+        "kyoto", "seoul", "beijing", "shanghai", "shenzhen", "hong kong", "taipei",
+        "singapore", "bangkok", "jakarta", "manila", "hanoi", "ho chi minh city", "kuala lumpur",
+        "mumbai", "delhi", "new delhi", "bangalore", "bengaluru", "chennai", "hyderabad",
+        "pune", "kolkata", "dubai", "abu dhabi", "tel aviv", "cairo", "lagos", "nairobi",
+        "cape town", "johannesburg", "sydney", "melbourne", "brisbane", "perth", "auckland",
+        "wellington", "reykjavik", "tallinn", "riga", "vilnius", "kyiv", "kiev", "belgrade",
+        "zagreb", "ljubljana", "sofia", "seville", "bilbao", "florence", "naples", "cologne",
+        "frankfurt", "stuttgart", "dusseldorf", "leipzig", "dresden", "utrecht", "the hague",
+        "antwerp", "ghent", "lausanne", "basel", "bern", "salzburg", "gothenburg", "malmo",
+        "aarhus", "bergen", "cork", "bristol", "leeds", "cambridge", "oxford",
+    ),
+    "country": (
+        "portugal", "spain", "france", "germany", "italy", "netherlands", "belgium",
+        "switzerland", "austria", "poland", "czechia", "czech republic", "hungary", "romania",
+        "greece", "turkey", "sweden", "norway", "denmark", "finland", "ireland",
+        "united kingdom", "uk", "england", "scotland", "united states", "usa", "us", "canada",
+        "mexico", "brazil", "argentina", "chile", "colombia", "peru", "japan", "south korea",
+        "korea", "china", "taiwan", "singapore", "thailand", "vietnam", "indonesia",
+        "philippines", "malaysia", "india", "pakistan", "bangladesh", "sri lanka", "uae",
+        "israel", "egypt", "nigeria", "kenya", "south africa", "australia", "new zealand",
+        "iceland", "estonia", "latvia", "lithuania", "ukraine", "serbia", "croatia", "slovenia",
+        "bulgaria",
+    ),
+}  # fmt: skip
