@@ -48,6 +48,12 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
         "appdynamics", "elastic apm", "splunk", "signoz", "lightstep", "chronosphere",
         "grafana cloud", "cloudwatch", "amazon cloudwatch", "stackdriver", "zabbix", "nagios",
         "sumo logic", "logz.io", "papertrail", "loki", "kibana", "sentry",
+        "cloud monitoring", "google cloud monitoring", "cloud logging", "google cloud logging",
+        "azure monitor", "application insights", "victoriametrics", "thanos", "cortex",
+        "mimir", "grafana mimir", "graphite", "statsd", "jaeger", "zipkin", "grafana tempo",
+        "uptrace", "axiom", "coralogix", "mezmo", "logdna", "instana", "fluentd", "fluent bit",
+        "logstash", "graylog", "loggly", "logtail", "elk", "elk stack", "elastic stack",
+        "opentelemetry collector", "scout apm",
     ),
     "errors": ("sentry", "rollbar", "bugsnag", "honeybadger", "raygun", "airbrake", "crashlytics"),
     "chat": (
@@ -168,6 +174,12 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
         "spring", "spring boot", "laravel", "symfony", "phoenix", "gin", "echo", "fiber",
         "actix", "axum", "rocket", "next.js", "nextjs", "nuxt", "remix", "sveltekit", "react",
         "vue", "angular", "svelte", "solid", "ember", "htmx", "asp.net", "quarkus", "micronaut",
+        "actix-web", "actix web", "chi", "gorilla mux", "gorilla/mux", "httprouter",
+        "tide", "poem", "salvo", "hapi", "fastify", "hono", "elysia", "adonisjs", "sails",
+        "starlette", "litestar", "sanic", "quart", "aiohttp", "tornado", "bottle", "pyramid",
+        "falcon", "django rest framework", "drf", "sinatra", "hanami", "grape", "beego",
+        "iris", "vapor", "ktor", "javalin", "dropwizard", "vert.x", "play framework", "blazor",
+        "asp.net core",
     ),
     "css": (
         "tailwind", "tailwind css", "tailwindcss", "bootstrap", "bulma", "foundation", "mui",
@@ -213,6 +225,120 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
     "web_server": (
         "nginx", "apache", "apache httpd", "caddy", "traefik", "envoy", "haproxy", "iis",
         "gunicorn", "uvicorn", "puma", "unicorn", "tomcat", "jetty", "kong",
+    ),
+    "notes": (
+        "obsidian", "logseq", "evernote", "bear", "roam", "roam research", "apple notes",
+        "onenote", "microsoft onenote", "joplin", "standard notes", "simplenote", "tana",
+        "anytype", "heptabase", "capacities", "dendron", "zettlr", "notion", "google keep",
+        "notability", "goodnotes", "upnote", "trilium",
+    ),
+    "wiki": (
+        "confluence", "notion", "google docs", "slab", "outline", "bookstack", "dokuwiki",
+        "mediawiki", "coda", "quip", "sharepoint", "nuclino", "tettra", "guru", "slite",
+        "document360", "archbee", "github wiki", "gitlab wiki", "wiki.js",
+    ),
+    "async_runtime": (
+        "tokio", "async-std", "smol", "glommio", "asyncio", "trio", "anyio", "uvloop",
+        "gevent", "eventlet", "twisted", "kotlinx.coroutines", "embassy",
+    ),
+    "data_processing": (
+        "apache spark", "spark", "pyspark", "apache flink", "flink", "apache beam", "beam",
+        "google dataflow", "cloud dataflow", "dataflow", "spark streaming", "kafka streams",
+        "ksqldb", "apache storm", "apache samza", "samza", "materialize", "risingwave",
+        "databricks", "amazon emr", "emr", "aws glue", "hadoop", "apache hadoop", "mapreduce",
+        "dask", "ray", "bytewax", "arroyo", "azure stream analytics", "kinesis data analytics",
+        "azure databricks", "dataproc", "google dataproc",
+    ),
+    "query_engine": (
+        "trino", "presto", "prestodb", "apache drill", "athena", "amazon athena", "dremio",
+        "starburst", "bigquery", "spark sql", "impala", "apache impala", "hive", "apache hive",
+    ),
+    "app_distribution": (
+        "testflight", "firebase app distribution", "app center", "visual studio app center",
+        "appcenter", "diawi", "hockeyapp", "google play internal testing",
+        "play internal testing", "play console internal testing",
+    ),
+    "api_protocol": (
+        "rest", "restful", "rest api", "restful api", "graphql", "grpc", "soap", "json-rpc",
+        "jsonrpc", "trpc", "xml-rpc", "odata", "websocket", "websockets", "thrift",
+        "apache thrift", "connect rpc", "connectrpc",
+    ),
+    "orm": (
+        "sqlalchemy", "prisma", "typeorm", "sequelize", "drizzle", "drizzle orm", "django orm",
+        "hibernate", "gorm", "diesel", "sqlx", "entity framework", "ef core",
+        "entity framework core", "active record", "activerecord", "ecto", "peewee",
+        "tortoise orm", "mikro-orm", "mikroorm", "knex", "kysely", "jooq", "mybatis",
+        "doctrine", "eloquent", "sqlmodel", "sea-orm", "pony orm", "objection.js",
+    ),
+    "http_client": (
+        "requests", "httpx", "aiohttp", "axios", "node-fetch", "got", "superagent",
+        "reqwest", "okhttp", "retrofit", "urllib3", "faraday", "httparty", "resty",
+        "alamofire", "ureq", "undici",
+    ),
+    "state_management": (
+        "redux", "redux toolkit", "zustand", "mobx", "recoil", "jotai", "pinia", "vuex",
+        "xstate", "ngrx", "valtio", "effector", "nanostores", "context api", "react context",
+    ),
+    "mobile_framework": (
+        "react native", "flutter", "swiftui", "uikit", "jetpack compose", "ionic", "capacitor",
+        "expo", "xamarin", ".net maui", "maui", "kotlin multiplatform", "nativescript",
+        "cordova", "compose multiplatform",
+    ),
+    "load_testing": (
+        "k6", "grafana k6", "locust", "jmeter", "apache jmeter", "gatling", "artillery",
+        "vegeta", "wrk", "wrk2", "bombardier", "apache bench", "loader.io", "blazemeter",
+    ),
+    "service_mesh": (
+        "istio", "linkerd", "consul connect", "cilium service mesh", "kuma", "aws app mesh",
+        "app mesh", "open service mesh", "traefik mesh",
+    ),
+    "api_gateway": (
+        "kong", "kong gateway", "apigee", "tyk", "aws api gateway", "amazon api gateway",
+        "api gateway", "azure api management", "krakend", "zuul", "gloo", "gloo edge",
+        "ambassador", "emissary-ingress", "google cloud endpoints", "cloud endpoints",
+    ),
+    "ml_framework": (
+        "pytorch", "tensorflow", "jax", "keras", "scikit-learn", "sklearn", "xgboost",
+        "lightgbm", "catboost", "hugging face transformers", "onnx runtime", "mlx", "flax",
+        "pytorch lightning", "fastai", "spacy",
+    ),
+    "llm_provider": (
+        "openai", "anthropic", "mistral", "mistral ai", "cohere", "google gemini", "gemini",
+        "vertex ai", "azure openai", "bedrock", "amazon bedrock", "groq", "together ai",
+        "fireworks ai", "ollama", "llama.cpp", "vllm", "openrouter", "deepseek",
+    ),
+    "support_desk": (
+        "zendesk", "intercom", "freshdesk", "help scout", "helpscout", "front", "hubspot",
+        "salesforce service cloud", "kustomer", "gorgias", "crisp", "drift",
+    ),
+    "status_page": (
+        "statuspage", "atlassian statuspage", "instatus", "better stack status", "cachet",
+        "status.io", "openstatus",
+    ),
+    "container_runtime": (
+        "docker", "docker desktop", "podman", "colima", "rancher desktop", "orbstack",
+        "containerd", "cri-o", "finch",
+    ),
+    "version_manager": (
+        "nvm", "asdf", "mise", "rtx", "pyenv", "rbenv", "rvm", "volta", "fnm", "sdkman",
+        "goenv", "jenv", "rustup", "nodenv", "chruby", "proto",
+    ),
+    "type_checker": (
+        "mypy", "pyright", "basedpyright", "pyre", "pytype", "tsc", "flow", "sorbet",
+        "typescript compiler",
+    ),
+    "api_client": (
+        "postman", "insomnia", "bruno", "hoppscotch", "httpie", "paw", "rapidapi", "curl",
+        "thunder client", "rest client",
+    ),
+    "dependency_bot": (
+        "dependabot", "renovate", "renovate bot", "renovatebot", "mend renovate", "depfu",
+        "greenkeeper", "pyup", "snyk bot",
+    ),
+    "security_scanner": (
+        "snyk", "sonarqube", "sonarcloud", "codeql", "semgrep", "trivy", "grype", "checkmarx",
+        "veracode", "gitguardian", "trufflehog", "bandit", "gosec", "brakeman", "owasp zap",
+        "zap", "burp suite", "aqua security", "wiz", "prisma cloud", "anchore",
     ),
     "branch": ("main", "master", "trunk", "develop", "dev", "development", "release", "mainline"),
     "cadence": (

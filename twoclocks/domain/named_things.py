@@ -28,6 +28,11 @@ EVERYDAY_NAMES = frozenset(
     phoenix pip puma r render rider rocket rollup rust safari segment sentry shortcut
     signal sketch solid spanner split spring square swift task teams temporal trunk tuple
     umbrella unicorn vault warp yarn zed zoom aurora cursor prefect
+    ambassador artillery bandit bear beam bedrock bottle capacitor capacities cohere coda
+    cortex crisp curl dataflow drift effector expo falcon finch flow front gatling gemini
+    got graphite grape guru hive impala insomnia ionic iris locust mise mistral outline paw
+    poem postman presto proto pyramid quip ray recoil renovate requests rest roam sails
+    salvo slab spark thrift tide tornado vapor volta wiz zap
     """.split()
 )
 """Product names that are also everyday words ("go", "vault", "make"): in a question they

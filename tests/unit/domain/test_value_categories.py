@@ -54,3 +54,30 @@ def test_a_product_named_after_its_vendor_is_not_a_person() -> None:
 def test_formatters_and_linters_are_kinds_of_their_own() -> None:
     assert categories_verdict("Black", ["Ruff format"]) == "same_category"
     assert categories_verdict("ESLint", ["Prettier"]) == "different_category"
+
+
+def test_every_category_has_a_gloss_for_recall() -> None:
+    from twoclocks.domain.category_glosses import CATEGORY_GLOSSES
+
+    assert sorted(value_categories.CATEGORY_NAMES - set(CATEGORY_GLOSSES)) == []
+
+
+def test_slot_drift_two_tools_of_one_kind_vouch_beyond_ci_and_clouds() -> None:
+    # Notes apps, async runtimes, stream processors, beta distribution, API protocols.
+    for a, b in [
+        ("Obsidian", "Logseq"),
+        ("tokio", "async-std"),
+        ("Apache Beam", "Apache Flink"),
+        ("TestFlight", "Firebase App Distribution"),
+        ("REST", "gRPC"),
+        ("SQLAlchemy", "Prisma"),
+        ("Zustand", "Redux Toolkit"),
+    ]:
+        assert categories_verdict(b, [a]) == "same_category", (a, b)
+    assert categories_verdict("Obsidian", ["Confluence"]) == "different_category"
+    assert categories_verdict("Notion", ["Obsidian"]) == "same_category"
+
+
+def test_a_product_named_like_a_place_or_a_word_is_listed_once_as_the_place() -> None:
+    assert cats("Lima") == frozenset({"city"})
+    assert "web_framework" not in cats("Warp")
