@@ -80,8 +80,9 @@ fact per call.
 - The workspace is decided by the server from the session's directory.
 - Anything that looks like a credential is refused (SecretRefused).
 Returns fact_id, the outcome (inserted / restated / stored_closed), the slot name
-used (it may be an existing synonym), the ids of facts it closed, the tier stored and,
-if it is lower than asked, why (tier_lowered)."""
+used (it may be an existing synonym; then written_as is the name you gave), the facts it
+closed (closed: their ids; replaced: their ids and values, so you can tell the person
+what changed), the tier stored and, if it is lower than asked, why (tier_lowered)."""
 
 RECALL_DOC = """\
 Search memory for facts relevant to a question, by keyword, meaning and graph links
