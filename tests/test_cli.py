@@ -196,7 +196,9 @@ async def test_aliases_lists_a_merge_split_undoes_it_and_an_unknown_alias_fails_
 ) -> None:
     await served.ok("remember", "web", "ci_provider", "CircleCI")
     await served.ok("remember", "web", "ci_platform", "Buildkite")
-    assert (await served.ok("aliases")).strip() == "web · ci_platform -> ci_provider"
+    listed = (await served.ok("aliases")).strip().splitlines()
+    assert listed[0] == "web · ci_platform -> ci_provider"
+    assert listed[1].startswith("undo one: twoclocks split ALIAS --subject SUBJECT")
     out = await served.ok("split", "ci_platform")
     assert out.startswith("split ci_platform from ci_provider (web)")
     listed = await served.ok("facts")

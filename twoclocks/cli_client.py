@@ -280,8 +280,10 @@ def aliases(as_json: AsJson = False) -> None:
         f"{a['subject']} · {a['alias']} -> {a['canonical']}"
         + (f"  (decided by {a['decided_by']})" if a["decided_by"] else "")
         for a in answer["aliases"]
-    ] or ["no merges: every name is its own slot"]
-    show(answer, as_json, lines)
+    ]
+    if lines:
+        lines.append("undo one: twoclocks split ALIAS --subject SUBJECT (both values current)")
+    show(answer, as_json, lines or ["no merges: every name is its own slot"])
 
 
 def split(
