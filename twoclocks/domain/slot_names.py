@@ -55,9 +55,19 @@ def predicate_tokens(name: str) -> list[str]:
     return words
 
 
+_IRREGULAR_PLURALS = {
+    "indices": "index", "matrices": "matrix", "vertices": "vertex", "appendices": "appendix",
+    "analyses": "analysis", "statuses": "status", "aliases": "alias", "buses": "bus",
+    "caches": "cache", "niches": "niche", "criteria": "criterion", "schemata": "schema",
+}  # fmt: skip
+"""Plurals the light rule below would stem wrongly ("caches" is not "cach")."""
+
+
 def _singular(word: str) -> str:
     # A light plural rule, applied to both names alike, so "maintainers" meets
     # "maintainer"; a wrong stem is harmless because it is never shown or embedded.
+    if word in _IRREGULAR_PLURALS:
+        return _IRREGULAR_PLURALS[word]
     if word in NOT_PLURAL or len(word) < 3 or not word.endswith("s"):
         return word
     if word.endswith("ies") and len(word) > 4:

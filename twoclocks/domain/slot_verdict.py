@@ -261,7 +261,19 @@ def lexical_verdict(a: str, b: str) -> LexicalVerdict:
         return "different"
     if (set_a - set_b) and (set_b - set_a) and set_a & set_b & _ATTRIBUTE_NOUNS:
         return "different"
+    if _two_kinds_of_one_head(bare_a, bare_b):
+        return "different"
     return "unknown"
+
+
+def _two_kinds_of_one_head(a: list[str], b: list[str]) -> bool:
+    """True when both names qualify one head noun, each with a word the other lacks.
+
+    "page_cache" / "sessionCache", "interactive shell" / "script_shell", "web_analytics" /
+    "product analytics": two kinds of the head, two slots. Synonymous qualifiers are one
+    word by then (the lexicon runs first: "docker_registry" / "container_registry").
+    """
+    return bool(a and b and a[-1] == b[-1] and set(a) - set(b) and set(b) - set(a))
 
 
 def _numbers(tokens: list[str]) -> list[str]:

@@ -83,12 +83,12 @@ DIFFERENT = [
     ("upstream_repo", "downstream_repo"),
     ("soft_limit", "hard_limit"),
     ("error_tracker", "issue_tracker"),
+    ("cache_backend", "queue_backend"),
 ]
 
 # Left to the embedding: synonyms the rules cannot know, and near-names they cannot rule out.
 UNKNOWN = [
     ("search_engine", "search_backend"),
-    ("cache_backend", "queue_backend"),
 ]
 
 
@@ -425,3 +425,24 @@ def test_slot_drift_a_name_run_together_with_a_qualifier_is_another_slot(
 def test_username_and_hostname_are_the_user_and_the_host() -> None:
     assert lexical_verdict("db_user", "db_username") == "same"
     assert lexical_verdict("ssh_host", "ssh_hostname") == "same"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("page_cache", "sessionCache"),
+        ("interactive shell", "script_shell"),
+        ("web_analytics", "product analytics"),
+        ("image_registry", "npm registry"),
+    ],
+)
+def test_slot_drift_two_kinds_of_one_head_are_two_slots(a: str, b: str) -> None:
+    # Each name qualifies the shared head with a word the other lacks.
+    assert lexical_verdict(a, b) == "different"
+    assert lexical_verdict(b, a) == "different"
+
+
+def test_slot_drift_irregular_plurals_are_their_singular() -> None:
+    assert lexical_verdict("indices_prefix", "index_prefix") == "same"
+    assert lexical_verdict("caches", "cache") == "same"
+    assert lexical_verdict("statuses_url", "status_url") == "same"
