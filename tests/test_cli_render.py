@@ -16,7 +16,7 @@ def test_a_write_under_another_slot_name_says_so_and_how_to_split_it() -> None:
     }
     assert remember_lines(answer, "checkout") == [
         "stored: 35b04bdd402f4d89ae5c1e2863672128 (ci_provider, asserted)",
-        "written under ci_provider: the slot ci_system names too "
+        "written under ci_provider, the slot ci_system names too "
         "(`twoclocks split ci_system --subject checkout` keeps them apart)",
         "replaced: GitHub Actions (ee16a9ce960d), now history",
     ]

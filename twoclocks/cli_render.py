@@ -104,7 +104,7 @@ def remember_lines(answer: dict[str, Any], subject: str) -> list[str]:
     if answer.get("written_as"):
         alias = on_one_line(answer["written_as"])
         lines.append(
-            f"written under {predicate}: the slot {alias} names too "
+            f"written under {predicate}, the slot {alias} names too "
             f"(`twoclocks split {alias} --subject {on_one_line(subject)}` keeps them apart)"
         )
     for old in answer.get("replaced", []):
