@@ -402,6 +402,10 @@ def _spelt(token: str, other: list[str]) -> str:
 _MIN_PART = 2
 """The shortest piece a run-together word splits into ("db" of "dbname")."""
 
+_MAX_COMPOUND = 24
+"""The longest word tried as two run together: real ones are short, and every cut costs
+two lexicon lookups per existing slot name."""
+
 
 def _split_compounds(tokens: list[str], other: set[str]) -> list[str]:
     # "dbname" meets "database_name", "pyver" "python_version": a word the other name lacks
@@ -410,7 +414,8 @@ def _split_compounds(tokens: list[str], other: set[str]) -> list[str]:
     # ("username" meets "user": a user and a name, not an abbreviation of "user").
     out: list[str] = []
     for token in tokens:
-        out.extend(_split_into(token, other) if token not in other else [token])
+        runs_together = token not in other and len(token) <= _MAX_COMPOUND
+        out.extend(_split_into(token, other) if runs_together else [token])
     return out
 
 
