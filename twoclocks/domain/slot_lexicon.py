@@ -52,6 +52,9 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     "tz": ("timezone",),
     # One word for the name of a thing, said the way people write it: "db_username" is
     # "db_user", "hostname" the host.
+    # HTTP is the web's protocol: "http_server" is the web server, "http framework" the web
+    # framework ("https" stays its own word, so "http_port" / "https_port" keep apart).
+    "http": ("web",),
     "username": ("user",),
     "hostname": ("host",),
     "gh": ("github",),

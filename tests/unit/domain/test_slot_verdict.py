@@ -446,3 +446,9 @@ def test_slot_drift_irregular_plurals_are_their_singular() -> None:
     assert lexical_verdict("indices_prefix", "index_prefix") == "same"
     assert lexical_verdict("caches", "cache") == "same"
     assert lexical_verdict("statuses_url", "status_url") == "same"
+
+
+def test_slot_drift_http_names_the_web_and_https_stays_its_own() -> None:
+    assert lexical_verdict("web_framework", "http framework") == "same"
+    assert lexical_verdict("http_server", "web_server") == "same"
+    assert lexical_verdict("http_port", "https_port") == "different"
