@@ -12,6 +12,7 @@ Everything here is pure: no model, no I/O, the similarity arrives as a number.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Literal
 
 from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens
@@ -420,14 +421,22 @@ def _split_compounds(tokens: list[str], other: set[str]) -> list[str]:
 
 
 def _split_into(token: str, other: set[str]) -> list[str]:
-    for cut in range(_MIN_PART, len(token) - _MIN_PART + 1):
-        parts = canonical_tokens(token[:cut]) + canonical_tokens(token[cut:])
+    for parts in _cuts(token):
         known = [part in other for part in parts]
         if all(known) or (
             any(known) and all(p in other or p in _ABSENCE_DISCRIMINATORS for p in parts)
         ):
-            return parts
+            return list(parts)
     return [token]
+
+
+@lru_cache(maxsize=4096)  # a subject's names are compared again at every write
+def _cuts(token: str) -> tuple[tuple[str, ...], ...]:
+    # Every way to read the word as two, each half made canonical, left to right.
+    return tuple(
+        (*canonical_tokens(token[:cut]), *canonical_tokens(token[cut:]))
+        for cut in range(_MIN_PART, len(token) - _MIN_PART + 1)
+    )
 
 
 def _join_compounds(tokens: list[str], other: set[str]) -> list[str]:
