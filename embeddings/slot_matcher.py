@@ -12,15 +12,10 @@ from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from twoclocks.domain.category_glosses import glosses
 from twoclocks.domain.slot_names import humanize_predicate
 from twoclocks.domain.slot_values import holds_same_value, values_verdict
 from twoclocks.domain.slot_verdict import lexical_verdict
-from twoclocks.domain.value_categories import (
-    BROAD_CATEGORIES,
-    categories_verdict,
-    value_categories,
-)
+from twoclocks.domain.value_categories import categories_verdict
 
 from .port import Embedder
 
@@ -47,18 +42,6 @@ roles (``monitoring`` Datadog and ``logging`` Loki, ``database`` and ``analytics
 Chosen on the tune parts of tests/data/set_c (same-kind values, 60 pairs): at 0.2,
 precision 0.750 and recall 0.600 (6 wrong merges of 30); at 0.1, 0.857 and 0.600 (3); at
 0.0, 0.842 and 0.533. Sets A and B's tune parts lose one merge between 0.2 and 0.1."""
-
-NAMES_THE_CATEGORY = 0.45
-"""When both slots hold a thing of one specific category and *both* names score at least
-this close to that category's gloss (``twoclocks.domain.category_glosses``), each name
-says what the values are, and the two are one slot under two names: ``async_runtime``
-and ``executor`` holding tokio and async-std, ``cloud_provider`` and ``hosting_vendor``
-holding AWS and GCP. Names that score far apart as words (0.20 for that first pair) are
-merged this way. A name that qualifies the kind with a role (``browser_tests``,
-``session_store``) sits further from the gloss. Chosen on the tune parts of the three
-labelled sets (29 pairs reach this test): at 0.45, 5 more merges and 1 wrong one
-(``payment gateway`` / ``subscription billing``, 0.56: a gloss broad enough to cover
-both roles); 0.41 would add 2 more wrong ones, 0.50 keeps only 2 of the merges."""
 
 SIMILAR_VALUES = 0.5
 SIMILAR_VALUES_MARGIN = 0.06
@@ -138,7 +121,6 @@ class SlotMatcher:
         same: list[str] = []
         open_names: list[str] = []
         margin: dict[str, float] = {}
-        kinds_shared: dict[str, frozenset[str]] = {}
         for name in dict.fromkeys(existing):
             verdict = lexical_verdict(predicate, name)
             if verdict == "same":
@@ -156,7 +138,6 @@ class SlotMatcher:
                 open_names.append(name)
                 if things == "same_category":
                     margin[name] = SAME_CATEGORY_MARGIN
-                    kinds_shared[name] = _shared_categories(value or "", held)
                 elif kinds == "same_kind" or things == "same_broad_category":
                     margin[name] = SAME_KIND_MARGIN
                 elif value is not None and held:
@@ -177,16 +158,6 @@ class SlotMatcher:
             (score - self.threshold + max(margin.get(name, 0.0), 0.0), name)
             for name, score in zip(candidates, scores, strict=True)
         ]
-        if max(allowed)[0] < 0:
-            # The names say what the values are: see NAMES_THE_CATEGORY.
-            named = [
-                (score, name)
-                for name, score in zip(candidates, scores, strict=True)
-                if name in kinds_shared
-                and self._both_name_the_category(predicate, name, kinds_shared[name])
-            ]
-            if named:
-                return SlotMatch(max(named)[1])
         best_gap, best_name = max(allowed)
         if best_gap >= 0:
             return SlotMatch(best_name)
@@ -194,16 +165,6 @@ class SlotMatcher:
         if scored >= self.grey_floor:
             return SlotMatch(None, grey=best_name, similarity=scored)
         return SlotMatch(None)
-
-    def _both_name_the_category(self, a: str, b: str, categories: frozenset[str]) -> bool:
-        """Whether both names score NAMES_THE_CATEGORY or more to one shared category's gloss."""
-        texts = glosses(categories)
-        if not texts:
-            return False
-        head, other, *gloss_vectors = self._embed(
-            [humanize_predicate(a), humanize_predicate(b), *texts]
-        )
-        return any(min(_dot(head, g), _dot(other, g)) >= NAMES_THE_CATEGORY for g in gloss_vectors)
 
     def _value_margins(
         self, value: str, values: Mapping[str, Sequence[str]], margin: dict[str, float]
@@ -255,14 +216,6 @@ class SlotMatcher:
                     self._vectors.popitem(last=False)
         table = known | fresh
         return [table[t] for t in texts]
-
-
-def _shared_categories(value: str, held: Sequence[str]) -> frozenset[str]:
-    """The specific categories ``value`` shares with every held value."""
-    shared = value_categories(value) - BROAD_CATEGORIES
-    for other in held:
-        shared &= value_categories(other)
-    return shared
 
 
 def _dot(a: list[float], b: list[float]) -> float:

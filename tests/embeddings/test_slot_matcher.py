@@ -175,29 +175,6 @@ def test_two_values_of_one_category_let_names_merge_below_the_threshold() -> Non
     assert merged == "search_backend"
 
 
-def test_slot_drift_two_names_that_both_say_what_the_values_are_are_one_slot(
-    matcher: SlotMatcher,
-) -> None:
-    # "async runtime" and "executor" score 0.20 as words, far below the threshold; but
-    # tokio and async-std are both async runtimes, and both names say so.
-    assert matcher.match("executor", ["async_runtime"]) is None
-    held = {"async_runtime": ["tokio"]}
-    assert matcher.match("executor", ["async_runtime"], "async-std", held) == "async_runtime"
-    cloud = {"cloud_provider": ["AWS"]}
-    assert matcher.match("hosting_vendor", ["cloud_provider"], "GCP", cloud) == "cloud_provider"
-
-
-def test_slot_drift_a_name_that_gives_the_kind_a_role_keeps_its_own_slot(
-    matcher: SlotMatcher,
-) -> None:
-    # Two test frameworks in two roles: "browser tests" is about where they run, not what
-    # a test framework is, so the values' shared category does not merge the names.
-    held = {"testFramework": ["pytest"]}
-    assert matcher.match("browser_tests", ["testFramework"], "Playwright", held) is None
-    db = {"orders_db": ["PostgreSQL"]}
-    assert matcher.match("session_store", ["orders_db"], "MongoDB", db) is None
-
-
 def test_values_of_different_categories_block_a_merge_the_names_would_make() -> None:
     matcher = SlotMatcher(HashingEmbedder(), threshold=0.0)
     assert matcher.match("dns_provider", ["domain_registrar"]) == "domain_registrar"
