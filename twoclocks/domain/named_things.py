@@ -17,6 +17,7 @@ from twoclocks.domain.value_categories import (
     LONGEST_NAME_WORDS,
     TRAILING_VERSION,
     categories_of_name,
+    value_categories,
 )
 
 EVERYDAY_NAMES = frozenset(
@@ -92,6 +93,31 @@ def _longest_name_at(written: list[str], start: int) -> tuple[int, frozenset[str
 _QUALIFIED = re.compile(r",\s|\s\(|\s[-\u2013\u2014]\s|;\s")
 
 
+def _names_a_person_by_first_name(question: str, value: str) -> bool:
+    """A person is named by their first name, capitalized: "is Kwame still the owner?"."""
+    if "person" not in value_categories(value):
+        return False
+    first = value.split()[0]
+    return first in _tokens(question)
+
+
+_VERSION = re.compile(r"v?\d+(\.\d+)*")
+
+
+def _names_a_versioned_part(asked: list[str], wanted: list[str]) -> bool:
+    """The question names a thing and its version inside a longer value: "OTP 26" in
+    "Elixir 1.15 on OTP 26", "Python 3.11" in "Python 3.11 with uv"."""
+    for i in range(len(wanted) - 1):
+        name, version = wanted[i], wanted[i + 1]
+        if len(name) < 2 or not any(c.isalpha() for c in name) or not _VERSION.fullmatch(version):
+            continue
+        if i + 2 < len(wanted) and wanted[i + 2][:1].isdigit():
+            continue  # "USD 4,200" is not "USD 4"
+        if any(asked[j : j + 2] == [name, version] for j in range(len(asked) - 1)):
+            return True
+    return False
+
+
 def names_value(question: str, value: str) -> bool:
     """Whether the question names ``value``: its words in a row, a trailing version aside.
 
@@ -110,6 +136,10 @@ def names_value(question: str, value: str) -> bool:
     True
     >>> names_value("do we still deploy to Render?", "Render, Oregon region")
     True
+    >>> names_value("is Kwame still the infrastructure owner?", "Kwame Mensah")
+    True
+    >>> names_value("is the ingestor still on OTP 26?", "Elixir 1.15 on OTP 26")
+    True
     """
     folded = fold_case_and_spacing(value)
     head = _QUALIFIED.split(folded, maxsplit=1)[0]
@@ -125,6 +155,9 @@ def names_value(question: str, value: str) -> bool:
     asked = [t.lower() for t in _tokens(question)]
     size = len(wanted)
     if any(asked[i : i + size] == wanted for i in range(len(asked) - size + 1)):
+        return True
+    whole = [t.lower() for t in _tokens(folded)]
+    if _names_a_person_by_first_name(question, value) or _names_a_versioned_part(asked, whole):
         return True
     # A hyphenated product is named by its first part: "actix" for "actix-web".
     head = wanted[0].split("-")[0] if size == 1 and "-" in wanted[0] else ""

@@ -63,3 +63,17 @@ def test_a_qualified_former_value_is_named_by_its_head() -> None:
     assert names_value("is it still Notion?", "Notion - the team space")
     assert not names_value("is the region still Oregon?", "Render, Oregon region")
     assert not names_value("do we pay USD 4?", "USD 4,200")  # a number's comma splits nothing
+
+
+def test_a_former_person_is_named_by_their_first_name() -> None:
+    assert names_value("is Kwame still the infrastructure owner?", "Kwame Mensah")
+    assert not names_value("is kwame still the owner?", "Kwame Mensah")  # written as a name
+    assert not names_value("is Mensah still the owner?", "Kwame Mensah")
+    assert not names_value("is Jenkins still our CI?", "GitHub Actions")
+
+
+def test_a_former_value_is_named_by_a_thing_and_its_version_inside_it() -> None:
+    assert names_value("is the ingestor still on OTP 26?", "Elixir 1.15 on OTP 26")
+    assert names_value("still on Python 3.11?", "Python 3.11 with uv")
+    assert not names_value("is it still OTP 27?", "Elixir 1.15 on OTP 26")
+    assert not names_value("which OTP is it on?", "Elixir 1.15 on OTP 26")  # no version named
