@@ -41,6 +41,8 @@ from twoclocks.eval.scratch_store import scratch_store
 from twoclocks.graph.falkordb.store import FalkorDBStore
 
 DATA = data.DATA_DIR
+SPLITS: tuple[str, ...] = ("tune", "heldout")
+"""The parts measured; ``--tune-only`` leaves the held-out part unread while deciding."""
 FLOORS = (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)
 
 
@@ -53,7 +55,7 @@ def drift_table(outcomes: list[drift.DriftOutcome]) -> dict[str, Any]:
         ("split", drift.by_group(outcomes, lambda p: p.split)),
         ("not in slot_pairs", drift.by_group(fresh, lambda p: p.split)),
     ]
-    for split in ("tune", "heldout"):
+    for split in SPLITS:
         part = [o for o in outcomes if o.pair.split == split]
         groups.append((f"{split} family", drift.by_group(part, lambda p: p.family)))
     for title, table in groups:
@@ -108,7 +110,9 @@ async def run_recall(
 ) -> dict[str, Any]:
     """Load the facts, ask every question, print the tables."""
     facts = data.recall_facts(DATA / "recall_facts.jsonl")
-    questions = data.recall_questions(DATA / "recall_questions.jsonl")
+    questions = [
+        q for q in data.recall_questions(DATA / "recall_questions.jsonl") if q.split in SPLITS
+    ]
     started = time.perf_counter()
     loaded = await recall.load(store, embedder, SlotMatcher(embedder), facts)
     print(f"\nloaded {len(facts)} facts in {time.perf_counter() - started:.1f} s; "
@@ -120,7 +124,7 @@ async def run_recall(
     answers = await recall.ask(recall.recall_service(store, embedder, loaded, None), loaded,
                                questions)  # fmt: skip
     elapsed = (time.perf_counter() - started) / max(1, len(questions))
-    for split in ("tune", "heldout"):
+    for split in SPLITS:
         out[split] = recall_row(
             split, recall.score(a for a in answers if a.question.split == split)
         )
@@ -143,7 +147,7 @@ async def run_recall(
         for name, weights in recall.leg_variants().items():
             service = recall.recall_service(store, embedder, loaded, weights)
             got = await recall.ask(service, loaded, questions)
-            for split in ("tune", "heldout"):
+            for split in SPLITS:
                 part = recall.score(a for a in got if a.question.split == split)
                 out[f"{name} {split}"] = recall_row(f"{name} ({split})", part)
     return out
@@ -157,6 +161,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
     matcher = SlotMatcher(embedder)
     results: dict[str, Any] = {}
     pairs = data.drift_pairs(DATA / "drift_pairs.jsonl") if args.only in (None, "drift") else []
+    pairs = [p for p in pairs if p.split in SPLITS]
     grey = drift.in_grey_zone(matcher, pairs)
     if args.fast:
         outcomes = drift.match_directly(matcher, pairs)
@@ -192,12 +197,17 @@ if __name__ == "__main__":
     parser.add_argument("--fast", action="store_true", help="drift: the matcher alone")
     parser.add_argument("--no-legs", action="store_true", help="recall: skip the leg table")
     parser.add_argument("--show", choices=("tune",), help="list the misses of the tune split")
+    parser.add_argument(
+        "--tune-only", action="store_true", help="measure the tune part alone (while deciding)"
+    )
     parser.add_argument("--json", type=Path, help="also write every figure to this file")
     parser.add_argument("--data", type=Path, default=DATA, help="folder of the three sets")
     parser.add_argument("--judge", help="drift: the slot judge's endpoint (…/v1, or 'local')")
     parser.add_argument("--judge-model", default="gemma3:270m", help="the slot judge's model")
     parsed = parser.parse_args()
     DATA = parsed.data
+    if parsed.tune_only:
+        SPLITS = ("tune",)
     figures = asyncio.run(main(parsed))
     if parsed.json:
         parsed.json.write_text(json.dumps(figures, indent=2, default=str) + "\n")
