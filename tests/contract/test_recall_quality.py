@@ -191,6 +191,27 @@ async def test_a_question_naming_a_qualified_former_value_gets_the_slots_current
     assert [f.object for f in got.facts][:1] == ["Fly.io, Frankfurt"]
 
 
+async def test_a_former_value_named_by_a_first_name_or_a_versioned_part_gets_the_current_value(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # People say "Kwame" for Kwame Mensah and "OTP 26" for "Elixir 1.15 on OTP 26".
+    seen, later = Tier.OBSERVED, T0.replace(month=6)
+    await ew.write("platform", "owner", "Kwame Mensah", T0, now=T0, tier=seen)
+    await ew.write("platform", "owner", "Ingrid Solberg", later, now=later, tier=seen)
+    await ew.write("ingestor", "language", "Elixir 1.15 on OTP 26", T0, now=T0, tier=seen)
+    await ew.write("ingestor", "language", "Elixir 1.17 on OTP 27", later, now=later, tier=seen)
+    await ew.write("platform", "iac_tool", "Terraform", T0, now=T0, tier=seen)
+    # The former leg alone: it reads a slot only when the question names its earlier value.
+    recall = service(store, former=1.0).recall
+    caller = Caller(account=account)
+    owner = await recall(caller, RecallRequest(query="is Kwame still the owner?", k=3))
+    assert [f.object for f in owner.facts] == ["Ingrid Solberg"]
+    otp = await recall(caller, RecallRequest(query="is the ingestor still on OTP 26?", k=3))
+    assert [f.object for f in otp.facts] == ["Elixir 1.17 on OTP 27"]
+    nobody = await recall(caller, RecallRequest(query="is Mensah still the owner?", k=3))
+    assert nobody.facts == []  # a surname alone names no one
+
+
 async def test_the_former_leg_leaves_history_reads_alone(
     store: Store, ew: Writer, account: str
 ) -> None:
