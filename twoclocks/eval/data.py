@@ -71,6 +71,35 @@ class RecallQuestion(BaseModel):
     split: Split = "tune"
 
 
+class SlotWrite(BaseModel):
+    """One write of a whole subject: a predicate name and the value written under it."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    predicate: str
+    value: str
+
+
+class Rename(SlotWrite):
+    """A later write naming slot ``of`` under another name: it should land under ``of``."""
+
+    of: str
+
+
+class WholeSubject(BaseModel):
+    """A subject's slots in write order, then renames and near-miss new slots (set E)."""
+
+    model_config = ConfigDict(extra="ignore", frozen=True)
+
+    id: str
+    subject: str
+    kind: str
+    split: Split
+    slots: tuple[SlotWrite, ...]
+    renames: tuple[Rename, ...]
+    new_slots: tuple[SlotWrite, ...]
+
+
 def _rows(path: Path) -> Iterator[dict[str, Any]]:
     for line in path.read_text(encoding="utf-8").splitlines():
         if line.strip():
@@ -101,3 +130,8 @@ def recall_questions(path: Path = DATA_DIR / "recall_questions.jsonl") -> list[R
         text = _first(row, "question", "q", "text", "query")
         out.append(RecallQuestion.model_validate({**row, "question": text}))
     return out
+
+
+def whole_subjects(path: Path = DATA_DIR / "set_e" / "subjects.jsonl") -> list[WholeSubject]:
+    """Every whole subject of set E."""
+    return [WholeSubject.model_validate(row) for row in _rows(path)]
