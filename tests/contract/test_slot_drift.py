@@ -82,6 +82,43 @@ async def test_slot_drift_near_names_stay_separate_slots(
         assert sorted(f.object for f in current) == ["A", "B"]
 
 
+# One service's stores, hosts and queues in several roles, as an agent writes them over
+# weeks: each later name is an earlier one's head with a role word, or a thing of its kind.
+ROLES = [
+    ("database", "PostgreSQL 16"),
+    ("hosting", "Fly.io"),
+    ("queue", "SQS orders"),
+    ("region", "eu-west-1"),
+    ("analytics_db", "ClickHouse 24.3"),
+    ("test_db", "SQLite"),
+    ("data_warehouse", "Snowflake"),
+    ("staging_host", "Render"),
+    ("api_hosting", "Railway"),
+    ("dead_letter_queue", "SQS orders-dlq"),
+    ("dr_region", "us-east-1"),
+]
+
+
+async def test_slot_drift_a_role_word_keeps_every_role_current(
+    store: Store, account: str, matcher: SlotMatcher
+) -> None:
+    clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
+    svc, who = service(store, matcher, clock), Caller(account=account)
+    for predicate, value in ROLES:
+        written = await svc.remember(
+            who, RememberRequest(subject="orders", predicate=predicate, object=value)
+        )
+        assert (written.predicate, written.closed) == (predicate, []), predicate
+        clock.tick()
+    current = await svc.facts(who, FactsRequest(subject="orders"))
+    assert sorted((f.predicate, f.object) for f in current) == sorted(ROLES)
+    # Another name for one of them still finds it.
+    renamed = await svc.remember(
+        who, RememberRequest(subject="orders", predicate="db", object="PostgreSQL 17")
+    )
+    assert renamed.predicate == "database" and len(renamed.closed) == 1
+
+
 class ModelGoneForFacts:
     """Fact embeddings fail (the model broke after start); nothing else is used."""
 

@@ -186,6 +186,19 @@ def test_values_of_different_categories_block_a_merge_the_names_would_make() -> 
     assert person_or_city is None
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("data_warehouse", "Snowflake"), ("search_engine", "OpenSearch 2.11")],
+)
+def test_slot_drift_a_warehouse_or_a_search_engine_is_not_the_database(
+    matcher: SlotMatcher, name: str, value: str
+) -> None:
+    # MiniLM scores "data warehouse" close to "database"; the values are of two categories.
+    values = {"database": ["PostgreSQL 16"]}
+    assert matcher.match(name, ["database"], value, values) is None
+
+
 def test_an_equal_value_is_no_evidence_that_two_names_are_one_slot() -> None:
     # One person, two roles (General Motors' chairperson and CEO were both Mary Barra):
     # the shared value must not lower the bar as two different people do.

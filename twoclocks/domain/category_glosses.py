@@ -15,6 +15,7 @@ CATEGORY_GLOSSES: dict[str, str] = {
     "ci": "continuous integration: the CI service that builds and tests every commit",
     "cloud": "cloud provider or hosting platform where services are deployed and run",
     "database": "database: where the data is stored, primary datastore, SQL tables",
+    "data_warehouse": "data warehouse: analytics and reporting over all the company's data",
     "cache": "cache: in-memory key-value store for hot data, sessions, caching",
     "queue": "message broker or job queue: events, async background jobs, workers, tasks, pub/sub",
     "monitoring": "monitoring and observability: metrics, dashboards, logs, alerts, traces",

@@ -31,8 +31,15 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
         "postgres", "postgresql", "mysql", "mariadb", "sqlite", "mongodb", "mongo", "dynamodb",
         "cassandra", "scylladb", "cockroachdb", "oracle", "sql server", "mssql", "aurora",
         "amazon rds", "rds", "cloud sql", "spanner", "firestore", "supabase", "planetscale",
-        "neon", "timescaledb", "clickhouse", "snowflake", "bigquery", "redshift", "duckdb",
-        "neo4j", "falkordb", "couchdb", "couchbase", "influxdb", "elasticsearch", "opensearch",
+        "neon", "timescaledb", "clickhouse", "duckdb", "neo4j", "falkordb", "couchdb",
+        "couchbase", "influxdb",
+    ),
+    # Warehouses and search engines hold data too, beside the database in another role
+    # ("database" PostgreSQL, "data_warehouse" Snowflake, "search" OpenSearch): each is its
+    # own category, so values of the two never vouch for one slot.
+    "data_warehouse": (
+        "snowflake", "bigquery", "redshift", "amazon redshift", "azure synapse", "synapse",
+        "firebolt",
     ),
     "cache": (
         "redis", "memcached", "valkey", "dragonfly", "varnish", "elasticache", "keydb",

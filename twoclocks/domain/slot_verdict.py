@@ -86,6 +86,14 @@ _ABSENCE_DISCRIMINATORS = (_ATTRIBUTE_NOUNS - _OPTIONAL_ATTRIBUTES) | frozenset(
         # places and spheres of a person or a thing
         "home", "work", "office", "personal", "private", "public", "internal", "external",
         "remote", "cold", "hot", "soft", "hard",
+        # what one of several stores, hosts or queues is for: "database" / "analytics_db",
+        # "hosting" / "staging_host", "queue" / "dead_letter_queue", "region" / "dr_region"
+        "analytics", "reporting", "warehouse", "test", "testing", "dr", "disaster", "api",
+        "admin", "metric", "cdn", "dead", "letter", "dlq", "job", "audit", "archive",
+        "session", "search", "status", "health", "management", "example", "sample",
+        "template", "sandbox", "demo", "shadow", "mirror", "batch", "stream", "worker",
+        "marketing", "landing", "blog", "docs", "documentation", "nightly", "release",
+        "feature", "support",
     }
     | _ORDINALS
 )  # fmt: skip
@@ -256,7 +264,7 @@ def lexical_verdict(a: str, b: str) -> LexicalVerdict:
     # A qualifier qualifies something both names share ("db" / "db_url"); between names
     # with no word in common ("url" / "endpoint", "font" / "typeface") it is only a
     # different word, and the embedding decides.
-    if (only_a | only_b) & _ABSENCE_DISCRIMINATORS and set(bare_a) & set(bare_b):
+    if (only_a | only_b) & _ABSENCE_DISCRIMINATORS and _share_a_word(bare_a, bare_b):
         return "different"
     if only_a & _SWAP_DISCRIMINATORS and only_b & _SWAP_DISCRIMINATORS:
         return "different"
@@ -265,6 +273,11 @@ def lexical_verdict(a: str, b: str) -> LexicalVerdict:
     if _two_kinds_of_one_head(bare_a, bare_b):
         return "different"
     return "unknown"
+
+
+def _share_a_word(a: list[str], b: list[str]) -> bool:
+    # "hosting" and "staging_host" share "host": a verb's form meets its noun.
+    return bool({_stem(w)[0] for w in a} & {_stem(w)[0] for w in b})
 
 
 def _two_kinds_of_one_head(a: list[str], b: list[str]) -> bool:

@@ -452,3 +452,32 @@ def test_slot_drift_http_names_the_web_and_https_stays_its_own() -> None:
     assert lexical_verdict("web_framework", "http framework") == "same"
     assert lexical_verdict("http_server", "web_server") == "same"
     assert lexical_verdict("http_port", "https_port") == "different"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("database", "analytics_db"),
+        ("database", "test_db"),
+        ("hosting", "api_hosting"),
+        ("queue", "dead_letter_queue"),
+        ("region", "dr_region"),
+        ("url", "admin_url"),
+        ("port", "metrics_port"),
+    ],
+)
+def test_slot_drift_a_role_word_on_one_name_is_another_slot(a: str, b: str) -> None:
+    # An analytics database is a database, but not the service's database: both stay true.
+    assert lexical_verdict(a, b) == "different"
+    assert lexical_verdict(b, a) == "different"
+
+
+def test_slot_drift_a_role_word_meets_a_verbs_form_of_the_shared_noun() -> None:
+    # "hosting" and "host" are one word for the rule: the staging host is another slot.
+    assert lexical_verdict("hosting", "staging_host") == "different"
+    assert lexical_verdict("hosted_on", "staging_host") == "different"
+
+
+def test_a_role_word_on_both_names_leaves_them_one_slot() -> None:
+    assert lexical_verdict("analytics_db", "analytics_database") == "same"
+    assert lexical_verdict("product_analytics", "analytics") != "different"
