@@ -189,7 +189,7 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     "ui": ("frontend",),
     "pto": ("time", "off"),
     "vacation": ("time", "off"),
-    "handle": ("username",),
+    "handle": ("user",),  # as "username" is: "github_handle" is "github_username"
     "workflow": ("pipeline",),
     "vault": ("secret", "manager"),
     # Fifth round: words a second team uses for the same things.
@@ -198,6 +198,10 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     "iteration": ("sprint",),
     "duration": ("length",),
     "dataset": ("data",),
+    # Sixth round (set E's tune part): a LAN address is the local one, a TTL a lifetime.
+    "lan": ("local",),
+    "ttl": ("lifetime",),
+    "psp": ("payment", "provider"),
     "gcs": ("cloud", "storage"),
 }
 
@@ -254,6 +258,11 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("error", "monitoring"): ("error", "tracker"),
     ("exception", "tracker"): ("error", "tracker"),
     ("crash", "reporting"): ("error", "tracker"),
+    ("crash", "reporter"): ("error", "tracker"),
+    ("application", "performance", "monitoring"): ("monitoring",),
+    ("job", "title"): ("role",),
+    ("machine", "name"): ("host",),
+    ("computer", "name"): ("host",),
     ("paging", "holder"): ("on", "call"),
     ("on", "duty"): ("on", "call"),
     ("on", "call", "engineer"): ("on", "call"),

@@ -481,3 +481,21 @@ def test_slot_drift_a_role_word_meets_a_verbs_form_of_the_shared_noun() -> None:
 def test_a_role_word_on_both_names_leaves_them_one_slot() -> None:
     assert lexical_verdict("analytics_db", "analytics_database") == "same"
     assert lexical_verdict("product_analytics", "analytics") != "different"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("github_username", "github_handle"),
+        ("access_token_lifetime", "access_token_ttl"),
+        ("lan_ip", "local_ip"),
+        ("crash_reporter", "crash_reporting"),
+        ("application_performance_monitoring", "apm"),
+        ("job_title", "role"),
+        ("machine_name", "hostname"),
+        ("psp", "payment_provider"),
+    ],
+)
+def test_slot_drift_common_synonyms_and_abbreviations_are_one_slot(a: str, b: str) -> None:
+    assert lexical_verdict(a, b) == "same"
+    assert lexical_verdict(b, a) == "same"
