@@ -114,15 +114,20 @@ class SlotMatcher:
         existing: Sequence[str],
         value: str | None = None,
         values: Mapping[str, Sequence[str]] | None = None,
+        subject: str = "",
     ) -> SlotMatch:
-        """``match``, with the closest slot named when it fell in the grey zone."""
+        """``match``, with the closest slot named when it fell in the grey zone.
+
+        ``subject`` names whose slots these are: a role named by its own words is its
+        role ("lead" / "security_lead" of the security team).
+        """
         if predicate in existing:
             return SlotMatch(predicate)
         same: list[str] = []
         open_names: list[str] = []
         margin: dict[str, float] = {}
         for name in dict.fromkeys(existing):
-            verdict = lexical_verdict(predicate, name)
+            verdict = lexical_verdict(predicate, name, subject)
             if verdict == "same":
                 same.append(name)
             elif verdict == "unknown":

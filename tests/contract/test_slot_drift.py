@@ -119,6 +119,28 @@ async def test_slot_drift_a_role_word_keeps_every_role_current(
     assert renamed.predicate == "database" and len(renamed.closed) == 1
 
 
+async def test_slot_drift_a_persons_role_with_a_word_before_it_is_another_role(
+    store: Store, account: str, matcher: SlotMatcher
+) -> None:
+    clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
+    svc, who = service(store, matcher, clock), Caller(account=account)
+    for subject, predicate, value in [
+        ("admin-dashboard", "owner", "Priya Raman"),
+        ("admin-dashboard", "product_owner", "Tom Okafor"),
+        ("security-team", "lead", "Ana Lima"),
+    ]:
+        written = await svc.remember(
+            who, RememberRequest(subject=subject, predicate=predicate, object=value)
+        )
+        assert written.closed == [], predicate
+        clock.tick()
+    # The security team's security lead is its lead: the subject's own word names no role.
+    renamed = await svc.remember(
+        who, RememberRequest(subject="security-team", predicate="security_lead", object="Jo Park")
+    )
+    assert renamed.predicate == "lead" and len(renamed.closed) == 1
+
+
 class ModelGoneForFacts:
     """Fact embeddings fail (the model broke after start); nothing else is used."""
 

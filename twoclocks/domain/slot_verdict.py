@@ -183,7 +183,7 @@ _SWAP_DISCRIMINATORS = (
 )  # fmt: skip
 
 
-def lexical_verdict(a: str, b: str) -> LexicalVerdict:
+def lexical_verdict(a: str, b: str, subject: str = "") -> LexicalVerdict:
     """Say whether two predicate names are the same slot, different slots, or unclear.
 
     "same": equal once humanized, or equal after plurals and abbreviations are made
@@ -198,6 +198,10 @@ def lexical_verdict(a: str, b: str) -> LexicalVerdict:
     version, count, ...); or each carries a different discriminating word (test vs
     build, primary vs replica, ci vs cd); or both share an attribute noun but qualify
     it with different words (python_version vs node_version).
+
+    "different" also: one name is the other's person role with a word before it
+    ("owner" / "product_owner", "lead" / "design_lead"), unless that word is the
+    ``subject``'s own ("lead" / "security_lead" of the security team).
 
     "unknown": everything else; the embedding decides.
 
@@ -272,7 +276,42 @@ def lexical_verdict(a: str, b: str) -> LexicalVerdict:
         return "different"
     if _two_kinds_of_one_head(bare_a, bare_b):
         return "different"
+    own = _subject_words(subject)
+    if _another_role(bare_a, bare_b, own) or _another_role(bare_b, bare_a, own):
+        return "different"
     return "unknown"
+
+
+# The last word of a name for a person's role. "product_owner" is not "owner", nor
+# "design_lead" "lead": one team has several, often different people. "manager" is left
+# out: as often a tool ("password_manager", "secret manager", "package_manager").
+_PERSON_ROLES = frozenset(
+    {
+        "owner", "lead", "engineer", "contact", "reviewer", "designer", "architect",
+        "maintainer", "champion", "sponsor", "approver", "director", "officer", "steward",
+    }
+)  # fmt: skip
+
+# Words before a role that still name that role: the main one, the one now.
+_SAME_ROLE = frozenset({"primary", "main", "default", "current", "overall", "official"})
+
+
+def _another_role(longer: list[str], shorter: list[str], own: frozenset[str]) -> bool:
+    """True when ``longer`` is the person role ``shorter`` with a word of its own before it."""
+    if not shorter or len(longer) <= len(shorter) or shorter[-1] not in _PERSON_ROLES:
+        return False
+    if longer[-1] != shorter[-1] or not set(shorter) <= set(longer):
+        return False
+    added = set(longer) - set(shorter)
+    return bool(added - _SAME_ROLE - own)
+
+
+def _subject_words(subject: str) -> frozenset[str]:
+    # "data-engineering" says "data", "engineering" and its shortenings ("eng"): a role
+    # named by the subject's own domain is the subject's role of that name.
+    words = set(canonical_tokens(subject)) | set(predicate_tokens(subject))
+    short = {w[:n] for w in words for n in (3, 4) if len(w) > n + 2}
+    return frozenset(words | short)
 
 
 def _share_a_word(a: list[str], b: list[str]) -> bool:

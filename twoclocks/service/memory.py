@@ -383,7 +383,9 @@ class MemoryService:
             values.setdefault(v.predicate, []).append(v.object)
             if shown_to_model(v.tier):
                 shown.setdefault(v.predicate, []).append(v.object)
-        found = await asyncio.to_thread(self.slot_matcher.decide, predicate, slots, value, values)
+        found = await asyncio.to_thread(
+            self.slot_matcher.decide, predicate, slots, value, values, subject
+        )
         if found.name is not None and found.name != predicate:
             return SlotName(found.name, new_alias=True)
         if found.grey is None or self.slot_judge is None:

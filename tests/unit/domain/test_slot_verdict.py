@@ -499,3 +499,21 @@ def test_a_role_word_on_both_names_leaves_them_one_slot() -> None:
 def test_slot_drift_common_synonyms_and_abbreviations_are_one_slot(a: str, b: str) -> None:
     assert lexical_verdict(a, b) == "same"
     assert lexical_verdict(b, a) == "same"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("owner", "product_owner"), ("lead", "tech_lead"), ("reviewer", "security_reviewer")],
+)
+def test_slot_drift_a_persons_role_with_a_word_before_it_is_another_role(a: str, b: str) -> None:
+    assert lexical_verdict(a, b) == "different"
+    assert lexical_verdict(b, a) == "different"
+
+
+def test_a_role_named_by_the_subjects_own_words_is_left_to_the_embedding() -> None:
+    # The security team's lead is its security lead; the main owner is the owner.
+    assert lexical_verdict("security_lead", "lead", subject="security-team") == "unknown"
+    assert lexical_verdict("platform_eng_lead", "lead", subject="platform-engineering") == "unknown"
+    assert lexical_verdict("primary_owner", "owner") == "unknown"
+    # A tool's name ends in words that are roles elsewhere: those rules do not apply.
+    assert lexical_verdict("password_manager", "password vault") != "different"
