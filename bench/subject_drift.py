@@ -35,11 +35,12 @@ def table(landings: Sequence[subject_drift.Landing], splits: Sequence[str]) -> N
         part = [x for x in landings if x.subject.split == split]
         s = subject_drift.scores(part)
         wrong = [
-            subject_drift.scores(x for x in part if x.step == step).wrong_merges
+            subject_drift.scores(x for x in part if x.step == step).false_merges
             for step in ("slot", "rename", "new_slot")
         ]
-        print(f"{split:<22} {s.writes:>6} {s.renames:>7} {s.precision:>6.3f} {s.recall:>6.3f}"
-              f"  {s.wrong_merges} ({wrong[0]} / {wrong[1]} / {wrong[2]})")  # fmt: skip
+        renames = s.true_merges + s.missed_merges
+        print(f"{split:<22} {s.pairs:>6} {renames:>7} {s.precision:>6.3f} {s.recall:>6.3f}"
+              f"  {s.false_merges} ({wrong[0]} / {wrong[1]} / {wrong[2]})")  # fmt: skip
 
 
 def errors(landings: Sequence[subject_drift.Landing], split: str) -> None:

@@ -26,7 +26,7 @@ def test_only_a_rename_landing_under_its_own_slot_is_a_right_merge() -> None:
             landing("new_slot", "previous_owner", "previous_owner"),
         ]
     )
-    assert (s.writes, s.renames, s.right_merges, s.wrong_merges) == (6, 3, 1, 2)
+    assert (s.pairs, s.true_merges, s.false_merges, s.missed_merges) == (6, 1, 2, 2)
     assert s.precision == 1 / 3 and s.recall == 1 / 3
 
 

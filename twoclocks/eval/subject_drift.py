@@ -22,6 +22,7 @@ from twoclocks.domain.model import Tier
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.eval.data import Rename, SlotWrite, WholeSubject
+from twoclocks.eval.drift import Scores
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller, RememberRequest
@@ -53,35 +54,16 @@ class Landing:
         return self.merged and not self.right
 
 
-@dataclass(frozen=True)
-class SubjectScores:
-    """Precision and recall of the merges made over some writes."""
-
-    writes: int
-    renames: int
-    right_merges: int
-    wrong_merges: int
-
-    @property
-    def precision(self) -> float:
-        """Right merges, of all merges made (1.0 when none were made)."""
-        made = self.right_merges + self.wrong_merges
-        return self.right_merges / made if made else 1.0
-
-    @property
-    def recall(self) -> float:
-        """Renames that landed under their own slot, of all renames."""
-        return self.right_merges / self.renames if self.renames else 1.0
-
-
-def scores(landings: Iterable[Landing]) -> SubjectScores:
-    """Count the writes, the renames and the right and wrong merges."""
+def scores(landings: Iterable[Landing]) -> Scores:
+    """Precision and recall of the merges made: ``pairs`` counts writes, and a rename not
+    landed under its own slot is a missed merge."""
     rows = list(landings)
-    return SubjectScores(
-        writes=len(rows),
-        renames=sum(r.step == "rename" for r in rows),
-        right_merges=sum(r.right for r in rows),
-        wrong_merges=sum(r.wrong for r in rows),
+    right = sum(r.right for r in rows)
+    return Scores(
+        pairs=len(rows),
+        true_merges=right,
+        false_merges=sum(r.wrong for r in rows),
+        missed_merges=sum(r.step == "rename" for r in rows) - right,
     )
 
 
