@@ -306,6 +306,7 @@ def _another_role(longer: list[str], shorter: list[str], own: frozenset[str]) ->
     return bool(added - _SAME_ROLE - own)
 
 
+@lru_cache(maxsize=1024)  # one subject's name, read again for each of its slots
 def _subject_words(subject: str) -> frozenset[str]:
     # "data-engineering" says "data", "engineering" and its shortenings ("eng"): a role
     # named by the subject's own domain is the subject's role of that name.
