@@ -93,11 +93,22 @@ def _longest_name_at(written: list[str], start: int) -> tuple[int, frozenset[str
 _QUALIFIED = re.compile(r",\s|\s\(|\s[-\u2013\u2014]\s|;\s")
 
 
+# Words that open a question capitalized and are first names too: "Will the deploy run
+# tonight?" names no Will Smith, "May we ship?" no May Chen.
+_OPENING_VERBS = frozenset(
+    "will may can should would could shall might must do does did is are was were has have"
+    " had".split()
+)
+
+
 def _names_a_person_by_first_name(question: str, value: str) -> bool:
     """A person is named by their first name, capitalized: "is Kwame still the owner?"."""
     first = value.split()[0]
+    said = _tokens(question)
+    if said and said[0].lower() in _OPENING_VERBS:
+        said = said[1:]
     # The word check first: it is cheap, and most questions name no one.
-    return first in _tokens(question) and "person" in value_categories(value)
+    return first in said and "person" in value_categories(value)
 
 
 _VERSION = re.compile(r"v?\d+(\.\d+)*")

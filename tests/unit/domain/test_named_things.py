@@ -77,3 +77,10 @@ def test_a_former_value_is_named_by_a_thing_and_its_version_inside_it() -> None:
     assert names_value("still on Python 3.11?", "Python 3.11 with uv")
     assert not names_value("is it still OTP 27?", "Elixir 1.15 on OTP 26")
     assert not names_value("which OTP is it on?", "Elixir 1.15 on OTP 26")  # no version named
+
+
+def test_a_question_opening_with_a_verb_that_is_also_a_first_name_names_no_one() -> None:
+    assert not names_value("Will the deploy run tonight?", "Will Smith")
+    assert not names_value("May we ship on Friday?", "May Chen")
+    assert names_value("is Will still on call?", "Will Smith")
+    assert names_value("Will Smith still on call?", "Will Smith")
