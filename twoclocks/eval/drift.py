@@ -107,6 +107,22 @@ def with_a_right_judge(
     return [DriftOutcome(o.pair, o.pair.merge) if o.pair in asked else o for o in outcomes]
 
 
+def writing_service(
+    store: Store, matcher: SlotMatcher, slot_judge: SlotJudge | None = None
+) -> MemoryService:
+    """The service the drift benches write through: a clock one second on per write."""
+    ticks = itertools.count()
+    start = datetime(2026, 1, 1, tzinfo=UTC)
+    return MemoryService(
+        store,
+        lambda: start + timedelta(seconds=next(ticks)),
+        lambda: uuid.uuid4().hex,
+        embedder=matcher.embedder,
+        slot_matcher=matcher,
+        slot_judge=slot_judge,
+    )
+
+
 async def through_service(
     store: Store,
     matcher: SlotMatcher,
@@ -116,16 +132,7 @@ async def through_service(
 ) -> list[DriftOutcome]:
     """The reported path: both writes through ``MemoryService.remember`` on a real store."""
     account = account or f"drift{uuid.uuid4().hex[:12]}"
-    ticks = itertools.count()
-    start = datetime(2026, 1, 1, tzinfo=UTC)
-    service = MemoryService(
-        store,
-        lambda: start + timedelta(seconds=next(ticks)),
-        lambda: uuid.uuid4().hex,
-        embedder=matcher.embedder,
-        slot_matcher=matcher,
-        slot_judge=slot_judge,
-    )
+    service = writing_service(store, matcher, slot_judge)
     caller = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
     out = []
     for i, pair in enumerate(pairs):

@@ -11,20 +11,17 @@ only a rename landing under its own ``of`` is a right one.
 
 from __future__ import annotations
 
-import itertools
 import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from typing import Literal
 
 from twoclocks.domain.model import Tier
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.eval.data import Rename, SlotWrite, WholeSubject
-from twoclocks.eval.drift import Scores
+from twoclocks.eval.drift import Scores, writing_service
 from twoclocks.graph.port import Store
-from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller, RememberRequest
 
 Step = Literal["slot", "rename", "new_slot"]
@@ -71,15 +68,7 @@ async def through_service(
     store: Store, matcher: SlotMatcher, subjects: Sequence[WholeSubject]
 ) -> list[Landing]:
     """Write every subject, each in a fresh account, and say where each write landed."""
-    ticks = itertools.count()
-    start = datetime(2026, 1, 1, tzinfo=UTC)
-    service = MemoryService(
-        store,
-        lambda: start + timedelta(seconds=next(ticks)),
-        lambda: uuid.uuid4().hex,
-        embedder=matcher.embedder,
-        slot_matcher=matcher,
-    )
+    service = writing_service(store, matcher)
     out: list[Landing] = []
     for subject in subjects:
         caller = Caller(
