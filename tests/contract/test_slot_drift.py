@@ -64,6 +64,8 @@ async def test_slot_drift_synonym_is_written_under_the_existing_slot_and_closes_
         ("primary_db", "replica_db"),
         ("frontend_port", "backend_port"),
         ("owner", "previous_owner"),
+        ("database", "analytics_db"),
+        ("hosting", "staging_host"),
     ],
 )
 async def test_slot_drift_near_names_stay_separate_slots(
@@ -127,6 +129,8 @@ async def test_slot_drift_a_persons_role_with_a_word_before_it_is_another_role(
     for subject, predicate, value in [
         ("admin-dashboard", "owner", "Priya Raman"),
         ("admin-dashboard", "product_owner", "Tom Okafor"),
+        ("billing-ui", "product_owner", "Tom Okafor"),  # the other direction
+        ("billing-ui", "owner", "Priya Raman"),
         ("security-team", "lead", "Ana Lima"),
     ]:
         written = await svc.remember(

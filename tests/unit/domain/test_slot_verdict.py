@@ -475,7 +475,9 @@ def test_slot_drift_a_role_word_on_one_name_is_another_slot(a: str, b: str) -> N
 def test_slot_drift_a_role_word_meets_a_verbs_form_of_the_shared_noun() -> None:
     # "hosting" and "host" are one word for the rule: the staging host is another slot.
     assert lexical_verdict("hosting", "staging_host") == "different"
+    assert lexical_verdict("staging_host", "hosting") == "different"
     assert lexical_verdict("hosted_on", "staging_host") == "different"
+    assert lexical_verdict("staging_host", "hosted_on") == "different"
 
 
 def test_a_role_word_on_both_names_leaves_them_one_slot() -> None:
