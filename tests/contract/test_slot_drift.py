@@ -36,6 +36,7 @@ def service(store: Store, matcher: SlotMatcher, clock: FakeClock) -> MemoryServi
         ("ci_provider", "ci_platform"),
         ("deploy_target", "deployment_target"),
         ("db_engine", "database_engine"),
+        ("timeout_seconds", "timeout_ms"),
     ],
 )
 async def test_slot_drift_synonym_is_written_under_the_existing_slot_and_closes_it(
@@ -66,6 +67,7 @@ async def test_slot_drift_synonym_is_written_under_the_existing_slot_and_closes_
         ("owner", "previous_owner"),
         ("database", "analytics_db"),
         ("hosting", "staging_host"),
+        ("moved_from", "moved_to"),
     ],
 )
 async def test_slot_drift_near_names_stay_separate_slots(

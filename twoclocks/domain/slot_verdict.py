@@ -15,8 +15,13 @@ import re
 from functools import lru_cache
 from typing import Literal
 
+from twoclocks.domain.name_spellings import (
+    abbreviates,
+    join_compounds,
+    spell_numeronyms,
+    split_compounds,
+)
 from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens
-from twoclocks.domain.token_runs import replace_longest_runs
 
 LexicalVerdict = Literal["same", "different", "unknown"]
 
@@ -191,7 +196,9 @@ def lexical_verdict(a: str, b: str, subject: str = "") -> LexicalVerdict:
     config/configuration, ...), or equal once the spaces are gone (on_call/oncall), or
     equal once a generic head noun is dropped (ci_tool/ci_provider/ci_platform).
 
-    "different" also: the names hold different numbers (item_1/item_2).
+    "different" also: the names hold different numbers (item_1/item_2), or the two ends
+    of a move (moved_from/moved_to). "same" also: one quantity in two units
+    (timeout_seconds/timeout_ms).
 
     "different": one name carries a discriminating qualifier the other lacks
     (previous, primary, replica, frontend, min, max, start, end, region, port, url,
@@ -233,29 +240,37 @@ def lexical_verdict(a: str, b: str, subject: str = "") -> LexicalVerdict:
     'unknown'
     >>> lexical_verdict("dbname", "database_name")
     'same'
+    >>> lexical_verdict("timeout_seconds", "timeout_ms")
+    'same'
+    >>> lexical_verdict("moved_from", "moved_to")
+    'different'
     """
     raw_a, raw_b = predicate_tokens(a), predicate_tokens(b)
     if raw_a == raw_b or "".join(raw_a) == "".join(raw_b):
         return "same"
     # Numeronyms are spelt out first, against the words as written: "o11y" meets
     # "observability" before the lexicon makes that "monitoring".
-    spelt_a, spelt_b = _spell_numeronyms(raw_a, raw_b), _spell_numeronyms(raw_b, raw_a)
+    spelt_a, spelt_b = spell_numeronyms(raw_a, raw_b), spell_numeronyms(raw_b, raw_a)
     canon_a, canon_b = canonical_tokens("_".join(spelt_a)), canonical_tokens("_".join(spelt_b))
     canon_a, canon_b = (
-        _split_compounds(canon_a, set(canon_b)),
-        _split_compounds(canon_b, set(canon_a)),
+        split_compounds(canon_a, set(canon_b), _ABSENCE_DISCRIMINATORS),
+        split_compounds(canon_b, set(canon_a), _ABSENCE_DISCRIMINATORS),
     )
     canon_a, canon_b = (
-        _join_compounds(canon_a, set(canon_b)),
-        _join_compounds(canon_b, set(canon_a)),
+        join_compounds(canon_a, set(canon_b)),
+        join_compounds(canon_b, set(canon_a)),
     )
     if canon_a == canon_b or "".join(canon_a) == "".join(canon_b):
         return "same"
 
     if _numbers(canon_a) != _numbers(canon_b):
         return "different"
+    if _opposite_directions(canon_a, canon_b):
+        return "different"
+    if _same_but_for_units(canon_a, canon_b):
+        return "same"
     bare_a, bare_b = _bare(canon_a), _bare(canon_b)
-    if bare_a == bare_b or "".join(bare_a) == "".join(bare_b) or _abbreviates(bare_a, bare_b):
+    if bare_a == bare_b or "".join(bare_a) == "".join(bare_b) or abbreviates(bare_a, bare_b):
         return "same"
     if (_is_verb_phrase(canon_a) or _is_verb_phrase(canon_b)) and _same_verb_and_noun(
         bare_a, bare_b
@@ -336,6 +351,43 @@ def _numbers(tokens: list[str]) -> list[str]:
     return sorted(re.findall(r"\d+", " ".join(tokens)))
 
 
+# The two ends of a move: "moved_from" / "moved_to", "migrating_from" / "migrating_to".
+# Both are particles the comparison below drops, so they are read first.
+_FROM, _TOWARD = frozenset({"from"}), frozenset({"to", "into", "toward", "towards"})
+
+
+def _opposite_directions(a: list[str], b: list[str]) -> bool:
+    set_a, set_b = set(a), set(b)
+    return bool((set_a & _FROM and set_b & _TOWARD) or (set_b & _FROM and set_a & _TOWARD))
+
+
+# Units a quantity's name ends with. One quantity is often written in two units
+# ("timeout_seconds" / "timeout_ms", "max_memory_mb" / "max_memory_gb"): its value changed
+# unit with the name, and the slot is one. Ambiguous short forms stay out ("us" is a region,
+# "min" is read as "minimum", "b" is "plan_b").
+_UNIT_FAMILIES = (
+    frozenset(
+        {
+            "ns", "nanosecond", "microsecond", "ms", "msec", "millis", "millisecond", "s",
+            "sec", "second", "minute", "h", "hr", "hour",
+        }
+    ),
+    frozenset(
+        {
+            "kb", "kib", "kilobyte", "mb", "mib", "megabyte", "gb", "gib", "gigabyte", "tb",
+            "tib", "terabyte", "byte",
+        }
+    ),
+)  # fmt: skip
+
+
+def _same_but_for_units(a: list[str], b: list[str]) -> bool:
+    """True when both names are one quantity, each ending in a unit of one dimension."""
+    if len(a) < 2 or len(b) < 2 or a[:-1] != b[:-1]:
+        return False
+    return any(a[-1] in family and b[-1] in family for family in _UNIT_FAMILIES)
+
+
 # Words that relate a subject to a value without naming the slot: "uses_cache" is
 # "cache", "hosted_on" is "host", "backed_up_to" is "backup".
 _LEADING_VERBS = frozenset({"uses", "use", "used", "using", "has", "have", "had", "is", "was"})
@@ -392,119 +444,6 @@ def _same_verb_and_noun(a: list[str], b: list[str]) -> bool:
         if "ed" in (end_a, end_b) and end_a != end_b and not {end_a, end_b} & _AGENT_ENDINGS:
             return False
     return True
-
-
-_INFLECTIONS = frozenset({"ed", "d", "s", "es", "ing", "er", "ers", "ings", "ee", "or"})
-
-
-def _is_abbreviation(short: str, long: str) -> bool:
-    # "tf" / "terraform", "gh" / "github", "req" / "request": the short word's letters
-    # appear in order in the long one, starting with its first letter.
-    if len(short) < 2 or len(long) < len(short) + 2 or short[0] != long[0] or short.isdigit():
-        return False
-    if long.startswith(short) and long[len(short) :] in _INFLECTIONS:
-        return False  # "block" / "blocked", "lead" / "leader": another form, another role
-    if len(short) <= 3 and not long.startswith(short):
-        return False  # "dns" / "deployment": three scattered letters prove nothing
-    rest = iter(long[1:])
-    return all(ch in rest for ch in short[1:])
-
-
-def _collapse_acronyms(tokens: list[str], other: list[str]) -> list[str]:
-    # "site reliability contact" meets "sre contact": a run of words whose initials are a
-    # word of the other name is that word.
-    acronyms = {word for word in other if len(word) >= 2}
-
-    def acronym(run: tuple[str, ...]) -> tuple[str] | None:
-        initials = "".join(t[0] for t in run)
-        return (initials,) if initials in acronyms else None
-
-    return replace_longest_runs(tokens, acronym, max(map(len, acronyms), default=0))
-
-
-def _abbreviates(a: list[str], b: list[str]) -> bool:
-    """True when the names match word by word, each pair equal or one abbreviating the other
-    (acronyms of several words included)."""
-    a, b = _collapse_acronyms(a, b), _collapse_acronyms(b, a)
-    if len(a) != len(b) or a == b:
-        return a == b
-    return all(
-        x == y or _is_abbreviation(x, y) or _is_abbreviation(y, x)
-        for x, y in zip(a, b, strict=True)
-    )
-
-
-_NUMERONYM = re.compile(r"^([a-z])(\d{1,2})([a-z])$")
-
-
-def _spell_numeronyms(tokens: list[str], other: list[str]) -> list[str]:
-    """A numeronym becomes the word of the other name it counts out: "i18n" meets
-    "internationalization", "a11y" "accessibility", "o11y" "observability" (first letter,
-    how many letters between, last letter). Its digits are then no number of the name."""
-    return [_spelt(token, other) for token in tokens]
-
-
-def _spelt(token: str, other: list[str]) -> str:
-    found = _NUMERONYM.match(token)
-    if found is None:
-        return token
-    first, between, last = found[1], int(found[2]), found[3]
-    counted = (w for w in other if len(w) == between + 2 and w[0] == first and w[-1] == last)
-    return next(counted, token)
-
-
-_MIN_PART = 2
-"""The shortest piece a run-together word splits into ("db" of "dbname")."""
-
-_MAX_COMPOUND = 24
-"""The longest word tried as two run together: real ones are short, and every cut costs
-two lexicon lookups per existing slot name."""
-
-
-def _split_compounds(tokens: list[str], other: set[str]) -> list[str]:
-    # "dbname" meets "database_name", "pyver" "python_version": a word the other name lacks
-    # that is two abbreviations or words run together is those words, when each of them
-    # (made canonical) is a word of the other name, or one is and the other is a qualifier
-    # ("username" meets "user": a user and a name, not an abbreviation of "user").
-    out: list[str] = []
-    for token in tokens:
-        runs_together = token not in other and len(token) <= _MAX_COMPOUND
-        out.extend(_split_into(token, other) if runs_together else [token])
-    return out
-
-
-def _split_into(token: str, other: set[str]) -> list[str]:
-    for parts in _cuts(token):
-        known = [part in other for part in parts]
-        if all(known) or (
-            any(known) and all(p in other or p in _ABSENCE_DISCRIMINATORS for p in parts)
-        ):
-            return list(parts)
-    return [token]
-
-
-@lru_cache(maxsize=4096)  # a subject's names are compared again at every write
-def _cuts(token: str) -> tuple[tuple[str, ...], ...]:
-    # Every way to read the word as two, each half made canonical, left to right.
-    return tuple(
-        (*canonical_tokens(token[:cut]), *canonical_tokens(token[cut:]))
-        for cut in range(_MIN_PART, len(token) - _MIN_PART + 1)
-    )
-
-
-def _join_compounds(tokens: list[str], other: set[str]) -> list[str]:
-    # "on call rotation" meets "oncall schedule": two neighbours whose concatenation is
-    # a word of the other name are that word, so only real differences remain.
-    out: list[str] = []
-    i = 0
-    while i < len(tokens):
-        if i + 1 < len(tokens) and tokens[i] + tokens[i + 1] in other:
-            out.append(tokens[i] + tokens[i + 1])
-            i += 2
-        else:
-            out.append(tokens[i])
-            i += 1
-    return out
 
 
 def _qualifiers(tokens: list[str]) -> set[str]:

@@ -519,3 +519,35 @@ def test_a_role_named_by_the_subjects_own_words_is_left_to_the_embedding() -> No
     assert lexical_verdict("primary_owner", "owner") == "unknown"
     # A tool's name ends in words that are roles elsewhere: those rules do not apply.
     assert lexical_verdict("password_manager", "password vault") != "different"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("moved_from", "moved to"), ("migrating_from", "migrating_to"), ("copy_from", "copy_into")],
+)
+def test_slot_drift_the_two_ends_of_a_move_are_two_slots(a: str, b: str) -> None:
+    # "from" and "to" are particles the comparison otherwise drops ("hosted_on" is "host").
+    assert lexical_verdict(a, b) == "different"
+    assert lexical_verdict(b, a) == "different"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("timeout_seconds", "timeout_ms"),
+        ("timeout_s", "timeout_ms"),
+        ("max_memory_mb", "max_memory_gb"),
+        ("poll_interval_sec", "poll_interval_minutes"),
+    ],
+)
+def test_slot_drift_one_quantity_in_two_units_is_one_slot(a: str, b: str) -> None:
+    assert lexical_verdict(a, b) == "same"
+    assert lexical_verdict(b, a) == "same"
+
+
+def test_units_of_two_dimensions_or_two_quantities_stay_apart() -> None:
+    # A duration is not a size, and the unit does not make two quantities one.
+    assert lexical_verdict("cache_seconds", "cache_mb") != "same"
+    assert lexical_verdict("disk_gb", "memory_gb") == "different"
+    # "second" alone is still an ordinal: the second reviewer is not the first.
+    assert lexical_verdict("first_reviewer", "second_reviewer") == "different"
