@@ -41,6 +41,8 @@ from twoclocks.service.requests import (
     Fact,
     FactsRequest,
     Line,
+    MergeSlotRequest,
+    MergeSlotResult,
     RememberRequest,
     RememberResult,
     ReviseRequest,
@@ -169,6 +171,21 @@ async def split_alias(
 ) -> SplitAliasResult:
     """Undo a slot-drift merge: the alias's facts go back to their own slot, both current."""
     return await runtime_of(request).service.split_alias(who, body)
+
+
+@router.post(
+    "/aliases/merge",
+    response_model=MergeSlotResult,
+    responses={404: {"model": ErrorBody, "description": "SlotNotFound"}},
+)
+async def merge_slot(body: MergeSlotRequest, request: Request, who: CallerDep) -> MergeSlotResult:
+    """Merge what slot drift missed: `alias` becomes another name of slot `canonical`.
+
+    Its facts move into that slot (written_as `alias`), the later value replaces the
+    earlier as a write would, and later writes of `alias` land in `canonical`.
+    `POST /v1/aliases/split` undoes it.
+    """
+    return await runtime_of(request).service.merge_slot(who, body)
 
 
 @router.get(

@@ -172,10 +172,15 @@ RETURN a.alias AS alias, a.canonical AS canonical
 
 
 def slot_map(rows: Iterable[tuple[str, str]]) -> dict[str, str]:
-    """SLOT_NAMES rows as alias -> slot name; a real slot name always maps to itself."""
+    """SLOT_NAMES rows as alias -> slot name; a slot name maps to itself unless aliased.
+
+    A recorded alias is the latest word on a name: a slot merged into another by hand
+    (``twoclocks merge``) keeps its old versions, expired, under its own name, and its
+    name must lead later writes to the slot it joined.
+    """
     rows = list(rows)
-    names = {alias: canonical for alias, canonical in rows if alias != canonical}
-    names.update({alias: alias for alias, canonical in rows if alias == canonical})
+    names = {alias: alias for alias, canonical in rows if alias == canonical}
+    names.update({alias: canonical for alias, canonical in rows if alias != canonical})
     return names
 
 

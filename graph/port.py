@@ -108,7 +108,7 @@ class SlotAlias(BaseModel):
     canonical: str
     decided_by: str | None = None
     """Who merged the two names, when not the matcher's rules and similarity: the grey
-    zone's judge (``model <name>``)."""
+    zone's judge (``model <name>``), or a merge by hand (``merge by person``)."""
 
 
 class ApiKey(BaseModel):

@@ -209,6 +209,26 @@ async def test_aliases_lists_a_merge_split_undoes_it_and_an_unknown_alias_fails_
 
 
 @pytest.mark.anyio
+async def test_merge_joins_two_slots_says_what_became_history_and_how_to_undo(
+    served: Served,
+) -> None:
+    await served.ok("remember", "web", "ci_provider", "CircleCI", "--valid-at", "2026-01-01")
+    await served.ok("remember", "web", "ci_platform", "Buildkite", "--valid-at", "2026-03-01")
+    await served.ok("split", "ci_platform")  # two slots, two current values
+    out = await served.ok("merge", "ci_platform", "--into", "ci_provider", "--subject", "web")
+    lines = out.strip().splitlines()
+    assert lines[0] == "merged ci_platform into ci_provider (web)"
+    assert lines[1].startswith("moved: ") and lines[2].startswith("now history")
+    assert lines[-1] == "undo: twoclocks split ci_platform --subject web"
+    listed = await served.ok("facts")
+    assert "web · ci_provider: Buildkite" in listed and "CircleCI" not in listed
+    again = await served.cli("merge", "ci_platform", "--into", "ci_provider", "--subject", "web")
+    assert again.exit_code == 2 and "already written under 'ci_provider'" in again.output
+    missing = await served.cli("merge", "cd_tool", "--into", "ci_provider", "--subject", "web")
+    assert missing.exit_code == 2 and "SlotNotFound" in missing.output
+
+
+@pytest.mark.anyio
 async def test_empty_reads_say_result_empty(served: Served) -> None:
     assert (await served.ok("facts")).strip() == "result: empty"
     await served.ok("remember", "api", "runs_on", "Fly", "--valid-at", "2026-06-01")

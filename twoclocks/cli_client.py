@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
+from shlex import quote as quote_arg
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo
@@ -281,9 +282,14 @@ def aliases(as_json: AsJson = False) -> None:
         + (f"  (decided by {a['decided_by']})" if a["decided_by"] else "")
         for a in answer["aliases"]
     ]
+    join = "join two: twoclocks merge NAME --into SLOT --subject SUBJECT (one current value)"
     if lines:
         lines.append("undo one: twoclocks split ALIAS --subject SUBJECT (both values current)")
-    show(answer, as_json, lines or ["no merges: every name is its own slot"])
+    show(
+        answer,
+        as_json,
+        [*lines, join] if lines else ["no merges: every name is its own slot", join],
+    )
 
 
 def split(
@@ -300,6 +306,25 @@ def split(
         lines.append("moved back: " + ", ".join(answer["moved"]))
     if answer["reopened"]:
         lines.append("believed open again: " + ", ".join(answer["reopened"]))
+    show(answer, as_json, lines)
+
+
+def merge(
+    alias: Annotated[str, typer.Argument(help="The slot name to fold in; it becomes an alias")],
+    into: Annotated[str, typer.Option(help="The slot it joins, which keeps its name")],
+    subject: Annotated[str, typer.Option(help="Whose slots")],
+    as_json: AsJson = False,
+) -> None:
+    """Merge what slot drift missed: ALIAS becomes another name of slot INTO."""
+    body = {"alias": alias, "canonical": into, "subject": subject}
+    answer = call("POST", "/v1/aliases/merge", body)
+    lines = [f"merged {answer['alias']} into {answer['canonical']} ({answer['subject']})"]
+    if answer["moved"]:
+        lines.append("moved: " + ", ".join(answer["moved"]))
+    if answer["closed"]:
+        lines.append("now history (the later value replaced them): " + ", ".join(answer["closed"]))
+    undo = f"twoclocks split {quote_arg(answer['alias'])} --subject {quote_arg(answer['subject'])}"
+    lines.append(f"undo: {undo}")
     show(answer, as_json, lines)
 
 
@@ -478,6 +503,7 @@ def register(app: typer.Typer) -> None:
         reopen,
         aliases,
         split,
+        merge,
         block,
         timeline,
         export,

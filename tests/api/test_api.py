@@ -471,3 +471,40 @@ async def test_aliases_lists_a_drift_merge_split_undoes_it_and_an_unknown_alias_
     r = await api.post("/v1/aliases/split", json={"alias": "ci_platform"})
     assert r.status_code == 404 and r.json()["error"] == "AliasNotFound"
     assert "written_as" in r.json()["message"]
+
+
+async def test_merge_joins_two_slots_a_split_parts_them_and_an_unknown_slot_is_404(
+    api: httpx.AsyncClient,
+) -> None:
+    for predicate, value, at in (
+        ("owner", "Aiko", "2026-01-01"),
+        ("steward", "Lucía", "2026-03-01"),
+    ):
+        body = {"subject": "core", "predicate": predicate, "object": value}
+        r = await api.post("/v1/facts", json=body | {"valid_at": f"{at}T00:00:00+00:00"})
+        assert r.status_code == 201, r.text
+    assert r.json()["predicate"] == "steward"  # no drift merge: two current values
+    body = {"subject": "core", "alias": "steward", "canonical": "owner"}
+    r = await api.post("/v1/aliases/merge", json=body)
+    assert r.status_code == 200, r.text
+    assert (r.json()["canonical"], len(r.json()["moved"]), len(r.json()["closed"])) == (
+        "owner",
+        1,
+        1,
+    )
+    merges = (await api.get("/v1/aliases")).json()["aliases"]
+    assert [(m["alias"], m["canonical"]) for m in merges] == [("steward", "owner")]
+    facts = (await api.get("/v1/facts", params={"subject": "core"})).json()["facts"]
+    assert [(f["predicate"], f["object"]) for f in facts] == [("owner", "Lucía")]
+    r = await api.post("/v1/aliases/split", json={"alias": "steward", "subject": "core"})
+    assert r.status_code == 200, r.text
+    facts = (await api.get("/v1/facts", params={"subject": "core"})).json()["facts"]
+    assert sorted((f["predicate"], f["object"]) for f in facts) == [
+        ("owner", "Aiko"),
+        ("steward", "Lucía"),
+    ]
+    r = await api.post("/v1/aliases/merge", json=body | {"canonical": "sponsor"})
+    assert r.status_code == 404 and r.json()["error"] == "SlotNotFound"
+    assert "no slot 'sponsor'" in r.json()["message"]
+    r = await api.post("/v1/aliases/merge", json=body | {"canonical": "steward"})
+    assert r.status_code == 422 and "already one slot" in r.json()["message"]

@@ -57,6 +57,12 @@ class AliasNotFound(TwoclocksError):
     http_status = 404
 
 
+class SlotNotFound(TwoclocksError):
+    """Raised when a merge names a slot its subject does not have."""
+
+    http_status = 404
+
+
 class AmbiguousFactId(TwoclocksError):
     """Raised when a shortened fact id is the start of more than one fact; the message names
     them, so a longer prefix can be given."""

@@ -15,9 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from twoclocks.domain.account_settings import AccountSettings
-from twoclocks.domain.alias_split import plan_split
 from twoclocks.domain.errors import (
-    AliasNotFound,
     FactNotFound,
     InvalidInput,
     ReadNotAllowed,
@@ -44,6 +42,8 @@ from twoclocks.service.requests import (
     Caller,
     Fact,
     FactsRequest,
+    MergeSlotRequest,
+    MergeSlotResult,
     RememberRequest,
     RememberResult,
     ReplacedValue,
@@ -52,6 +52,7 @@ from twoclocks.service.requests import (
     SplitAliasRequest,
     SplitAliasResult,
 )
+from twoclocks.service.slot_aliases import SlotAliases
 from twoclocks.service.slot_judge import SlotJudge, SlotQuestion
 from twoclocks.service.slot_writer import SlotWriter
 
@@ -114,6 +115,7 @@ class MemoryService:
         self.slot_judge = slot_judge
         self._noted: set[tuple[str, str, str]] = set()
         self._writer = SlotWriter(store, clock, embedder)
+        self._aliases = SlotAliases(store, self._writer, new_id)
 
     # -- writing -----------------------------------------------------------------
 
@@ -326,40 +328,11 @@ class MemoryService:
 
     async def split_alias(self, caller: Caller, req: SplitAliasRequest) -> SplitAliasResult:
         """Undo a slot-drift merge (``domain.alias_split``): both slots current again."""
-        subject = req.subject.strip() if req.subject else None
-        found = [
-            a
-            for a in await self.store.export_aliases(caller.account)
-            if a.alias == req.alias.strip() and subject in (None, a.subject)
-        ]
-        if not found:
-            where = f" for subject {subject!r}" if subject else ""
-            raise AliasNotFound(f"no slot alias {req.alias!r}{where}: `facts` shows written_as")
-        if len(found) > 1:
-            names = ", ".join(sorted(a.subject for a in found))
-            raise InvalidInput(f"alias {req.alias!r} is recorded for {names}: name the subject")
-        alias = found[0]
+        return await self._aliases.split(caller, req)
 
-        async def plan(_state: SlotState, now: datetime) -> Plan:
-            query = FactQuery(
-                now=now, subject=alias.subject, predicate=alias.canonical, include_history=True
-            )
-            history = await self.store.query(caller.account, query)
-            return plan_split(alias.alias, history, now, self.new_id)
-
-        done = await self._writer.apply(caller.account, alias.subject, alias.canonical, plan)
-        # Forgotten only once the facts are back: a failed split leaves the alias to retry.
-        await self.store.delete_alias(caller.account, alias.subject, alias.alias)
-        moved = [v.fact_id for v in done.insert if v.predicate == alias.alias]
-        return SplitAliasResult(
-            subject=alias.subject,
-            alias=alias.alias,
-            canonical=alias.canonical,
-            moved=list(dict.fromkeys(moved)),
-            reopened=list(
-                dict.fromkeys(v.fact_id for v in done.insert if v.predicate != alias.alias)
-            ),
-        )
+    async def merge_slot(self, caller: Caller, req: MergeSlotRequest) -> MergeSlotResult:
+        """Merge what slot drift missed (``domain.slot_merge``): one slot, one current value."""
+        return await self._aliases.merge(caller, req)
 
     async def _slot_name(self, account: str, subject: str, predicate: str, value: str) -> SlotName:
         """Slot drift: write under the subject's existing slot when the name means the same.

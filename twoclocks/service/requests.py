@@ -196,6 +196,35 @@ class SplitAliasResult(BaseModel):
     )
 
 
+class MergeSlotRequest(BaseModel):
+    """Merge what slot drift missed: one slot name becomes an alias of another."""
+
+    model_config = _STRICT
+
+    subject: Line = Field(min_length=1, max_length=MAX_TEXT, description="whose slots")
+    alias: Line = Field(
+        min_length=1,
+        max_length=MAX_TEXT,
+        description="the slot name to fold in; it becomes an alias",
+    )
+    canonical: Line = Field(
+        min_length=1, max_length=MAX_TEXT, description="the slot it joins, which keeps its name"
+    )
+
+
+class MergeSlotResult(BaseModel):
+    """What a merge did: facts filed under the other slot, values it made history."""
+
+    subject: str
+    alias: str
+    canonical: str = Field(description="the slot the alias now names")
+    moved: list[str] = Field(description="facts now filed under `canonical`, written_as `alias`")
+    closed: list[str] = Field(
+        description="facts that were current and are history now: the later value of the "
+        "one slot replaced them, as a write would have"
+    )
+
+
 MAX_PAGE = 1000
 """The largest page GET /v1/facts answers with a limit."""
 

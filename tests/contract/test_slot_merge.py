@@ -1,0 +1,169 @@
+"""Merging two slot names by hand (issue 11: a missed merge is mended as a wrong one is).
+
+On every store: the later value replaces the earlier as a write would have, both clocks
+stay honest, later writes of the merged name land in the slot, and a split undoes it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from datetime import UTC, datetime
+
+import pytest
+from storekit import FakeClock
+
+from twoclocks.domain.errors import InvalidInput, SlotNotFound
+from twoclocks.embeddings.hashing import HashingEmbedder
+from twoclocks.embeddings.slot_matcher import SlotMatcher
+from twoclocks.graph.port import Store
+from twoclocks.service.memory import MemoryService
+from twoclocks.service.requests import (
+    Caller,
+    FactsRequest,
+    MergeSlotRequest,
+    RememberRequest,
+    SplitAliasRequest,
+)
+
+pytestmark = pytest.mark.anyio
+
+JAN, MAR, JUN = (datetime(2026, m, 1, tzinfo=UTC) for m in (1, 3, 6))
+
+
+def service(store: Store, clock: FakeClock) -> MemoryService:
+    # "owner" / "steward" share no word: at 0.99 the hashing embedder keeps them apart,
+    # the missed merge this mends.
+    ids = (uuid.uuid4().hex for _ in itertools.count())
+    return MemoryService(
+        store,
+        lambda: clock.now,
+        lambda: next(ids),
+        slot_matcher=SlotMatcher(HashingEmbedder(), threshold=0.99),
+    )
+
+
+def remember(predicate: str, value: str, valid_at: datetime) -> RememberRequest:
+    return RememberRequest(subject="core", predicate=predicate, object=value, valid_at=valid_at)
+
+
+def merge(alias: str = "steward", canonical: str = "owner") -> MergeSlotRequest:
+    return MergeSlotRequest(subject="core", alias=alias, canonical=canonical)
+
+
+def believed(rows: list) -> list[tuple]:  # type: ignore[type-arg]
+    return sorted(
+        (f.predicate, f.object, f.valid_at, f.invalid_at, f.written_as)
+        for f in rows
+        if f.expired_at is None
+    )
+
+
+async def test_slot_merge_the_later_value_replaces_the_earlier_and_both_clocks_stay_honest(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
+    svc, who = service(store, clock), Caller(account=account)
+    aiko = await svc.remember(who, remember("owner", "Aiko", JAN))
+    clock.tick()
+    lucia = await svc.remember(who, remember("steward", "Lucía", MAR))
+    assert lucia.predicate == "steward" and lucia.closed == []  # the missed merge
+    clock.tick()
+    before = clock.now
+    clock.tick()
+
+    done = await svc.merge_slot(who, merge())
+    assert (done.subject, done.alias, done.canonical) == ("core", "steward", "owner")
+    assert done.moved == [lucia.fact_id] and done.closed == [aiko.fact_id]
+
+    current = await svc.facts(who, FactsRequest(subject="core"))
+    assert [(f.predicate, f.object, f.written_as) for f in current] == [
+        ("owner", "Lucía", "steward")
+    ]
+    history = await svc.facts(who, FactsRequest(subject="core", include_history=True))
+    assert believed(history) == [
+        ("owner", "Aiko", JAN, MAR, None),  # Lucía took over in March
+        ("owner", "Lucía", MAR, None, "steward"),
+    ]
+    # The record clock still says what was believed before the merge: two slots.
+    then = await svc.facts(who, FactsRequest(subject="core", as_believed=before))
+    assert sorted((f.predicate, f.object) for f in then) == [
+        ("owner", "Aiko"),
+        ("steward", "Lucía"),
+    ]
+    # The name now leads to the slot: reads by it, and later writes of it.
+    by_name = await svc.facts(who, FactsRequest(subject="core", predicate="steward"))
+    assert [f.object for f in by_name] == ["Lucía"]
+    clock.tick()
+    mateo = await svc.remember(who, remember("steward", "Mateo", JUN))
+    assert mateo.predicate == "owner" and mateo.closed == [lucia.fact_id]
+
+
+async def test_slot_merge_is_undone_by_a_split(store: Store, account: str) -> None:
+    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
+    svc, who = service(store, clock), Caller(account=account)
+    await svc.remember(who, remember("owner", "Aiko", JAN))
+    clock.tick()
+    await svc.remember(who, remember("steward", "Lucía", MAR))
+    clock.tick()
+    await svc.merge_slot(who, merge())
+    clock.tick()
+    split = await svc.split_alias(who, SplitAliasRequest(alias="steward", subject="core"))
+    assert split.canonical == "owner"
+    current = await svc.facts(who, FactsRequest(subject="core"))
+    assert sorted((f.predicate, f.object, f.valid_at, f.invalid_at) for f in current) == [
+        ("owner", "Aiko", JAN, None),
+        ("steward", "Lucía", MAR, None),
+    ]
+
+
+async def test_slot_merge_keeps_an_end_of_its_own_and_moves_history(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
+    svc, who = service(store, clock), Caller(account=account)
+    await svc.remember(who, remember("owner", "Aiko", JAN))
+    clock.tick()
+    await svc.remember(who, remember("steward", "Lucía", JAN))
+    clock.tick()
+    await svc.remember(who, remember("steward", "Mateo", JUN))
+    clock.tick()
+    done = await svc.merge_slot(who, merge())
+    # Aiko and Lucía both started in January; Lucía was recorded later, so she replaced
+    # Aiko at her start, as a write would have. Lucía's own end (Mateo, June) is kept.
+    history = await svc.facts(who, FactsRequest(subject="core", include_history=True))
+    assert believed(history) == [
+        ("owner", "Lucía", JAN, JUN, "steward"),
+        ("owner", "Mateo", JUN, None, "steward"),
+    ]
+    assert len(done.moved) == 2 and len(done.closed) == 1
+
+
+async def test_slot_merge_of_slots_it_cannot_join_changes_nothing(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
+    svc, who = service(store, clock), Caller(account=account)
+    await svc.remember(who, remember("owner", "Aiko", JAN))
+    clock.tick()
+    await svc.remember(who, remember("ci_provider", "CircleCI", JAN))
+    clock.tick()
+    await svc.remember(who, remember("ci_platform", "Buildkite", MAR))  # drift: an alias
+    clock.tick()
+    # A maintainer is one of several (domain.cardinality): not the one owner.
+    await svc.remember(who, remember("maintainer", "Lucía", JAN))
+    clock.tick()
+    before = await svc.facts(who, FactsRequest(include_history=True))
+    aliases = await svc.aliases(who)
+    with pytest.raises(SlotNotFound, match="no slot 'steward'"):
+        await svc.merge_slot(who, merge())
+    with pytest.raises(SlotNotFound, match="no slot 'sponsor'"):
+        await svc.merge_slot(who, merge(alias="owner", canonical="sponsor"))
+    with pytest.raises(InvalidInput, match="already one slot"):
+        await svc.merge_slot(who, merge(alias="ci_provider", canonical="ci_platform"))
+    with pytest.raises(InvalidInput, match="already written under 'ci_provider'"):
+        await svc.merge_slot(who, merge(alias="ci_platform", canonical="owner"))
+    with pytest.raises(InvalidInput, match="different numbers of values"):
+        await svc.merge_slot(who, merge(alias="maintainer", canonical="owner"))
+    assert await svc.facts(who, FactsRequest(include_history=True)) == before
+    assert await svc.aliases(who) == aliases

@@ -1,0 +1,179 @@
+"""Changing which names are one slot by hand: split a drift merge, or merge what drift missed.
+
+Both run on the slot writer, so they queue behind this process's writers of the slots they
+touch and apply only if the merged slot did not move meanwhile (``service.slot_writer``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from datetime import datetime
+
+from twoclocks.domain.alias_split import plan_split
+from twoclocks.domain.errors import AliasNotFound, InvalidInput, SlotNotFound, WriteConflict
+from twoclocks.domain.model import FactVersion, Plan
+from twoclocks.domain.slot_merge import plan_merge
+from twoclocks.graph.port import FactQuery, SlotAlias, SlotState, Store
+from twoclocks.service.requests import (
+    Caller,
+    MergeSlotRequest,
+    MergeSlotResult,
+    SplitAliasRequest,
+    SplitAliasResult,
+)
+from twoclocks.service.slot_writer import SlotWriter
+
+MAX_DRAINS = 10
+"""How many times a merge moves what was written to the merged name while it ran.
+
+Within this process a merge holds that name's queue, so one round moves everything;
+another process writing the name in the same instant leaves a version the next round
+moves (the alias, recorded first, sends every later write to the slot merged into)."""
+
+
+class SlotAliases:
+    """Split and merge slot names of one store."""
+
+    def __init__(self, store: Store, writer: SlotWriter, new_id: Callable[[], str]) -> None:
+        self.store = store
+        self.writer = writer
+        self.new_id = new_id
+        # Only a merge holds two slots' queues; one merge at a time cannot deadlock.
+        self._merging = asyncio.Lock()
+
+    async def split(self, caller: Caller, req: SplitAliasRequest) -> SplitAliasResult:
+        """Undo a slot-drift merge (``domain.alias_split``): both slots current again."""
+        subject = req.subject.strip() if req.subject else None
+        found = [
+            a
+            for a in await self.store.export_aliases(caller.account)
+            if a.alias == req.alias.strip() and subject in (None, a.subject)
+        ]
+        if not found:
+            where = f" for subject {subject!r}" if subject else ""
+            raise AliasNotFound(f"no slot alias {req.alias!r}{where}: `facts` shows written_as")
+        if len(found) > 1:
+            names = ", ".join(sorted(a.subject for a in found))
+            raise InvalidInput(f"alias {req.alias!r} is recorded for {names}: name the subject")
+        alias = found[0]
+
+        async def plan(_state: SlotState, now: datetime) -> Plan:
+            query = FactQuery(
+                now=now, subject=alias.subject, predicate=alias.canonical, include_history=True
+            )
+            history = await self.store.query(caller.account, query)
+            return plan_split(alias.alias, history, now, self.new_id)
+
+        done = await self.writer.apply(caller.account, alias.subject, alias.canonical, plan)
+        # Forgotten only once the facts are back: a failed split leaves the alias to retry.
+        await self.store.delete_alias(caller.account, alias.subject, alias.alias)
+        moved = [v.fact_id for v in done.insert if v.predicate == alias.alias]
+        return SplitAliasResult(
+            subject=alias.subject,
+            alias=alias.alias,
+            canonical=alias.canonical,
+            moved=list(dict.fromkeys(moved)),
+            reopened=list(
+                dict.fromkeys(v.fact_id for v in done.insert if v.predicate != alias.alias)
+            ),
+        )
+
+    async def merge(self, caller: Caller, req: MergeSlotRequest) -> MergeSlotResult:
+        """Fold slot ``req.alias`` into slot ``req.canonical`` (``domain.slot_merge``).
+
+        Run again after a failure, it finishes the merge: the name is then an alias
+        whose slot still holds versions to move.
+        """
+        account, subject = caller.account, req.subject.strip()
+        name, into = await self._merge_names(account, subject, req.alias, req.canonical)
+        moved: list[str] = []
+        closed: list[str] = []
+        async with self._merging, self.writer.queue.turn(account, subject, name):
+            await self._check_kinds(account, subject, name, into)
+            # The alias goes first: from here on a write of the name lands in ``into``.
+            decided = f"merge by {caller.writer.value}"
+            alias = SlotAlias(subject=subject, alias=name, canonical=into, decided_by=decided)
+            await self.store.record_alias(account, alias)
+            await self._point_aliases(account, subject, name, into)
+            for _ in range(MAX_DRAINS):
+                done = await self._move(account, subject, name, into)
+                if done is None:
+                    break
+                moved += done[0]
+                closed += done[1].closed
+            else:
+                raise WriteConflict(
+                    f"slot ({subject}, {name}) kept receiving writes during the merge: "
+                    "run the merge again"
+                )
+        return MergeSlotResult(
+            subject=subject,
+            alias=name,
+            canonical=into,
+            moved=list(dict.fromkeys(moved)),
+            closed=list(dict.fromkeys(closed)),
+        )
+
+    async def _merge_names(
+        self, account: str, subject: str, alias: str, canonical: str
+    ) -> tuple[str, str]:
+        """The slot name a merge folds in and the slot it joins, or why it cannot."""
+        names = await self.store.slot_names(account, subject)
+        name, asked = alias.strip(), canonical.strip()
+        for given in (name, asked):
+            if given not in names:
+                raise SlotNotFound(
+                    f"{subject!r} has no slot {given!r}: `twoclocks facts --subject "
+                    f"{subject}` lists its slots"
+                )
+        into = names[asked]
+        if names[name] not in (name, into):
+            raise InvalidInput(
+                f"{name!r} is already written under {names[name]!r}: split it first "
+                f"(`twoclocks split {name} --subject {subject}`) to merge it elsewhere"
+            )
+        if into == name:
+            raise InvalidInput(f"{name!r} and {asked!r} are already one slot")
+        if names[name] == into and not await self._believed(account, subject, name):
+            raise InvalidInput(f"{name!r} is already written under {into!r}")
+        return name, into
+
+    async def _check_kinds(self, account: str, subject: str, name: str, into: str) -> None:
+        """Refuse to merge a one-value slot with a slot of several values."""
+        held = [*await self._believed(account, subject, name)]
+        held += await self._believed(account, subject, into)
+        if len({v.cardinality for v in held}) > 1:
+            raise InvalidInput(
+                f"{name!r} and {into!r} hold different numbers of values (one at a time, "
+                "several at once): they are not one slot"
+            )
+
+    async def _point_aliases(self, account: str, subject: str, name: str, into: str) -> None:
+        """Aliases of the merged name now name the slot it joined."""
+        for alias in await self.store.export_aliases(account):
+            if alias.subject == subject and alias.canonical == name:
+                await self.store.record_alias(account, alias.model_copy(update={"canonical": into}))
+
+    async def _move(
+        self, account: str, subject: str, name: str, into: str
+    ) -> tuple[list[str], Plan] | None:
+        """Move what slot ``name`` still believes into ``into``: the moved facts and the plan.
+
+        None once the slot holds nothing believed.
+        """
+        if not await self._believed(account, subject, name):
+            return None
+        moved: list[str] = []
+
+        async def plan(state: SlotState, now: datetime) -> Plan:
+            versions = await self._believed(account, subject, name)
+            moved[:] = [v.fact_id for v in versions]
+            return plan_merge(name, into, versions, state.versions, now, self.new_id)
+
+        return moved, await self.writer.apply(account, subject, into, plan)
+
+    async def _believed(
+        self, account: str, subject: str, predicate: str
+    ) -> tuple[FactVersion, ...]:
+        return (await self.store.read_slot(account, subject, predicate)).versions
