@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from twoclocks.cli_render import remember_lines
+from zoneinfo import ZoneInfo
+
+from twoclocks.cli_render import fact_line, remember_lines
 
 
 def test_a_write_under_another_slot_name_says_so_and_how_to_split_it() -> None:
@@ -41,3 +43,19 @@ def test_a_replaced_value_with_a_line_break_prints_on_one_line() -> None:
         "replaced": [{"fact_id": "f1", "object": "two\nlines"}],
     }
     assert len(remember_lines(answer, "api")) == 2
+
+
+def test_a_fact_filed_under_another_name_shows_that_name_when_it_says_more() -> None:
+    fact = {
+        "fact_id": "5cc5a9743a394dbe85a39040abbde7e4",
+        "subject": "web",
+        "predicate": "timeout_seconds",
+        "object": "45000",
+        "written_as": "timeout_ms",
+        "valid_at": "2026-12-02T07:54:00+00:00",
+        "tier": "asserted",
+    }
+    utc = ZoneInfo("UTC")
+    assert "web · timeout_seconds (written as timeout ms): 45000" in fact_line(fact, utc)
+    spelt = fact | {"predicate": "ci_provider", "written_as": "ci_platform"}
+    assert "web · ci_provider: 45000" in fact_line(spelt, utc)

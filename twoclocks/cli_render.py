@@ -15,6 +15,7 @@ import typer
 
 from twoclocks.domain.block import format_time
 from twoclocks.domain.model import on_one_line
+from twoclocks.domain.slot_verdict import name_used
 
 DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -56,6 +57,9 @@ def _triple(fact: dict[str, Any]) -> str:
     # Escaped even though writes refuse line breaks now: a row stored before the rule, or
     # imported, must not print as two lines.
     subject, predicate, obj = (on_one_line(fact[k]) for k in ("subject", "predicate", "object"))
+    # The name the value was written under, when the slot's name would mislabel it.
+    if used := name_used(fact["predicate"], fact.get("written_as")):
+        predicate = f"{predicate} (written as {on_one_line(used)})"
     return f"{subject} · {predicate}: {obj}"
 
 

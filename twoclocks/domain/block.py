@@ -48,6 +48,7 @@ from twoclocks.domain.errors import InvalidInput
 from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Tier, on_one_line
 from twoclocks.domain.restatement import is_restatement
 from twoclocks.domain.slot_names import humanize_predicate, predicate_tokens
+from twoclocks.domain.slot_verdict import name_used
 from twoclocks.domain.temporal import is_current
 from twoclocks.domain.trust import shown_to_model
 
@@ -145,6 +146,14 @@ def _predicate(predicate: str) -> str:
     return _one_line(humanize_predicate(predicate))
 
 
+def _slot(v: FactVersion) -> str:
+    # The name the value was written under, when the slot's own name would mislabel it
+    # ("timeout seconds (written as timeout ms): 45000").
+    used = name_used(v.predicate, v.written_as)
+    label = _predicate(v.predicate)
+    return f"{label} (written as {_one_line(used)})" if used else label
+
+
 def _tier_note(tier: Tier | None) -> str:
     if tier is Tier.INFERRED:
         return "inferred — a guess, verify"
@@ -171,20 +180,20 @@ def _fact_line(v: FactVersion, since: datetime, tz: tzinfo) -> str:
     # A current value with a scheduled end says so: "since" alone would read as open-ended.
     until = f" until {format_time(v.invalid_at, tz)}" if v.invalid_at is not None else ""
     return (
-        f"- {_one_line(v.subject)} · {_predicate(v.predicate)}: {_one_line(v.object)}"
+        f"- {_one_line(v.subject)} · {_slot(v)}: {_one_line(v.object)}"
         f" (since {format_time(since, tz)}{until}, {_tier_note(v.tier)})"
     )
 
 
 def _change_line(old: FactVersion, new: FactVersion | None, now: datetime, tz: tzinfo) -> str:
     assert old.invalid_at is not None
-    head = f"- {_one_line(old.subject)} · {_predicate(old.predicate)}: "
+    head = f"- {_one_line(old.subject)} · {_slot(old)}: "
     when = format_time(old.invalid_at, tz)
     if new is None:
         return f"{head}{_one_line(old.object)} (ended {when}, nothing replaced it)"
     value = _one_line(new.object)
-    if new.predicate != old.predicate:
-        value = f"{_predicate(new.predicate)}: {value}"
+    if _slot(new) != _slot(old):
+        value = f"{_slot(new)}: {value}"
     guess = ", new value inferred — a guess" if new.tier is Tier.INFERRED else ""
     # With its own change cut from the block, "a -> b" would read as "b is current".
     gone = ", new value no longer current" if not is_current(new, now) else ""
@@ -194,7 +203,7 @@ def _change_line(old: FactVersion, new: FactVersion | None, now: datetime, tz: t
 def _invalid_line(v: FactVersion, tz: tzinfo) -> str:
     assert v.invalid_at is not None
     return (
-        f"✗ INVALID {_one_line(v.subject)} · {_predicate(v.predicate)}: "
+        f"✗ INVALID {_one_line(v.subject)} · {_slot(v)}: "
         f"{_one_line(v.object)} (from {format_time(v.valid_at, tz)} "
         f"until {format_time(v.invalid_at, tz)}, {_tier_note(v.tier)})"
     )

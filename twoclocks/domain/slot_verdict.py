@@ -21,7 +21,7 @@ from twoclocks.domain.name_spellings import (
     spell_numeronyms,
     split_compounds,
 )
-from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens
+from twoclocks.domain.slot_names import canonical_tokens, humanize_predicate, predicate_tokens
 
 LexicalVerdict = Literal["same", "different", "unknown"]
 
@@ -295,6 +295,26 @@ def lexical_verdict(a: str, b: str, subject: str = "") -> LexicalVerdict:
     if _another_role(bare_a, bare_b, own) or _another_role(bare_b, bare_a, own):
         return "different"
     return "unknown"
+
+
+def name_used(predicate: str, written_as: str | None) -> str | None:
+    """The name a value was written under, when it says more than its slot's name does.
+
+    A value filed under another name by slot drift or a merge may lean on the name it was
+    given: "45000" written as ``timeout_ms`` under ``timeout_seconds``. Spellings of one
+    name and generic heads (``deploymentTarget``, ``ci_platform`` for ``ci_provider``) say
+    nothing more.
+
+    >>> name_used("timeout_seconds", "timeout_ms")
+    'timeout ms'
+    >>> name_used("deploy_target", "deploymentTarget"), name_used("ci_provider", "ci_platform")
+    (None, None)
+    """
+    if not written_as:
+        return None
+    if _bare(canonical_tokens(written_as)) == _bare(canonical_tokens(predicate)):
+        return None
+    return humanize_predicate(written_as)
 
 
 # The last word of a name for a person's role. "product_owner" is not "owner", nor

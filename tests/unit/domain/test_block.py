@@ -624,3 +624,20 @@ def test_a_change_whose_new_value_has_itself_ended_says_so():
         "- prod · deploy target: Heroku -> Render"
         " (changed 2026-03-01 12:00 +03, new value no longer current)",
     ]
+
+
+def test_a_value_filed_under_another_name_shows_that_name_when_it_says_more():
+    # "45000" was written as timeout_ms under timeout_seconds (slot drift): read as
+    # seconds, it would be wrong by a thousand. A mere spelling adds nothing.
+    old = fv("s1", "web", "timeout_seconds", "30", days(30), fact_id="S", invalid_at=CHANGED)
+    ms = fv("m1", "web", "timeout_seconds", "45000", CHANGED, fact_id="M")
+    ms = ms.model_copy(update={"written_as": "timeout_ms"})
+    spelt = fv("d1", "prod", "deploy_target", "Fly.io", days(3))
+    spelt = spelt.model_copy(update={"written_as": "deploymentTarget"})
+    block = render([old, ms, spelt])
+    assert "- web · timeout seconds (written as timeout ms): 45000" in block.text
+    assert "- prod · deploy target: Fly.io" in block.text
+    assert changes(block) == [
+        "- web · timeout seconds: 30 -> timeout seconds (written as timeout ms): 45000 "
+        "(changed 2026-03-02 07:00 +03)"
+    ]
