@@ -370,7 +370,16 @@ async def test_merged_slot_names_are_listed_and_split_back_from_the_screen(
         await page.locator("#merge-list li", has_text="No merges").wait_for()
         await page.locator("#facts tbody tr", has_text="Buildkite").wait_for()
         facts = (await http.get("/v1/facts", params={"subject": "web"})).json()["facts"]
-    assert sorted((f["predicate"], f["object"]) for f in facts) == [
-        ("ci_platform", "Buildkite"),
-        ("ci_provider", "CircleCI"),
-    ]
+        assert sorted((f["predicate"], f["object"]) for f in facts) == [
+            ("ci_platform", "Buildkite"),
+            ("ci_provider", "CircleCI"),
+        ]
+        # Two names drift kept apart are joined again from the same panel.
+        await page.fill("#merge-form input[name=subject]", "web")
+        await page.fill("#merge-form input[name=alias]", "ci_platform")
+        await page.fill("#merge-form input[name=canonical]", "ci_provider")
+        await page.click("#merge-form button")
+        joined = "ci_platform → ci_provider (decided by merge by person)"
+        await page.locator("#merge-list li", has_text=joined).wait_for()
+        facts = (await http.get("/v1/facts", params={"subject": "web"})).json()["facts"]
+    assert [(f["predicate"], f["object"]) for f in facts] == [("ci_provider", "Buildkite")]

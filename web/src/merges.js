@@ -1,13 +1,34 @@
 // Slot-drift merges (GET /v1/aliases): which name was written under which slot, and who
-// decided it (the grey zone's model, or the matcher). "split" undoes one
-// (POST /v1/aliases/split): both slots current again, both clocks kept.
+// decided it (the grey zone's model, the matcher, or a merge by hand). "split" undoes one
+// (POST /v1/aliases/split): both slots current again, both clocks kept. The form below
+// joins two names drift kept apart (POST /v1/aliases/merge): one slot, one current value.
 import { api } from "./api.js";
 
-export function mergesPanel(host, showError, onSplit) {
+export function mergesPanel(host, showError, onChange) {
   const details = document.createElement("details");
   details.id = "merges";
-  details.innerHTML = '<summary>Merged slot names</summary><ul id="merge-list"></ul>';
+  details.innerHTML =
+    '<summary>Merged slot names</summary><ul id="merge-list"></ul>' +
+    '<form id="merge-form">Two names of one slot? ' +
+    '<input name="subject" placeholder="subject" size="12" aria-label="merge: subject" required> ' +
+    '<input name="alias" placeholder="name" size="14" aria-label="merge: the name to fold in" required> ' +
+    'into <input name="canonical" placeholder="slot" size="14" aria-label="merge: the slot it joins" required> ' +
+    '<button type="submit">merge</button></form>';
   const list = details.querySelector("ul");
+  const form = details.querySelector("form");
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const fields = Object.fromEntries(new FormData(form));
+    try {
+      await api("POST", "/v1/aliases/merge", fields);
+      showError(null);
+      form.reset();
+      await draw();
+      onChange();
+    } catch (error) {
+      showError(error);
+    }
+  });
 
   async function draw() {
     const { aliases } = await api("GET", "/v1/aliases");
@@ -33,7 +54,7 @@ export function mergesPanel(host, showError, onSplit) {
           await api("POST", "/v1/aliases/split", { alias: merge.alias, subject: merge.subject });
           showError(null);
           await draw();
-          onSplit();
+          onChange();
         } catch (error) {
           showError(error);
         }
