@@ -10,7 +10,10 @@ from typing import Any
 from twoclocks.domain.model import FactVersion, Incoming, Plan, RetiredReason
 from twoclocks.domain.revise_plan import plan_retract, plan_revise
 from twoclocks.domain.write_plan import plan_write
+from twoclocks.embeddings.hashing import HashingEmbedder
+from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import SlotState, Store
+from twoclocks.service.memory import MemoryService
 
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)
 """The fake clock's epoch: every test time is T0 plus an explicit offset."""
@@ -109,3 +112,18 @@ class Writer:
         plan = plan_retract(fact_id, versions, now or self.clock.tick())
         assert await self.store.apply(self.account, plan, subject, predicate, state.counter)
         return plan
+
+
+def names_only_service(store: Store, clock: FakeClock) -> MemoryService:
+    """A MemoryService whose slot drift merges only names the lexical rules call one.
+
+    At a 0.99 threshold the hashing embedder merges nothing of its own: "ci_provider" /
+    "ci_platform" are one slot by the rules, "owner" / "steward" stay two.
+    """
+    ids = (uuid.uuid4().hex for _ in itertools.count())
+    return MemoryService(
+        store,
+        lambda: clock.now,
+        lambda: next(ids),
+        slot_matcher=SlotMatcher(HashingEmbedder(), threshold=0.99),
+    )

@@ -2,16 +2,12 @@
 
 from __future__ import annotations
 
-import itertools
-import uuid
 from datetime import UTC, datetime
 
 import pytest
-from storekit import FakeClock
+from storekit import FakeClock, names_only_service
 
 from twoclocks.domain.errors import AliasNotFound, InvalidInput
-from twoclocks.embeddings.hashing import HashingEmbedder
-from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import (
@@ -25,14 +21,7 @@ pytestmark = pytest.mark.anyio
 
 
 def service(store: Store, clock: FakeClock) -> MemoryService:
-    # "ci_provider" / "ci_platform" are one slot by the lexical rules: no model needed.
-    ids = (uuid.uuid4().hex for _ in itertools.count())
-    return MemoryService(
-        store,
-        lambda: clock.now,
-        lambda: next(ids),
-        slot_matcher=SlotMatcher(HashingEmbedder(), threshold=0.99),
-    )
+    return names_only_service(store, clock)
 
 
 def remember(predicate: str, value: str, valid_at: datetime) -> RememberRequest:

@@ -6,16 +6,12 @@ stay honest, later writes of the merged name land in the slot, and a split undoe
 
 from __future__ import annotations
 
-import itertools
-import uuid
 from datetime import UTC, datetime
 
 import pytest
-from storekit import FakeClock
+from storekit import FakeClock, names_only_service
 
 from twoclocks.domain.errors import InvalidInput, SlotNotFound
-from twoclocks.embeddings.hashing import HashingEmbedder
-from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import (
@@ -32,15 +28,7 @@ JAN, MAR, JUN = (datetime(2026, m, 1, tzinfo=UTC) for m in (1, 3, 6))
 
 
 def service(store: Store, clock: FakeClock) -> MemoryService:
-    # "owner" / "steward" share no word: at 0.99 the hashing embedder keeps them apart,
-    # the missed merge this mends.
-    ids = (uuid.uuid4().hex for _ in itertools.count())
-    return MemoryService(
-        store,
-        lambda: clock.now,
-        lambda: next(ids),
-        slot_matcher=SlotMatcher(HashingEmbedder(), threshold=0.99),
-    )
+    return names_only_service(store, clock)
 
 
 def remember(predicate: str, value: str, valid_at: datetime) -> RememberRequest:
