@@ -6,6 +6,7 @@ stay honest, later writes of the merged name land in the slot, and a split undoe
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime
 
 import pytest
@@ -155,3 +156,29 @@ async def test_slot_merge_of_slots_it_cannot_join_changes_nothing(
         await svc.merge_slot(who, merge(alias="maintainer", canonical="owner"))
     assert await svc.facts(who, FactsRequest(include_history=True)) == before
     assert await svc.aliases(who) == aliases
+
+
+async def test_slot_merge_while_the_name_is_written_leaves_one_slot_and_loses_nothing(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
+    svc, who = service(store, clock), Caller(account=account)
+    await svc.remember(who, remember("owner", "Aiko", JAN))
+    clock.tick()
+    await svc.remember(who, remember("steward", "Lucía", MAR))
+    clock.tick()
+    writes = [
+        svc.remember(who, remember("steward", f"Person {n}", datetime(2026, 4, n, tzinfo=UTC)))
+        for n in range(1, 9)
+    ]
+    results = await asyncio.gather(svc.merge_slot(who, merge()), *writes)
+    written = {r.fact_id for r in results[1:]}  # type: ignore[union-attr]
+    # Each write says where it is now, whether it queued before the merge or after.
+    assert {r.predicate for r in results[1:]} == {"owner"}  # type: ignore[union-attr]
+    # Nothing is left believed under the merged name, and every value written is in the slot.
+    history = await svc.facts(who, FactsRequest(subject="core", include_history=True))
+    assert not [f for f in history if f.predicate == "steward" and f.expired_at is None]
+    in_slot = {f.fact_id for f in history if f.predicate == "owner" and f.expired_at is None}
+    assert written <= in_slot
+    current = await svc.facts(who, FactsRequest(subject="core"))
+    assert [(f.predicate, f.object) for f in current] == [("owner", "Person 8")]

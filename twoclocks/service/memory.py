@@ -194,14 +194,25 @@ class MemoryService:
                 subject=subject, alias=asked, canonical=predicate, decided_by=slot.decided_by
             )
             await self.store.record_alias(caller.account, merge)
+        # A merge of this name that ran while the write queued moves the write on.
+        slot_now, moves = await self._aliases.settle(caller.account, subject, predicate)
+        version_id, closed = done.version_id, list(done.closed)
+        for move in moves:
+            version_id = next(
+                (v.version_id for v in move.insert if v.fact_id == done.fact_id), version_id
+            )
+            seen_values.update((v.fact_id, v.object) for v in move.insert)
+            closed += [f for f in move.closed if f != done.fact_id and f not in closed]
+        for gone in (f for f in closed if f not in seen_values):  # replaced at its own start
+            seen_values[gone] = (await self._versions(caller.account, gone))[0].object
         return RememberResult(
             fact_id=done.fact_id,
-            version_id=done.version_id,
+            version_id=version_id,
             outcome=done.outcome,
-            predicate=done.predicate,
-            closed=list(done.closed),
-            replaced=[ReplacedValue(fact_id=f, object=seen_values[f]) for f in done.closed],
-            written_as=written_as,
+            predicate=slot_now,
+            closed=closed,
+            replaced=[ReplacedValue(fact_id=f, object=seen_values[f]) for f in closed],
+            written_as=asked if slot_now != asked else None,
             tier=tier.tier,
             tier_lowered=tier.lowered,
         )

@@ -7,6 +7,7 @@ touch and apply only if the merged slot did not move meanwhile (``service.slot_w
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
 
@@ -31,6 +32,9 @@ Within this process a merge holds that name's queue, so one round moves everythi
 another process writing the name in the same instant leaves a version the next round
 moves (the alias, recorded first, sends every later write to the slot merged into)."""
 
+REMEMBERED_MERGES = 1024
+"""How many merges this process keeps in mind to settle writes that raced them."""
+
 
 class SlotAliases:
     """Split and merge slot names of one store."""
@@ -41,6 +45,28 @@ class SlotAliases:
         self.new_id = new_id
         # Only a merge holds two slots' queues; one merge at a time cannot deadlock.
         self._merging = asyncio.Lock()
+        # (account, subject, name) -> the slot it was merged into, for ``settle``.
+        self._merged: OrderedDict[tuple[str, str, str], str] = OrderedDict()
+
+    async def settle(self, account: str, subject: str, predicate: str) -> tuple[str, list[Plan]]:
+        """Move a write that landed under a name merged meanwhile into that name's slot.
+
+        A write names its slot before it queues for it; one that named ``steward`` just
+        before ``steward`` was merged into ``owner`` lands under ``steward`` after the
+        merge drained it. Called after every write: the slot the write's facts are in
+        now, and the plans that moved them (none when nothing had to move).
+        """
+        into = self._merged.get((account, subject, predicate))
+        if into is None:
+            return predicate, []
+        plans: list[Plan] = []
+        async with self._merging, self.writer.queue.turn(account, subject, predicate):
+            for _ in range(MAX_DRAINS):
+                done = await self._move(account, subject, predicate, into)
+                if done is None:
+                    break
+                plans.append(done[1])
+        return into, plans
 
     async def split(self, caller: Caller, req: SplitAliasRequest) -> SplitAliasResult:
         """Undo a slot-drift merge (``domain.alias_split``): both slots current again."""
@@ -68,6 +94,7 @@ class SlotAliases:
         done = await self.writer.apply(caller.account, alias.subject, alias.canonical, plan)
         # Forgotten only once the facts are back: a failed split leaves the alias to retry.
         await self.store.delete_alias(caller.account, alias.subject, alias.alias)
+        self._merged.pop((caller.account, alias.subject, alias.alias), None)
         moved = [v.fact_id for v in done.insert if v.predicate == alias.alias]
         return SplitAliasResult(
             subject=alias.subject,
@@ -91,6 +118,7 @@ class SlotAliases:
         closed: list[str] = []
         async with self._merging, self.writer.queue.turn(account, subject, name):
             await self._check_kinds(account, subject, name, into)
+            self._remember_merge(account, subject, name, into)
             # The alias goes first: from here on a write of the name lands in ``into``.
             decided = f"merge by {caller.writer.value}"
             alias = SlotAlias(subject=subject, alias=name, canonical=into, decided_by=decided)
@@ -114,6 +142,16 @@ class SlotAliases:
             moved=list(dict.fromkeys(moved)),
             closed=list(dict.fromkeys(closed)),
         )
+
+    def _remember_merge(self, account: str, subject: str, name: str, into: str) -> None:
+        """Keep the merge in mind for ``settle``; names merged into ``name`` follow it."""
+        for key, target in self._merged.items():
+            if key[:2] == (account, subject) and target == name:
+                self._merged[key] = into
+        self._merged[(account, subject, name)] = into
+        self._merged.move_to_end((account, subject, name))
+        while len(self._merged) > REMEMBERED_MERGES:
+            self._merged.popitem(last=False)
 
     async def _merge_names(
         self, account: str, subject: str, alias: str, canonical: str
