@@ -381,5 +381,8 @@ async def test_merged_slot_names_are_listed_and_split_back_from_the_screen(
         await page.click("#merge-form button")
         joined = "ci_platform → ci_provider (decided by merge by person)"
         await page.locator("#merge-list li", has_text=joined).wait_for()
+        # The table reloads: the value says the name it was written under.
+        written = page.locator("#facts tbody tr", has_text="ci_provider (written as ci_platform)")
+        await written.wait_for()
         facts = (await http.get("/v1/facts", params={"subject": "web"})).json()["facts"]
     assert [(f["predicate"], f["object"]) for f in facts] == [("ci_provider", "Buildkite")]

@@ -121,6 +121,11 @@ export async function renderFacts(root, settings, signOut) {
       const row = body.insertRow();
       row.dataset.factId = fact.fact_id;
       for (const name of COLUMNS) row.insertCell().textContent = fact[name] ?? "";
+      // A fact filed under another slot name (slot drift, a merge) says the name it was
+      // written under: "timeout_seconds (written as timeout_ms)" for "45000".
+      if (fact.written_as && fact.written_as !== fact.predicate) {
+        row.cells[COLUMNS.indexOf("predicate")].textContent += ` (written as ${fact.written_as})`;
+      }
       row.insertCell().textContent = `${when(fact.valid_at, zone)} → ${when(fact.invalid_at, zone)}`;
       row.insertCell().textContent = `${when(fact.created_at, zone)} → ${when(fact.expired_at, zone)}`;
       row.insertCell().textContent = fact.retired_reason || "";
