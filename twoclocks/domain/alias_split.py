@@ -22,13 +22,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from twoclocks.domain.correction import natural_end
+from twoclocks.domain.correction import natural_end, places_overlap
 from twoclocks.domain.model import Cardinality, Expiry, FactVersion, Plan, RetiredReason
-
-
-def _sees(a: FactVersion, b: FactVersion) -> bool:
-    """Two versions constrain each other's windows when their places overlap."""
-    return a.workspace is None or b.workspace is None or a.workspace == b.workspace
 
 
 def _end_without(
@@ -47,7 +42,9 @@ def _end_without(
     later = [
         v.valid_at
         for v in own
-        if v.fact_id != version.fact_id and v.valid_at > version.valid_at and _sees(v, version)
+        if v.fact_id != version.fact_id
+        and v.valid_at > version.valid_at
+        and places_overlap(v, version)
     ]
     ends = [e for e in [*later, natural_end(version, history)] if e is not None]
     return min(ends) if ends else None

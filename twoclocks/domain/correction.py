@@ -98,7 +98,7 @@ def _explicit(version: FactVersion, history: Sequence[FactVersion]) -> bool:
     )
 
 
-def _sees(a: FactVersion, b: FactVersion) -> bool:
+def places_overlap(a: FactVersion, b: FactVersion) -> bool:
     """Two versions of a slot constrain each other's windows when their places overlap."""
     return a.workspace is None or b.workspace is None or a.workspace == b.workspace
 
@@ -130,7 +130,9 @@ def restore_after_correction(
         later = [
             v.valid_at
             for v in believed
-            if v.fact_id != closed.fact_id and v.valid_at > closed.valid_at and _sees(v, closed)
+            if v.fact_id != closed.fact_id
+            and v.valid_at > closed.valid_at
+            and places_overlap(v, closed)
         ]
         if replacement_start is not None and replacement_start > closed.valid_at:
             later.append(replacement_start)

@@ -24,17 +24,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
+from twoclocks.domain.correction import places_overlap
 from twoclocks.domain.model import Cardinality, Expiry, FactVersion, Plan, RetiredReason
-
-
-def _sees(a: FactVersion, b: FactVersion) -> bool:
-    """Two versions constrain each other's windows when their places overlap."""
-    return a.workspace is None or b.workspace is None or a.workspace == b.workspace
 
 
 def _cuts(later: FactVersion, version: FactVersion) -> bool:
     """True when ``later``, a value of the other side, starts after ``version`` does."""
-    if not _sees(later, version) or later.cardinality is not Cardinality.ONE:
+    if not places_overlap(later, version) or later.cardinality is not Cardinality.ONE:
         return False
     if later.valid_at == version.valid_at:
         return later.created_at > version.created_at
