@@ -20,6 +20,7 @@ from twoclocks.service.requests import (
     FactsRequest,
     MergeSlotRequest,
     RememberRequest,
+    RememberResult,
     SplitAliasRequest,
 )
 
@@ -34,6 +35,17 @@ def service(store: Store, clock: FakeClock) -> MemoryService:
 
 def remember(predicate: str, value: str, valid_at: datetime) -> RememberRequest:
     return RememberRequest(subject="core", predicate=predicate, object=value, valid_at=valid_at)
+
+
+async def write_in_order(
+    svc: MemoryService, who: Caller, clock: FakeClock, *writes: tuple[str, str, datetime]
+) -> list[RememberResult]:
+    """Remember each (predicate, value, valid_at), one record tick apart."""
+    out = []
+    for predicate, value, valid_at in writes:
+        out.append(await svc.remember(who, remember(predicate, value, valid_at)))
+        clock.tick()
+    return out
 
 
 def merge(alias: str = "steward", canonical: str = "owner") -> MergeSlotRequest:
@@ -91,10 +103,7 @@ async def test_slot_merge_the_later_value_replaces_the_earlier_and_both_clocks_s
 async def test_slot_merge_is_undone_by_a_split(store: Store, account: str) -> None:
     clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
     svc, who = service(store, clock), Caller(account=account)
-    await svc.remember(who, remember("owner", "Aiko", JAN))
-    clock.tick()
-    await svc.remember(who, remember("steward", "Lucía", MAR))
-    clock.tick()
+    await write_in_order(svc, who, clock, ("owner", "Aiko", JAN), ("steward", "Lucía", MAR))
     await svc.merge_slot(who, merge())
     clock.tick()
     split = await svc.split_alias(who, SplitAliasRequest(alias="steward", subject="core"))
@@ -111,12 +120,14 @@ async def test_slot_merge_keeps_an_end_of_its_own_and_moves_history(
 ) -> None:
     clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
     svc, who = service(store, clock), Caller(account=account)
-    await svc.remember(who, remember("owner", "Aiko", JAN))
-    clock.tick()
-    await svc.remember(who, remember("steward", "Lucía", JAN))
-    clock.tick()
-    await svc.remember(who, remember("steward", "Mateo", JUN))
-    clock.tick()
+    await write_in_order(
+        svc,
+        who,
+        clock,
+        ("owner", "Aiko", JAN),
+        ("steward", "Lucía", JAN),
+        ("steward", "Mateo", JUN),
+    )
     done = await svc.merge_slot(who, merge())
     # Aiko and Lucía both started in January; Lucía was recorded later, so she replaced
     # Aiko at her start, as a write would have. Lucía's own end (Mateo, June) is kept.
@@ -133,12 +144,14 @@ async def test_slot_merge_of_slots_it_cannot_join_changes_nothing(
 ) -> None:
     clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
     svc, who = service(store, clock), Caller(account=account)
-    await svc.remember(who, remember("owner", "Aiko", JAN))
-    clock.tick()
-    await svc.remember(who, remember("ci_provider", "CircleCI", JAN))
-    clock.tick()
-    await svc.remember(who, remember("ci_platform", "Buildkite", MAR))  # drift: an alias
-    clock.tick()
+    await write_in_order(
+        svc,
+        who,
+        clock,
+        ("owner", "Aiko", JAN),
+        ("ci_provider", "CircleCI", JAN),
+        ("ci_platform", "Buildkite", MAR),  # drift: an alias of ci_provider
+    )
     # A maintainer is one of several (domain.cardinality): not the one owner.
     await svc.remember(who, remember("maintainer", "Lucía", JAN))
     clock.tick()
@@ -163,10 +176,7 @@ async def test_slot_merge_while_the_name_is_written_leaves_one_slot_and_loses_no
 ) -> None:
     clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
     svc, who = service(store, clock), Caller(account=account)
-    await svc.remember(who, remember("owner", "Aiko", JAN))
-    clock.tick()
-    await svc.remember(who, remember("steward", "Lucía", MAR))
-    clock.tick()
+    await write_in_order(svc, who, clock, ("owner", "Aiko", JAN), ("steward", "Lucía", MAR))
     writes = [
         svc.remember(who, remember("steward", f"Person {n}", datetime(2026, 4, n, tzinfo=UTC)))
         for n in range(1, 9)
