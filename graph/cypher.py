@@ -93,10 +93,18 @@ RETURN ep.saved_by = $token AS created
 call), which is how a replayed tool event is told from a new one."""
 
 RECORD_ALIAS = """
+MERGE (s:Slot {group_id: $g, key: $key})
+  ON CREATE SET s.counter = 0, s.subject = $subject, s.predicate = $alias
+SET s.counter = s.counter + 1
 MERGE (a:SlotAlias {group_id: $g, subject: $subject, alias: $alias})
 SET a.canonical = $canonical, a.decided_by = $decided_by
 """
-"""Slot drift: ``alias`` names the slot ``canonical`` of this subject from now on."""
+"""Slot drift: ``alias`` names the slot ``canonical`` of this subject from now on.
+
+The alias's own slot counter moves in the same statement (``$key`` is that slot's key):
+a write of the name that read the slot before the alias then fails its counter check,
+reads again, and finds the alias (``READ_SLOT_COUNTER``). The Slot is locked first, as
+every plan's apply locks it first."""
 
 DELETE_ALIAS = """
 MATCH (a:SlotAlias {group_id: $g, subject: $subject, alias: $alias})
@@ -185,9 +193,11 @@ def slot_map(rows: Iterable[tuple[str, str]]) -> dict[str, str]:
 
 
 READ_SLOT_COUNTER = """
-MATCH (s:Slot {group_id: $g, key: $key})
-RETURN s.counter AS counter
+OPTIONAL MATCH (s:Slot {group_id: $g, key: $key})
+OPTIONAL MATCH (a:SlotAlias {group_id: $g, subject: $subject, alias: $predicate})
+RETURN coalesce(s.counter, 0) AS counter, a.canonical AS merged_into
 """
+"""The slot's counter, and the slot an alias of its name points to (null when none)."""
 
 READ_SLOT_VERSIONS = f"""
 MATCH (:Entity {{group_id: $g, name: $subject}})-[e:RELATES_TO]->()

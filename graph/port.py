@@ -30,8 +30,13 @@ class SlotState(BaseModel):
 
     model_config = ConfigDict(frozen=True)
 
+    predicate: str
+    """The slot's name, as it was read."""
     versions: tuple[FactVersion, ...]
     counter: int
+    merged_into: str | None = None
+    """The slot this name is now an alias of (a merge by hand, or drift), if any: a write
+    that still reaches the name belongs there (``service.slot_writer``)."""
 
 
 class FactQuery(BaseModel):
@@ -146,7 +151,8 @@ class Store(Protocol):
         """True for a store never written to: no account, no fact, no version recorded."""
 
     async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
-        """Every believed version of the slot (any workspace) and its counter."""
+        """Every believed version of the slot (any workspace), its counter, and the slot an
+        alias of its name points to."""
 
     async def versions_of(self, account: str, fact_id: str) -> list[FactVersion]:
         """Every version of one logical fact, believed or not; empty if unknown."""
@@ -235,7 +241,11 @@ class Store(Protocol):
         """Every slot name the subject has, and every recorded alias, mapped to its slot name."""
 
     async def record_alias(self, account: str, alias: SlotAlias) -> None:
-        """Remember that ``alias.alias`` names the slot ``alias.canonical`` of its subject."""
+        """Remember that ``alias.alias`` names the slot ``alias.canonical`` of its subject.
+
+        Moves the counter of the slot named ``alias.alias`` in the same statement, so a
+        write to that name that read it before the alias fails its apply and reads again.
+        """
 
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""

@@ -199,10 +199,10 @@ class FalkorDBStore(KeyStore):
         graph = await self._graph(account)
         params = {"g": account, "key": slot_key(subject, predicate), "subject": subject,
                   "predicate": predicate}  # fmt: skip
-        counter = await graph.ro_query(cypher.READ_SLOT_COUNTER, params)
-        versions = await graph.ro_query(cypher.READ_SLOT_VERSIONS, params)
-        value = counter.result_set[0][0] if counter.result_set else 0
-        return SlotState(versions=tuple(versions_from_rows(versions.result_set)), counter=value)
+        head = (await graph.ro_query(cypher.READ_SLOT_COUNTER, params)).result_set[0]
+        rows = (await graph.ro_query(cypher.READ_SLOT_VERSIONS, params)).result_set
+        return SlotState(predicate=predicate, versions=tuple(versions_from_rows(rows)),
+                         counter=head[0], merged_into=head[1])  # fmt: skip
 
     async def versions_of(self, account: str, fact_id: str) -> list[FactVersion]:
         """Every version of one logical fact, believed or not; empty if unknown."""
@@ -324,7 +324,8 @@ class FalkorDBStore(KeyStore):
     async def record_alias(self, account: str, alias: SlotAlias) -> None:
         """Remember that ``alias.alias`` names the slot ``alias.canonical`` of its subject."""
         graph = await self._graph(account)
-        await graph.query(cypher.RECORD_ALIAS, {"g": account, **alias.model_dump()})
+        key = slot_key(alias.subject, alias.alias)
+        await graph.query(cypher.RECORD_ALIAS, {"g": account, "key": key, **alias.model_dump()})
 
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""

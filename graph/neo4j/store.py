@@ -212,9 +212,10 @@ class Neo4jStore(KeyStore):
         """Every believed version of the slot (any workspace) and its counter."""
         params = {"g": check_account(account), "key": slot_key(subject, predicate),
                   "subject": subject, "predicate": predicate}  # fmt: skip
-        rows = await self._run(cypher.READ_SLOT_COUNTER, params)
+        head = (await self._run(cypher.READ_SLOT_COUNTER, params))[0]
         versions = await self._read(cypher.READ_SLOT_VERSIONS, params)
-        return SlotState(versions=tuple(versions), counter=rows[0]["counter"] if rows else 0)
+        return SlotState(predicate=predicate, versions=tuple(versions), counter=head["counter"],
+                         merged_into=head["merged_into"])  # fmt: skip
 
     async def versions_of(self, account: str, fact_id: str) -> list[FactVersion]:
         """Every version of one logical fact, believed or not; empty if unknown."""
@@ -321,7 +322,8 @@ class Neo4jStore(KeyStore):
 
     async def record_alias(self, account: str, alias: SlotAlias) -> None:
         """Remember that ``alias.alias`` names the slot ``alias.canonical`` of its subject."""
-        await self._run(cypher.RECORD_ALIAS, {"g": check_account(account), **alias.model_dump()})
+        params = {"g": check_account(account), "key": slot_key(alias.subject, alias.alias)}
+        await self._run(cypher.RECORD_ALIAS, {**params, **alias.model_dump()})
 
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""

@@ -13,7 +13,8 @@ import pytest
 from storekit import FakeClock, names_only_service
 
 from twoclocks.domain.errors import InvalidInput, SlotNotFound
-from twoclocks.graph.port import Store
+from twoclocks.domain.model import RetiredReason
+from twoclocks.graph.port import SlotState, Store
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import (
     Caller,
@@ -21,6 +22,8 @@ from twoclocks.service.requests import (
     MergeSlotRequest,
     RememberRequest,
     RememberResult,
+    Replacement,
+    ReviseRequest,
     SplitAliasRequest,
 )
 
@@ -192,3 +195,81 @@ async def test_slot_merge_while_the_name_is_written_leaves_one_slot_and_loses_no
     assert written <= in_slot
     current = await svc.facts(who, FactsRequest(subject="core"))
     assert [(f.predicate, f.object) for f in current] == [("owner", "Person 8")]
+
+
+class ReadThenWait:
+    """The real store, seen by a second server process whose first read of one slot
+    waits until the test lets it go on: it read the slot just before a merge elsewhere."""
+
+    def __init__(self, store: Store, predicate: str) -> None:
+        self._store = store
+        self._predicate = predicate
+        self.has_read = asyncio.Event()
+        self.go_on = asyncio.Event()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._store, name)
+
+    async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
+        state = await self._store.read_slot(account, subject, predicate)
+        if predicate == self._predicate and not self.has_read.is_set():
+            self.has_read.set()
+            await self.go_on.wait()
+        return state
+
+
+async def merged_while_read(
+    store: Store, account: str, clock: FakeClock, other_process: ReadThenWait, work: object
+) -> object:
+    """Run ``work`` on the other process up to its read of ``steward``, merge ``steward``
+    into ``owner`` here, then let the other process apply what it planned."""
+    task = asyncio.ensure_future(work)  # type: ignore[arg-type]
+    await other_process.has_read.wait()
+    await service(store, clock).merge_slot(Caller(account=account), merge())
+    other_process.go_on.set()
+    return await task
+
+
+async def test_slot_merge_holds_against_a_write_from_another_process(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
+    here, who = service(store, clock), Caller(account=account)
+    await write_in_order(here, who, clock, ("owner", "Aiko", JAN), ("steward", "Lucía", MAR))
+    elsewhere = ReadThenWait(store, "steward")
+    write = service(elsewhere, clock).remember(who, remember("steward", "Mateo", JUN))  # type: ignore[arg-type]
+
+    done = await merged_while_read(store, account, clock, elsewhere, write)
+
+    # The alias moved the name's counter, so the write read again and went to the slot.
+    assert (done.predicate, done.written_as) == ("owner", "steward")  # type: ignore[attr-defined]
+    history = await here.facts(who, FactsRequest(subject="core", include_history=True))
+    assert not [f for f in history if f.predicate == "steward" and f.expired_at is None]
+    assert believed(history) == [
+        ("owner", "Aiko", JAN, MAR, None),
+        ("owner", "Lucía", MAR, JUN, "steward"),
+        ("owner", "Mateo", JUN, None, "steward"),
+    ]
+
+
+async def test_slot_merge_holds_against_a_revise_from_another_process(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
+    here, who = service(store, clock), Caller(account=account)
+    _, lucia = await write_in_order(
+        here, who, clock, ("owner", "Aiko", JAN), ("steward", "Lucía", MAR)
+    )
+    elsewhere = ReadThenWait(store, "steward")
+    ended = ReviseRequest(
+        reason=RetiredReason.ENDED, at=JUN, replacement=Replacement(object="Mateo")
+    )
+    revise = service(elsewhere, clock).revise(who, lucia.fact_id, ended)  # type: ignore[arg-type]
+
+    done = await merged_while_read(store, account, clock, elsewhere, revise)
+
+    assert done.successor_id is not None  # type: ignore[attr-defined]
+    history = await here.facts(who, FactsRequest(subject="core", include_history=True))
+    assert not [f for f in history if f.predicate == "steward" and f.expired_at is None]
+    current = await here.facts(who, FactsRequest(subject="core"))
+    assert [(f.predicate, f.object) for f in current] == [("owner", "Mateo")]

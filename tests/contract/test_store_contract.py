@@ -166,6 +166,28 @@ async def test_apply_is_refused_when_the_slot_counter_moved(
     assert (await store.read_slot(account, "prod", "hosted_on")).counter == counter == 2
 
 
+async def test_an_alias_of_a_slot_name_refuses_a_write_that_read_before_it(
+    store: Store, writer: Writer, account: str
+) -> None:
+    await writer.write("core", "steward", "Lucía", T0)
+    stale = await store.read_slot(account, "core", "steward")
+    assert (stale.predicate, stale.merged_into) == ("steward", None)
+    merged = SlotAlias(subject="core", alias="steward", canonical="owner")
+    await store.record_alias(account, merged)
+    before = await everything(store, account)
+    incoming = Incoming(subject="core", predicate="steward", object="Mateo", valid_at=T0 + DAY)
+    plan = plan_write(incoming, stale.versions, writer.clock.tick(), writer.new_id)
+    # The alias moved the name's counter: the write planned before it is refused...
+    assert not await store.apply(account, plan, "core", "steward", stale.counter)
+    assert await everything(store, account) == before
+    # ...and its next read finds where the name went.
+    fresh = await store.read_slot(account, "core", "steward")
+    assert fresh.merged_into == "owner" and fresh.counter == stale.counter + 1
+    # A name with no slot yet gets a counter too, so a first write racing drift loses.
+    await store.record_alias(account, SlotAlias(subject="core", alias="keeper", canonical="owner"))
+    assert (await store.read_slot(account, "core", "keeper")).counter == 1
+
+
 async def test_twenty_concurrent_applies_to_one_slot_leave_one_winner(
     store: Store, writer: Writer, account: str
 ) -> None:

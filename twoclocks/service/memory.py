@@ -176,38 +176,38 @@ class MemoryService:
             )
 
         seen_values: dict[str, str] = {}  # fact id -> value, from the attempt that applied
+        slot_now = predicate  # the slot planned for last: another, if a merge moved the name
 
         async def plan(state: SlotState, now: datetime) -> Plan:
+            nonlocal slot_now
             visible = [
                 v
                 for v in state.versions
                 if sees_everything or v.workspace is None or v.workspace in workspace.keys
             ]
             seen_values.update((v.fact_id, v.object) for v in visible if v.invalid_at is None)
-            return plan_write(new, visible, now, self.new_id)
+            slot_now = state.predicate
+            moved = {
+                "predicate": state.predicate,
+                "written_as": asked if asked != state.predicate else None,
+            }
+            fact = new if state.predicate == new.predicate else new.model_copy(update=moved)
+            return plan_write(fact, visible, now, self.new_id)
 
         await self._note_workspace(caller.account, new.workspace, workspace.space)
         done = await self._writer.apply(caller.account, new.subject, new.predicate, plan, vectors)
         if slot.new_alias:
             # Recorded only once the fact is in: a write that failed leaves no alias behind.
             merge = SlotAlias(
-                subject=subject, alias=asked, canonical=predicate, decided_by=slot.decided_by
+                subject=subject, alias=asked, canonical=slot_now, decided_by=slot.decided_by
             )
             await self.store.record_alias(caller.account, merge)
-        # A merge of this name that ran while the write queued moves the write on.
-        slot_now, moves = await self._aliases.settle(caller.account, subject, predicate)
-        version_id, closed = done.version_id, list(done.closed)
-        for move in moves:
-            version_id = next(
-                (v.version_id for v in move.insert if v.fact_id == done.fact_id), version_id
-            )
-            seen_values.update((v.fact_id, v.object) for v in move.insert)
-            closed += [f for f in move.closed if f != done.fact_id and f not in closed]
+        closed = list(done.closed)
         for gone in (f for f in closed if f not in seen_values):  # replaced at its own start
             seen_values[gone] = (await self._versions(caller.account, gone))[0].object
         return RememberResult(
             fact_id=done.fact_id,
-            version_id=version_id,
+            version_id=done.version_id,
             outcome=done.outcome,
             predicate=slot_now,
             closed=closed,
@@ -262,7 +262,7 @@ class MemoryService:
                 writer=caller.writer.value,
             )
 
-        async def plan(_state: SlotState, now: datetime) -> Plan:
+        async def plan(state: SlotState, now: datetime) -> Plan:
             versions = await self.store.versions_of(caller.account, fact_id)
             history: list[FactVersion] = []
             if req.reason is RetiredReason.CORRECTED:
@@ -270,10 +270,15 @@ class MemoryService:
                 # slot's closed and expired versions too, not only the believed ones.
                 history = await self.store.query(
                     caller.account,
-                    FactQuery(now=now, subject=subject, predicate=predicate, include_history=True),
+                    FactQuery(
+                        now=now, subject=subject, predicate=state.predicate, include_history=True
+                    ),
                 )
+            successor = replacement
+            if successor is not None and successor.predicate == predicate != state.predicate:
+                successor = successor.model_copy(update={"predicate": state.predicate})  # merged
             return plan_revise(
-                fact_id, versions, req.reason, now, self.new_id, req.at, replacement, history
+                fact_id, versions, req.reason, now, self.new_id, req.at, successor, history
             )
 
         done = await self._writer.apply(caller.account, subject, predicate, plan)

@@ -7,12 +7,11 @@ touch and apply only if the merged slot did not move meanwhile (``service.slot_w
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from collections.abc import Callable
 from datetime import datetime
 
 from twoclocks.domain.alias_split import plan_split
-from twoclocks.domain.errors import AliasNotFound, InvalidInput, SlotNotFound, WriteConflict
+from twoclocks.domain.errors import AliasNotFound, InvalidInput, SlotNotFound
 from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.domain.slot_merge import plan_merge
 from twoclocks.graph.port import FactQuery, SlotAlias, SlotState, Store
@@ -25,16 +24,6 @@ from twoclocks.service.requests import (
 )
 from twoclocks.service.slot_writer import SlotWriter
 
-MAX_DRAINS = 10
-"""How many times a merge moves what was written to the merged name while it ran.
-
-Within this process a merge holds that name's queue, so one round moves everything;
-another process writing the name in the same instant leaves a version the next round
-moves (the alias, recorded first, sends every later write to the slot merged into)."""
-
-REMEMBERED_MERGES = 1024
-"""How many merges this process keeps in mind to settle writes that raced them."""
-
 
 class SlotAliases:
     """Split and merge slot names of one store."""
@@ -45,28 +34,6 @@ class SlotAliases:
         self.new_id = new_id
         # Only a merge holds two slots' queues; one merge at a time cannot deadlock.
         self._merging = asyncio.Lock()
-        # (account, subject, name) -> the slot it was merged into, for ``settle``.
-        self._merged: OrderedDict[tuple[str, str, str], str] = OrderedDict()
-
-    async def settle(self, account: str, subject: str, predicate: str) -> tuple[str, list[Plan]]:
-        """Move a write that landed under a name merged meanwhile into that name's slot.
-
-        A write names its slot before it queues for it; one that named ``steward`` just
-        before ``steward`` was merged into ``owner`` lands under ``steward`` after the
-        merge drained it. Called after every write: the slot the write's facts are in
-        now, and the plans that moved them (none when nothing had to move).
-        """
-        into = self._merged.get((account, subject, predicate))
-        if into is None:
-            return predicate, []
-        plans: list[Plan] = []
-        async with self._merging, self.writer.queue.turn(account, subject, predicate):
-            for _ in range(MAX_DRAINS):
-                done = await self._move(account, subject, predicate, into)
-                if done is None:
-                    break
-                plans.append(done[1])
-        return into, plans
 
     async def split(self, caller: Caller, req: SplitAliasRequest) -> SplitAliasResult:
         """Undo a slot-drift merge (``domain.alias_split``): both slots current again."""
@@ -94,7 +61,6 @@ class SlotAliases:
         done = await self.writer.apply(caller.account, alias.subject, alias.canonical, plan)
         # Forgotten only once the facts are back: a failed split leaves the alias to retry.
         await self.store.delete_alias(caller.account, alias.subject, alias.alias)
-        self._merged.pop((caller.account, alias.subject, alias.alias), None)
         moved = [v.fact_id for v in done.insert if v.predicate == alias.alias]
         return SplitAliasResult(
             subject=alias.subject,
@@ -114,44 +80,23 @@ class SlotAliases:
         """
         account, subject = caller.account, req.subject.strip()
         name, into = await self._merge_names(account, subject, req.alias, req.canonical)
-        moved: list[str] = []
-        closed: list[str] = []
         async with self._merging, self.writer.queue.turn(account, subject, name):
             await self._check_kinds(account, subject, name, into)
-            self._remember_merge(account, subject, name, into)
-            # The alias goes first: from here on a write of the name lands in ``into``.
+            # The alias goes first. It moves the name's slot counter, so from here on every
+            # write of the name, in any process, lands in ``into`` (``service.slot_writer``)
+            # and what the name's slot holds now is all there is to move.
             decided = f"merge by {caller.writer.value}"
             alias = SlotAlias(subject=subject, alias=name, canonical=into, decided_by=decided)
             await self.store.record_alias(account, alias)
             await self._point_aliases(account, subject, name, into)
-            for _ in range(MAX_DRAINS):
-                done = await self._move(account, subject, name, into)
-                if done is None:
-                    break
-                moved += done[0]
-                closed += done[1].closed
-            else:
-                raise WriteConflict(
-                    f"slot ({subject}, {name}) kept receiving writes during the merge: "
-                    "run the merge again"
-                )
+            moved, done = await self._move(account, subject, name, into)
         return MergeSlotResult(
             subject=subject,
             alias=name,
             canonical=into,
             moved=list(dict.fromkeys(moved)),
-            closed=list(dict.fromkeys(closed)),
+            closed=list(dict.fromkeys(done.closed)),
         )
-
-    def _remember_merge(self, account: str, subject: str, name: str, into: str) -> None:
-        """Keep the merge in mind for ``settle``; names merged into ``name`` follow it."""
-        for key, target in self._merged.items():
-            if key[:2] == (account, subject) and target == name:
-                self._merged[key] = into
-        self._merged[(account, subject, name)] = into
-        self._merged.move_to_end((account, subject, name))
-        while len(self._merged) > REMEMBERED_MERGES:
-            self._merged.popitem(last=False)
 
     async def _merge_names(
         self, account: str, subject: str, alias: str, canonical: str
@@ -195,19 +140,14 @@ class SlotAliases:
 
     async def _move(
         self, account: str, subject: str, name: str, into: str
-    ) -> tuple[list[str], Plan] | None:
-        """Move what slot ``name`` still believes into ``into``: the moved facts and the plan.
-
-        None once the slot holds nothing believed.
-        """
-        if not await self._believed(account, subject, name):
-            return None
+    ) -> tuple[list[str], Plan]:
+        """Move what slot ``name`` still believes into ``into``: the moved facts and the plan."""
         moved: list[str] = []
 
         async def plan(state: SlotState, now: datetime) -> Plan:
             versions = await self._believed(account, subject, name)
             moved[:] = [v.fact_id for v in versions]
-            return plan_merge(name, into, versions, state.versions, now, self.new_id)
+            return plan_merge(name, state.predicate, versions, state.versions, now, self.new_id)
 
         return moved, await self.writer.apply(account, subject, into, plan)
 

@@ -7,6 +7,11 @@ a write transaction (on Neo4j it even takes the slot's write lock before it find
 lost), then retries. Under 50 clients on 10 hot slots those retries made the Neo4j tail
 seconds long, so this process's writers of one slot queue first (``SlotQueue``); the
 counter check then almost always passes at once, and still guards against other processes.
+
+A slot whose name became an alias of another (a merge by hand) takes no more writes: a
+writer that reaches it moves on to the slot it was merged into and plans there. Recording
+the alias moves the name's counter (``Store.record_alias``), so a writer that read the slot
+just before is refused and reads again, in this process or any other.
 """
 
 from __future__ import annotations
@@ -78,13 +83,20 @@ class SlotWriter:
 
         The planner runs again on every attempt, so a racer that lost sees the
         winner's write: N racing revisions leave one successor and N-1
-        FactAlreadyRetired.
+        FactAlreadyRetired. It plans for the slot ``SlotState.predicate`` names, which
+        is not ``predicate`` when that name was merged into another slot meanwhile.
         """
         # By fact text, so a retry does not re-encode; ``known`` comes encoded already.
         vectors: dict[str, list[float]] = dict(known or {})
+        passed = {predicate}
         for attempt in range(MAX_ATTEMPTS):
             async with self.queue.turn(account, subject, predicate):
                 state = await self.store.read_slot(account, subject, predicate)
+                into = state.merged_into
+                if into is not None and into != predicate and into not in passed:
+                    passed.add(into)
+                    predicate = into
+                    continue
                 planned = await plan(state, self.clock())
                 if not planned.changes_anything:
                     return planned
