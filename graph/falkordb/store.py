@@ -195,7 +195,7 @@ class FalkorDBStore(KeyStore):
         return not (await graph.ro_query(cypher.ANY_NODE, {})).result_set
 
     async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
-        """Every believed version of the slot (any workspace) and its counter."""
+        """Every believed version of the slot (any workspace), its counter, and its alias."""
         graph = await self._graph(account)
         params = {"g": account, "key": slot_key(subject, predicate), "subject": subject,
                   "predicate": predicate}  # fmt: skip

@@ -209,7 +209,7 @@ class Neo4jStore(KeyStore):
         return not await self._run(cypher.ANY_NODE)
 
     async def read_slot(self, account: str, subject: str, predicate: str) -> SlotState:
-        """Every believed version of the slot (any workspace) and its counter."""
+        """Every believed version of the slot (any workspace), its counter, and its alias."""
         params = {"g": check_account(account), "key": slot_key(subject, predicate),
                   "subject": subject, "predicate": predicate}  # fmt: skip
         head = (await self._run(cypher.READ_SLOT_COUNTER, params))[0]
