@@ -10,6 +10,7 @@ wiki do we use?" about the ``team``. Pure: words in, a number out.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens
@@ -89,6 +90,40 @@ def subject_mention(asked: frozenset[str], subject: str) -> float:
     return sum(
         _said(w, asked) or bool(ENVIRONMENT_ALIASES.get(w, set()) & asked) for w in words
     ) / len(words)
+
+
+def subject_mentions(asked: frozenset[str], subjects: Iterable[str]) -> dict[str, float]:
+    """``subject_mention`` of each subject, where a subject named whole claims its words.
+
+    A question that names one subject whole is about it, not in part about a longer name
+    that shares those words: "the capital of United Kingdom" says nothing of ``United
+    Kingdom of Great Britain and Ireland`` when ``United Kingdom`` is a subject too, and
+    "which queue does billing-worker use?" nothing of ``billing-reports``.
+
+    >>> m = subject_mentions(question_words("what is the capital of United Kingdom?"),
+    ...     ["United Kingdom", "United Kingdom of Great Britain and Ireland"])
+    >>> m["United Kingdom"], m["United Kingdom of Great Britain and Ireland"]
+    (1.0, 0.0)
+    >>> subject_mentions(question_words("what is the capital of United Kingdom?"),
+    ...     ["United Kingdom of Great Britain and Ireland"])
+    {'United Kingdom of Great Britain and Ireland': 0.4}
+    """
+    scores = {s: subject_mention(asked, s) for s in dict.fromkeys(subjects)}
+    claimed = {w for s, m in scores.items() if m == 1.0 for w in _said_words(s, asked)}
+    for subject, mention in scores.items():
+        words = _said_words(subject, asked)
+        if 0.0 < mention < 1.0 and words and words <= claimed:
+            scores[subject] = 0.0
+    return scores
+
+
+def _said_words(subject: str, asked: frozenset[str]) -> frozenset[str]:
+    """The distinctive words of an ordinary subject's name the question says ("I" and
+    "we" name the person and the team, which claim no words of other names)."""
+    name = subject.lower().strip()
+    if name in PERSON_SELF or name in TEAM_SELF:
+        return frozenset()
+    return frozenset(w for w in _distinctive_words(name) if _said(w, asked))
 
 
 @lru_cache(maxsize=4096)  # subjects repeat across candidates and questions

@@ -102,13 +102,26 @@ _OPENING_VERBS = frozenset(
 
 
 def _names_a_person_by_first_name(question: str, value: str) -> bool:
-    """A person is named by their first name, capitalized: "is Kwame still the owner?"."""
-    first = value.split()[0]
+    """A person is named by their first name, capitalized: "is Kwame still the owner?".
+
+    Not when another surname follows it: "Charles Darwin" names no Charles Dickens.
+
+    >>> _names_a_person_by_first_name("is Kwame still the owner?", "Kwame Mensah")
+    True
+    >>> _names_a_person_by_first_name("Who is Charles Darwin married to?", "Charles Dickens")
+    False
+    """
+    first, *rest = value.split()
     said = _tokens(question)
     if said and said[0].lower() in _OPENING_VERBS:
         said = said[1:]
     # The word check first: it is cheap, and most questions name no one.
-    return first in said and "person" in value_categories(value)
+    if first not in said:
+        return False
+    followed = [said[i + 1] if i + 1 < len(said) else "" for i, w in enumerate(said) if w == first]
+    if all(after[:1].isupper() and after not in rest for after in followed):
+        return False  # every "Charles" in the question is another Charles
+    return "person" in value_categories(value)
 
 
 _VERSION = re.compile(r"v?\d+(\.\d+)*")

@@ -32,7 +32,7 @@ from twoclocks.domain.category_glosses import glosses
 from twoclocks.domain.errors import InvalidInput, ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import Cardinality, FactVersion, require_aware
-from twoclocks.domain.named_subjects import question_words, subject_mention
+from twoclocks.domain.named_subjects import question_words, subject_mention, subject_mentions
 from twoclocks.domain.named_things import named_categories, names_value
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import Scope, block_spaces, here_first, keys_in_scope, readable_spaces
@@ -417,13 +417,14 @@ class RecallService:
             else:
                 slot_of = {n: dot(vector, v) for n, v in zip(names, vectors, strict=True)}
                 gloss_of = {t: dot(vector, v) for t, v in zip(texts, gloss_vectors, strict=True)}
+        mentions = subject_mentions(said, (v.subject for v in facts.values()))
         return {
             vid: Relevance(
                 lexical=lexical_overlap(asked, v.predicate, v.object),
                 slot=slot_of.get(v.predicate, 0.0),
                 vector=cosine.get(vid),
                 kind=kind_agreement(wants, v.predicate, v.object),
-                subject=subject_mention(said, v.subject),
+                subject=mentions[v.subject],
                 category=max((gloss_of.get(g, 0.0) for g in glosses(categories[vid])), default=0.0),
                 kin=1.0 if kin & categories[vid] else 0.0,
                 former=1.0 if v.slot in former_slots else 0.0,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from twoclocks.domain.named_subjects import question_words, subject_mention
+from twoclocks.domain.named_subjects import question_words, subject_mention, subject_mentions
 
 
 def mention(question: str, subject: str) -> float:
@@ -56,3 +56,19 @@ def test_live_names_production_and_locally_names_development() -> None:
     assert subject_mention(question_words("where's the live shop?"), "prod") == 1.0
     assert subject_mention(question_words("which database do I get locally?"), "dev") == 1.0
     assert subject_mention(question_words("where's the live shop?"), "staging") == 0.0
+
+
+def test_a_subject_named_whole_claims_its_words_from_longer_names() -> None:
+    asked = question_words("what is the capital of United Kingdom?")
+    whole, longer = "United Kingdom", "United Kingdom of Great Britain and Ireland"
+    assert subject_mentions(asked, [whole, longer]) == {whole: 1.0, longer: 0.0}
+    assert subject_mentions(asked, [longer]) == {longer: 0.4}  # alone, still a part mention
+    named = subject_mentions(question_words("which CI does billing-api-17 use?"),
+                             ["billing-api-17", "billing-api-3"])  # fmt: skip
+    assert named == {"billing-api-17": 1.0, "billing-api-3": 0.0}
+
+
+def test_i_and_we_claim_no_words() -> None:
+    # "team" names the team the way "we" does: weaker evidence than a name of its own.
+    asked = question_words("which framework does the team use?")
+    assert subject_mentions(asked, ["team", "team-portal"]) == {"team": 1.0, "team-portal": 0.5}

@@ -72,6 +72,13 @@ def test_a_former_person_is_named_by_their_first_name() -> None:
     assert not names_value("is Jenkins still our CI?", "GitHub Actions")
 
 
+def test_a_first_name_followed_by_another_surname_names_another_person() -> None:
+    # FactConsolidation: "Charles Darwin" read as the former author Charles Dickens.
+    assert not names_value("Who is Charles Darwin married to?", "Charles Dickens")
+    assert names_value("is Kwame Mensah still the owner?", "Kwame Mensah")
+    assert names_value("does Kwame still own ingest?", "Kwame Mensah")
+
+
 def test_a_former_value_is_named_by_a_thing_and_its_version_inside_it() -> None:
     assert names_value("is the ingestor still on OTP 26?", "Elixir 1.15 on OTP 26")
     assert names_value("still on Python 3.11?", "Python 3.11 with uv")
