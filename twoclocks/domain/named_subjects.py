@@ -98,7 +98,9 @@ def subject_mentions(asked: frozenset[str], subjects: Iterable[str]) -> dict[str
     A question that names one subject whole is about it, not in part about a longer name
     that shares those words: "the capital of United Kingdom" says nothing of ``United
     Kingdom of Great Britain and Ireland`` when ``United Kingdom`` is a subject too, and
-    "which queue does billing-worker use?" nothing of ``billing-reports``.
+    "which queue does billing-worker use?" nothing of ``billing-reports``. Nor about a
+    shorter name inside it: "who develops Windows Server 2008?" is not about ``Windows
+    Server``.
 
     >>> m = subject_mentions(question_words("what is the capital of United Kingdom?"),
     ...     ["United Kingdom", "United Kingdom of Great Britain and Ireland"])
@@ -109,10 +111,11 @@ def subject_mentions(asked: frozenset[str], subjects: Iterable[str]) -> dict[str
     {'United Kingdom of Great Britain and Ireland': 0.4}
     """
     scores = {s: subject_mention(asked, s) for s in dict.fromkeys(subjects)}
-    claimed = {w for s, m in scores.items() if m == 1.0 for w in _said_words(s, asked)}
-    for subject, mention in scores.items():
-        words = _said_words(subject, asked)
-        if 0.0 < mention < 1.0 and words and words <= claimed:
+    said = {s: _said_words(s, asked) for s, m in scores.items() if m > 0.0}
+    whole = [said[s] for s, m in scores.items() if m == 1.0 and said[s]]
+    for subject, words in said.items():
+        part = scores[subject] < 1.0
+        if words and any(words < w or (part and words <= w) for w in whole):
             scores[subject] = 0.0
     return scores
 

@@ -11,7 +11,8 @@ from the shape of a person's name. Pure: the value arrives as text.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping
 from typing import Literal
 
 from twoclocks.domain.gazetteer import GAZETTEER
@@ -135,3 +136,32 @@ def categories_verdict(value: str, others: Iterable[str]) -> CategoryVerdict:
     if not any(mine & t for t in theirs):
         return "different_category"
     return "unknown"
+
+
+def kinds_by_slot(
+    categories: Mapping[str, frozenset[str]], slot_of: Mapping[str, str]
+) -> dict[str, frozenset[str]]:
+    """Each value's categories, or, for a value of no known category, its slot's usual ones.
+
+    ``categories`` and ``slot_of`` are keyed alike (a fact): a value the gazetteer does not
+    know ("Filipino", "St Leonards-on-Sea", an in-house tool) is of the kind the other
+    values of its slot name are, the categories most of them hold. Without it, a question
+    favours the fact whose value happens to be famous over the one its slot name answers.
+
+    >>> kinds = kinds_by_slot(
+    ...     {"a": frozenset({"language"}), "b": frozenset({"language"}), "c": frozenset()},
+    ...     {"a": "original_language", "b": "original_language", "c": "original_language"},
+    ... )
+    >>> sorted(kinds["c"])
+    ['language']
+    """
+    counts: dict[str, Counter[str]] = defaultdict(Counter)
+    for key, found in categories.items():
+        counts[slot_of[key]].update(found)
+    out = dict(categories)
+    for key, found in categories.items():
+        usual = counts[slot_of[key]]
+        if not found and usual:
+            most = max(usual.values())
+            out[key] = frozenset(c for c, n in usual.items() if n == most)
+    return out

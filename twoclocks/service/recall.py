@@ -32,13 +32,13 @@ from twoclocks.domain.category_glosses import glosses
 from twoclocks.domain.errors import InvalidInput, ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import Cardinality, FactVersion, require_aware
-from twoclocks.domain.named_subjects import question_words, subject_mention, subject_mentions
+from twoclocks.domain.named_subjects import question_words, subject_mentions
 from twoclocks.domain.named_things import named_categories, names_value
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import Scope, block_spaces, here_first, keys_in_scope, readable_spaces
 from twoclocks.domain.temporal import is_visible
 from twoclocks.domain.trust import shown_to_model
-from twoclocks.domain.value_categories import value_categories
+from twoclocks.domain.value_categories import kinds_by_slot, value_categories
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import FactQuery, Store
@@ -398,9 +398,13 @@ class RecallService:
         asked = content_words(text)
         wants, kin = asked_kind(text), named_categories(text)
         # A long value names its kind inside it: "Cloud SQL for PostgreSQL 16" is a database.
-        categories = {
-            vid: value_categories(v.object) | named_categories(v.object) for vid, v in facts.items()
-        }
+        categories = kinds_by_slot(
+            {
+                vid: value_categories(v.object) | named_categories(v.object)
+                for vid, v in facts.items()
+            },
+            {vid: v.predicate for vid, v in facts.items()},
+        )
         slot_of: dict[str, float] = {}
         gloss_of: dict[str, float] = {}
         if vector is not None and self.slot_matcher is not None and facts:
@@ -439,7 +443,8 @@ class RecallService:
         through "service", and a walk from there would vote for auth-service's facts.
         """
         found = await self.store.entities_named(account, text, 10)
-        return [name for name in found if subject_mention(said, name) >= 0.5]
+        mentions = subject_mentions(said, found)
+        return [name for name in found if mentions[name] >= 0.5]
 
     async def _walk(
         self,

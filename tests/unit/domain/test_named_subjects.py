@@ -68,6 +68,14 @@ def test_a_subject_named_whole_claims_its_words_from_longer_names() -> None:
     assert named == {"billing-api-17": 1.0, "billing-api-3": 0.0}
 
 
+def test_a_longer_name_said_whole_claims_the_shorter_name_inside_it() -> None:
+    asked = question_words("Who is the developer of Windows Server 2008?")
+    named = subject_mentions(asked, ["Windows Server", "Windows Server 2008"])
+    assert named == {"Windows Server": 0.0, "Windows Server 2008": 1.0}
+    asked = question_words("where is postgres-replica hosted?")
+    assert subject_mentions(asked, ["postgres", "postgres-replica"])["postgres"] == 0.0
+
+
 def test_i_and_we_claim_no_words() -> None:
     # "team" names the team the way "we" does: weaker evidence than a name of its own.
     asked = question_words("which framework does the team use?")

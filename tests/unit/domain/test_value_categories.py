@@ -5,7 +5,7 @@ from __future__ import annotations
 import doctest
 
 from twoclocks.domain import value_categories
-from twoclocks.domain.value_categories import categories_verdict
+from twoclocks.domain.value_categories import categories_verdict, kinds_by_slot
 from twoclocks.domain.value_categories import value_categories as cats
 
 
@@ -81,3 +81,25 @@ def test_slot_drift_two_tools_of_one_kind_vouch_beyond_ci_and_clouds() -> None:
 def test_a_product_named_like_a_place_or_a_word_is_listed_once_as_the_place() -> None:
     assert cats("Lima") == frozenset({"city"})
     assert "web_framework" not in cats("Warp")
+
+
+def test_a_value_of_no_known_category_is_of_its_slots_usual_kind() -> None:
+    # FactConsolidation: "Filipino" lost to a famous "German" in another slot of the subject.
+    categories = {
+        "sky": frozenset(),
+        "simpsons": frozenset({"natural_language"}),
+        "monk": frozenset({"natural_language"}),
+        "odd": frozenset({"city"}),
+        "tool": frozenset(),
+    }
+    slots = {
+        "sky": "original_language",
+        "simpsons": "original_language",
+        "monk": "original_language",
+        "odd": "original_language",
+        "tool": "build_tool",
+    }
+    kinds = kinds_by_slot(categories, slots)
+    assert kinds["sky"] == {"natural_language"}  # the most usual of its slot's kinds
+    assert kinds["odd"] == {"city"}  # a known category is kept
+    assert kinds["tool"] == frozenset()  # nothing to go by
