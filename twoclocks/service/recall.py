@@ -13,14 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Set
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, tzinfo
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from twoclocks.domain.account_settings import AccountSettings
-from twoclocks.domain.answer_kinds import asked_kind, kind_agreement
 from twoclocks.domain.block import (
     DEFAULT_BUDGET,
     MAX_RECENT_CHANGES,
@@ -28,29 +27,21 @@ from twoclocks.domain.block import (
     render_block,
     unreplaced_endings,
 )
-from twoclocks.domain.category_glosses import glosses
 from twoclocks.domain.errors import InvalidInput, ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import Cardinality, FactVersion, require_aware
 from twoclocks.domain.named_subjects import question_words, subject_mentions
-from twoclocks.domain.named_things import named_categories, names_value
+from twoclocks.domain.named_things import names_value
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import Scope, block_spaces, here_first, keys_in_scope, readable_spaces
 from twoclocks.domain.temporal import is_visible
 from twoclocks.domain.trust import shown_to_model
-from twoclocks.domain.value_categories import kinds_by_slot, value_categories
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.accounts import zone_of
 from twoclocks.service.recall_order import by_score
-from twoclocks.service.relevance import (
-    Relevance,
-    by_question,
-    content_words,
-    dot,
-    lexical_overlap,
-)
+from twoclocks.service.relevance import by_question, relevance_signals
 from twoclocks.service.requests import Caller, Fact, Text
 
 log = logging.getLogger("twoclocks.recall")
@@ -308,7 +299,9 @@ class RecallService:
             v.version_id: v for leg in found_by.values() for v in leg if shown_to_model(v.tier)
         }
         former_slots = {v.slot for v in found_by.get("former", [])}
-        relevance = await self._relevance(text, said, vector, by_id, cosine, former_slots)
+        relevance = await relevance_signals(
+            text, said, vector, by_id, cosine, self.slot_matcher, former_slots
+        )
         if relevance and max(r.best for r in relevance.values()) < self.relevance_floor:
             return []
         question_order = {vid: r.question_score for vid, r in relevance.items()}
@@ -384,57 +377,6 @@ class RecallService:
                 account, query.model_copy(update={"subject": subject, "predicate": predicate})
             )
         return out
-
-    async def _relevance(
-        self,
-        text: str,
-        said: frozenset[str],
-        vector: list[float] | None,
-        facts: Mapping[str, FactVersion],
-        cosine: Mapping[str, float],
-        former_slots: Set[tuple[str, str]] = frozenset(),
-    ) -> dict[str, Relevance]:
-        """The relevance signals of every candidate fact for this question."""
-        asked = content_words(text)
-        wants, kin = asked_kind(text), named_categories(text)
-        # A long value names its kind inside it: "Cloud SQL for PostgreSQL 16" is a database.
-        categories = kinds_by_slot(
-            {
-                vid: value_categories(v.object) | named_categories(v.object)
-                for vid, v in facts.items()
-            },
-            {vid: v.predicate for vid, v in facts.items()},
-        )
-        slot_of: dict[str, float] = {}
-        gloss_of: dict[str, float] = {}
-        if vector is not None and self.slot_matcher is not None and facts:
-            names = sorted({v.predicate for v in facts.values()})
-            texts = glosses(set().union(*categories.values()))
-            matcher = self.slot_matcher
-            try:
-                # One hop to a worker thread for both: both are cache hits almost always.
-                vectors, gloss_vectors = await asyncio.to_thread(
-                    lambda: (matcher.name_vectors(names), matcher.text_vectors(texts))
-                )
-            except ModelUnavailable as exc:
-                log.warning("recall without the slot leg, a name embedding failed: %s", exc)
-            else:
-                slot_of = {n: dot(vector, v) for n, v in zip(names, vectors, strict=True)}
-                gloss_of = {t: dot(vector, v) for t, v in zip(texts, gloss_vectors, strict=True)}
-        mentions = subject_mentions(said, (v.subject for v in facts.values()))
-        return {
-            vid: Relevance(
-                lexical=lexical_overlap(asked, v.predicate, v.object),
-                slot=slot_of.get(v.predicate, 0.0),
-                vector=cosine.get(vid),
-                kind=kind_agreement(wants, v.predicate, v.object),
-                subject=mentions[v.subject],
-                category=max((gloss_of.get(g, 0.0) for g in glosses(categories[vid])), default=0.0),
-                kin=1.0 if kin & categories[vid] else 0.0,
-                former=1.0 if v.slot in former_slots else 0.0,
-            )
-            for vid, v in facts.items()
-        }
 
     async def _entities_named(self, account: str, text: str, said: frozenset[str]) -> list[str]:
         """Entities the question names by a word of their own, not by a word all share.

@@ -22,11 +22,23 @@ The signals, each from 0 to 1 (cosines may dip below 0):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import asyncio
+import logging
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
 
+from twoclocks.domain.answer_kinds import asked_kind, kind_agreement
+from twoclocks.domain.category_glosses import glosses
+from twoclocks.domain.errors import ModelUnavailable
+from twoclocks.domain.model import FactVersion
+from twoclocks.domain.named_subjects import subject_mentions
+from twoclocks.domain.named_things import named_categories
 from twoclocks.domain.slot_names import canonical_tokens
+from twoclocks.domain.value_categories import kinds_by_slot, value_categories
+from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.search_cypher import STOP_WORDS, words
+
+log = logging.getLogger("twoclocks.recall")
 
 # Question words that ask for a slot without naming it; they are not content to match.
 _ASKING = frozenset(
@@ -102,3 +114,57 @@ def dot(a: Sequence[float], b: Sequence[float]) -> float:
 def by_question(items: Iterable[str], score: dict[str, float]) -> list[str]:
     """Items best score first; ties keep the order they came in (a stable sort)."""
     return sorted(items, key=lambda item: -score.get(item, 0.0))
+
+
+async def relevance_signals(
+    text: str,
+    said: frozenset[str],
+    vector: list[float] | None,
+    facts: Mapping[str, FactVersion],
+    cosine: Mapping[str, float],
+    slot_matcher: SlotMatcher | None,
+    former_slots: Set[tuple[str, str]] = frozenset(),
+) -> dict[str, Relevance]:
+    """The relevance signals of every candidate fact (by version id) for this question.
+
+    ``said`` is the question's ``question_words``, ``vector`` its embedding (None: no slot
+    or category signal), ``cosine`` the vector leg's scores, ``former_slots`` the slots
+    whose former value the question names.
+    """
+    asked = content_words(text)
+    wants, kin = asked_kind(text), named_categories(text)
+    # A long value names its kind inside it: "Cloud SQL for PostgreSQL 16" is a database.
+    categories = kinds_by_slot(
+        {vid: value_categories(v.object) | named_categories(v.object) for vid, v in facts.items()},
+        {vid: v.predicate for vid, v in facts.items()},
+    )
+    slot_of: dict[str, float] = {}
+    gloss_of: dict[str, float] = {}
+    if vector is not None and slot_matcher is not None and facts:
+        names = sorted({v.predicate for v in facts.values()})
+        texts = glosses(set().union(*categories.values()))
+        matcher = slot_matcher
+        try:
+            # One hop to a worker thread for both: both are cache hits almost always.
+            vectors, gloss_vectors = await asyncio.to_thread(
+                lambda: (matcher.name_vectors(names), matcher.text_vectors(texts))
+            )
+        except ModelUnavailable as exc:
+            log.warning("recall without the slot leg, a name embedding failed: %s", exc)
+        else:
+            slot_of = {n: dot(vector, v) for n, v in zip(names, vectors, strict=True)}
+            gloss_of = {t: dot(vector, v) for t, v in zip(texts, gloss_vectors, strict=True)}
+    mentions = subject_mentions(said, (v.subject for v in facts.values()))
+    return {
+        vid: Relevance(
+            lexical=lexical_overlap(asked, v.predicate, v.object),
+            slot=slot_of.get(v.predicate, 0.0),
+            vector=cosine.get(vid),
+            kind=kind_agreement(wants, v.predicate, v.object),
+            subject=mentions[v.subject],
+            category=max((gloss_of.get(g, 0.0) for g in glosses(categories[vid])), default=0.0),
+            kin=1.0 if kin & categories[vid] else 0.0,
+            former=1.0 if v.slot in former_slots else 0.0,
+        )
+        for vid, v in facts.items()
+    }
