@@ -273,3 +273,27 @@ async def test_slot_merge_holds_against_a_revise_from_another_process(
     assert not [f for f in history if f.predicate == "steward" and f.expired_at is None]
     current = await here.facts(who, FactsRequest(subject="core"))
     assert [(f.predicate, f.object) for f in current] == [("owner", "Mateo")]
+
+
+async def test_slot_merge_then_reopen_brings_a_retracted_value_back_into_the_slot(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
+    svc, who = service(store, clock), Caller(account=account)
+    APR = datetime(2026, 4, 1, tzinfo=UTC)
+    _, lucia = await write_in_order(
+        svc, who, clock, ("owner", "Aiko", JAN), ("steward", "Lucía", MAR)
+    )
+    await svc.retract(who, lucia.fact_id)
+    await write_in_order(svc, who, clock, ("steward", "Mateo", APR))
+    await svc.merge_slot(who, merge())
+    clock.tick()
+
+    await svc.reopen(who, lucia.fact_id)
+
+    history = await svc.facts(who, FactsRequest(subject="core", include_history=True))
+    assert believed(history) == [
+        ("owner", "Aiko", JAN, MAR, None),  # Lucía, back, took over in March
+        ("owner", "Lucía", MAR, APR, "steward"),  # until Mateo in April
+        ("owner", "Mateo", APR, None, "steward"),
+    ]

@@ -193,20 +193,28 @@ def plan_reopen(
     slot_visible: Sequence[FactVersion],
     now: datetime,
     new_id: IdFactory,
+    slot: str | None = None,
 ) -> Plan:
     """Undo a mistaken retract: the last retracted version is believed again.
 
     It re-enters its slot through the write planner, so a value written since
-    the retract is respected exactly as a late write would be.
+    the retract is respected exactly as a late write would be. ``slot`` is the slot it
+    re-enters when that is not its own name any more (the name was merged into
+    ``slot`` meanwhile); it then keeps the name it was written under as ``written_as``.
+
+    Example: ``steward`` = Lucía is retracted, then ``steward`` is merged into
+    ``owner``; reopened with ``slot="owner"``, Lucía comes back as ``owner`` (written
+    as ``steward``) and meets ``owner``'s values as a write would.
     """
     if not versions:
         raise FactNotFound(f"no fact {fact_id} in this account: list facts to find its id")
     if status_of(versions) not in (FactStatus.RETRACTED, FactStatus.HELD_BACK):
         raise FactNotRetracted(f"fact {fact_id} is not retracted, so there is nothing to reopen")
     last = max(versions, key=lambda v: v.expired_at or v.created_at)
+    into = slot or last.predicate
     incoming = Incoming(
         subject=last.subject,
-        predicate=last.predicate,
+        predicate=into,
         object=last.object,
         valid_at=last.valid_at,
         invalid_at=last.invalid_at,
@@ -219,6 +227,7 @@ def plan_reopen(
         workspace=last.workspace,
         writer=last.writer,
         supersedes=last.supersedes,
+        written_as=last.written_as if into == last.predicate else last.written_as or last.predicate,
     )
     others = [v for v in slot_visible if v.fact_id != fact_id]
     plan = plan_write(incoming, others, now, new_id, fact_id=fact_id)

@@ -333,7 +333,9 @@ class MemoryService:
 
         async def plan(state: SlotState, now: datetime) -> Plan:
             versions = await self.store.versions_of(caller.account, fact_id)
-            return plan_reopen(fact_id, versions, state.versions, now, self.new_id)
+            return plan_reopen(
+                fact_id, versions, state.versions, now, self.new_id, slot=state.predicate
+            )
 
         await self._writer.apply(caller.account, subject, predicate, plan)
         return fact_id

@@ -322,6 +322,27 @@ def test_reopen_undoes_a_retract() -> None:
     assert not any(is_visible(v, NOW, as_believed=JUN9) for v in store)
 
 
+def test_reopen_keeps_the_name_a_fact_was_written_under() -> None:
+    drifted = version(written_as="deploy_branch")
+    store = apply([drifted], plan_retract("f1", [drifted], JUN9))
+    (reopened,) = plan_reopen("f1", of(store, "f1"), store, JUL1, id_factory()).insert
+    assert (reopened.predicate, reopened.written_as) == ("deploys_from", "deploy_branch")
+
+
+def test_reopen_after_a_merge_lands_in_the_slot_its_name_joined() -> None:
+    new = id_factory()
+    store = apply([version()], plan_retract("f1", [version()], JUN9))
+    later = version("trunk", version_id="v9", fact_id="f9", predicate="source_branch",
+                    valid_at=APR14, created_at=JUN9)  # fmt: skip
+
+    plan = plan_reopen("f1", of(store, "f1"), [later], JUL1, new, slot="source_branch")
+
+    reopened = [v for v in plan.insert if v.fact_id == "f1"]
+    assert [(v.predicate, v.written_as, v.invalid_at) for v in reopened] == [
+        ("source_branch", "deploys_from", APR14)  # trunk took over on Apr 14
+    ]
+
+
 def test_reopen_of_a_live_fact_is_refused() -> None:
     with pytest.raises(FactNotRetracted):
         plan_reopen("f1", [version()], [version()], NOW, id_factory())
