@@ -51,6 +51,19 @@ async def write_in_order(
     return out
 
 
+async def owner_and_steward(
+    store: Store, account: str
+) -> tuple[MemoryService, Caller, FakeClock, RememberResult]:
+    """Two slots drift kept apart: ``owner`` Aiko from January, ``steward`` Lucía from March
+    (returned)."""
+    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
+    svc, who = service(store, clock), Caller(account=account)
+    _, lucia = await write_in_order(
+        svc, who, clock, ("owner", "Aiko", JAN), ("steward", "Lucía", MAR)
+    )
+    return svc, who, clock, lucia
+
+
 def merge(alias: str = "steward", canonical: str = "owner") -> MergeSlotRequest:
     return MergeSlotRequest(subject="core", alias=alias, canonical=canonical)
 
@@ -177,9 +190,7 @@ async def test_slot_merge_of_slots_it_cannot_join_changes_nothing(
 async def test_slot_merge_while_the_name_is_written_leaves_one_slot_and_loses_nothing(
     store: Store, account: str
 ) -> None:
-    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
-    svc, who = service(store, clock), Caller(account=account)
-    await write_in_order(svc, who, clock, ("owner", "Aiko", JAN), ("steward", "Lucía", MAR))
+    svc, who, _, _ = await owner_and_steward(store, account)
     writes = [
         svc.remember(who, remember("steward", f"Person {n}", datetime(2026, 4, n, tzinfo=UTC)))
         for n in range(1, 9)
@@ -233,9 +244,7 @@ async def merged_while_read(
 async def test_slot_merge_holds_against_a_write_from_another_process(
     store: Store, account: str
 ) -> None:
-    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
-    here, who = service(store, clock), Caller(account=account)
-    await write_in_order(here, who, clock, ("owner", "Aiko", JAN), ("steward", "Lucía", MAR))
+    here, who, clock, _ = await owner_and_steward(store, account)
     elsewhere = ReadThenWait(store, "steward")
     write = service(elsewhere, clock).remember(who, remember("steward", "Mateo", JUN))  # type: ignore[arg-type]
 
@@ -255,11 +264,7 @@ async def test_slot_merge_holds_against_a_write_from_another_process(
 async def test_slot_merge_holds_against_a_revise_from_another_process(
     store: Store, account: str
 ) -> None:
-    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
-    here, who = service(store, clock), Caller(account=account)
-    _, lucia = await write_in_order(
-        here, who, clock, ("owner", "Aiko", JAN), ("steward", "Lucía", MAR)
-    )
+    here, who, clock, lucia = await owner_and_steward(store, account)
     elsewhere = ReadThenWait(store, "steward")
     ended = ReviseRequest(
         reason=RetiredReason.ENDED, at=JUN, replacement=Replacement(object="Mateo")
@@ -278,12 +283,8 @@ async def test_slot_merge_holds_against_a_revise_from_another_process(
 async def test_slot_merge_then_reopen_brings_a_retracted_value_back_into_the_slot(
     store: Store, account: str
 ) -> None:
-    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
-    svc, who = service(store, clock), Caller(account=account)
+    svc, who, clock, lucia = await owner_and_steward(store, account)
     APR = datetime(2026, 4, 1, tzinfo=UTC)
-    _, lucia = await write_in_order(
-        svc, who, clock, ("owner", "Aiko", JAN), ("steward", "Lucía", MAR)
-    )
     await svc.retract(who, lucia.fact_id)
     await write_in_order(svc, who, clock, ("steward", "Mateo", APR))
     await svc.merge_slot(who, merge())
