@@ -17,7 +17,9 @@ The grey zone: pairs whose names score between the matcher's grey floor and thre
 to the slot judge when an extractor is configured. Without ``--judge`` the table shows
 how many pairs that is and what a judge that is always right would reach (a bound); with
 ``--judge URL`` (an OpenAI-compatible base URL, or ``local`` for Ollama) the drift rows
-are that model's.
+are that model's. The near_slot table counts, of the pairs kept apart, the answers that
+named the other slot as close (``RememberResult.near_slot``): on missed merges the writer
+is shown what to merge, on pairs that are two slots the hint is one to ignore.
 """
 
 from __future__ import annotations
@@ -84,6 +86,18 @@ def grey_table(outcomes: list[drift.DriftOutcome], grey: list[data.DriftPair]) -
             "right_judge_recall": s.recall,
         }
         print(f"{split:<34} {len(asked):>5} {wanted:>6}  {s.precision:>17.3f} {s.recall:>6.3f}")
+    return out
+
+
+def near_table(outcomes: list[drift.DriftOutcome]) -> dict[str, Any]:
+    """Per split: of the pairs kept apart, how many answers named the other slot (near_slot)."""
+    head = f"{'missed':>6} {'named':>6} {'apart':>6} {'named':>6}"
+    print(f"\n{'kept apart, near_slot named':<34} {head}")
+    out: dict[str, Any] = {}
+    for split in SPLITS:
+        h = drift.near_hints(o for o in outcomes if o.pair.split == split)
+        out[split] = asdict(h)
+        print(f"{split:<34} {h.missed:>6} {h.missed_named:>6} {h.apart:>6} {h.apart_named:>6}")
     return out
 
 
@@ -184,6 +198,7 @@ async def main(args: argparse.Namespace) -> dict[str, Any]:
             outcomes = await drift.through_service(store, matcher, pairs, slot_judge=judge)
             results["drift"] = drift_table(outcomes)
             results["grey"] = grey_table(outcomes, grey)
+            results["near_slot"] = near_table(outcomes)
             if args.show:
                 drift_errors(outcomes, args.show)
         if args.only in (None, "recall"):

@@ -59,3 +59,20 @@ def test_a_fact_filed_under_another_name_shows_that_name_when_it_says_more() -> 
     assert "web · timeout_seconds (written as timeout ms): 45000" in fact_line(fact, utc)
     spelt = fact | {"predicate": "ci_provider", "written_as": "ci_platform"}
     assert "web · ci_provider: 45000" in fact_line(spelt, utc)
+
+
+def test_a_write_kept_apart_from_a_close_slot_says_how_to_merge_them() -> None:
+    answer = {
+        "outcome": "inserted",
+        "fact_id": "f2",
+        "predicate": "provider",
+        "tier": "asserted",
+        "replaced": [],
+        "near_slot": {"predicate": "vendor", "values": ["Acme Payments"], "similarity": 0.6},
+    }
+    assert remember_lines(answer, "billing api") == [
+        "stored: f2 (provider, asserted)",
+        "kept apart from the close slot vendor (Acme Payments): if the two name one thing, "
+        "`twoclocks merge provider --into vendor --subject 'billing api'` makes vendor the "
+        "one slot",
+    ]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, time
+from shlex import quote as quote_arg
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -115,6 +116,19 @@ def remember_lines(answer: dict[str, Any], subject: str) -> list[str]:
         lines.append(f"replaced: {on_one_line(old['object'])} ({old['fact_id'][:12]}), now history")
     if answer.get("tier_lowered"):
         lines.append(f"tier lowered: {answer['tier_lowered']}")
+    if near := answer.get("near_slot"):
+        # Both values are current now; only the person (or agent) who wrote knows whether
+        # the two names are one slot, so the way to make them one is spelled out.
+        close = on_one_line(near["predicate"])
+        held = "; ".join(on_one_line(v) for v in near["values"])
+        merge = " ".join(
+            quote_arg(part)
+            for part in ("twoclocks", "merge", answer["predicate"], "--into", near["predicate"])
+        )
+        lines.append(
+            f"kept apart from the close slot {close} ({held}): if the two name one thing, "
+            f"`{merge} --subject {quote_arg(subject)}` makes {close} the one slot"
+        )
     return lines
 
 

@@ -30,6 +30,8 @@ class DriftOutcome:
 
     pair: DriftPair
     merged: bool
+    near: bool = False
+    """Kept apart, the second write's answer named ``a`` as its close slot (``near_slot``)."""
 
 
 @dataclass(frozen=True)
@@ -68,6 +70,31 @@ def scores(outcomes: Iterable[DriftOutcome]) -> Scores:
         true_merges=sum(o.merged and o.pair.merge for o in rows),
         false_merges=sum(o.merged and not o.pair.merge for o in rows),
         missed_merges=sum(not o.merged and o.pair.merge for o in rows),
+    )
+
+
+@dataclass(frozen=True)
+class NearHints:
+    """What the answers' ``near_slot`` says of the pairs the matcher kept apart."""
+
+    missed: int
+    """Pairs labelled one slot that were kept apart."""
+    missed_named: int
+    """Of those, the ones whose answer named the other slot as close: the writer can merge."""
+    apart: int
+    """Pairs labelled two slots that were kept apart."""
+    apart_named: int
+    """Of those, the ones whose answer named the other slot anyway: a hint to ignore."""
+
+
+def near_hints(outcomes: Iterable[DriftOutcome]) -> NearHints:
+    """Count the hints on missed merges and on pairs rightly kept apart."""
+    kept = [o for o in outcomes if not o.merged]
+    return NearHints(
+        missed=sum(o.pair.merge for o in kept),
+        missed_named=sum(o.pair.merge and o.near for o in kept),
+        apart=sum(not o.pair.merge for o in kept),
+        apart_named=sum(not o.pair.merge and o.near for o in kept),
     )
 
 
@@ -145,5 +172,6 @@ async def through_service(
             subject=subject, predicate=pair.b, object=pair.value_b, tier=Tier.ASSERTED
         )
         written = await service.remember(caller, second)
-        out.append(DriftOutcome(pair, written.predicate == pair.a))
+        near = written.near_slot is not None and written.near_slot.predicate == pair.a
+        out.append(DriftOutcome(pair, written.predicate == pair.a, near))
     return out

@@ -82,7 +82,11 @@ fact per call.
 Returns fact_id, the outcome (inserted / restated / stored_closed), the slot name
 used (it may be an existing synonym; then written_as is the name you gave), the facts it
 closed (closed: their ids; replaced: their ids and values, so you can tell the person
-what changed), the tier stored and, if it is lower than asked, why (tier_lowered)."""
+what changed), the tier stored and, if it is lower than asked, why (tier_lowered).
+near_slot, when present, is an existing slot of the subject whose name is close to yours
+but was not merged with it, with its current values: both are current now. If the two
+name one thing (owner / maintainer of one service), remember the value again under
+near_slot.predicate (that replaces its old value) and retract this fact_id."""
 
 RECALL_DOC = """\
 Search memory for facts relevant to a question, by keyword, meaning and graph links

@@ -6,9 +6,7 @@ The record clock and id factory are injected, so tests drive time by hand.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -31,7 +29,7 @@ from twoclocks.domain.model import (
 )
 from twoclocks.domain.places import Workspace, resolve_place
 from twoclocks.domain.revise_plan import plan_link, plan_reopen, plan_retract, plan_revise
-from twoclocks.domain.trust import Writer, decide_tier, shown_to_model
+from twoclocks.domain.trust import Writer, decide_tier
 from twoclocks.domain.write_plan import plan_write
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
@@ -53,7 +51,8 @@ from twoclocks.service.requests import (
     SplitAliasResult,
 )
 from twoclocks.service.slot_aliases import SlotAliases
-from twoclocks.service.slot_judge import SlotJudge, SlotQuestion
+from twoclocks.service.slot_judge import SlotJudge
+from twoclocks.service.slot_naming import SlotNaming
 from twoclocks.service.slot_writer import SlotWriter
 
 RecordClock = Callable[[], datetime]
@@ -74,16 +73,6 @@ def incoming(**fields: Any) -> Incoming:
             if isinstance(cause, TwoclocksError):
                 raise cause from None
         raise InvalidInput(str(exc)) from None
-
-
-@dataclass(frozen=True)
-class SlotName:
-    """The slot a write goes under, and whether the name it arrived with is a new alias."""
-
-    name: str
-    new_alias: bool = False
-    decided_by: str | None = None
-    """Who merged a new alias when not the matcher itself: the slot judge's model."""
 
 
 def no_workspace(_cwd: str | None) -> Workspace:
@@ -116,6 +105,7 @@ class MemoryService:
         self._noted: set[tuple[str, str, str]] = set()
         self._writer = SlotWriter(store, clock, embedder)
         self._aliases = SlotAliases(store, self._writer, new_id)
+        self._naming = SlotNaming(store, clock, slot_matcher, slot_judge)
 
     # -- writing -----------------------------------------------------------------
 
@@ -136,7 +126,7 @@ class MemoryService:
         episode_id = self.new_id() if req.evidence else None
         subject = req.subject.strip()
         asked = req.predicate.strip()
-        slot = await self._slot_name(caller.account, subject, asked, req.object)
+        slot = await self._naming.name_for(caller.account, subject, asked, req.object)
         predicate = slot.name
         written_as = asked if predicate != asked else None
         tier = decide_tier(req.tier, caller.writer, caller.channel, req.object, req.evidence)
@@ -178,13 +168,12 @@ class MemoryService:
         seen_values: dict[str, str] = {}  # fact id -> value, from the attempt that applied
         slot_now = predicate  # the slot planned for last: another, if a merge moved the name
 
+        def visible_to(v: FactVersion) -> bool:
+            return sees_everything or v.workspace is None or v.workspace in workspace.keys
+
         async def plan(state: SlotState, now: datetime) -> Plan:
             nonlocal slot_now
-            visible = [
-                v
-                for v in state.versions
-                if sees_everything or v.workspace is None or v.workspace in workspace.keys
-            ]
+            visible = [v for v in state.versions if visible_to(v)]
             seen_values.update((v.fact_id, v.object) for v in visible if v.invalid_at is None)
             slot_now = state.predicate
             moved = {
@@ -215,6 +204,9 @@ class MemoryService:
             written_as=asked if slot_now != asked else None,
             tier=tier.tier,
             tier_lowered=tier.lowered,
+            near_slot=await self._naming.near_slot(
+                caller.account, subject, slot, slot_now, new, visible_to
+            ),
         )
 
     async def _note_workspace(self, account: str, key: str | None, space: str | None) -> None:
@@ -351,48 +343,6 @@ class MemoryService:
     async def merge_slot(self, caller: Caller, req: MergeSlotRequest) -> MergeSlotResult:
         """Merge what slot drift missed (``domain.slot_merge``): one slot, one current value."""
         return await self._aliases.merge(caller, req)
-
-    async def _slot_name(self, account: str, subject: str, predicate: str, value: str) -> SlotName:
-        """Slot drift: write under the subject's existing slot when the name means the same.
-
-        ``ci_platform`` arriving where ``ci_provider`` exists is written under
-        ``ci_provider`` (and ``remember`` records the alias once the write is in);
-        ``deploy_region`` beside ``deploy_target`` stays its own slot. A name in the
-        matcher's grey zone goes to the slot judge when one is configured.
-        """
-        names = await self.store.slot_names(account, subject)
-        if predicate in names:
-            return SlotName(names[predicate])
-        if self.slot_matcher is None or not names:
-            return SlotName(predicate)
-        slots = sorted(set(names.values()))
-        # The slots' current values vouch for or against a merge (two versions: one slot;
-        # a version beside a URL: two), so the matcher sees them too.
-        values: dict[str, list[str]] = {}
-        shown: dict[str, list[str]] = {}  # what the slot judge's model may be sent
-        for v in await self.store.query(account, FactQuery(now=self.clock(), subject=subject)):
-            values.setdefault(v.predicate, []).append(v.object)
-            if shown_to_model(v.tier):
-                shown.setdefault(v.predicate, []).append(v.object)
-        found = await asyncio.to_thread(
-            self.slot_matcher.decide, predicate, slots, value, values, subject
-        )
-        if found.name is not None and found.name != predicate:
-            return SlotName(found.name, new_alias=True)
-        if found.grey is None or self.slot_judge is None:
-            return SlotName(predicate)
-        question = SlotQuestion(
-            subject=subject,
-            existing=found.grey,
-            # A row with no tier is never sent to a model (DESIGN §4).
-            existing_values=tuple(shown.get(found.grey, ())),
-            new=predicate,
-            new_value=value,
-            similarity=found.similarity,
-        )
-        if await self.slot_judge.same_slot(question):
-            return SlotName(found.grey, new_alias=True, decided_by=self.slot_judge.decided_by)
-        return SlotName(predicate)
 
     # -- reading -----------------------------------------------------------------
 

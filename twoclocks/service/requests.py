@@ -93,6 +93,19 @@ class ReplacedValue(BaseModel):
     object: str
 
 
+class NearSlot(BaseModel):
+    """A slot of the subject whose name is close to the one written, yet was not merged.
+
+    Slot drift merges two names only when it is sure; between its grey floor and its
+    threshold it keeps them apart (``owner`` / ``maintainer`` may be one slot or two) and
+    says so here, so the writer, who knows, can decide.
+    """
+
+    predicate: str = Field(description="the existing slot's name")
+    values: list[str] = Field(description="its current values that the writer can see")
+    similarity: float = Field(description="how close the two names scored (the grey zone)")
+
+
 class RememberResult(BaseModel):
     """What a write did; `predicate` is the slot name used after drift merging."""
 
@@ -114,6 +127,12 @@ class RememberResult(BaseModel):
     tier: Tier = Field(description="the tier stored (the writer's default when none was given)")
     tier_lowered: str | None = Field(
         None, description="why the tier stored is lower than the one asked for, if it is"
+    )
+    near_slot: NearSlot | None = Field(
+        None,
+        description="an existing slot of the subject whose name is close to `predicate` but "
+        "was not merged with it: both values are current now. If the two name one thing, "
+        "POST /v1/aliases/merge (`twoclocks merge`) makes them one slot",
     )
 
 

@@ -1,0 +1,125 @@
+"""Slot drift at write time: the slot a new name goes under, and the close one it did not join.
+
+``ci_platform`` arriving where ``ci_provider`` exists is written under ``ci_provider``;
+``deploy_region`` beside ``deploy_target`` stays its own slot. Between the two sit names
+the matcher cannot settle (``owner`` / ``maintainer``): the slot judge decides them when
+one is configured, and otherwise the write keeps its own slot and its answer names the
+close one (``RememberResult.near_slot``), so the writer, who knows, can merge them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from twoclocks.domain.cardinality import resolve_cardinality
+from twoclocks.domain.model import FactVersion, Incoming
+from twoclocks.domain.trust import shown_to_model
+from twoclocks.embeddings.slot_matcher import SlotMatcher
+from twoclocks.graph.port import FactQuery, Store
+from twoclocks.service.requests import NearSlot
+from twoclocks.service.slot_judge import SlotJudge, SlotQuestion
+
+
+@dataclass(frozen=True)
+class SlotName:
+    """The slot a write goes under, and whether the name it arrived with is a new alias."""
+
+    name: str
+    new_alias: bool = False
+    decided_by: str | None = None
+    """Who merged a new alias when not the matcher itself: the slot judge's model."""
+    near: str | None = None
+    """An existing slot whose name scored in the grey zone and was not merged with this one."""
+    similarity: float = 0.0
+    """``near``'s similarity to the name written, as the matcher scored it."""
+
+
+class SlotNaming:
+    """Decides the slot of each write from the subject's existing slot names."""
+
+    def __init__(
+        self,
+        store: Store,
+        clock: Callable[[], datetime],
+        matcher: SlotMatcher | None,
+        judge: SlotJudge | None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.matcher = matcher
+        self.judge = judge
+
+    async def name_for(self, account: str, subject: str, predicate: str, value: str) -> SlotName:
+        """The slot to write under: the subject's existing slot when the name means the same.
+
+        A name in the matcher's grey zone goes to the slot judge when one is configured;
+        when none is, or it says "different", the write keeps its name and ``near`` names
+        the close slot.
+        """
+        names = await self.store.slot_names(account, subject)
+        if predicate in names:
+            return SlotName(names[predicate])
+        if self.matcher is None or not names:
+            return SlotName(predicate)
+        slots = sorted(set(names.values()))
+        # The slots' current values vouch for or against a merge (two versions: one slot;
+        # a version beside a URL: two), so the matcher sees them too.
+        values: dict[str, list[str]] = {}
+        shown: dict[str, list[str]] = {}  # what the slot judge's model may be sent
+        for v in await self.store.query(account, FactQuery(now=self.clock(), subject=subject)):
+            values.setdefault(v.predicate, []).append(v.object)
+            if shown_to_model(v.tier):
+                shown.setdefault(v.predicate, []).append(v.object)
+        found = await asyncio.to_thread(
+            self.matcher.decide, predicate, slots, value, values, subject
+        )
+        if found.name is not None and found.name != predicate:
+            return SlotName(found.name, new_alias=True)
+        if found.grey is None:
+            return SlotName(predicate)
+        near = SlotName(predicate, near=found.grey, similarity=found.similarity)
+        if self.judge is None:
+            return near
+        question = SlotQuestion(
+            subject=subject,
+            existing=found.grey,
+            # A row with no tier is never sent to a model (DESIGN §4).
+            existing_values=tuple(shown.get(found.grey, ())),
+            new=predicate,
+            new_value=value,
+            similarity=found.similarity,
+        )
+        if await self.judge.same_slot(question):
+            return SlotName(found.grey, new_alias=True, decided_by=self.judge.decided_by)
+        return near
+
+    async def near_slot(
+        self,
+        account: str,
+        subject: str,
+        slot: SlotName,
+        slot_now: str,
+        written: Incoming,
+        visible_to: Callable[[FactVersion], bool],
+    ) -> NearSlot | None:
+        """The grey-zone slot a write was kept apart from, with the values the writer may see.
+
+        None when there is none, when a merge has since made the two one slot, when the
+        two hold different numbers of values (no merge joins those), or when none of its
+        current values is the writer's to see (its name would say they exist).
+        """
+        if slot.near is None or slot.near == slot_now:
+            return None
+        cardinality = resolve_cardinality(written.cardinality, slot_now, written.kind)
+        query = FactQuery(now=self.clock(), subject=subject, predicate=slot.near)
+        values = [
+            v.object
+            for v in await self.store.query(account, query)
+            if visible_to(v) and v.cardinality == cardinality
+        ]
+        if not values:
+            return None
+        return NearSlot(predicate=slot.near, values=values, similarity=round(slot.similarity, 3))
