@@ -5,7 +5,8 @@ The signals, each from 0 to 1 (cosines may dip below 0):
 * ``lexical``: the share of the question's content words found in the fact's predicate
   and value (its subject is left out: a walk reaches facts *because* they share it);
 * ``slot``: the cosine of the question to the fact's slot name in words ("who is on call
-  right now?" against "on call engineer"), from cached name embeddings;
+  right now?" against "on call engineer"), or to what the slot asks when
+  ``domain.slot_glosses`` says it and that is closer, from cached embeddings;
 * ``vector``: the cosine of the question to the whole fact, as the vector index scored it
   (absent when the fact was not in that leg's pool);
 * ``kind``: 1 when the value is the kind the question's form asks for (a person for
@@ -33,7 +34,8 @@ from twoclocks.domain.errors import ModelUnavailable
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_subjects import subject_mentions
 from twoclocks.domain.named_things import named_categories
-from twoclocks.domain.slot_names import canonical_tokens
+from twoclocks.domain.slot_glosses import slot_gloss
+from twoclocks.domain.slot_names import canonical_tokens, humanize_predicate
 from twoclocks.domain.value_categories import kinds_by_slot, value_categories
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.search_cypher import STOP_WORDS, words
@@ -98,6 +100,12 @@ class Relevance:
         return max(self.lexical, self.slot, vector, self.former, KIN_EVIDENCE * self.kin)
 
 
+def slot_text(name: str) -> str | None:
+    """What a slot name asks, said in words, when ``domain.slot_glosses`` has it."""
+    gloss = slot_gloss(name)
+    return None if gloss is None else f"{humanize_predicate(name)}: {gloss}"
+
+
 def lexical_overlap(question: set[str], predicate: str, obj: str) -> float:
     """Share of the question's content words in the fact's predicate and value."""
     if not question:
@@ -142,7 +150,8 @@ async def relevance_signals(
     gloss_of: dict[str, float] = {}
     if vector is not None and slot_matcher is not None and facts:
         names = sorted({v.predicate for v in facts.values()})
-        texts = glosses(set().union(*categories.values()))
+        said_of = {n: g for n in names if (g := slot_text(n)) is not None}
+        texts = glosses(set().union(*categories.values())) + sorted(set(said_of.values()))
         matcher = slot_matcher
         try:
             # One hop to a worker thread for both: both are cache hits almost always.
@@ -152,8 +161,11 @@ async def relevance_signals(
         except ModelUnavailable as exc:
             log.warning("recall without the slot leg, a name embedding failed: %s", exc)
         else:
-            slot_of = {n: dot(vector, v) for n, v in zip(names, vectors, strict=True)}
             gloss_of = {t: dot(vector, v) for t, v in zip(texts, gloss_vectors, strict=True)}
+            slot_of = {
+                n: max(dot(vector, v), gloss_of[said_of[n]] if n in said_of else -1.0)
+                for n, v in zip(names, vectors, strict=True)
+            }
     mentions = subject_mentions(said, (v.subject for v in facts.values()))
     return {
         vid: Relevance(
