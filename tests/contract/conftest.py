@@ -18,6 +18,7 @@ import pytest
 from severable import SeverableLink
 from storekit import Writer, fresh_account
 
+from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import Store
 
 ENGINES = [
@@ -107,3 +108,11 @@ def account() -> str:
 def writer(store: Store, account: str) -> Writer:
     """A Writer on this test's store and account."""
     return Writer(store, account)
+
+
+@pytest.fixture(scope="session")
+def matcher() -> SlotMatcher:
+    """The real MiniLM slot matcher, loaded once for every test that writes through drift."""
+    from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
+
+    return SlotMatcher(SentenceTransformerEmbedder().load())

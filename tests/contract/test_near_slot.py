@@ -12,7 +12,6 @@ from storekit import FakeClock
 
 from twoclocks.domain.model import FactClass
 from twoclocks.domain.places import Workspace
-from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
@@ -30,11 +29,6 @@ PLACES = {
     "/src/billing": Workspace(repo="repo:github.com/acme/billing", project="project:/src/billing"),
     "/src/search": Workspace(repo="repo:github.com/acme/search", project="project:/src/search"),
 }
-
-
-@pytest.fixture(scope="module")
-def matcher() -> SlotMatcher:
-    return SlotMatcher(SentenceTransformerEmbedder().load())
 
 
 class Rig:

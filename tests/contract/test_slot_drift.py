@@ -9,18 +9,12 @@ from datetime import UTC, datetime
 import pytest
 from storekit import FakeClock
 
-from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller, FactsRequest, RememberRequest, ReplacedValue
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
-
-
-@pytest.fixture(scope="module")
-def matcher() -> SlotMatcher:
-    return SlotMatcher(SentenceTransformerEmbedder().load())
 
 
 def service(store: Store, matcher: SlotMatcher, clock: FakeClock) -> MemoryService:

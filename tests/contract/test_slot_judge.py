@@ -15,7 +15,6 @@ from fake_llm import FakeLLM, serving
 from storekit import FakeClock
 from storekit import Writer as PlainWriter
 
-from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import SlotAlias, Store
 from twoclocks.service.extractor import Extractor
@@ -54,11 +53,6 @@ def real_questions(llm: FakeLLM) -> list[dict[str, Any]]:
     controls = [f"{c.existing} = " for c, _ in CONTROLS]
     return [r for r in llm.requests
             if not any(c in r["messages"][-1]["content"] for c in controls)]  # fmt: skip
-
-
-@pytest.fixture(scope="module")
-def matcher() -> SlotMatcher:
-    return SlotMatcher(SentenceTransformerEmbedder().load())
 
 
 class Rig:
