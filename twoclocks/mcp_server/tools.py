@@ -85,8 +85,9 @@ closed (closed: their ids; replaced: their ids and values, so you can tell the p
 what changed), the tier stored and, if it is lower than asked, why (tier_lowered).
 near_slot, when present, is an existing slot of the subject whose name is close to yours
 but was not merged with it, with its current values: both are current now. If the two
-name one thing (owner / maintainer of one service), remember the value again under
-near_slot.predicate (that replaces its old value) and retract this fact_id."""
+name one thing (vendor / provider of one service), tell the person: `twoclocks merge
+<predicate> --into <near_slot.predicate> --subject <subject>` makes them one slot, keeps
+the name you used as an alias for later writes, and can be undone with `twoclocks split`."""
 
 RECALL_DOC = """\
 Search memory for facts relevant to a question, by keyword, meaning and graph links
