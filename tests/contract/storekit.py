@@ -127,3 +127,21 @@ def names_only_service(store: Store, clock: FakeClock) -> MemoryService:
         lambda: next(ids),
         slot_matcher=SlotMatcher(HashingEmbedder(), threshold=0.99),
     )
+
+
+def drifting_service(
+    store: Store, matcher: SlotMatcher, clock: FakeClock, **options: Any
+) -> MemoryService:
+    """A MemoryService with a real slot matcher (and its embedder) on a fake record clock.
+
+    ``options`` go to MemoryService as they are: a slot judge, a workspace resolver.
+    """
+    ids = (uuid.uuid4().hex for _ in itertools.count())
+    return MemoryService(
+        store,
+        lambda: clock.now,
+        lambda: next(ids),
+        embedder=matcher.embedder,
+        slot_matcher=matcher,
+        **options,
+    )

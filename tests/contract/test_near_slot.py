@@ -3,18 +3,15 @@ slot drift's grey zone with no judge, through the service and the real MiniLM ma
 
 from __future__ import annotations
 
-import itertools
-import uuid
 from datetime import UTC, datetime
 
 import pytest
-from storekit import FakeClock
+from storekit import FakeClock, drifting_service
 
 from twoclocks.domain.model import FactClass
 from twoclocks.domain.places import Workspace
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import Store
-from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import (
     Caller,
     FactsRequest,
@@ -36,14 +33,11 @@ class Rig:
 
     def __init__(self, store: Store, matcher: SlotMatcher, account: str) -> None:
         self.clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
-        ids = (uuid.uuid4().hex for _ in itertools.count())
         self.who = Caller(account=account)
-        self.memory = MemoryService(
+        self.memory = drifting_service(
             store,
-            lambda: self.clock.now,
-            lambda: next(ids),
-            embedder=matcher.embedder,
-            slot_matcher=matcher,
+            matcher,
+            self.clock,
             resolve_workspace=lambda cwd: PLACES.get(cwd or "", Workspace()),
         )
 

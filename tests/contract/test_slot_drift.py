@@ -7,7 +7,7 @@ import uuid
 from datetime import UTC, datetime
 
 import pytest
-from storekit import FakeClock
+from storekit import FakeClock, drifting_service
 
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import Store
@@ -18,10 +18,7 @@ pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 
 def service(store: Store, matcher: SlotMatcher, clock: FakeClock) -> MemoryService:
-    ids = (uuid.uuid4().hex for _ in itertools.count())
-    return MemoryService(
-        store, lambda: clock.now, lambda: next(ids), embedder=matcher.embedder, slot_matcher=matcher
-    )
+    return drifting_service(store, matcher, clock)
 
 
 @pytest.mark.parametrize(

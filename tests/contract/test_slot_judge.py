@@ -3,22 +3,19 @@ point 2): the real MiniLM matcher, the real extractor client, a scripted chat se
 
 from __future__ import annotations
 
-import itertools
 import json
-import uuid
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 from fake_llm import FakeLLM, serving
-from storekit import FakeClock
+from storekit import FakeClock, drifting_service
 from storekit import Writer as PlainWriter
 
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import SlotAlias, Store
 from twoclocks.service.extractor import Extractor
-from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller, FactsRequest, RememberRequest, SplitAliasRequest
 from twoclocks.service.slot_judge import CONTROLS, SlotJudge
 
@@ -61,17 +58,9 @@ class Rig:
     def __init__(self, store: Store, matcher: SlotMatcher, llm: FakeLLM) -> None:
         self.clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
         self.rest_clock = 0.0
-        ids = (uuid.uuid4().hex for _ in itertools.count())
         extractor = Extractor(llm.url, MODEL, attempts=1, timeout_s=5)
         self.judge = SlotJudge(extractor, monotonic=lambda: self.rest_clock)
-        self.memory = MemoryService(
-            store,
-            lambda: self.clock.now,
-            lambda: next(ids),
-            embedder=matcher.embedder,
-            slot_matcher=matcher,
-            slot_judge=self.judge,
-        )
+        self.memory = drifting_service(store, matcher, self.clock, slot_judge=self.judge)
 
     async def write(self, who: Caller, subject: str, predicate: str, value: str) -> str:
         self.clock.tick()
