@@ -3,11 +3,13 @@ with the real MiniLM model: a question in other words than the slot's name finds
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 
 import pytest
 
 from twoclocks.domain.model import FactVersion
+from twoclocks.domain.slot_glosses import slot_gloss
 from twoclocks.embeddings.sentence_transformer import SentenceTransformerEmbedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.service.relevance import relevance_signals
@@ -56,4 +58,11 @@ async def test_a_question_in_other_words_finds_the_slot_its_gloss_says(
 
     assert (await slot_order())[0] == gloss_says
     monkeypatch.setattr("twoclocks.domain.slot_glosses.SLOT_GLOSSES", {})
+    slot_gloss.cache_clear()  # glosses are cached per name; cleared again after the test
     assert (await slot_order())[0] == name_wins_without
+
+
+@pytest.fixture(autouse=True)
+def _fresh_glosses() -> Iterator[None]:
+    yield
+    slot_gloss.cache_clear()

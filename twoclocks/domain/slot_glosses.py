@@ -10,6 +10,8 @@ Written from general usage of coding-agent memory, like ``category_glosses``. Pu
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from twoclocks.domain.slot_names import canonical_tokens
 
 SLOT_GLOSSES: dict[tuple[str, ...], str] = {
@@ -55,6 +57,7 @@ SLOT_GLOSSES: dict[tuple[str, ...], str] = {
 }
 
 
+@lru_cache(maxsize=4096)  # recall asks it of every candidate's slot name, per question
 def slot_gloss(name: str) -> str | None:
     """The gloss of a slot name: the most specific one whose words the name holds all of.
 

@@ -52,7 +52,7 @@ from twoclocks.service.requests import (
 )
 from twoclocks.service.slot_aliases import SlotAliases
 from twoclocks.service.slot_judge import SlotJudge
-from twoclocks.service.slot_naming import SlotNaming
+from twoclocks.service.slot_naming import SlotNaming, near_slot
 from twoclocks.service.slot_writer import SlotWriter
 
 RecordClock = Callable[[], datetime]
@@ -204,9 +204,7 @@ class MemoryService:
             written_as=asked if slot_now != asked else None,
             tier=tier.tier,
             tier_lowered=tier.lowered,
-            near_slot=await self._naming.near_slot(
-                caller.account, subject, slot, slot_now, new, visible_to
-            ),
+            near_slot=near_slot(slot, slot_now, new, visible_to),
         )
 
     async def _note_workspace(self, account: str, key: str | None, space: str | None) -> None:

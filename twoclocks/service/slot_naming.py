@@ -35,6 +35,8 @@ class SlotName:
     """An existing slot whose name scored in the grey zone and was not merged with this one."""
     similarity: float = 0.0
     """``near``'s similarity to the name written, as the matcher scored it."""
+    near_rows: tuple[FactVersion, ...] = ()
+    """``near``'s current versions as the matcher saw them (all workspaces: filter to show)."""
 
 
 class SlotNaming:
@@ -67,12 +69,10 @@ class SlotNaming:
         slots = sorted(set(names.values()))
         # The slots' current values vouch for or against a merge (two versions: one slot;
         # a version beside a URL: two), so the matcher sees them too.
-        values: dict[str, list[str]] = {}
-        shown: dict[str, list[str]] = {}  # what the slot judge's model may be sent
+        rows: dict[str, list[FactVersion]] = {}
         for v in await self.store.query(account, FactQuery(now=self.clock(), subject=subject)):
-            values.setdefault(v.predicate, []).append(v.object)
-            if shown_to_model(v.tier):
-                shown.setdefault(v.predicate, []).append(v.object)
+            rows.setdefault(v.predicate, []).append(v)
+        values = {name: [v.object for v in held] for name, held in rows.items()}
         found = await asyncio.to_thread(
             self.matcher.decide, predicate, slots, value, values, subject
         )
@@ -80,14 +80,15 @@ class SlotNaming:
             return SlotName(found.name, new_alias=True)
         if found.grey is None:
             return SlotName(predicate)
-        near = SlotName(predicate, near=found.grey, similarity=found.similarity)
+        held = tuple(rows.get(found.grey, ()))
+        near = SlotName(predicate, near=found.grey, similarity=found.similarity, near_rows=held)
         if self.judge is None:
             return near
         question = SlotQuestion(
             subject=subject,
             existing=found.grey,
             # A row with no tier is never sent to a model (DESIGN §4).
-            existing_values=tuple(shown.get(found.grey, ())),
+            existing_values=tuple(v.object for v in held if shown_to_model(v.tier)),
             new=predicate,
             new_value=value,
             similarity=found.similarity,
@@ -96,30 +97,24 @@ class SlotNaming:
             return SlotName(found.grey, new_alias=True, decided_by=self.judge.decided_by)
         return near
 
-    async def near_slot(
-        self,
-        account: str,
-        subject: str,
-        slot: SlotName,
-        slot_now: str,
-        written: Incoming,
-        visible_to: Callable[[FactVersion], bool],
-    ) -> NearSlot | None:
-        """The grey-zone slot a write was kept apart from, with the values the writer may see.
 
-        None when there is none, when a merge has since made the two one slot, when the
-        two hold different numbers of values (no merge joins those), or when none of its
-        current values is the writer's to see (its name would say they exist).
-        """
-        if slot.near is None or slot.near == slot_now:
-            return None
-        cardinality = resolve_cardinality(written.cardinality, slot_now, written.kind)
-        query = FactQuery(now=self.clock(), subject=subject, predicate=slot.near)
-        values = [
-            v.object
-            for v in await self.store.query(account, query)
-            if visible_to(v) and v.cardinality == cardinality
-        ]
-        if not values:
-            return None
-        return NearSlot(predicate=slot.near, values=values, similarity=round(slot.similarity, 3))
+def near_slot(
+    slot: SlotName,
+    slot_now: str,
+    written: Incoming,
+    visible_to: Callable[[FactVersion], bool],
+) -> NearSlot | None:
+    """The grey-zone slot a write was kept apart from, with the values the writer may see.
+
+    None when there is none, when a merge has since made the two one slot, when the two
+    hold different numbers of values (no merge joins those), or when none of its current
+    values is the writer's to see (its name would say they exist). No store read: the
+    rows are those the matcher saw; the write went to another slot and left them alone.
+    """
+    if slot.near is None or slot.near == slot_now:
+        return None
+    cardinality = resolve_cardinality(written.cardinality, slot_now, written.kind)
+    values = [v.object for v in slot.near_rows if visible_to(v) and v.cardinality == cardinality]
+    if not values:
+        return None
+    return NearSlot(predicate=slot.near, values=values, similarity=round(slot.similarity, 3))
