@@ -182,8 +182,9 @@ async def merge_slot(body: MergeSlotRequest, request: Request, who: CallerDep) -
     """Merge what slot drift missed: `alias` becomes another name of slot `canonical`.
 
     Its facts move into that slot (written_as `alias`), the later value replaces the
-    earlier as a write would, and later writes of `alias` land in `canonical`.
-    `POST /v1/aliases/split` undoes it.
+    earlier as a write would, and later writes of `alias` land in `canonical`. A merge by
+    the person also joins the two names for every other subject from then on (a new name
+    arriving beside the other). `POST /v1/aliases/split` undoes it.
     """
     return await runtime_of(request).service.merge_slot(who, body)
 

@@ -273,12 +273,12 @@ ORDER BY n.created_at_us, n.uuid
 
 EXPORT_ALIASES = """
 MATCH (a:SlotAlias)
-WHERE a.group_id = $g
+WHERE a.group_id = $g AND ($d IS NULL OR a.decided_by = $d)
 RETURN a.subject AS subject, a.alias AS alias, a.canonical AS canonical,
        a.decided_by AS decided_by
 ORDER BY a.subject, a.alias
 """
-"""Every slot alias of the account (for a backup)."""
+"""Every slot alias of the account (for a backup), or those one decider recorded ($d)."""
 
 Rows = Callable[[str, dict[str, Any]], Awaitable[Sequence[Sequence[Any]]]]
 """An engine's way to run a read and get positional rows."""

@@ -202,8 +202,9 @@ class Store(Protocol):
     async def episodes(self, account: str, episode_ids: Sequence[str]) -> list[Episode]:
         """The episodes with these ids (unknown ids are skipped), oldest record first."""
 
-    async def export_aliases(self, account: str) -> list[SlotAlias]:
-        """Every recorded slot alias of the account (a backup's aliases)."""
+    async def export_aliases(self, account: str, decided_by: str | None = None) -> list[SlotAlias]:
+        """Every recorded slot alias of the account (a backup's aliases), or only those
+        ``decided_by`` one decider ("merge by person")."""
 
     async def save_episode(self, account: str, episode: Episode) -> bool:
         """Keep the raw text or event a fact came from; False when its id was stored already."""

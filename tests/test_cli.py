@@ -219,6 +219,9 @@ async def test_merge_joins_two_slots_says_what_became_history_and_how_to_undo(
     lines = out.strip().splitlines()
     assert lines[0] == "merged ci_platform into ci_provider (web)"
     assert lines[1].startswith("moved: ") and lines[2].startswith("now history")
+    assert lines[-2] == (
+        "from now on, ci_platform written beside ci_provider for any other subject joins it too"
+    )
     assert lines[-1] == "undo: twoclocks split ci_platform --subject web"
     listed = await served.ok("facts")
     assert "web · ci_provider: Buildkite" in listed and "CircleCI" not in listed

@@ -324,6 +324,10 @@ def merge(
     if answer["closed"]:
         lines.append("now history (the later value replaced them): " + ", ".join(answer["closed"]))
     undo = f"twoclocks split {quote_arg(answer['alias'])} --subject {quote_arg(answer['subject'])}"
+    lines.append(
+        f"from now on, {answer['alias']} written beside {answer['canonical']} for any other "
+        "subject joins it too"
+    )
     lines.append(f"undo: {undo}")
     show(answer, as_json, lines)
 

@@ -293,10 +293,10 @@ class FalkorDBStore(KeyStore):
         result = await graph.ro_query(cypher.EPISODES_BY_ID, params)
         return [search_cypher.episode_from_row(row) for row in result.result_set]
 
-    async def export_aliases(self, account: str) -> list[SlotAlias]:
-        """Every recorded slot alias of the account."""
+    async def export_aliases(self, account: str, decided_by: str | None = None) -> list[SlotAlias]:
+        """Every recorded slot alias of the account, or those one decider recorded."""
         graph = await self._graph(account)
-        result = await graph.ro_query(cypher.EXPORT_ALIASES, {"g": account})
+        result = await graph.ro_query(cypher.EXPORT_ALIASES, {"g": account, "d": decided_by})
         return [
             SlotAlias(subject=s, alias=a, canonical=c, decided_by=d)
             for s, a, c, d in result.result_set

@@ -296,9 +296,10 @@ class Neo4jStore(KeyStore):
         rows = await self._rows(cypher.EPISODES_BY_ID, params)
         return [search_cypher.episode_from_row(row) for row in rows]
 
-    async def export_aliases(self, account: str) -> list[SlotAlias]:
-        """Every recorded slot alias of the account."""
-        rows = await self._run(cypher.EXPORT_ALIASES, {"g": check_account(account)})
+    async def export_aliases(self, account: str, decided_by: str | None = None) -> list[SlotAlias]:
+        """Every recorded slot alias of the account, or those one decider recorded."""
+        params = {"g": check_account(account), "d": decided_by}
+        rows = await self._run(cypher.EXPORT_ALIASES, params)
         return [SlotAlias(subject=r["subject"], alias=r["alias"], canonical=r["canonical"],
                           decided_by=r["decided_by"]) for r in rows]  # fmt: skip
 

@@ -87,7 +87,8 @@ near_slot, when present, is an existing slot of the subject whose name is close 
 but was not merged with it, with its current values: both are current now. If the two
 name one thing (vendor / provider of one service), tell the person: `twoclocks merge
 <predicate> --into <near_slot.predicate> --subject <subject>` makes them one slot, keeps
-the name you used as an alias for later writes, and can be undone with `twoclocks split`."""
+the name you used as an alias for later writes (for every subject: the person's merges
+teach the store their words), and can be undone with `twoclocks split`."""
 
 RECALL_DOC = """\
 Search memory for facts relevant to a question, by keyword, meaning and graph links

@@ -22,6 +22,7 @@ from twoclocks.service.requests import (
     SplitAliasRequest,
     SplitAliasResult,
 )
+from twoclocks.service.slot_naming import merged_by
 from twoclocks.service.slot_writer import SlotWriter
 
 
@@ -85,7 +86,7 @@ class SlotAliases:
             # The alias goes first. It moves the name's slot counter, so from here on every
             # write of the name, in any process, lands in ``into`` (``service.slot_writer``)
             # and what the name's slot holds now is all there is to move.
-            decided = f"merge by {caller.writer.value}"
+            decided = merged_by(caller.writer)
             alias = SlotAlias(subject=subject, alias=name, canonical=into, decided_by=decided)
             await self.store.record_alias(account, alias)
             await self._point_aliases(account, subject, name, into)

@@ -5,6 +5,9 @@
 the matcher cannot settle (``owner`` / ``maintainer``): the slot judge decides them when
 one is configured, and otherwise the write keeps its own slot and its answer names the
 close one (``RememberResult.near_slot``), so the writer, who knows, can merge them.
+A pair of names the person merged by hand for one subject is one slot for every subject:
+``ticketing`` merged into ``tracker`` once, the next project's ``ticketing`` joins its
+``tracker`` (``taught_slot``).
 """
 
 from __future__ import annotations
@@ -16,9 +19,10 @@ from datetime import datetime
 
 from twoclocks.domain.cardinality import resolve_cardinality
 from twoclocks.domain.model import FactVersion, Incoming
-from twoclocks.domain.trust import shown_to_model
+from twoclocks.domain.slot_names import canonical_tokens
+from twoclocks.domain.trust import Writer, shown_to_model
 from twoclocks.embeddings.slot_matcher import SlotMatcher
-from twoclocks.graph.port import FactQuery, Store
+from twoclocks.graph.port import FactQuery, SlotAlias, Store
 from twoclocks.service.requests import NearSlot
 from twoclocks.service.slot_judge import SlotJudge, SlotQuestion
 
@@ -66,6 +70,10 @@ class SlotNaming:
             return SlotName(names[predicate])
         if self.matcher is None or not names:
             return SlotName(predicate)
+        merges = await self.store.export_aliases(account, decided_by=PERSON_MERGE)
+        taught = taught_slot(predicate, names, merges)
+        if taught is not None:
+            return taught
         slots = sorted(set(names.values()))
         # The slots' current values vouch for or against a merge (two versions: one slot;
         # a version beside a URL: two), so the matcher sees them too.
@@ -96,6 +104,52 @@ class SlotNaming:
         if await self.judge.same_slot(question):
             return SlotName(found.grey, new_alias=True, decided_by=self.judge.decided_by)
         return near
+
+
+def merged_by(writer: Writer) -> str:
+    """The ``decided_by`` of a merge by hand: ``merge by person``, ``merge by agent``."""
+    return f"merge by {writer.value}"
+
+
+PERSON_MERGE = merged_by(Writer.PERSON)
+
+
+def taught_slot(predicate: str, names: dict[str, str], aliases: list[SlotAlias]) -> SlotName | None:
+    """The subject's slot that a person's merge for another subject made one with ``predicate``.
+
+    Only the person's merges teach: the matcher's and the judge's may be wrong, and an
+    agent's is the agent's guess. Names compare by their canonical words, so
+    ``Ticketing`` and ``ticketing`` are one name.
+
+    >>> merge = SlotAlias(subject="api", alias="ticketing", canonical="tracker",
+    ...     decided_by=PERSON_MERGE)
+    >>> taught = taught_slot("ticketing", {"tracker": "tracker"}, [merge])
+    >>> taught.name, taught.new_alias, taught.decided_by
+    ('tracker', True, 'merge by person, for api')
+    >>> taught_slot("tracker", {"Ticketing": "Ticketing"}, [merge]).name
+    'Ticketing'
+    >>> taught_slot("ticketing", {"tracker": "tracker"}, [merge.model_copy(
+    ...     update={"decided_by": "model qwen"})]) is None
+    True
+    """
+    asked = _words(predicate)
+    for alias in aliases:
+        if alias.decided_by != PERSON_MERGE:
+            continue
+        pair = (_words(alias.alias), _words(alias.canonical))
+        if asked not in pair:
+            continue
+        other = pair[1] if asked == pair[0] else pair[0]
+        for name, slot in names.items():
+            if _words(name) == other:
+                return SlotName(
+                    slot, new_alias=True, decided_by=f"{PERSON_MERGE}, for {alias.subject}"
+                )
+    return None
+
+
+def _words(name: str) -> tuple[str, ...]:
+    return tuple(canonical_tokens(name))
 
 
 def near_slot(
