@@ -35,6 +35,7 @@ from twoclocks.service.capture import (
     EventRequest,
     EventResult,
 )
+from twoclocks.service.close_slots import CloseSlotList, CloseSlotsRequest, close_slots
 from twoclocks.service.recall import BlockRequest, BlockResult, RecallRequest, RecallResult
 from twoclocks.service.requests import (
     Caller,
@@ -159,6 +160,20 @@ class AliasList(BaseModel):
 async def aliases(request: Request, who: CallerDep) -> AliasList:
     """Every slot-drift merge: the alias, the slot it was written under, who decided it."""
     return AliasList(aliases=await runtime_of(request).service.aliases(who))
+
+
+@router.get(
+    "/aliases/close",
+    response_model=CloseSlotList,
+    responses={403: {"model": ErrorBody, "description": "ReadNotAllowed: all_workspaces"}},
+)
+async def aliases_close(
+    query: Annotated[CloseSlotsRequest, Query()], request: Request, who: CallerDep
+) -> CloseSlotList:
+    """Pairs of one subject's current slots that slot drift kept apart but may name one
+    thing (close names, both values current), the closest first; a pair stays listed until
+    `POST /v1/aliases/merge` joins it."""
+    return await close_slots(runtime_of(request).service, who, query)
 
 
 @router.post(

@@ -65,6 +65,11 @@ class SlotMatch:
     """When ``name`` is None: the closest slot, if it scored in the grey zone."""
     similarity: float = 0.0
     """The grey slot's similarity to the new name, margins from the values included."""
+    vouched: bool = False
+    """The grey slot holds the new value itself, a thing of its own category (two CI
+    products) or of its kind (two versions): what makes a grey pair worth a person's look.
+    Names alone in the grey zone are mostly two slots of one subject (``name`` / ``shell``
+    0.34, ``sprint_length`` / ``team_size`` 0.46)."""
 
 
 class SlotMatcher:
@@ -126,6 +131,7 @@ class SlotMatcher:
         same: list[str] = []
         open_names: list[str] = []
         margin: dict[str, float] = {}
+        vouching: set[str] = set()
         for name in dict.fromkeys(existing):
             verdict = lexical_verdict(predicate, name, subject)
             if verdict == "same":
@@ -134,6 +140,7 @@ class SlotMatcher:
                 held = list((values or {}).get(name, ()))
                 if value is not None and holds_same_value(value, held):
                     open_names.append(name)  # one value under both names: the names decide
+                    vouching.add(name)
                     continue
                 things = categories_verdict(value, held) if value is not None else "unknown"
                 kinds = values_verdict(value, held) if value is not None else "unknown"
@@ -141,6 +148,8 @@ class SlotMatcher:
                 if things == "different_category" or (kinds == "different_kind" and not vouched):
                     continue  # a version beside a URL, a city beside a person: two slots
                 open_names.append(name)
+                if things == "same_category" or kinds == "same_kind":
+                    vouching.add(name)
                 if things == "same_category":
                     margin[name] = SAME_CATEGORY_MARGIN
                 elif kinds == "same_kind" or things == "same_broad_category":
@@ -168,7 +177,7 @@ class SlotMatcher:
             return SlotMatch(best_name)
         scored = self.threshold + best_gap
         if scored >= self.grey_floor:
-            return SlotMatch(None, grey=best_name, similarity=scored)
+            return SlotMatch(None, grey=best_name, similarity=scored, vouched=best_name in vouching)
         return SlotMatch(None)
 
     def _value_margins(

@@ -232,6 +232,22 @@ async def test_merge_joins_two_slots_says_what_became_history_and_how_to_undo(
 
 
 @pytest.mark.anyio
+async def test_close_slots_lists_names_kept_apart_with_the_merge_that_joins_them(
+    served: Served,
+) -> None:
+    assert (await served.ok("close-slots")).strip().startswith("no close slots")
+    await served.ok("remember", "web", "cache_ttl", "5 minutes")
+    await served.ok("remember", "web", "cache_expiry", "10 minutes")  # grey: own slot
+    lines = (await served.ok("close-slots")).strip().splitlines()
+    assert lines[0].startswith("web · cache_ttl (5 minutes) ~ cache_expiry (10 minutes)")
+    assert lines[0].endswith("close names holding things of one kind")
+    command = "twoclocks merge cache_expiry --into cache_ttl --subject web"
+    assert lines[1] == f"  one slot? {command}"
+    await served.ok(*command.split()[1:])  # the command as printed joins them
+    assert (await served.ok("close-slots")).strip().startswith("no close slots")
+
+
+@pytest.mark.anyio
 async def test_empty_reads_say_result_empty(served: Served) -> None:
     assert (await served.ok("facts")).strip() == "result: empty"
     await served.ok("remember", "api", "runs_on", "Fly", "--valid-at", "2026-06-01")

@@ -12,7 +12,6 @@ from collections.abc import Iterator
 from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
-from shlex import quote as quote_arg
 from typing import Annotated, Any
 from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo
@@ -97,7 +96,8 @@ def show(answer: Any, as_json: bool, lines: list[str] | None = None) -> None:
             typer.echo(line)
 
 
-def _query(values: dict[str, Any]) -> str:
+def query_string(values: dict[str, Any]) -> str:
+    """The URL query of the options given (unset ones left out)."""
     return urlencode({k: v for k, v in values.items() if v not in (None, False, "")})
 
 
@@ -212,7 +212,7 @@ def facts(
         "all_workspaces": "true" if all_workspaces else None,
         "cwd": str(Path.cwd()),
     }
-    answer = call("GET", "/v1/facts?" + _query(query))
+    answer = call("GET", "/v1/facts?" + query_string(query))
     if as_json:
         show(answer, True)
     elif not answer["facts"]:
@@ -274,64 +274,6 @@ def reopen(fact_id: FactId, as_json: AsJson = False) -> None:
     show(answer, as_json, [f"reopened {answer['fact_id']}"])
 
 
-def aliases(as_json: AsJson = False) -> None:
-    """List the slot-drift merges: which name was written under which slot, and who decided."""
-    answer = call("GET", "/v1/aliases")
-    lines = [
-        f"{a['subject']} · {a['alias']} -> {a['canonical']}"
-        + (f"  (decided by {a['decided_by']})" if a["decided_by"] else "")
-        for a in answer["aliases"]
-    ]
-    join = "join two: twoclocks merge NAME --into SLOT --subject SUBJECT (one current value)"
-    if lines:
-        lines.append("undo one: twoclocks split ALIAS --subject SUBJECT (both values current)")
-    show(
-        answer,
-        as_json,
-        [*lines, join] if lines else ["no merges: every name is its own slot", join],
-    )
-
-
-def split(
-    alias: Annotated[str, typer.Argument(help="The name the writer used (a fact's written_as)")],
-    subject: Annotated[
-        str | None, typer.Option(help="Whose alias, when several subjects have it")
-    ] = None,
-    as_json: AsJson = False,
-) -> None:
-    """Undo a slot-drift merge: the alias becomes its own slot again, both values current."""
-    answer = call("POST", "/v1/aliases/split", {"alias": alias, "subject": subject})
-    lines = [f"split {answer['alias']} from {answer['canonical']} ({answer['subject']})"]
-    if answer["moved"]:
-        lines.append("moved back: " + ", ".join(answer["moved"]))
-    if answer["reopened"]:
-        lines.append("believed open again: " + ", ".join(answer["reopened"]))
-    show(answer, as_json, lines)
-
-
-def merge(
-    alias: Annotated[str, typer.Argument(help="The slot name to fold in; it becomes an alias")],
-    into: Annotated[str, typer.Option(help="The slot it joins, which keeps its name")],
-    subject: Annotated[str, typer.Option(help="Whose slots")],
-    as_json: AsJson = False,
-) -> None:
-    """Merge what slot drift missed: ALIAS becomes another name of slot INTO."""
-    body = {"alias": alias, "canonical": into, "subject": subject}
-    answer = call("POST", "/v1/aliases/merge", body)
-    lines = [f"merged {answer['alias']} into {answer['canonical']} ({answer['subject']})"]
-    if answer["moved"]:
-        lines.append("moved: " + ", ".join(answer["moved"]))
-    if answer["closed"]:
-        lines.append("now history (the later value replaced them): " + ", ".join(answer["closed"]))
-    undo = f"twoclocks split {quote_arg(answer['alias'])} --subject {quote_arg(answer['subject'])}"
-    lines.append(
-        f"from now on, {answer['alias']} written beside {answer['canonical']} for any other "
-        "subject joins it too"
-    )
-    lines.append(f"undo: {undo}")
-    show(answer, as_json, lines)
-
-
 def block(
     query: Annotated[
         str | None, typer.Option(help="The first prompt, to rank what it asks about first")
@@ -375,7 +317,7 @@ def timeline(
         "until": zone.when(until, "--until"),
         "subject": subject,
     }
-    answer = call("GET", "/v1/timeline?" + _query(q))
+    answer = call("GET", "/v1/timeline?" + query_string(q))
     if as_json or not answer["facts"]:
         show(answer, as_json, ["result: empty"])
         return
@@ -498,6 +440,8 @@ def capture(
 
 def register(app: typer.Typer) -> None:
     """Add the client commands to the main CLI, in the order `--help` lists them."""
+    from twoclocks.cli_slots import aliases, close_slots, merge, split  # they import this module
+
     for command in (
         remember,
         recall,
@@ -508,6 +452,7 @@ def register(app: typer.Typer) -> None:
         aliases,
         split,
         merge,
+        close_slots,
         block,
         timeline,
         export,

@@ -350,15 +350,16 @@ class MemoryService:
         ``all_workspaces`` reads every workspace of the account; only the person may
         (their own memory, across projects): an agent stays in its session's workspace.
         """
-        query = await self._fact_query(caller, req)
+        query = await self.fact_query(caller, req)
         return [Fact.of(v) for v in await self.store.query(caller.account, query)]
 
     async def count_facts(self, caller: Caller, req: FactsRequest) -> int:
         """How many rows the read matches in all, whatever its limit and offset (a page's total)."""
-        query = await self._fact_query(caller, req)
+        query = await self.fact_query(caller, req)
         return await self.store.count(caller.account, query)
 
-    async def _fact_query(self, caller: Caller, req: FactsRequest) -> FactQuery:
+    async def fact_query(self, caller: Caller, req: FactsRequest) -> FactQuery:
+        """The store query of a read: its workspace, its slot (aliases merged), its filters."""
         if req.all_workspaces and caller.writer is not Writer.PERSON:
             raise ReadNotAllowed(
                 "all_workspaces is for the person's own reads (the CLI): an agent reads "

@@ -89,7 +89,12 @@ class SlotNaming:
         if found.grey is None:
             return SlotName(predicate)
         held = tuple(rows.get(found.grey, ()))
-        near = SlotName(predicate, near=found.grey, similarity=found.similarity, near_rows=held)
+        # Close names alone are mostly two slots of one subject; the values make a hint.
+        near = (
+            SlotName(predicate, near=found.grey, similarity=found.similarity, near_rows=held)
+            if found.vouched
+            else SlotName(predicate)
+        )
         if self.judge is None:
             return near
         question = SlotQuestion(

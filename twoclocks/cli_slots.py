@@ -1,0 +1,112 @@
+"""`twoclocks aliases`, `split`, `merge` and `close-slots`: which names are one slot.
+
+Each command is one call to the HTTP v1 route the web screen and agents use too.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from shlex import quote as quote_arg
+from typing import Annotated
+
+import typer
+
+from twoclocks.cli_client import AsJson, call, query_string, show
+from twoclocks.domain.model import on_one_line
+
+
+def aliases(as_json: AsJson = False) -> None:
+    """List the slot-drift merges: which name was written under which slot, and who decided."""
+    answer = call("GET", "/v1/aliases")
+    lines = [
+        f"{a['subject']} · {a['alias']} -> {a['canonical']}"
+        + (f"  (decided by {a['decided_by']})" if a["decided_by"] else "")
+        for a in answer["aliases"]
+    ]
+    join = (
+        "join two: twoclocks merge NAME --into SLOT --subject SUBJECT (one current value); "
+        "twoclocks close-slots lists names kept apart that may be one"
+    )
+    if lines:
+        lines.append("undo one: twoclocks split ALIAS --subject SUBJECT (both values current)")
+    show(
+        answer,
+        as_json,
+        [*lines, join] if lines else ["no merges: every name is its own slot", join],
+    )
+
+
+def split(
+    alias: Annotated[str, typer.Argument(help="The name the writer used (a fact's written_as)")],
+    subject: Annotated[
+        str | None, typer.Option(help="Whose alias, when several subjects have it")
+    ] = None,
+    as_json: AsJson = False,
+) -> None:
+    """Undo a slot-drift merge: the alias becomes its own slot again, both values current."""
+    answer = call("POST", "/v1/aliases/split", {"alias": alias, "subject": subject})
+    lines = [f"split {answer['alias']} from {answer['canonical']} ({answer['subject']})"]
+    if answer["moved"]:
+        lines.append("moved back: " + ", ".join(answer["moved"]))
+    if answer["reopened"]:
+        lines.append("believed open again: " + ", ".join(answer["reopened"]))
+    show(answer, as_json, lines)
+
+
+def merge(
+    alias: Annotated[str, typer.Argument(help="The slot name to fold in; it becomes an alias")],
+    into: Annotated[str, typer.Option(help="The slot it joins, which keeps its name")],
+    subject: Annotated[str, typer.Option(help="Whose slots")],
+    as_json: AsJson = False,
+) -> None:
+    """Merge what slot drift missed: ALIAS becomes another name of slot INTO."""
+    body = {"alias": alias, "canonical": into, "subject": subject}
+    answer = call("POST", "/v1/aliases/merge", body)
+    lines = [f"merged {answer['alias']} into {answer['canonical']} ({answer['subject']})"]
+    if answer["moved"]:
+        lines.append("moved: " + ", ".join(answer["moved"]))
+    if answer["closed"]:
+        lines.append("now history (the later value replaced them): " + ", ".join(answer["closed"]))
+    undo = f"twoclocks split {quote_arg(answer['alias'])} --subject {quote_arg(answer['subject'])}"
+    lines.append(
+        f"from now on, {answer['alias']} written beside {answer['canonical']} for any other "
+        "subject joins it too"
+    )
+    lines.append(f"undo: {undo}")
+    show(answer, as_json, lines)
+
+
+def close_slots(
+    subject: Annotated[str | None, typer.Option(help="Only this subject")] = None,
+    all_workspaces: Annotated[
+        bool,
+        typer.Option(
+            "--all-workspaces", help="Every workspace of the account, not only this directory's"
+        ),
+    ] = False,
+    as_json: AsJson = False,
+) -> None:
+    """List slots kept apart that may name one thing (close names, both values current)."""
+    query = {
+        "subject": subject,
+        "all_workspaces": "true" if all_workspaces else None,
+        "cwd": str(Path.cwd()),
+    }
+    answer = call("GET", "/v1/aliases/close?" + query_string(query))
+    if not answer["close"]:
+        show(answer, as_json, ["no close slots: every pair of names is plainly apart or merged"])
+        return
+    lines: list[str] = []
+    for pair in answer["close"]:
+        lines.append(
+            f"{pair['subject']} · {pair['slot']} ({_values(pair['values'])}) ~ "
+            f"{pair['other']} ({_values(pair['other_values'])})  {pair['similarity']:.2f}: "
+            f"{pair['why']}"
+        )
+        args = " ".join(quote_arg(a) for a in (pair["other"], "--into", pair["slot"]))
+        lines.append(f"  one slot? twoclocks merge {args} --subject {quote_arg(pair['subject'])}")
+    show(answer, as_json, lines)
+
+
+def _values(values: list[str]) -> str:
+    return ", ".join(on_one_line(v) for v in values)
