@@ -388,3 +388,26 @@ async def test_merged_slot_names_are_listed_and_split_back_from_the_screen(
         await written.wait_for()
         facts = (await http.get("/v1/facts", params={"subject": "web"})).json()["facts"]
     assert [(f["predicate"], f["object"]) for f in facts] == [("ci_provider", "Buildkite")]
+
+
+async def test_close_names_kept_apart_are_listed_and_merged_from_the_screen(
+    page: Any, site: tuple[str, str]
+) -> None:
+    url, key = site
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        # Close names holding two durations: drift kept them apart (two current values).
+        for predicate, value in (("cache_ttl", "5 minutes"), ("cache_expiry", "10 minutes")):
+            body = {"subject": "web", "predicate": predicate, "object": value}
+            assert (await http.post("/v1/facts", json=body)).status_code == 201
+        await sign_in(page, url, key)
+        await page.click("#merges summary")
+        shown = "web · cache_ttl (5 minutes) ~ cache_expiry (10 minutes)"
+        pair = page.locator("#close-list li", has_text=shown)
+        await pair.wait_for()
+        await page.screenshot(path=str(SCREENS / "close-slots.png"))
+        await pair.get_by_role("button", name="merge").click()
+        await page.locator("#close-list li", has_text="None").wait_for()
+        joined = "cache_expiry → cache_ttl (decided by merge by person)"
+        await page.locator("#merge-list li", has_text=joined).wait_for()
+        facts = (await http.get("/v1/facts", params={"subject": "web"})).json()["facts"]
+    assert [(f["predicate"], f["object"]) for f in facts] == [("cache_ttl", "10 minutes")]
