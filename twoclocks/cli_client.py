@@ -35,6 +35,12 @@ from twoclocks.graph.port import Clock
 AsJson = Annotated[
     bool, typer.Option("--json", help="Print the API's raw JSON answer (times in RFC 3339)")
 ]
+AllWorkspaces = Annotated[
+    bool,
+    typer.Option(
+        "--all-workspaces", help="Every workspace of the account, not only this directory's"
+    ),
+]
 FactId = Annotated[
     str, typer.Argument(help="The fact's id, or any unique start of it (at least 4 characters)")
 ]
@@ -193,12 +199,7 @@ def facts(
         bool,
         typer.Option("--history", "--include-history", help="Every version, not only current"),
     ] = False,
-    all_workspaces: Annotated[
-        bool,
-        typer.Option(
-            "--all-workspaces", help="Every workspace of the account, not only this directory's"
-        ),
-    ] = False,
+    all_workspaces: AllWorkspaces = False,
     as_json: AsJson = False,
 ) -> None:
     """List facts now, as of a valid time, or as believed at a record time."""

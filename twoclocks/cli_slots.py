@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from twoclocks.cli_client import AsJson, call, query_string, show
+from twoclocks.cli_client import AllWorkspaces, AsJson, call, query_string, show
 from twoclocks.domain.model import on_one_line
 
 
@@ -78,12 +78,7 @@ def merge(
 
 def close_slots(
     subject: Annotated[str | None, typer.Option(help="Only this subject")] = None,
-    all_workspaces: Annotated[
-        bool,
-        typer.Option(
-            "--all-workspaces", help="Every workspace of the account, not only this directory's"
-        ),
-    ] = False,
+    all_workspaces: AllWorkspaces = False,
     as_json: AsJson = False,
 ) -> None:
     """List slots kept apart that may name one thing (close names, both values current)."""

@@ -20,86 +20,82 @@ export function mergesPanel(host, showError, onChange) {
   const list = details.querySelector("#merge-list");
   const close = details.querySelector("#close-list");
   const form = details.querySelector("form");
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
-    const fields = Object.fromEntries(new FormData(form));
+  // Every change here is one POST, then both lists and the facts table read again.
+  async function act(path, body, done = () => {}) {
     try {
-      await api("POST", "/v1/aliases/merge", fields);
+      await api("POST", path, body);
       showError(null);
-      form.reset();
+      done();
       await draw();
       onChange();
     } catch (error) {
       showError(error);
     }
+  }
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    act("/v1/aliases/merge", Object.fromEntries(new FormData(form)), () => form.reset());
   });
+
+  // A list starts empty, or says what its emptiness means.
+  function empty(host, rows, text) {
+    host.replaceChildren();
+    if (rows.length) return;
+    const none = document.createElement("li");
+    none.className = "muted";
+    none.textContent = text;
+    host.appendChild(none);
+  }
+
+  function button(text, title, label, onClick) {
+    const made = document.createElement("button");
+    made.type = "button";
+    made.textContent = text;
+    made.title = title;
+    made.setAttribute("aria-label", label);
+    made.addEventListener("click", onClick);
+    return made;
+  }
 
   async function drawClose() {
     const { close: pairs } = await api("GET", "/v1/aliases/close");
-    close.replaceChildren();
-    if (!pairs.length) {
-      const none = document.createElement("li");
-      none.className = "muted";
-      none.textContent = "None: every pair of names is plainly apart or merged.";
-      close.appendChild(none);
-    }
+    empty(close, pairs, "None: every pair of names is plainly apart or merged.");
     for (const pair of pairs) {
       const item = document.createElement("li");
       const values = (vs) => vs.join(", ");
       item.textContent =
         `${pair.subject} · ${pair.slot} (${values(pair.values)}) ~ ${pair.other} ` +
         `(${values(pair.other_values)}), ${pair.why} `;
-      const join = document.createElement("button");
-      join.type = "button";
-      join.textContent = "merge";
-      join.title = `write ${pair.other} under ${pair.slot}: one slot, the later value current`;
-      join.setAttribute("aria-label", `merge ${pair.subject} ${pair.other} into ${pair.slot}`);
-      join.addEventListener("click", async () => {
-        try {
-          const body = { subject: pair.subject, alias: pair.other, canonical: pair.slot };
-          await api("POST", "/v1/aliases/merge", body);
-          showError(null);
-          await draw();
-          onChange();
-        } catch (error) {
-          showError(error);
-        }
-      });
-      item.appendChild(join);
+      const body = { subject: pair.subject, alias: pair.other, canonical: pair.slot };
+      item.appendChild(
+        button(
+          "merge",
+          `write ${pair.other} under ${pair.slot}: one slot, the later value current`,
+          `merge ${pair.subject} ${pair.other} into ${pair.slot}`,
+          () => act("/v1/aliases/merge", body),
+        ),
+      );
       close.appendChild(item);
     }
   }
 
   async function draw() {
     const { aliases } = await api("GET", "/v1/aliases");
-    list.replaceChildren();
-    if (!aliases.length) {
-      const none = document.createElement("li");
-      none.className = "muted";
-      none.textContent = "No merges: every name is its own slot.";
-      list.appendChild(none);
-    }
+    empty(list, aliases, "No merges: every name is its own slot.");
     for (const merge of aliases) {
       const item = document.createElement("li");
       // textContent, never HTML: subjects and names are whatever a writer sent.
       const who = merge.decided_by ? ` (decided by ${merge.decided_by})` : "";
       item.textContent = `${merge.subject} · ${merge.alias} → ${merge.canonical}${who} `;
-      const split = document.createElement("button");
-      split.type = "button";
-      split.textContent = "split";
-      split.title = `write ${merge.alias} as its own slot again`;
-      split.setAttribute("aria-label", `split ${merge.subject} ${merge.alias} from ${merge.canonical}`);
-      split.addEventListener("click", async () => {
-        try {
-          await api("POST", "/v1/aliases/split", { alias: merge.alias, subject: merge.subject });
-          showError(null);
-          await draw();
-          onChange();
-        } catch (error) {
-          showError(error);
-        }
-      });
-      item.appendChild(split);
+      const body = { alias: merge.alias, subject: merge.subject };
+      item.appendChild(
+        button(
+          "split",
+          `write ${merge.alias} as its own slot again`,
+          `split ${merge.subject} ${merge.alias} from ${merge.canonical}`,
+          () => act("/v1/aliases/split", body),
+        ),
+      );
       list.appendChild(item);
     }
     await drawClose();
