@@ -84,7 +84,8 @@ used (it may be an existing synonym; then written_as is the name you gave), the 
 closed (closed: their ids; replaced: their ids and values, so you can tell the person
 what changed), the tier stored and, if it is lower than asked, why (tier_lowered).
 near_slot, when present, is an existing slot of the subject whose name is close to yours
-but was not merged with it, with its current values: both are current now. If the two
+and holds the same kind of thing, but was not merged with it, with its current values:
+both are current now. If the two
 name one thing (vendor / provider of one service), tell the person: `twoclocks merge
 <predicate> --into <near_slot.predicate> --subject <subject>` makes them one slot, keeps
 the name you used as an alias for later writes (for every subject: the person's merges

@@ -130,9 +130,10 @@ class RememberResult(BaseModel):
     )
     near_slot: NearSlot | None = Field(
         None,
-        description="an existing slot of the subject whose name is close to `predicate` but "
-        "was not merged with it: both values are current now. If the two name one thing, "
-        "POST /v1/aliases/merge (`twoclocks merge`) makes them one slot",
+        description="an existing slot of the subject whose name is close to `predicate` and "
+        "that holds the same kind of thing, but was not merged with it: both values are "
+        "current now. If the two name one thing, POST /v1/aliases/merge (`twoclocks merge`) "
+        "makes them one slot; GET /v1/aliases/close lists every such pair",
     )
 
 
