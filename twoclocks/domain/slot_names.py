@@ -11,6 +11,7 @@ Everything here is pure: no model, no I/O.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from twoclocks.domain.slot_lexicon import CANONICAL, NOT_PLURAL, PHRASES
 from twoclocks.domain.token_runs import replace_longest_runs
@@ -90,6 +91,13 @@ def canonical_tokens(name: str) -> list[str]:
     >>> canonical_tokens("prReviewer")
     ['pull', 'request', 'reviewer']
     """
+    return list(_canonical(name))  # a fresh list: the cached tuple is shared
+
+
+# Drift compares every new name with each of a subject's slots, and recall and the
+# close-slots list ask again for the same few hundred names: worth remembering.
+@lru_cache(maxsize=8192)
+def _canonical(name: str) -> tuple[str, ...]:
     out: list[str] = []
     words = predicate_tokens(name)
     if "end" in words and "to" in words:  # "end_to_end" is "e2e", not an end and a "to"
@@ -107,7 +115,7 @@ def canonical_tokens(name: str) -> list[str]:
             continue
         single = _singular(word)
         out.extend(CANONICAL.get(single, (single,)))
-    return _dedupe(_phrases(out))
+    return tuple(_dedupe(_phrases(out)))
 
 
 _LONGEST_PHRASE = max(len(p) for p in PHRASES)

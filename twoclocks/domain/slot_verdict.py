@@ -188,6 +188,9 @@ _SWAP_DISCRIMINATORS = (
 )  # fmt: skip
 
 
+# Asked of each new name against each of its subject's slots, and again of every pair each
+# time the close-slots list is drawn (the web panel redraws it after each merge).
+@lru_cache(maxsize=65536)  # about 20 MB at most
 def lexical_verdict(a: str, b: str, subject: str = "") -> LexicalVerdict:
     """Say whether two predicate names are the same slot, different slots, or unclear.
 
