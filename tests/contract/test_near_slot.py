@@ -108,11 +108,21 @@ async def test_slot_drift_no_near_slot_when_the_names_merge_or_lie_far_apart(
     # A rule that tells two names apart (a city and a hometown) is sure: no hint either.
     await rig.write("city", "Berlin")
     assert (await rig.write("hometown", "Valencia")).near_slot is None
-    # Close names whose values say nothing of one slot (two people, who may hold two
-    # roles) are mostly two slots: no hint.
+
+
+async def test_slot_drift_close_names_alone_are_no_hint(
+    store: Store, account: str, matcher: SlotMatcher
+) -> None:
+    rig = Rig(store, matcher, account)
+    # Two people under close role names: the grey zone (0.51), but people's values say
+    # nothing of one slot (one person holds several roles), so no hint.
     await rig.write("owner", "Aiko Tanaka")
     maintainer = await rig.write("maintainer_name", "Ravi Iyer")
     assert maintainer.predicate == "maintainer_name" and maintainer.near_slot is None
+    # The same names over two things of one category are hinted.
+    await rig.write("owner", "Stripe", subject="payments")
+    vendor = await rig.write("maintainer_name", "Adyen", subject="payments")
+    assert vendor.near_slot is not None and vendor.near_slot.predicate == "owner"
 
 
 async def test_slot_drift_near_slot_shows_only_values_the_writer_may_see(
