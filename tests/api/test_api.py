@@ -321,6 +321,20 @@ async def test_all_workspaces_is_a_read_only_the_person_may_make(
     assert r.json()["elsewhere"] is None
 
 
+async def test_close_slots_read_the_callers_workspace_and_refuse_bad_input(
+    api: httpx.AsyncClient, tmp_path: Any
+) -> None:
+    (tmp_path / "a").mkdir()
+    here = {"cwd": str(tmp_path / "a")}
+    r = await api.get("/v1/aliases/close", params=here, headers=api.agent)  # type: ignore[attr-defined]
+    assert r.status_code == 200 and r.json() == {"close": []}
+    everywhere = {**here, "all_workspaces": "true"}
+    r = await api.get("/v1/aliases/close", params=everywhere, headers=api.agent)  # type: ignore[attr-defined]
+    assert r.status_code == 403 and r.json()["error"] == "ReadNotAllowed"
+    r = await api.get("/v1/aliases/close", params={"all_workspaces": "maybe"})
+    assert r.status_code == 422 and "all_workspaces" in r.json()["message"]
+
+
 # -- error texts a person can act on --------------------------------------------------
 
 
