@@ -5,8 +5,9 @@ The signals, each from 0 to 1 (cosines may dip below 0):
 * ``lexical``: the share of the question's content words found in the fact's predicate
   and value (its subject is left out: a walk reaches facts *because* they share it);
 * ``slot``: the cosine of the question to the fact's slot name in words ("who is on call
-  right now?" against "on call engineer"), or to what the slot asks when
-  ``domain.slot_glosses`` says it and that is closer, from cached embeddings;
+  right now?" against "on call engineer"), or to the name the value was written as (slot
+  drift, a merge), or to what the slot asks when ``domain.slot_glosses`` says it, the
+  closest of these, from cached embeddings;
 * ``vector``: the cosine of the question to the whole fact, as the vector index scored it
   (absent when the fact was not in that leg's pool);
 * ``kind``: 1 when the value is the kind the question's form asks for (a person for
@@ -106,6 +107,10 @@ def slot_text(name: str) -> str | None:
     return None if gloss is None else f"{humanize_predicate(name)}: {gloss}"
 
 
+def _names_of(fact: FactVersion) -> tuple[str, ...]:
+    return (fact.predicate,) if fact.written_as is None else (fact.predicate, fact.written_as)
+
+
 def lexical_overlap(question: set[str], predicate: str, obj: str) -> float:
     """Share of the question's content words in the fact's predicate and value."""
     if not question:
@@ -149,7 +154,9 @@ async def relevance_signals(
     slot_of: dict[str, float] = {}
     gloss_of: dict[str, float] = {}
     if vector is not None and slot_matcher is not None and facts:
-        names = sorted({v.predicate for v in facts.values()})
+        # A value written under another name (slot drift, a merge) answers to that name
+        # too: "who is our payment provider?" of ``vendor`` written as ``provider``.
+        names = sorted({n for v in facts.values() for n in _names_of(v)})
         said_of = {n: g for n in names if (g := slot_text(n)) is not None}
         texts = glosses(set().union(*categories.values())) + sorted(set(said_of.values()))
         matcher = slot_matcher
@@ -170,7 +177,7 @@ async def relevance_signals(
     return {
         vid: Relevance(
             lexical=lexical_overlap(asked, v.predicate, v.object),
-            slot=slot_of.get(v.predicate, 0.0),
+            slot=max(slot_of.get(n, 0.0) for n in _names_of(v)),
             vector=cosine.get(vid),
             kind=kind_agreement(wants, v.predicate, v.object),
             subject=mentions[v.subject],
