@@ -24,7 +24,7 @@ from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import SlotAlias
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller, FactsRequest, Line, Text
-from twoclocks.service.slot_naming import PERSON_MERGE, taught_slot
+from twoclocks.service.slot_naming import PERSON_MERGE, taught_by
 
 
 class CloseSlotsRequest(BaseModel):
@@ -89,18 +89,23 @@ def _pairs_of(
             continue
         latest = max(slots[name], key=lambda v: v.valid_at).object
         values = {n: [v.object for v in slots[n]] for n in older}
-        match = matcher.decide(name, older, latest, values, subject)
-        lesson = taught_slot(name, {n: n for n in older}, taught)
-        score = match.similarity
+        # The person's word first: the matcher is asked only of pairs it does not settle.
+        score: float | None = None
+        lesson = taught_by(name, {n: n for n in older}, taught)
         if lesson is not None:
-            where = (lesson.decided_by or "").removeprefix(f"{PERSON_MERGE}, ")
-            pair, why, score = lesson.name, f"you merged the same two names {where}", 0.0
-        elif match.name is not None and match.name != name:
-            pair, why, score = match.name, "the drift rules now call them one slot", 0.0
-        elif match.grey is not None and match.vouched:
-            pair, why = match.grey, "close names holding things of one kind"
+            pair, why = lesson[0], f"you merged the same two names for {lesson[1].subject}"
         else:
-            continue
+            match = matcher.decide(name, older, latest, values, subject)
+            if match.name is not None and match.name != name:
+                pair, why = match.name, "the drift rules now call them one slot"
+            elif match.grey is not None and match.vouched:
+                pair, why, score = (
+                    match.grey,
+                    "close names holding things of one kind",
+                    match.similarity,
+                )
+            else:
+                continue
         out.append(
             CloseSlot(
                 subject=subject,
@@ -108,7 +113,7 @@ def _pairs_of(
                 values=values[pair],
                 other=name,
                 other_values=[v.object for v in slots[name]],
-                similarity=round(score or matcher.similarity(name, pair), 3),
+                similarity=round(matcher.similarity(name, pair) if score is None else score, 3),
                 why=why,
             )
         )

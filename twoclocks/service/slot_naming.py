@@ -137,6 +137,17 @@ def taught_slot(predicate: str, names: dict[str, str], aliases: list[SlotAlias])
     ...     update={"decided_by": "model qwen"})]) is None
     True
     """
+    found = taught_by(predicate, names, aliases)
+    if found is None:
+        return None
+    slot, merge = found
+    return SlotName(slot, new_alias=True, decided_by=f"{PERSON_MERGE}, for {merge.subject}")
+
+
+def taught_by(
+    predicate: str, names: dict[str, str], aliases: list[SlotAlias]
+) -> tuple[str, SlotAlias] | None:
+    """``taught_slot``'s slot, with the person's merge that taught it."""
     asked = _words(predicate)
     for alias in aliases:
         if alias.decided_by != PERSON_MERGE:
@@ -147,9 +158,7 @@ def taught_slot(predicate: str, names: dict[str, str], aliases: list[SlotAlias])
         other = pair[1] if asked == pair[0] else pair[0]
         for name, slot in names.items():
             if _words(name) == other:
-                return SlotName(
-                    slot, new_alias=True, decided_by=f"{PERSON_MERGE}, for {alias.subject}"
-                )
+                return slot, alias
     return None
 
 
