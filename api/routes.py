@@ -17,7 +17,7 @@ from twoclocks.client import CHANNEL_HEADER
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.model import require_aware
 from twoclocks.domain.trust import channel_named, writer_of
-from twoclocks.graph.port import Clock, Episode, SlotAlias
+from twoclocks.graph.port import Clock, Episode, SlotAlias, SlotsApart
 from twoclocks.service import explore
 from twoclocks.service.backup import (
     MAX_LINE_BYTES,
@@ -41,6 +41,7 @@ from twoclocks.service.requests import (
     Caller,
     Fact,
     FactsRequest,
+    KeepApartRequest,
     Line,
     MergeSlotRequest,
     MergeSlotResult,
@@ -151,15 +152,21 @@ async def reopen(fact_id: str, request: Request, who: CallerDep) -> FactStatusRe
 
 
 class AliasList(BaseModel):
-    """The account's slot-drift merges."""
+    """The account's slot-drift merges, and the pairs of names kept apart."""
 
     aliases: list[SlotAlias]
+    apart: list[SlotsApart] = Field(
+        default_factory=list,
+        description="pairs of one subject's slot names kept apart (a split or by hand)",
+    )
 
 
 @router.get("/aliases", response_model=AliasList)
 async def aliases(request: Request, who: CallerDep) -> AliasList:
-    """Every slot-drift merge: the alias, the slot it was written under, who decided it."""
-    return AliasList(aliases=await runtime_of(request).service.aliases(who))
+    """Every slot-drift merge (the alias, the slot it was written under, who decided it),
+    and every pair of names kept apart."""
+    service = runtime_of(request).service
+    return AliasList(aliases=await service.aliases(who), apart=await service.kept_apart(who))
 
 
 @router.get(
@@ -172,8 +179,21 @@ async def aliases_close(
 ) -> CloseSlotList:
     """Pairs of one subject's current slots that slot drift kept apart but may name one
     thing (close names, both values current), the closest first; a pair stays listed until
-    `POST /v1/aliases/merge` joins it."""
+    `POST /v1/aliases/merge` joins it or `POST /v1/aliases/apart` keeps it apart."""
     return await close_slots(runtime_of(request).service, who, query)
+
+
+@router.post(
+    "/aliases/apart",
+    response_model=SlotsApart,
+    responses={404: {"model": ErrorBody, "description": "SlotNotFound"}},
+)
+async def keep_apart(body: KeepApartRequest, request: Request, who: CallerDep) -> SlotsApart:
+    """Keep two slot names of a subject apart: slot drift never merges them and the close
+    list drops the pair. Kept apart by the person, the pair stays apart for every other
+    subject too. A split (`POST /v1/aliases/split`) keeps its pair apart the same way;
+    `POST /v1/aliases/merge` of the pair undoes it."""
+    return await runtime_of(request).service.keep_apart(who, body)
 
 
 @router.post(

@@ -112,6 +112,26 @@ DELETE a
 """
 """A split alias: ``alias`` names no other slot of this subject any more."""
 
+RECORD_APART = """
+MERGE (p:SlotApart {group_id: $g, subject: $subject, first: $first, second: $second})
+SET p.decided_by = $decided_by
+"""
+"""Two slot names of this subject are two slots (``SlotsApart``; the names sorted)."""
+
+DELETE_APART = """
+MATCH (p:SlotApart {group_id: $g, subject: $subject, first: $first, second: $second})
+DELETE p
+"""
+"""A pair kept apart and since merged by hand: the latest word is that they are one."""
+
+EXPORT_APART = """
+MATCH (p:SlotApart)
+WHERE p.group_id = $g
+RETURN p.subject AS subject, p.first AS first, p.second AS second, p.decided_by AS decided_by
+ORDER BY p.subject, p.first, p.second
+"""
+"""Every pair of slot names kept apart in the account."""
+
 SAVE_ACCOUNT = """
 OPTIONAL MATCH (old:Account {name: $name})
 WITH count(old) AS taken

@@ -116,6 +116,22 @@ class SlotAlias(BaseModel):
     zone's judge (``model <name>``), or a merge by hand (``merge by person``)."""
 
 
+class SlotsApart(BaseModel):
+    """Two slot names of ``subject`` that someone said are two slots, never one.
+
+    Recorded by a split (the merge was wrong) or by keeping a close pair apart; the
+    names are stored in sorted order, so a pair is one record whichever came first.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    subject: str
+    first: str
+    second: str
+    decided_by: str
+    """Who said so: ``kept apart by person`` or ``kept apart by agent``."""
+
+
 class ApiKey(BaseModel):
     """One API key as the store shows it: its name, role and dates, never its secret or hash."""
 
@@ -250,6 +266,15 @@ class Store(Protocol):
 
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""
+
+    async def record_apart(self, account: str, pair: SlotsApart) -> None:
+        """Remember that two slot names of a subject are two slots (idempotent per pair)."""
+
+    async def export_apart(self, account: str) -> list[SlotsApart]:
+        """Every pair of slot names kept apart in the account (a backup's too)."""
+
+    async def delete_apart(self, account: str, subject: str, first: str, second: str) -> None:
+        """Forget that two slot names of a subject were kept apart (a merge); idempotent."""
 
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
         """Register an account with its hashed person key; False if the name is taken."""

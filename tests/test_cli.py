@@ -243,8 +243,27 @@ async def test_close_slots_lists_names_kept_apart_with_the_merge_that_joins_them
     assert lines[0].endswith("close names holding things of one kind")
     command = "twoclocks merge cache_expiry --into cache_ttl --subject web"
     assert lines[1] == f"  one slot? {command}"
+    assert lines[2] == "  two slots? twoclocks keep-apart cache_ttl cache_expiry --subject web"
     await served.ok(*command.split()[1:])  # the command as printed joins them
     assert (await served.ok("close-slots")).strip().startswith("no close slots")
+
+
+@pytest.mark.anyio
+async def test_keep_apart_drops_a_close_pair_and_aliases_lists_it(served: Served) -> None:
+    await served.ok("remember", "web", "cache_ttl", "5 minutes")
+    await served.ok("remember", "web", "cache_expiry", "10 minutes")
+    command = (await served.ok("close-slots")).strip().splitlines()[2].split("? ", 1)[1]
+    said = (await served.ok(*command.split()[1:])).strip().splitlines()
+    assert said[0] == "kept apart: cache_expiry and cache_ttl (web) are two slots"
+    assert (
+        said[1]
+        == "undo: twoclocks merge cache_expiry --into cache_ttl --subject web (makes them one)"
+    )
+    assert (await served.ok("close-slots")).strip().startswith("no close slots")
+    listed = (await served.ok("aliases")).strip().splitlines()
+    assert "web · cache_expiry | cache_ttl  (kept apart by person)" in listed
+    missing = await served.cli("keep-apart", "cache_ttl", "ttl", "--subject", "web")
+    assert missing.exit_code == 2 and "SlotNotFound" in missing.output
 
 
 @pytest.mark.anyio

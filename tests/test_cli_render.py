@@ -74,5 +74,6 @@ def test_a_write_kept_apart_from_a_close_slot_says_how_to_merge_them() -> None:
         "stored: f2 (provider, asserted)",
         "kept apart from the close slot vendor (Acme Payments): if the two name one thing, "
         "`twoclocks merge provider --into vendor --subject 'billing api'` makes vendor the "
-        "one slot",
+        "one slot; if two, `twoclocks keep-apart vendor provider --subject 'billing api'` "
+        "stops this hint",
     ]

@@ -390,7 +390,7 @@ def import_(
     counts = (
         f"{verb}: {answer['versions']} versions of {answer['facts']} facts, "
         f"{answer['episodes']} episodes, {answer['aliases']} aliases, "
-        f"settings {'yes' if answer['settings'] else 'no'}"
+        f"{answer['apart']} pairs kept apart, settings {'yes' if answer['settings'] else 'no'}"
     )
     logged = [] if dry_run else [f"logged as episode {answer['import_episode']}"]
     show(answer, as_json, [counts, *logged])
@@ -441,7 +441,13 @@ def capture(
 
 def register(app: typer.Typer) -> None:
     """Add the client commands to the main CLI, in the order `--help` lists them."""
-    from twoclocks.cli_slots import aliases, close_slots, merge, split  # they import this module
+    from twoclocks.cli_slots import (  # they import this module
+        aliases,
+        close_slots,
+        keep_apart,
+        merge,
+        split,
+    )
 
     for command in (
         remember,
@@ -462,3 +468,4 @@ def register(app: typer.Typer) -> None:
     ):
         app.command()(command)
     app.command("import")(import_)
+    app.command("keep-apart")(keep_apart)

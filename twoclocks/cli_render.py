@@ -125,9 +125,15 @@ def remember_lines(answer: dict[str, Any], subject: str) -> list[str]:
             quote_arg(part)
             for part in ("twoclocks", "merge", answer["predicate"], "--into", near["predicate"])
         )
+        apart = " ".join(
+            quote_arg(part)
+            for part in ("twoclocks", "keep-apart", near["predicate"], answer["predicate"])
+        )
+        who = f"--subject {quote_arg(subject)}"
         lines.append(
             f"kept apart from the close slot {close} ({held}): if the two name one thing, "
-            f"`{merge} --subject {quote_arg(subject)}` makes {close} the one slot"
+            f"`{merge} {who}` makes {close} the one slot; if two, `{apart} {who}` "
+            "stops this hint"
         )
     return lines
 

@@ -1,4 +1,4 @@
-"""`twoclocks aliases`, `split`, `merge` and `close-slots`: which names are one slot.
+"""`twoclocks aliases`, `split`, `merge`, `close-slots`, `keep-apart`: which names are one slot.
 
 Each command is one call to the HTTP v1 route the web screen and agents use too.
 """
@@ -16,7 +16,8 @@ from twoclocks.domain.model import on_one_line
 
 
 def aliases(as_json: AsJson = False) -> None:
-    """List the slot-drift merges: which name was written under which slot, and who decided."""
+    """List the slot-drift merges (which name went under which slot, who decided) and the
+    pairs of names kept apart."""
     answer = call("GET", "/v1/aliases")
     lines = [
         f"{a['subject']} · {a['alias']} -> {a['canonical']}"
@@ -29,11 +30,15 @@ def aliases(as_json: AsJson = False) -> None:
     )
     if lines:
         lines.append("undo one: twoclocks split ALIAS --subject SUBJECT (both values current)")
-    show(
-        answer,
-        as_json,
-        [*lines, join] if lines else ["no merges: every name is its own slot", join],
-    )
+    else:
+        lines.append("no merges: every name is its own slot")
+    apart = [
+        f"{p['subject']} · {p['first']} | {p['second']}  ({p['decided_by']})"
+        for p in answer["apart"]
+    ]
+    if apart:
+        lines += ["kept apart (never merged, not listed as close):", *apart]
+    show(answer, as_json, [*lines, join])
 
 
 def split(
@@ -68,12 +73,36 @@ def merge(
     if answer["closed"]:
         lines.append("now history (the later value replaced them): " + ", ".join(answer["closed"]))
     undo = f"twoclocks split {quote_arg(answer['alias'])} --subject {quote_arg(answer['subject'])}"
-    lines.append(
-        f"from now on, {answer['alias']} written beside {answer['canonical']} for any other "
-        "subject joins it too"
-    )
+    if answer["teaches"]:
+        lines.append(
+            f"from now on, {answer['alias']} written beside {answer['canonical']} for any "
+            "other subject joins it too"
+        )
+    else:
+        lines.append("other subjects are left to drift (you kept these two names apart elsewhere)")
     lines.append(f"undo: {undo}")
     show(answer, as_json, lines)
+
+
+def keep_apart(
+    slot: Annotated[str, typer.Argument(help="One slot name")],
+    other: Annotated[str, typer.Argument(help="The other slot name")],
+    subject: Annotated[str, typer.Option(help="Whose slots")],
+    as_json: AsJson = False,
+) -> None:
+    """Keep two slot names apart: drift never merges them, close-slots no longer lists them."""
+    body = {"subject": subject, "slot": slot, "other": other}
+    answer = call("POST", "/v1/aliases/apart", body)
+    show(
+        answer,
+        as_json,
+        [
+            f"kept apart: {answer['first']} and {answer['second']} ({answer['subject']}) are "
+            "two slots",
+            f"undo: twoclocks merge {quote_arg(other)} --into {quote_arg(slot)} --subject "
+            f"{quote_arg(subject)} (makes them one)",
+        ],
+    )
 
 
 def close_slots(
@@ -99,7 +128,10 @@ def close_slots(
             f"{pair['why']}"
         )
         args = " ".join(quote_arg(a) for a in (pair["other"], "--into", pair["slot"]))
-        lines.append(f"  one slot? twoclocks merge {args} --subject {quote_arg(pair['subject'])}")
+        who = f"--subject {quote_arg(pair['subject'])}"
+        lines.append(f"  one slot? twoclocks merge {args} {who}")
+        apart = " ".join(quote_arg(a) for a in (pair["slot"], pair["other"]))
+        lines.append(f"  two slots? twoclocks keep-apart {apart} {who}")
     show(answer, as_json, lines)
 
 

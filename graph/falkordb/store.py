@@ -24,7 +24,15 @@ from twoclocks.graph.falkordb import search
 from twoclocks.graph.falkordb.guarded import GuardedGraph
 from twoclocks.graph.falkordb.watchdog import Watchdog
 from twoclocks.graph.key_store import KeyStore
-from twoclocks.graph.port import Clock, Episode, FactQuery, QueuedTurn, SlotAlias, SlotState
+from twoclocks.graph.port import (
+    Clock,
+    Episode,
+    FactQuery,
+    QueuedTurn,
+    SlotAlias,
+    SlotsApart,
+    SlotState,
+)
 from twoclocks.graph.schema import (
     check_account,
     episode_params,
@@ -331,6 +339,26 @@ class FalkorDBStore(KeyStore):
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""
         graph = await self._graph(account)
         await graph.query(cypher.DELETE_ALIAS, {"g": account, "subject": subject, "alias": alias})
+
+    async def record_apart(self, account: str, pair: SlotsApart) -> None:
+        """Remember that two slot names of a subject are two slots (idempotent per pair)."""
+        graph = await self._graph(account)
+        await graph.query(cypher.RECORD_APART, {"g": account, **pair.model_dump()})
+
+    async def export_apart(self, account: str) -> list[SlotsApart]:
+        """Every pair of slot names kept apart in the account."""
+        graph = await self._graph(account)
+        result = await graph.ro_query(cypher.EXPORT_APART, {"g": account})
+        return [
+            SlotsApart(subject=s, first=f, second=n, decided_by=d)
+            for s, f, n, d in result.result_set
+        ]
+
+    async def delete_apart(self, account: str, subject: str, first: str, second: str) -> None:
+        """Forget that two slot names of a subject were kept apart (a merge); idempotent."""
+        graph = await self._graph(account)
+        params = {"g": account, "subject": subject, "first": first, "second": second}
+        await graph.query(cypher.DELETE_APART, params)
 
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
         """Register an account with its hashed key; False if the name is taken."""

@@ -19,7 +19,15 @@ from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.graph import cypher, paging, search_cypher
 from twoclocks.graph.key_store import KeyStore
 from twoclocks.graph.neo4j import search
-from twoclocks.graph.port import Clock, Episode, FactQuery, QueuedTurn, SlotAlias, SlotState
+from twoclocks.graph.port import (
+    Clock,
+    Episode,
+    FactQuery,
+    QueuedTurn,
+    SlotAlias,
+    SlotsApart,
+    SlotState,
+)
 from twoclocks.graph.schema import (
     check_account,
     episode_params,
@@ -61,6 +69,8 @@ OWN_SCHEMA = (
     "FOR (n:Episodic) REQUIRE (n.group_id, n.uuid) IS UNIQUE",
     "CREATE CONSTRAINT twoclocks_alias_key IF NOT EXISTS "
     "FOR (a:SlotAlias) REQUIRE (a.group_id, a.subject, a.alias) IS UNIQUE",
+    "CREATE CONSTRAINT twoclocks_apart_key IF NOT EXISTS "
+    "FOR (p:SlotApart) REQUIRE (p.group_id, p.subject, p.first, p.second) IS UNIQUE",
     "CREATE CONSTRAINT twoclocks_workspace_space IF NOT EXISTS "
     "FOR (w:WorkspaceSpace) REQUIRE (w.group_id, w.key, w.space) IS UNIQUE",
     "CREATE CONSTRAINT twoclocks_account_name IF NOT EXISTS "
@@ -330,6 +340,21 @@ class Neo4jStore(KeyStore):
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""
         params = {"g": check_account(account), "subject": subject, "alias": alias}
         await self._run(cypher.DELETE_ALIAS, params)
+
+    async def record_apart(self, account: str, pair: SlotsApart) -> None:
+        """Remember that two slot names of a subject are two slots (idempotent per pair)."""
+        await self._run(cypher.RECORD_APART, {"g": check_account(account), **pair.model_dump()})
+
+    async def export_apart(self, account: str) -> list[SlotsApart]:
+        """Every pair of slot names kept apart in the account."""
+        rows = await self._run(cypher.EXPORT_APART, {"g": check_account(account)})
+        return [SlotsApart(subject=r["subject"], first=r["first"], second=r["second"],
+                           decided_by=r["decided_by"]) for r in rows]  # fmt: skip
+
+    async def delete_apart(self, account: str, subject: str, first: str, second: str) -> None:
+        """Forget that two slot names of a subject were kept apart (a merge); idempotent."""
+        params = {"subject": subject, "first": first, "second": second}
+        await self._run(cypher.DELETE_APART, {"g": check_account(account), **params})
 
     async def save_account(self, account: str, key_hash: str, created_at: datetime) -> bool:
         """Register an account with its hashed key; False if the name is taken."""

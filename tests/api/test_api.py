@@ -485,6 +485,38 @@ async def test_aliases_lists_a_drift_merge_split_undoes_it_and_an_unknown_alias_
     r = await api.post("/v1/aliases/split", json={"alias": "ci_platform"})
     assert r.status_code == 404 and r.json()["error"] == "AliasNotFound"
     assert "written_as" in r.json()["message"]
+    # The split is remembered: the two names are kept apart, and listed so.
+    assert (await api.get("/v1/aliases")).json()["apart"] == [
+        {
+            "subject": "web",
+            "first": "ci_platform",
+            "second": "ci_provider",
+            "decided_by": "kept apart by person",
+        }
+    ]
+
+
+async def test_keep_apart_records_a_pair_and_refuses_what_is_not_two_slots(
+    api: httpx.AsyncClient,
+) -> None:
+    for predicate, value in (("cache_ttl", "5 minutes"), ("cache_expiry", "10 minutes")):
+        body = {"subject": "billing", "predicate": predicate, "object": value}
+        assert (await api.post("/v1/facts", json=body)).status_code == 201
+    listed = (await api.get("/v1/aliases/close", params={"all_workspaces": "true"})).json()
+    assert [(c["slot"], c["other"]) for c in listed["close"]] == [("cache_ttl", "cache_expiry")]
+    pair = {"subject": "billing", "slot": "cache_ttl", "other": "cache_expiry"}
+    r = await api.post("/v1/aliases/apart", json=pair)
+    assert r.status_code == 200, r.text
+    assert (r.json()["first"], r.json()["second"]) == ("cache_expiry", "cache_ttl")
+    listed = (await api.get("/v1/aliases/close", params={"all_workspaces": "true"})).json()
+    assert listed["close"] == []
+    r = await api.post("/v1/aliases/apart", json=pair | {"other": "acquirer"})
+    assert r.status_code == 404 and r.json()["error"] == "SlotNotFound"
+    r = await api.post("/v1/aliases/apart", json=pair | {"other": "cache_ttl"})
+    assert r.status_code == 422 and "two different slots" in r.json()["message"]
+    r = await api.post("/v1/aliases/apart", json={"subject": "billing", "slot": "cache_ttl"})
+    assert r.status_code == 422
+    assert len((await api.get("/v1/aliases")).json()["apart"]) == 1
 
 
 async def test_merge_joins_two_slots_a_split_parts_them_and_an_unknown_slot_is_404(

@@ -411,3 +411,24 @@ async def test_close_names_kept_apart_are_listed_and_merged_from_the_screen(
         await page.locator("#merge-list li", has_text=joined).wait_for()
         facts = (await http.get("/v1/facts", params={"subject": "web"})).json()["facts"]
     assert [(f["predicate"], f["object"]) for f in facts] == [("cache_ttl", "10 minutes")]
+
+
+async def test_close_names_are_kept_apart_from_the_screen(page: Any, site: tuple[str, str]) -> None:
+    url, key = site
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        for predicate, value in (("cache_ttl", "5 minutes"), ("cache_expiry", "10 minutes")):
+            body = {"subject": "jobs", "predicate": predicate, "object": value}
+            assert (await http.post("/v1/facts", json=body)).status_code == 201
+        close = (await http.get("/v1/aliases/close")).json()["close"]
+        assert [(c["slot"], c["other"]) for c in close] == [("cache_ttl", "cache_expiry")]
+        await sign_in(page, url, key)
+        await page.click("#merges summary")
+        shown = "jobs · cache_ttl (5 minutes) ~ cache_expiry (10 minutes)"
+        pair = page.locator("#close-list li", has_text=shown)
+        await pair.get_by_role("button", name="keep apart").click()
+        await page.locator("#close-list li", has_text="None").wait_for()
+        kept = "jobs · cache_expiry | cache_ttl (kept apart by person)"
+        await page.locator("#apart-list li", has_text=kept).wait_for()
+        await page.screenshot(path=str(SCREENS / "kept-apart.png"))
+        facts = (await http.get("/v1/facts", params={"subject": "jobs"})).json()["facts"]
+    assert sorted(f["object"] for f in facts) == ["10 minutes", "5 minutes"]  # both current

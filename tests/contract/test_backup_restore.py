@@ -23,7 +23,7 @@ from twoclocks.domain.errors import AccountNotEmpty, InvalidInput, WriteNotAllow
 from twoclocks.domain.model import FactClass, Place, RetiredReason, Tier
 from twoclocks.domain.trust import Channel
 from twoclocks.domain.trust import Writer as WriterKind
-from twoclocks.graph.port import Episode, SlotAlias, Store
+from twoclocks.graph.port import Episode, SlotAlias, SlotsApart, Store
 from twoclocks.service.accounts import Accounts
 from twoclocks.service.backup import (
     IMPORT_SOURCE,
@@ -83,6 +83,13 @@ async def fill(store: Store, account: str) -> None:
             subject="acme-api", alias="db", canonical="database", decided_by="model qwen3:4b"
         ),
     )
+    # Two names kept apart (a split, or by hand): drift must not merge them after a restore.
+    await store.record_apart(
+        account,
+        SlotsApart(
+            subject="acme-api", first="owner", second="steward", decided_by="kept apart by person"
+        ),
+    )
 
 
 async def backup_lines(store: Store, account: str) -> list[str]:
@@ -124,7 +131,7 @@ async def test_export_import_export_is_byte_identical_falkordb_to_neo4j_and_back
     await fill(falkordb, source)
     original = await backup_lines(falkordb, source)
     records = {json.loads(line)["record"] for line in original}
-    assert records == {"settings", "alias", "episode", "version"}
+    assert records == {"settings", "alias", "apart", "episode", "version"}
     assert len([r for r in original if '"record":"version"' in r]) == 7
 
     assert await neo4j.save_account(middle, f"hash-{middle}", T0)

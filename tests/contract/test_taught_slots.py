@@ -36,10 +36,10 @@ class Rig:
         req = RememberRequest(subject=subject, predicate=predicate, object=value)
         return await self.memory.remember(self.agent, req)
 
-    async def merge(self, caller: Caller, subject: str) -> None:
+    async def merge(self, caller: Caller, subject: str) -> bool:
         self.clock.tick()
         req = MergeSlotRequest(subject=subject, alias="ticketing", canonical="tracker")
-        await self.memory.merge_slot(caller, req)
+        return (await self.memory.merge_slot(caller, req)).teaches
 
     async def tracker_then_ticketing(self, subject: str) -> tuple[RememberResult, RememberResult]:
         return await self.write(subject, "tracker", "Jira"), await self.write(
@@ -54,7 +54,7 @@ async def test_slot_drift_names_the_person_merged_are_one_slot_for_every_subject
     # The matcher alone keeps the two names apart (MiniLM scores them 0.31).
     _, apart = await rig.tracker_then_ticketing("billing")
     assert (apart.predicate, apart.closed) == ("ticketing", [])
-    await rig.merge(rig.person, "billing")
+    assert await rig.merge(rig.person, "billing") is True
 
     jira, linear = await rig.tracker_then_ticketing("search")
     assert linear.predicate == "tracker" and linear.written_as == "ticketing"
@@ -74,6 +74,6 @@ async def test_slot_drift_only_the_persons_merges_teach_other_subjects(
 ) -> None:
     rig = Rig(store, matcher, account)
     await rig.tracker_then_ticketing("billing")
-    await rig.merge(rig.agent, "billing")  # an agent's merge is the agent's guess
+    assert await rig.merge(rig.agent, "billing") is False  # an agent's merge: its guess
     _, linear = await rig.tracker_then_ticketing("search")
     assert (linear.predicate, linear.closed) == ("ticketing", [])

@@ -1,10 +1,11 @@
 """Backup and restore: the whole account as NDJSON, and that file restored exactly.
 
 Each line is one JSON object with a ``record`` field: ``settings`` (the account's own
-settings), ``alias`` (a slot-drift alias), ``episode`` (the raw text a fact came from,
-with its clocks) or ``version`` (one version with every field and both clocks). Keys are
-sorted and the text is compact, so two exports of the same account are byte-identical
-once their lines are sorted, whichever engine wrote them.
+settings), ``alias`` (a slot-drift alias), ``apart`` (two slot names kept apart),
+``episode`` (the raw text a fact came from, with its clocks) or ``version`` (one version
+with every field and both clocks). Keys are sorted and the text is compact, so two exports
+of the same account are byte-identical once their lines are sorted, whichever engine
+wrote them.
 
 A restore keeps every recorded clock: the rows are history, not new writes. Only the
 import's own episode (``source: import``) is stamped with the store's clock, so the
@@ -25,7 +26,7 @@ from twoclocks.domain.errors import AccountNotEmpty, InvalidInput, WriteConflict
 from twoclocks.domain.model import FactVersion, Plan, require_one_line, require_text
 from twoclocks.domain.slot_names import fact_text
 from twoclocks.domain.trust import Writer
-from twoclocks.graph.port import Episode, SlotAlias, Store
+from twoclocks.graph.port import Episode, SlotAlias, SlotsApart, Store
 from twoclocks.service.accounts import Accounts
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller
@@ -47,13 +48,15 @@ def backup_line(record: str, fields: dict[str, Any]) -> str:
 
 
 async def export_backup(store: Store, caller: Caller) -> AsyncIterator[str]:
-    """Every line of the account's backup: settings, aliases, episodes, then versions."""
+    """Every line of the account's backup: settings, aliases, pairs apart, episodes, versions."""
     account = caller.account
     raw = await store.account_settings(account)
     if raw:
         yield backup_line("settings", {"settings": json.loads(raw)})
     for alias in await store.export_aliases(account):
         yield backup_line("alias", alias.model_dump(mode="json"))
+    for apart in await store.export_apart(account):
+        yield backup_line("apart", apart.model_dump(mode="json"))
     for episode in await store.export_episodes(account):
         yield backup_line("episode", episode.model_dump(mode="json"))
     async for version in store.export(account):
@@ -68,6 +71,7 @@ class ImportReport(BaseModel):
     facts: int = Field(description="distinct fact ids among them")
     episodes: int
     aliases: int
+    apart: int = Field(0, description="pairs of slot names kept apart")
     settings: bool = Field(description="whether the file carried the account's settings")
     import_episode: str | None = Field(
         None, description="id of the episode that logs this import (none for a dry run)"
@@ -80,6 +84,7 @@ class Backup:
     def __init__(self) -> None:
         self.settings: AccountSettings | None = None
         self.aliases: list[SlotAlias] = []
+        self.apart: list[SlotsApart] = []
         self.episodes: list[Episode] = []
         self.versions: list[FactVersion] = []
         self._version_ids: set[str] = set()
@@ -127,13 +132,17 @@ class Backup:
         elif record == "alias":
             _known_fields(body, SlotAlias, where)
             self.aliases.append(SlotAlias.model_validate(body))
+        elif record == "apart":
+            _known_fields(body, SlotsApart, where)
+            self.apart.append(SlotsApart.model_validate(body))
         elif record == "settings":
             if self.settings is not None:
                 raise InvalidInput(f"{where}: a second settings record; a backup has one")
             self.settings = AccountSettings.model_validate(body.get("settings") or {})
         else:
             raise InvalidInput(
-                f"{where}: unknown record {record!r}; expected version, episode, alias or settings"
+                f"{where}: unknown record {record!r}; expected version, episode, alias, "
+                "apart or settings"
             )
 
     def report(self, dry_run: bool, import_episode: str | None = None) -> ImportReport:
@@ -144,6 +153,7 @@ class Backup:
             facts=len({v.fact_id for v in self.versions}),
             episodes=len(self.episodes),
             aliases=len(self.aliases),
+            apart=len(self.apart),
             settings=self.settings is not None,
             import_episode=import_episode,
         )
@@ -171,10 +181,14 @@ def read_backup(lines: Iterable[str | bytes]) -> Backup:
 
 
 async def account_is_empty(store: Store, account: str) -> bool:
-    """True when the account holds no version, episode or alias."""
+    """True when the account holds no version, episode, alias or pair kept apart."""
     async for _ in store.export(account):
         return False
-    return not await store.export_episodes(account) and not await store.export_aliases(account)
+    return (
+        not await store.export_episodes(account)
+        and not await store.export_aliases(account)
+        and not await store.export_apart(account)
+    )
 
 
 async def restore_backup(
@@ -189,7 +203,7 @@ async def restore_backup(
     store, account = service.store, caller.account
     if not await account_is_empty(store, account):
         raise AccountNotEmpty(
-            f"account {account!r} already holds facts, episodes or aliases, and a restore is "
+            f"account {account!r} already holds facts, episodes or slot names, and a restore is "
             "exact only into an empty account: import into a new account "
             "(`twoclocks accounts create NAME`)"
         )
@@ -201,6 +215,8 @@ async def restore_backup(
         await store.save_episode(account, episode)
     for alias in backup.aliases:
         await store.record_alias(account, alias)
+    for apart in backup.apart:
+        await store.record_apart(account, apart)
     await _restore_versions(service, account, backup.versions)
     now = service.clock()
     logged = Episode(
@@ -218,7 +234,8 @@ def _import_summary(backup: Backup) -> str:
     r = backup.report(dry_run=False)
     return (
         f"restored a backup: {r.versions} versions of {r.facts} facts, {r.episodes} episodes, "
-        f"{r.aliases} aliases, settings {'restored' if r.settings else 'not in the file'}"
+        f"{r.aliases} aliases, {r.apart} pairs kept apart, "
+        f"settings {'restored' if r.settings else 'not in the file'}"
     )
 
 

@@ -6,7 +6,9 @@ close one (``RememberResult.near_slot``); but nobody reads the answers of captur
 and an agent may not pass the hint on. This list shows every such pair when the person
 asks, so they can merge it (``twoclocks merge``) or leave it. It is worked out on each
 call with the matcher writes use, the newer slot asked against the older ones as its first
-write was: a pair stays listed until merged (nothing records "keep apart").
+write was: a pair stays listed until merged or kept apart (``twoclocks keep-apart``; a
+split keeps its pair apart too), and a pair the person kept apart for another subject is
+not listed either (``service.slot_naming.held_apart``).
 
 The CLI (``twoclocks close-slots``) and HTTP (``GET /v1/aliases/close``) call ``close_slots``.
 """
@@ -21,10 +23,10 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from twoclocks.domain.model import MAX_TEXT, FactVersion
 from twoclocks.embeddings.slot_matcher import SlotMatcher
-from twoclocks.graph.port import SlotAlias
+from twoclocks.graph.port import SlotAlias, SlotsApart
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import Caller, FactsRequest, Line, Text
-from twoclocks.service.slot_naming import PERSON_MERGE, taught_by
+from twoclocks.service.slot_naming import PERSON_MERGE, held_apart, taught_by
 
 
 class CloseSlotsRequest(BaseModel):
@@ -65,17 +67,22 @@ async def close_slots(
     read = FactsRequest(subject=req.subject, cwd=req.cwd, all_workspaces=req.all_workspaces)
     rows = await memory.store.query(caller.account, await memory.fact_query(caller, read))
     taught = await memory.store.export_aliases(caller.account, decided_by=PERSON_MERGE)
+    aparts = await memory.store.export_apart(caller.account)
     by_subject: dict[str, list[FactVersion]] = defaultdict(list)
     for v in rows:
         by_subject[v.subject].append(v)
     found: list[CloseSlot] = []
     for subject, held in by_subject.items():
-        found += await asyncio.to_thread(_pairs_of, matcher, subject, held, taught)
+        found += await asyncio.to_thread(_pairs_of, matcher, subject, held, taught, aparts)
     return CloseSlotList(close=sorted(found, key=lambda c: (-c.similarity, c.subject, c.slot)))
 
 
 def _pairs_of(
-    matcher: SlotMatcher, subject: str, rows: Sequence[FactVersion], taught: list[SlotAlias]
+    matcher: SlotMatcher,
+    subject: str,
+    rows: Sequence[FactVersion],
+    taught: list[SlotAlias],
+    aparts: Sequence[SlotsApart] = (),
 ) -> list[CloseSlot]:
     """One subject's close pairs: each slot asked against the slots older than it."""
     slots: dict[str, list[FactVersion]] = defaultdict(list)
@@ -84,14 +91,15 @@ def _pairs_of(
     order = list(slots)  # by each slot's first record
     out: list[CloseSlot] = []
     for index, name in enumerate(order):
-        older = [n for n in order[:index] if _one_kind(slots[n], slots[name])]
+        apart = held_apart(subject, name, order[:index], aparts, taught)
+        older = [n for n in order[:index] if _one_kind(slots[n], slots[name]) and n not in apart]
         if not older:
             continue
         latest = max(slots[name], key=lambda v: v.valid_at).object
         values = {n: [v.object for v in slots[n]] for n in older}
         # The person's word first: the matcher is asked only of pairs it does not settle.
         score: float | None = None
-        lesson = taught_by(name, {n: n for n in older}, taught)
+        lesson = taught_by(name, {n: n for n in older}, taught, aparts)
         if lesson is not None:
             pair, why = lesson[0], f"you merged the same two names for {lesson[1].subject}"
         else:

@@ -33,13 +33,22 @@ from twoclocks.domain.trust import Writer, decide_tier
 from twoclocks.domain.write_plan import plan_write
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
-from twoclocks.graph.port import Clock, Episode, FactQuery, SlotAlias, SlotState, Store
+from twoclocks.graph.port import (
+    Clock,
+    Episode,
+    FactQuery,
+    SlotAlias,
+    SlotsApart,
+    SlotState,
+    Store,
+)
 from twoclocks.secret_scan import refuse_secrets
 from twoclocks.service.fact_ids import FACT_ID, resolve_fact_id
 from twoclocks.service.requests import (
     Caller,
     Fact,
     FactsRequest,
+    KeepApartRequest,
     MergeSlotRequest,
     MergeSlotResult,
     RememberRequest,
@@ -341,6 +350,14 @@ class MemoryService:
     async def merge_slot(self, caller: Caller, req: MergeSlotRequest) -> MergeSlotResult:
         """Merge what slot drift missed (``domain.slot_merge``): one slot, one current value."""
         return await self._aliases.merge(caller, req)
+
+    async def keep_apart(self, caller: Caller, req: KeepApartRequest) -> SlotsApart:
+        """Two slot names of a subject are two slots: never merged, never listed as close."""
+        return await self._aliases.keep_apart(caller, req)
+
+    async def kept_apart(self, caller: Caller) -> list[SlotsApart]:
+        """Every pair of slot names kept apart in the account (by a split or by hand)."""
+        return await self.store.export_apart(caller.account)
 
     # -- reading -----------------------------------------------------------------
 

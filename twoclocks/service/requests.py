@@ -133,7 +133,8 @@ class RememberResult(BaseModel):
         description="an existing slot of the subject whose name is close to `predicate` and "
         "that holds the same kind of thing, but was not merged with it: both values are "
         "current now. If the two name one thing, POST /v1/aliases/merge (`twoclocks merge`) "
-        "makes them one slot; GET /v1/aliases/close lists every such pair",
+        "makes them one slot, POST /v1/aliases/apart (`twoclocks keep-apart`) stops the "
+        "hint; GET /v1/aliases/close lists every such pair",
     )
 
 
@@ -232,6 +233,16 @@ class MergeSlotRequest(BaseModel):
     )
 
 
+class KeepApartRequest(BaseModel):
+    """Two slot names of a subject are two slots: drift never merges them, nor lists them."""
+
+    model_config = _STRICT
+
+    subject: Line = Field(min_length=1, max_length=MAX_TEXT, description="whose slots")
+    slot: Line = Field(min_length=1, max_length=MAX_TEXT, description="one slot name")
+    other: Line = Field(min_length=1, max_length=MAX_TEXT, description="the other slot name")
+
+
 class MergeSlotResult(BaseModel):
     """What a merge did: facts filed under the other slot, values it made history."""
 
@@ -242,6 +253,11 @@ class MergeSlotResult(BaseModel):
     closed: list[str] = Field(
         description="facts that were current and are history now: the later value of the "
         "one slot replaced them, as a write would have"
+    )
+    teaches: bool = Field(
+        False,
+        description="whether the two names now join for every other subject too: a merge "
+        "by the person does, unless the person kept the same two names apart elsewhere",
     )
 
 

@@ -1,4 +1,8 @@
-"""Changing which names are one slot by hand: split a drift merge, or merge what drift missed.
+"""Changing which names are one slot by hand: split a drift merge, merge what drift missed,
+or keep two close names apart.
+
+A split and a keep-apart are remembered (``SlotsApart``): drift never merges the pair
+again, and the person's also teach every other subject (``service.slot_naming``).
 
 Both run on the slot writer, so they queue behind this process's writers of the slots they
 touch and apply only if the merged slot did not move meanwhile (``service.slot_writer``).
@@ -14,15 +18,22 @@ from twoclocks.domain.alias_split import plan_split
 from twoclocks.domain.errors import AliasNotFound, InvalidInput, SlotNotFound
 from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.domain.slot_merge import plan_merge
-from twoclocks.graph.port import FactQuery, SlotAlias, SlotState, Store
+from twoclocks.graph.port import FactQuery, SlotAlias, SlotsApart, SlotState, Store
 from twoclocks.service.requests import (
     Caller,
+    KeepApartRequest,
     MergeSlotRequest,
     MergeSlotResult,
     SplitAliasRequest,
     SplitAliasResult,
 )
-from twoclocks.service.slot_naming import merged_by
+from twoclocks.service.slot_naming import (
+    apart_pair,
+    held_apart,
+    kept_apart_by,
+    merged_by,
+    taught_by,
+)
 from twoclocks.service.slot_writer import SlotWriter
 
 
@@ -61,6 +72,10 @@ class SlotAliases:
 
         done = await self.writer.apply(caller.account, alias.subject, alias.canonical, plan)
         # Forgotten only once the facts are back: a failed split leaves the alias to retry.
+        # Kept apart before the alias goes: once it is gone a retry finds nothing to split.
+        decided = kept_apart_by(caller.writer)
+        apart = apart_pair(alias.subject, alias.alias, alias.canonical, decided)
+        await self.store.record_apart(caller.account, apart)
         await self.store.delete_alias(caller.account, alias.subject, alias.alias)
         moved = [v.fact_id for v in done.insert if v.predicate == alias.alias]
         return SplitAliasResult(
@@ -89,15 +104,48 @@ class SlotAliases:
             decided = merged_by(caller.writer)
             alias = SlotAlias(subject=subject, alias=name, canonical=into, decided_by=decided)
             await self.store.record_alias(account, alias)
+            await self._forget_apart(account, subject, name, into)
             await self._point_aliases(account, subject, name, into)
             moved, done = await self._move(account, subject, name, into)
+        # The lesson as a new name will meet it (``service.slot_naming.taught_by``).
+        aparts = await self.store.export_apart(account)
+        teaches = taught_by(name, {into: into}, [alias], aparts) is not None
         return MergeSlotResult(
             subject=subject,
             alias=name,
             canonical=into,
             moved=list(dict.fromkeys(moved)),
             closed=list(dict.fromkeys(done.closed)),
+            teaches=teaches,
         )
+
+    async def keep_apart(self, caller: Caller, req: KeepApartRequest) -> SlotsApart:
+        """Remember that two current slots of a subject are two: drift never merges them."""
+        account, subject = caller.account, req.subject.strip()
+        slot, other = req.slot.strip(), req.other.strip()
+        if slot == other:
+            raise InvalidInput(f"{slot!r} is one name: keep apart two different slots")
+        names = await self.store.slot_names(account, subject)
+        for given in (slot, other):
+            if given not in names:
+                raise SlotNotFound(
+                    f"{subject!r} has no slot {given!r}: `twoclocks facts --subject "
+                    f"{subject}` lists its slots"
+                )
+        if names[slot] == names[other]:
+            raise InvalidInput(
+                f"{slot!r} and {other!r} are one slot ({names[slot]!r}): split the alias "
+                f"first (`twoclocks split ALIAS --subject {subject}`), which keeps them apart"
+            )
+        apart = apart_pair(subject, slot, other, kept_apart_by(caller.writer))
+        await self.store.record_apart(account, apart)
+        return apart
+
+    async def _forget_apart(self, account: str, subject: str, name: str, into: str) -> None:
+        """A merge by hand is the latest word on its pair: the subject's "apart" goes."""
+        for record in await self.store.export_apart(account):
+            if record.subject == subject and held_apart(subject, name, [into], [record]):
+                await self.store.delete_apart(account, subject, record.first, record.second)
 
     async def _merge_names(
         self, account: str, subject: str, alias: str, canonical: str

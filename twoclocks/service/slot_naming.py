@@ -7,13 +7,17 @@ one is configured, and otherwise the write keeps its own slot and its answer nam
 close one (``RememberResult.near_slot``), so the writer, who knows, can merge them.
 A pair of names the person merged by hand for one subject is one slot for every subject:
 ``ticketing`` merged into ``tracker`` once, the next project's ``ticketing`` joins its
-``tracker`` (``taught_slot``).
+``tracker`` (``taught_slot``). A pair someone kept apart (a split, or "keep apart" on a
+close pair) is never merged by the matcher again for that subject, nor, when the person
+kept it apart, for any other (``held_apart``). When the person merged two names for one
+subject and kept the same two apart for another, neither lesson teaches: the matcher
+decides as if untaught.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -22,7 +26,7 @@ from twoclocks.domain.model import FactVersion, Incoming
 from twoclocks.domain.slot_names import canonical_tokens
 from twoclocks.domain.trust import Writer, shown_to_model
 from twoclocks.embeddings.slot_matcher import SlotMatcher
-from twoclocks.graph.port import FactQuery, SlotAlias, Store
+from twoclocks.graph.port import FactQuery, SlotAlias, SlotsApart, Store
 from twoclocks.service.requests import NearSlot
 from twoclocks.service.slot_judge import SlotJudge, SlotQuestion
 
@@ -71,10 +75,13 @@ class SlotNaming:
         if self.matcher is None or not names:
             return SlotName(predicate)
         merges = await self.store.export_aliases(account, decided_by=PERSON_MERGE)
-        taught = taught_slot(predicate, names, merges)
+        aparts = await self.store.export_apart(account)
+        taught = taught_slot(predicate, names, merges, aparts)
         if taught is not None:
             return taught
-        slots = sorted(set(names.values()))
+        slots = sorted(set(names.values()) - held_apart(subject, predicate, names, aparts, merges))
+        if not slots:
+            return SlotName(predicate)
         # The slots' current values vouch for or against a merge (two versions: one slot;
         # a version beside a URL: two), so the matcher sees them too.
         rows: dict[str, list[FactVersion]] = {}
@@ -119,7 +126,12 @@ def merged_by(writer: Writer) -> str:
 PERSON_MERGE = merged_by(Writer.PERSON)
 
 
-def taught_slot(predicate: str, names: dict[str, str], aliases: list[SlotAlias]) -> SlotName | None:
+def taught_slot(
+    predicate: str,
+    names: dict[str, str],
+    aliases: list[SlotAlias],
+    aparts: Sequence[SlotsApart] = (),
+) -> SlotName | None:
     """The subject's slot that a person's merge for another subject made one with ``predicate``.
 
     Only the person's merges teach: the matcher's and the judge's may be wrong, and an
@@ -137,7 +149,7 @@ def taught_slot(predicate: str, names: dict[str, str], aliases: list[SlotAlias])
     ...     update={"decided_by": "model qwen"})]) is None
     True
     """
-    found = taught_by(predicate, names, aliases)
+    found = taught_by(predicate, names, aliases, aparts)
     if found is None:
         return None
     slot, merge = found
@@ -145,12 +157,16 @@ def taught_slot(predicate: str, names: dict[str, str], aliases: list[SlotAlias])
 
 
 def taught_by(
-    predicate: str, names: dict[str, str], aliases: list[SlotAlias]
+    predicate: str,
+    names: dict[str, str],
+    aliases: list[SlotAlias],
+    aparts: Sequence[SlotsApart] = (),
 ) -> tuple[str, SlotAlias] | None:
     """``taught_slot``'s slot, with the person's merge that taught it."""
     asked = _words(predicate)
+    unsure = {_pair(p.first, p.second) for p in aparts if p.decided_by == PERSON_APART}
     for alias in aliases:
-        if alias.decided_by != PERSON_MERGE:
+        if alias.decided_by != PERSON_MERGE or _pair(alias.alias, alias.canonical) in unsure:
             continue
         pair = (_words(alias.alias), _words(alias.canonical))
         if asked not in pair:
@@ -164,6 +180,65 @@ def taught_by(
 
 def _words(name: str) -> tuple[str, ...]:
     return tuple(canonical_tokens(name))
+
+
+def _pair(a: str, b: str) -> frozenset[tuple[str, ...]]:
+    return frozenset((_words(a), _words(b)))
+
+
+def kept_apart_by(writer: Writer) -> str:
+    """The ``decided_by`` of a pair kept apart: ``kept apart by person``."""
+    return f"kept apart by {writer.value}"
+
+
+PERSON_APART = kept_apart_by(Writer.PERSON)
+
+
+def apart_pair(subject: str, a: str, b: str, decided_by: str) -> SlotsApart:
+    """The record of two slot names kept apart, the names in sorted order."""
+    first, second = sorted((a, b))
+    return SlotsApart(subject=subject, first=first, second=second, decided_by=decided_by)
+
+
+def held_apart(
+    subject: str,
+    predicate: str,
+    names: dict[str, str] | Iterable[str],
+    aparts: Sequence[SlotsApart],
+    merges: Sequence[SlotAlias] = (),
+) -> set[str]:
+    """The slots ``predicate`` of ``subject`` must not join: pairs kept apart.
+
+    A pair kept apart for this subject holds whoever kept it apart; one the person kept
+    apart for another subject holds here too, unless the person also merged the same two
+    names somewhere (then the lessons disagree and neither teaches). Names compare by
+    their canonical words.
+
+    >>> apart = apart_pair("api", "ticketing", "tracker", PERSON_APART)
+    >>> held_apart("web", "Ticketing", {"tracker": "tracker", "ci": "ci"}, [apart])
+    {'tracker'}
+    >>> merged = SlotAlias(subject="cli", alias="ticketing", canonical="tracker",
+    ...     decided_by=PERSON_MERGE)
+    >>> held_apart("web", "ticketing", ["tracker"], [apart], [merged])
+    set()
+    >>> held_apart("api", "ticketing", ["tracker"], [apart], [merged])
+    {'tracker'}
+    """
+    slot_of = dict(names) if isinstance(names, dict) else {n: n for n in names}
+    merged = {_pair(m.alias, m.canonical) for m in merges if m.decided_by == PERSON_MERGE}
+    asked = _words(predicate)
+    out: set[str] = set()
+    for record in aparts:
+        pair = _pair(record.first, record.second)
+        own = record.subject == subject
+        if not own and (record.decided_by != PERSON_APART or pair in merged):
+            continue
+        if asked not in pair:
+            continue
+        for name, slot in slot_of.items():
+            if _pair(predicate, name) == pair and name != predicate:
+                out.add(slot)
+    return out
 
 
 def near_slot(

@@ -2,8 +2,10 @@
 // decided it (the grey zone's model, the matcher, or a merge by hand). "split" undoes one
 // (POST /v1/aliases/split): both slots current again, both clocks kept. The form below
 // joins two names drift kept apart (POST /v1/aliases/merge): one slot, one current value.
-// "Close names kept apart" (GET /v1/aliases/close) lists the pairs that may be one, each
-// with a "merge" button that joins it the same way.
+// "Close names, each its own slot" (GET /v1/aliases/close) lists the pairs that may be one, each
+// with a "merge" button that joins it the same way and a "keep apart" button (POST
+// /v1/aliases/apart) that says they are two: drift never merges them, the list drops them.
+// "Kept apart" lists those pairs (a split keeps its pair apart too); a merge undoes one.
 import { api } from "./api.js";
 
 export function mergesPanel(host, showError, onChange) {
@@ -11,7 +13,8 @@ export function mergesPanel(host, showError, onChange) {
   details.id = "merges";
   details.innerHTML =
     '<summary>Merged slot names</summary><ul id="merge-list"></ul>' +
-    '<p>Close names kept apart (both values current; one slot?)</p><ul id="close-list"></ul>' +
+    '<p>Close names, each its own slot (both values current; one slot?)</p><ul id="close-list"></ul>' +
+    '<p>Kept apart (never merged, never listed as close)</p><ul id="apart-list"></ul>' +
     '<form id="merge-form">Two names of one slot? ' +
     '<input name="subject" placeholder="subject" size="12" aria-label="merge: subject" required> ' +
     '<input name="alias" placeholder="name" size="14" aria-label="merge: the name to fold in" required> ' +
@@ -19,6 +22,7 @@ export function mergesPanel(host, showError, onChange) {
     '<button type="submit">merge</button></form>';
   const list = details.querySelector("#merge-list");
   const close = details.querySelector("#close-list");
+  const apart = details.querySelector("#apart-list");
   const form = details.querySelector("form");
   // Every change here is one POST, then both lists and the facts table read again.
   async function act(path, body, done = () => {}) {
@@ -67,12 +71,24 @@ export function mergesPanel(host, showError, onChange) {
         `${pair.subject} · ${pair.slot} (${values(pair.values)}) ~ ${pair.other} ` +
         `(${values(pair.other_values)}), ${pair.why} `;
       const body = { subject: pair.subject, alias: pair.other, canonical: pair.slot };
-      item.appendChild(
+      item.append(
         button(
           "merge",
           `write ${pair.other} under ${pair.slot}: one slot, the later value current`,
           `merge ${pair.subject} ${pair.other} into ${pair.slot}`,
           () => act("/v1/aliases/merge", body),
+        ),
+        " ",
+        button(
+          "keep apart",
+          `${pair.slot} and ${pair.other} are two slots: never merge them, stop listing them`,
+          `keep apart ${pair.subject} ${pair.slot} and ${pair.other}`,
+          () =>
+            act("/v1/aliases/apart", {
+              subject: pair.subject,
+              slot: pair.slot,
+              other: pair.other,
+            }),
         ),
       );
       close.appendChild(item);
@@ -80,7 +96,13 @@ export function mergesPanel(host, showError, onChange) {
   }
 
   async function draw() {
-    const { aliases } = await api("GET", "/v1/aliases");
+    const { aliases, apart: pairs } = await api("GET", "/v1/aliases");
+    empty(apart, pairs, "None: no pair of names was split or kept apart.");
+    for (const pair of pairs) {
+      const item = document.createElement("li");
+      item.textContent = `${pair.subject} · ${pair.first} | ${pair.second} (${pair.decided_by})`;
+      apart.appendChild(item);
+    }
     empty(list, aliases, "No merges: every name is its own slot.");
     for (const merge of aliases) {
       const item = document.createElement("li");
