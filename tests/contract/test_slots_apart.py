@@ -152,3 +152,19 @@ async def test_store_records_pairs_apart_once_and_forgets_them(store: Store, acc
     await store.delete_apart(account, "api", "owner", "steward")
     await store.delete_apart(account, "api", "owner", "steward")
     assert await store.export_apart(account) == []
+
+
+async def test_slot_drift_a_pair_kept_apart_here_outweighs_a_lesson_from_elsewhere(
+    store: Store, account: str, matcher: SlotMatcher
+) -> None:
+    rig = Rig(store, matcher, account)
+    for subject in ("billing", "search"):
+        await rig.write(subject, "tracker", "Jira")
+        await rig.write(subject, "ticketing", "Linear")
+    await rig.keep_apart(rig.agent, "search", "tracker", "ticketing")
+    rig.clock.tick()
+    req = MergeSlotRequest(subject="billing", alias="ticketing", canonical="tracker")
+    assert (await rig.memory.merge_slot(rig.person, req)).teaches is True
+    # The person's lesson would put a new spelling under tracker; search said two slots.
+    shortcut = await rig.write("search", "Ticketing", "Shortcut")
+    assert (shortcut.predicate, shortcut.written_as) == ("ticketing", "Ticketing")
