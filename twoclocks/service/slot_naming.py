@@ -76,12 +76,12 @@ class SlotNaming:
             return SlotName(predicate)
         merges = await self.store.export_aliases(account, decided_by=PERSON_MERGE)
         aparts = await self.store.export_apart(account)
-        held = held_apart(subject, predicate, names, aparts, merges)
+        apart = held_apart(subject, predicate, names, aparts, merges)
         taught = taught_slot(predicate, names, merges, aparts)
         # A pair kept apart for this subject is its own word, over a lesson from elsewhere.
-        if taught is not None and taught.name not in held:
+        if taught is not None and taught.name not in apart:
             return taught
-        slots = sorted(set(names.values()) - held)
+        slots = sorted(set(names.values()) - apart)
         if not slots:
             return SlotName(predicate)
         # The slots' current values vouch for or against a merge (two versions: one slot;
