@@ -177,7 +177,7 @@ async def aliases(request: Request, who: CallerDep) -> AliasList:
 async def aliases_close(
     query: Annotated[CloseSlotsRequest, Query()], request: Request, who: CallerDep
 ) -> CloseSlotList:
-    """Pairs of one subject's current slots that slot drift kept apart but may name one
+    """Pairs of one subject's current slots that slot drift left as two but may name one
     thing (close names, both values current), the closest first; a pair stays listed until
     `POST /v1/aliases/merge` joins it or `POST /v1/aliases/apart` keeps it apart."""
     return await close_slots(runtime_of(request).service, who, query)

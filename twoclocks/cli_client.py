@@ -460,6 +460,7 @@ def register(app: typer.Typer) -> None:
         split,
         merge,
         close_slots,
+        keep_apart,
         block,
         timeline,
         export,
@@ -468,4 +469,3 @@ def register(app: typer.Typer) -> None:
     ):
         app.command()(command)
     app.command("import")(import_)
-    app.command("keep-apart")(keep_apart)

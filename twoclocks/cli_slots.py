@@ -26,7 +26,7 @@ def aliases(as_json: AsJson = False) -> None:
     ]
     join = (
         "join two: twoclocks merge NAME --into SLOT --subject SUBJECT (one current value); "
-        "twoclocks close-slots lists names kept apart that may be one"
+        "twoclocks close-slots lists close names left as two slots that may be one"
     )
     if lines:
         lines.append("undo one: twoclocks split ALIAS --subject SUBJECT (both values current)")
@@ -110,7 +110,7 @@ def close_slots(
     all_workspaces: AllWorkspaces = False,
     as_json: AsJson = False,
 ) -> None:
-    """List slots kept apart that may name one thing (close names, both values current)."""
+    """List close slot names left as two slots that may name one thing (both values current)."""
     query = {
         "subject": subject,
         "all_workspaces": "true" if all_workspaces else None,

@@ -1,4 +1,4 @@
-"""Close slots kept apart: pairs of one subject's current slots that may name one thing.
+"""Close slots: pairs of one subject's current slots, left as two, that may name one thing.
 
 Slot drift settles most new names as they arrive. Names in its grey zone (``owner`` /
 ``maintainer``) stay two slots, each with a current value, and the write's answer names the
@@ -45,14 +45,15 @@ class CloseSlot(BaseModel):
     subject: str
     slot: str = Field(description="the older slot; a merge into it keeps its name")
     values: list[str] = Field(description="its current values")
-    other: str = Field(description="the newer slot, kept apart from `slot` when it arrived")
+    other: str = Field(description="the newer slot, left beside `slot` when it arrived")
     other_values: list[str] = Field(description="its current values")
     similarity: float = Field(description="how close the matcher scores the two names")
     why: str = Field(description="why they are listed: close names, or a rule or merge since")
 
 
 class CloseSlotList(BaseModel):
-    """Close slots kept apart, the closest first; `POST /v1/aliases/merge` joins a pair."""
+    """Close slots, the closest first; `POST /v1/aliases/merge` joins a pair, `POST
+    /v1/aliases/apart` keeps it apart."""
 
     close: list[CloseSlot]
 
@@ -60,7 +61,7 @@ class CloseSlotList(BaseModel):
 async def close_slots(
     memory: MemoryService, caller: Caller, req: CloseSlotsRequest
 ) -> CloseSlotList:
-    """Every pair of a subject's current slots that drift's grey zone kept apart."""
+    """Every pair of a subject's current slots that drift left as two and may be one."""
     matcher = memory.slot_matcher
     if matcher is None:  # drift is off: no names are compared, none are close
         return CloseSlotList(close=[])
