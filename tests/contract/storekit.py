@@ -9,11 +9,21 @@ from typing import Any
 
 from twoclocks.domain.model import FactVersion, Incoming, Plan, RetiredReason
 from twoclocks.domain.revise_plan import plan_retract, plan_revise
+from twoclocks.domain.trust import Writer as WriterTier
 from twoclocks.domain.write_plan import plan_write
 from twoclocks.embeddings.hashing import HashingEmbedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
-from twoclocks.graph.port import SlotState, Store
+from twoclocks.graph.port import SlotsApart, SlotState, Store
+from twoclocks.service.close_slots import CloseSlot, CloseSlotsRequest, close_slots
 from twoclocks.service.memory import MemoryService
+from twoclocks.service.requests import (
+    Caller,
+    KeepApartRequest,
+    MergeSlotRequest,
+    MergeSlotResult,
+    RememberRequest,
+    RememberResult,
+)
 
 T0 = datetime(2026, 1, 1, 9, 0, tzinfo=UTC)
 """The fake clock's epoch: every test time is T0 plus an explicit offset."""
@@ -145,3 +155,60 @@ def drifting_service(
         slot_matcher=matcher,
         **options,
     )
+
+
+class SlotRig:
+    """A memory service with the real slot matcher and no judge, and its two callers.
+
+    Every call moves the fake record clock first, so each act has its own record time.
+    Writes come from ``writes_as`` (the agent unless told); the person merges and asks.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        matcher: SlotMatcher,
+        account: str,
+        writes_as: WriterTier = WriterTier.AGENT,
+    ) -> None:
+        self.clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
+        self.person = Caller(account=account, writer=WriterTier.PERSON)
+        self.agent = Caller(account=account, writer=WriterTier.AGENT)
+        self.writes_as = Caller(account=account, writer=writes_as)
+        self.memory = drifting_service(store, matcher, self.clock)
+
+    async def write(self, subject: str, predicate: str, value: str) -> RememberResult:
+        """Remember one fact."""
+        self.clock.tick()
+        req = RememberRequest(subject=subject, predicate=predicate, object=value)
+        return await self.memory.remember(self.writes_as, req)
+
+    async def write_each(self, subjects: tuple[str, ...], *facts: tuple[str, str]) -> None:
+        """Remember the same (predicate, value) facts, in order, for every subject."""
+        for subject in subjects:
+            for predicate, value in facts:
+                await self.write(subject, predicate, value)
+
+    async def merge(
+        self, subject: str, alias: str, canonical: str, caller: Caller | None = None
+    ) -> MergeSlotResult:
+        """Merge slot ``alias`` into ``canonical`` by hand (the person's, unless told)."""
+        self.clock.tick()
+        req = MergeSlotRequest(subject=subject, alias=alias, canonical=canonical)
+        return await self.memory.merge_slot(caller or self.person, req)
+
+    async def keep_apart(self, caller: Caller, subject: str, slot: str, other: str) -> SlotsApart:
+        """Keep two slots of a subject apart."""
+        self.clock.tick()
+        req = KeepApartRequest(subject=subject, slot=slot, other=other)
+        return await self.memory.keep_apart(caller, req)
+
+    async def close_list(self, subject: str | None = None) -> list[CloseSlot]:
+        """The person's close-slots list, over every workspace."""
+        self.clock.tick()
+        req = CloseSlotsRequest(subject=subject, all_workspaces=True)
+        return (await close_slots(self.memory, self.person, req)).close
+
+    async def close(self, subject: str | None = None) -> list[tuple[str, str, str]]:
+        """The close list as (subject, slot, other) pairs."""
+        return [(c.subject, c.slot, c.other) for c in await self.close_list(subject)]

@@ -4,59 +4,21 @@ every real store, through the service and the real MiniLM matcher."""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import pytest
-from storekit import FakeClock, drifting_service
+from storekit import SlotRig
 
 from twoclocks.domain.errors import InvalidInput, SlotNotFound
-from twoclocks.domain.trust import Writer
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import SlotsApart, Store
-from twoclocks.service.close_slots import CloseSlotsRequest, close_slots
-from twoclocks.service.requests import (
-    Caller,
-    FactsRequest,
-    KeepApartRequest,
-    MergeSlotRequest,
-    RememberRequest,
-    RememberResult,
-    SplitAliasRequest,
-)
+from twoclocks.service.requests import FactsRequest, SplitAliasRequest
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 
 
-class Rig:
-    """A memory service with the real matcher and no slot judge."""
-
-    def __init__(self, store: Store, matcher: SlotMatcher, account: str) -> None:
-        self.clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
-        self.person = Caller(account=account, writer=Writer.PERSON)
-        self.agent = Caller(account=account, writer=Writer.AGENT)
-        self.memory = drifting_service(store, matcher, self.clock)
-
-    async def write(self, subject: str, predicate: str, value: str) -> RememberResult:
-        self.clock.tick()
-        req = RememberRequest(subject=subject, predicate=predicate, object=value)
-        return await self.memory.remember(self.agent, req)
-
-    async def close(self) -> list[tuple[str, str, str]]:
-        self.clock.tick()
-        req = CloseSlotsRequest(all_workspaces=True)
-        listed = (await close_slots(self.memory, self.person, req)).close
-        return [(c.subject, c.slot, c.other) for c in listed]
-
-    async def keep_apart(self, caller: Caller, subject: str, slot: str, other: str) -> SlotsApart:
-        self.clock.tick()
-        req = KeepApartRequest(subject=subject, slot=slot, other=other)
-        return await self.memory.keep_apart(caller, req)
-
-
-async def test_slot_drift_a_split_pair_is_never_merged_again(
+async def test_slot_drift_a_pair_kept_apart_stays_apart_after_a_split(
     store: Store, account: str, matcher: SlotMatcher
 ) -> None:
-    rig = Rig(store, matcher, account)
+    rig = SlotRig(store, matcher, account)
     await rig.write("billing", "ci_provider", "CircleCI")
     merged = await rig.write("billing", "ci_platform", "Buildkite")
     assert (merged.predicate, merged.written_as) == ("ci_provider", "ci_platform")
@@ -84,7 +46,7 @@ async def test_slot_drift_a_split_pair_is_never_merged_again(
 async def test_slot_drift_kept_apart_pairs_leave_the_close_list(
     store: Store, account: str, matcher: SlotMatcher
 ) -> None:
-    rig = Rig(store, matcher, account)
+    rig = SlotRig(store, matcher, account)
     await rig.write("billing", "vendor", "Stripe")
     await rig.write("billing", "provider", "Adyen")  # grey zone, values vouch: listed
     assert await rig.close() == [("billing", "vendor", "provider")]
@@ -105,23 +67,17 @@ async def test_slot_drift_kept_apart_pairs_leave_the_close_list(
     again = await rig.write("billing", "payments provider", "Mollie")
     assert again.near_slot is None or again.near_slot.predicate != "vendor"
     # A merge by hand is the latest word: the pair is one slot, no longer kept apart.
-    rig.clock.tick()
-    req = MergeSlotRequest(subject="billing", alias="provider", canonical="vendor")
-    await rig.memory.merge_slot(rig.person, req)
+    await rig.merge("billing", "provider", "vendor")
     assert await rig.memory.kept_apart(rig.person) == []
 
 
 async def test_slot_drift_the_persons_apart_and_merge_disagreeing_teach_nothing(
     store: Store, account: str, matcher: SlotMatcher
 ) -> None:
-    rig = Rig(store, matcher, account)
-    for subject in ("billing", "search"):
-        await rig.write(subject, "tracker", "Jira")
-        await rig.write(subject, "ticketing", "Linear")
+    rig = SlotRig(store, matcher, account)
+    await rig.write_each(("billing", "search"), ("tracker", "Jira"), ("ticketing", "Linear"))
     await rig.keep_apart(rig.person, "search", "ticketing", "tracker")
-    rig.clock.tick()
-    req = MergeSlotRequest(subject="billing", alias="ticketing", canonical="tracker")
-    assert (await rig.memory.merge_slot(rig.person, req)).teaches is False
+    assert (await rig.merge("billing", "ticketing", "tracker")).teaches is False
     assert await rig.close() == []
     # A third subject: the matcher alone decides, and keeps the two apart (0.31).
     await rig.write("web", "tracker", "Jira")
@@ -132,7 +88,7 @@ async def test_slot_drift_the_persons_apart_and_merge_disagreeing_teach_nothing(
 async def test_keep_apart_refuses_unknown_slots_and_one_slot(
     store: Store, account: str, matcher: SlotMatcher
 ) -> None:
-    rig = Rig(store, matcher, account)
+    rig = SlotRig(store, matcher, account)
     await rig.write("billing", "ci_provider", "CircleCI")
     await rig.write("billing", "ci_platform", "Buildkite")  # merged: an alias now
     with pytest.raises(SlotNotFound, match="no slot 'cache'"):
@@ -157,14 +113,10 @@ async def test_store_records_pairs_apart_once_and_forgets_them(store: Store, acc
 async def test_slot_drift_a_pair_kept_apart_here_outweighs_a_lesson_from_elsewhere(
     store: Store, account: str, matcher: SlotMatcher
 ) -> None:
-    rig = Rig(store, matcher, account)
-    for subject in ("billing", "search"):
-        await rig.write(subject, "tracker", "Jira")
-        await rig.write(subject, "ticketing", "Linear")
+    rig = SlotRig(store, matcher, account)
+    await rig.write_each(("billing", "search"), ("tracker", "Jira"), ("ticketing", "Linear"))
     await rig.keep_apart(rig.agent, "search", "tracker", "ticketing")
-    rig.clock.tick()
-    req = MergeSlotRequest(subject="billing", alias="ticketing", canonical="tracker")
-    assert (await rig.memory.merge_slot(rig.person, req)).teaches is True
+    assert (await rig.merge("billing", "ticketing", "tracker")).teaches is True
     # The person's lesson would put a new spelling under tracker; search said two slots.
     shortcut = await rig.write("search", "Ticketing", "Shortcut")
     assert (shortcut.predicate, shortcut.written_as) == ("ticketing", "Ticketing")

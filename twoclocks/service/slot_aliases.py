@@ -104,11 +104,10 @@ class SlotAliases:
             decided = merged_by(caller.writer)
             alias = SlotAlias(subject=subject, alias=name, canonical=into, decided_by=decided)
             await self.store.record_alias(account, alias)
-            await self._forget_apart(account, subject, name, into)
+            aparts = await self._forget_apart(account, subject, name, into)
             await self._point_aliases(account, subject, name, into)
             moved, done = await self._move(account, subject, name, into)
         # The lesson as a new name will meet it (``service.slot_naming.taught_by``).
-        aparts = await self.store.export_apart(account)
         teaches = taught_by(name, {into: into}, [alias], aparts) is not None
         return MergeSlotResult(
             subject=subject,
@@ -141,11 +140,20 @@ class SlotAliases:
         await self.store.record_apart(account, apart)
         return apart
 
-    async def _forget_apart(self, account: str, subject: str, name: str, into: str) -> None:
-        """A merge by hand is the latest word on its pair: the subject's "apart" goes."""
+    async def _forget_apart(
+        self, account: str, subject: str, name: str, into: str
+    ) -> list[SlotsApart]:
+        """A merge by hand is the latest word on its pair: the subject's "apart" goes.
+
+        Returns the account's pairs still kept apart, so the caller need not read them again.
+        """
+        kept: list[SlotsApart] = []
         for record in await self.store.export_apart(account):
             if record.subject == subject and held_apart(subject, name, [into], [record]):
                 await self.store.delete_apart(account, subject, record.first, record.second)
+            else:
+                kept.append(record)
+        return kept
 
     async def _merge_names(
         self, account: str, subject: str, alias: str, canonical: str
