@@ -19,6 +19,17 @@ def no_client_file(
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("xdg-config")))
 
 
+@pytest.fixture(autouse=True)
+def not_in_an_agents_shell(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite run from Claude Code's or Codex's shell must not make the CLI the agent's:
+    the variables those clients set there are cleared (tests that want them set them)."""
+    from twoclocks.clients.shells import SHELL_VARIABLES
+
+    for variables in SHELL_VARIABLES.values():
+        for variable in variables:
+            monkeypatch.delenv(variable, raising=False)
+
+
 @pytest.fixture(scope="session")
 def neo4j_uri() -> Iterator[str]:
     """Bolt URI of a real Neo4j 5.26: $TWOCLOCKS_TEST_NEO4J_URI, else one from ci/neo4j/start.

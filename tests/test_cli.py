@@ -392,3 +392,31 @@ def test_eval_fc_names_a_neo4j_store_without_its_password() -> None:
 
     assert _store_label("bolt://neo4j:s3cret@db.local:7687") == "bolt://db.local:7687"
     assert _store_label(None) == "embedded"
+
+
+@pytest.mark.anyio
+async def test_the_cli_in_an_agents_shell_acts_as_the_agent(served: Served) -> None:
+    # An agent with a shell can run the CLI, which reads the person's key: the variable its
+    # client sets there makes the call the agent's (clients/shells.py, docs/SECURITY.md).
+    in_claude = {**served.env, "CLAUDECODE": "1"}
+    said = await asyncio.to_thread(
+        CliRunner().invoke,
+        app,
+        ["remember", "web", "cache", "Redis", "--tier", "asserted", "--json"],
+        env=in_claude,
+    )
+    assert said.exit_code == 0, said.output
+    assert "run from Claude Code's shell (CLAUDECODE is set)" in said.stderr
+    stored = json.loads(said.stdout)
+    assert stored["tier"] == "inferred" and "evidence" in stored["tier_lowered"]
+    keys = await asyncio.to_thread(
+        CliRunner().invoke, app, ["keys", "create", "mine", "--role", "person"], env=in_claude
+    )
+    assert keys.exit_code == 2 and "KeysNotAllowed" in keys.stderr
+    assert "run it in your own terminal" in keys.stderr
+    # The same command in the person's own terminal is the person's.
+    own = json.loads(await served.ok("remember", "web", "queue", "SQS", "--json"))
+    assert own["tier"] == "asserted"
+    # A read says nothing of where it runs: reads are the same for everyone.
+    read = await asyncio.to_thread(CliRunner().invoke, app, ["facts"], env=in_claude)
+    assert read.exit_code == 0 and "shell" not in read.stderr

@@ -10,6 +10,7 @@ the last installed client revokes it (``revoke_agent_key``) and removes the file
 
 from __future__ import annotations
 
+from twoclocks.bootstrap import cli_channel
 from twoclocks.client import Client
 from twoclocks.client_file import AGENT_KEY_FILE, Target, write_key_file
 from twoclocks.domain.errors import InvalidInput, KeyNotFound, TwoclocksError
@@ -28,7 +29,7 @@ def ensure_agent_key(target: Target, dry_run: bool = False) -> str:
         return f"unchanged  {path}: the agent key MCP and the hooks send"
     if dry_run:
         return f"would create  {path}: an agent key for MCP and the hooks"
-    person = Client(target.url, target.key, channel="cli", data_dir=target.data_dir)
+    person = Client(target.url, target.key, channel=cli_channel(), data_dir=target.data_dir)
     try:
         try:
             made = person.call("POST", "/v1/keys", {"name": AGENT_KEY_NAME, "role": "agent"})
@@ -55,7 +56,7 @@ def revoke_agent_key(target: Target, dry_run: bool = False) -> str:
         return f"unchanged  {path}: no agent key file"
     if dry_run:
         return f"would revoke  agent key {AGENT_KEY_NAME!r} and remove {path}"
-    person = Client(target.url, target.key, channel="cli", data_dir=target.data_dir)
+    person = Client(target.url, target.key, channel=cli_channel(), data_dir=target.data_dir)
     try:
         person.call("POST", f"/v1/keys/{AGENT_KEY_NAME}/revoke")
         done = f"revoked agent key {AGENT_KEY_NAME!r}"

@@ -19,6 +19,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 from pydantic import ValidationError
 
 from twoclocks import client_file
+from twoclocks.clients import shells
+from twoclocks.clients.shells import AgentShell
 from twoclocks.config import Settings
 from twoclocks.domain.errors import ConfigError, InvalidInput
 from twoclocks.domain.places import Workspace
@@ -285,6 +287,19 @@ async def ensure_local_account(runtime: Runtime) -> str | None:
         return None
     client_file.write_key_file(path, key)
     return key
+
+
+def agent_shell() -> AgentShell | None:
+    """The coding agent whose shell runs this command, if any (``clients.shells``)."""
+    return shells.agent_shell(os.environ)
+
+
+def cli_channel() -> str:
+    """The channel the CLI's calls name: ``shell`` in a shell an agent started, else ``cli``.
+
+    The server lowers a ``shell`` call to the agent (``domain.trust.writer_of``).
+    """
+    return "shell" if agent_shell() is not None else "cli"
 
 
 def client_settings(agent: bool = False) -> client_file.Target:

@@ -57,17 +57,32 @@ class ReviseReason(StrEnum):
 def fail(exc: TwoclocksError) -> None:
     """Print a typed error as `Name: what to do` and exit 2."""
     typer.echo(f"{exc.name}: {exc.message}", err=True)
+    if exc.name == "KeysNotAllowed" and (shell := _agent_shell()) is not None:
+        typer.echo(shell.note(), err=True)
     raise typer.Exit(2)
 
 
+def _agent_shell() -> Any:
+    from twoclocks import bootstrap
+
+    return bootstrap.agent_shell()
+
+
 def _client() -> Any:
+    from twoclocks import bootstrap
     from twoclocks.client import Client
 
-    return Client.from_environment(channel="cli")
+    return Client.from_environment(channel=bootstrap.cli_channel())
 
 
 def call(method: str, path: str, body: Any = None) -> Any:
-    """One API call; a typed error ends the command with its message."""
+    """One API call; a typed error ends the command with its message.
+
+    In a shell an agent started, an act (anything but a read) first says that it is the
+    agent's (``clients.shells``).
+    """
+    if method != "GET" and (shell := _agent_shell()) is not None:
+        typer.echo(shell.note(), err=True)
     try:
         return _client().call(method, path, body)
     except TwoclocksError as exc:

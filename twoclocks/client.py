@@ -32,7 +32,8 @@ def unreachable(url: str, exc: Exception) -> ServerUnreachable:
 
 
 CHANNEL_HEADER = "X-Twoclocks-Channel"
-"""Which surface a request came through: cli, mcp, hook or http (the default)."""
+"""Which surface a request came through: cli, shell (the CLI in an agent's shell), mcp,
+hook or http (the default)."""
 AGENT_CHANNELS = frozenset({"mcp", "hook"})
 """The surfaces that send the agent key (`<data dir>/agent-key`) rather than the person's."""
 
@@ -58,7 +59,7 @@ class Client:
     def from_environment(cls, timeout: float = 30.0, channel: str = "http") -> Client:
         """TWOCLOCKS_URL and TWOCLOCKS_KEY, else the client file and the key file.
 
-        ``channel`` (cli, mcp, hook, http) tells the server which surface the write came
+        ``channel`` (cli, shell, mcp, hook, http) tells the server which surface the write came
         through; its tier ceiling applies (DESIGN.md §4). MCP and hooks send the agent key.
         """
         target = bootstrap.client_settings(agent=channel in AGENT_CHANNELS)

@@ -160,6 +160,7 @@ def test_the_writer_comes_from_the_keys_role_never_from_a_header() -> None:
     assert writer_of(KeyRole.PERSON, channel_named(None)) is Writer.PERSON
     assert writer_of(KeyRole.PERSON, channel_named("cli")) is Writer.PERSON
     assert writer_of(KeyRole.PERSON, channel_named("mcp")) is Writer.AGENT
+    assert writer_of(KeyRole.PERSON, channel_named("shell")) is Writer.AGENT
     assert writer_of(KeyRole.PERSON, channel_named("hook")) is Writer.TOOL_RULE
     assert writer_of(KeyRole.AGENT, channel_named("hook")) is Writer.TOOL_RULE
 

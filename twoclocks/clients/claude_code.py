@@ -35,6 +35,9 @@ HOOK_EVENTS = (*CAPTURE_EVENTS, DRAIN_EVENT)
 
 NOTE = "restart Claude Code; `/mcp` lists twoclocks; `twoclocks doctor` checks it all"
 
+SHELL_VARIABLES = ("CLAUDECODE",)
+"""Set (to 1) in every command Claude Code's Bash tool runs, and in its hooks."""
+
 
 def plan(home: Path, commands: Commands) -> list[Edit]:
     """The config edits Claude Code needs, computed without writing anything."""

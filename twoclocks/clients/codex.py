@@ -59,6 +59,9 @@ TRUSTED_EVENTS = ("SessionStart", *HOOK_EVENTS)
 
 ASK_TIMEOUT_S = 10.0
 TRUST_FIX = "start `codex` once and answer its hook review with 'Trust all and continue'"
+SHELL_VARIABLES = ("CODEX_THREAD_ID", "CODEX_SANDBOX", "CODEX_SANDBOX_NETWORK_DISABLED")
+"""Exported into the shells Codex runs commands in: the thread's id, and the sandbox's
+marks when it sandboxes them."""
 
 
 class HookTrust(NamedTuple):

@@ -37,6 +37,9 @@ HOOK_EVENTS = (*CAPTURE_EVENTS, TURN_EVENT, DRAIN_EVENT)
 
 NOTE = "Cursor does not wait for sessionStart hooks: the block may follow the first prompt"
 
+SHELL_VARIABLES = ("CURSOR_AGENT",)
+"""Set (to 1) in the terminal Cursor's agent runs commands in."""
+
 
 def plan(home: Path, commands: Commands) -> list[Edit]:
     """The config edits Cursor needs, computed without writing anything."""

@@ -40,6 +40,7 @@ class Channel(StrEnum):
     HTTP = "http"
     MCP = "mcp"
     HOOK = "hook"
+    SHELL = "shell"  # the CLI run by a coding agent from its own shell (its Bash tool)
     TURN = "turn"  # a fact read from a finished turn, checked against the person's own text
 
 
@@ -51,14 +52,14 @@ class KeyRole(StrEnum):
 
 
 def channel_named(declared: str | None) -> Channel:
-    """The surface a client says it is (cli, mcp, hook); anything else counts as plain HTTP.
+    """The surface a client says it is (cli, mcp, hook, shell); anything else is plain HTTP.
 
     >>> channel_named("Hook"), channel_named("turn"), channel_named(None)
     (<Channel.HOOK: 'hook'>, <Channel.HTTP: 'http'>, <Channel.HTTP: 'http'>)
     """
     said = (declared or "").strip().lower()
     # TURN is the server's own channel for extracted facts: no client may claim it.
-    known = {Channel.CLI.value, Channel.MCP.value, Channel.HOOK.value}
+    known = {Channel.CLI.value, Channel.MCP.value, Channel.HOOK.value, Channel.SHELL.value}
     return Channel(said) if said in known else Channel.HTTP
 
 
@@ -66,16 +67,17 @@ def writer_of(role: KeyRole, channel: Channel) -> Writer:
     """Who writes: the key's role, lowered (never raised) by the channel a call came through.
 
     Only a person key writes as the person, and only from the CLI, the web screen or a
-    plain HTTP call; through MCP the model is talking, through a hook a tool rule is.
+    plain HTTP call; through MCP, or the CLI in a shell an agent started, the model is
+    talking; through a hook a tool rule is.
 
-    >>> writer_of(KeyRole.AGENT, Channel.CLI)
-    <Writer.AGENT: 'agent'>
+    >>> writer_of(KeyRole.AGENT, Channel.CLI), writer_of(KeyRole.PERSON, Channel.SHELL)
+    (<Writer.AGENT: 'agent'>, <Writer.AGENT: 'agent'>)
     >>> writer_of(KeyRole.PERSON, Channel.HTTP), writer_of(KeyRole.PERSON, Channel.HOOK)
     (<Writer.PERSON: 'person'>, <Writer.TOOL_RULE: 'tool_rule'>)
     """
     if channel is Channel.HOOK:
         return Writer.TOOL_RULE
-    if channel is Channel.MCP or role is not KeyRole.PERSON:
+    if channel in (Channel.MCP, Channel.SHELL) or role is not KeyRole.PERSON:
         return Writer.AGENT
     return Writer.PERSON
 
@@ -96,6 +98,7 @@ CHANNEL_CEILING: dict[Channel, Tier] = {
     Channel.HTTP: Tier.ASSERTED,
     Channel.MCP: Tier.ASSERTED,
     Channel.HOOK: Tier.OBSERVED,
+    Channel.SHELL: Tier.ASSERTED,
     Channel.TURN: Tier.ASSERTED,
 }
 

@@ -37,6 +37,8 @@ def test_writer_ceilings() -> None:
 
 def test_lower_of_source_and_channel_wins() -> None:
     assert CHANNEL_CEILING[Channel.HOOK] is OBSERVED
+    # the CLI in an agent's shell is the agent (writer_of), not a lower channel ceiling
+    assert CHANNEL_CEILING[Channel.SHELL] is ASSERTED
     # the person's own words, arriving through a hook, are at most observed
     assert effective_tier(ASSERTED, Writer.PERSON, Channel.HOOK, "Render", "Render") is OBSERVED
     # a tool rule over the CLI is still at most observed (the source is lower)
