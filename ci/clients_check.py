@@ -157,6 +157,12 @@ def main() -> int:
     base = {k: v for k, v in os.environ.items() if not k.lower().startswith(("twoclocks_", "xdg_"))}
     base["PATH"] = f"{bin_dir}:{Path(sys.executable).parent}:/usr/bin:/bin"
     base.pop("CLAUDE_CODE_ENTRYPOINT", None)
+    # Run from an agent's shell, the CLI would act as the agent and `install` could make no
+    # agent key: the check plays a person at a terminal (twoclocks/clients/shells.py).
+    from twoclocks.clients.shells import SHELL_VARIABLES
+
+    for variable in (v for group in SHELL_VARIABLES.values() for v in group):
+        base.pop(variable, None)
 
     def home(name: str) -> dict[str, str]:
         path = work / name
