@@ -414,6 +414,10 @@ async def test_the_cli_in_an_agents_shell_acts_as_the_agent(served: Served) -> N
     )
     assert keys.exit_code == 2 and "KeysNotAllowed" in keys.stderr
     assert "run it in your own terminal" in keys.stderr
+    sign_in = await asyncio.to_thread(
+        CliRunner().invoke, app, ["ui", "--no-browser"], env=in_claude
+    )
+    assert sign_in.exit_code == 2 and "KeysNotAllowed" in sign_in.stderr
     # The same command in the person's own terminal is the person's.
     own = json.loads(await served.ok("remember", "web", "queue", "SQS", "--json"))
     assert own["tier"] == "asserted"
