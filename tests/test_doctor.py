@@ -332,3 +332,20 @@ def test_doctor_says_the_turn_extractor_is_off_or_what_it_did() -> None:
     assert unchecked.ok is None and "not checked yet" in unchecked.text
     del stats["slot_judge"]
     assert len(turn_checks(stats, now)) == 1
+
+
+def test_doctor_says_when_it_runs_in_an_agents_shell_without_counting_a_problem(
+    tmp_path: Path,
+) -> None:
+    from twoclocks.client_file import Target
+    from twoclocks.clients.shells import AgentShell
+    from twoclocks.doctor import run
+
+    target = Target("http://127.0.0.1:9", None, tmp_path, "TWOCLOCKS_URL")
+    shell = AgentShell("Claude Code", "CLAUDECODE")
+    _, alone = run(target, home=tmp_path)
+    _, lines = run(target, home=tmp_path, shell=shell)
+    assert f"– {shell.note()}" in lines
+    assert not any("CLAUDECODE" in line for line in alone)
+    # The same problems either way: the shell's line is news, not a failure.
+    assert lines[-1].split(" (")[0] == alone[-1].split(" (")[0]

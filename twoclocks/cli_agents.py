@@ -121,7 +121,11 @@ def doctor() -> None:
     from twoclocks.doctor import run
 
     settings = bootstrap.load_settings()
-    code, lines = run(bootstrap.client_settings(), spaces_file=settings.spaces_file)
+    code, lines = run(
+        bootstrap.client_settings(),
+        spaces_file=settings.spaces_file,
+        shell=bootstrap.agent_shell(),
+    )
     for line in lines:
         typer.echo(line)
     raise typer.Exit(code)

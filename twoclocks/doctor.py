@@ -16,6 +16,7 @@ from pathlib import Path
 from twoclocks import client_file
 from twoclocks.client_file import Target
 from twoclocks.clients.codex import TRUST_FIX, hook_trust
+from twoclocks.clients.shells import AgentShell
 from twoclocks.hooks.claude_code import LOG_NAME, UNEXPANDED, read_failures
 from twoclocks.install import CLIENTS, installed
 
@@ -257,9 +258,12 @@ def check_spaces(spaces_file: Path) -> Check:
 
 
 def run(
-    target: Target, home: Path | None = None, spaces_file: Path | None = None
+    target: Target,
+    home: Path | None = None,
+    spaces_file: Path | None = None,
+    shell: AgentShell | None = None,
 ) -> tuple[int, list[str]]:
-    """Every check; (exit code, printed lines)."""
+    """Every check; (exit code, printed lines). ``shell``: the agent whose shell this is."""
     started = time.monotonic()
     server = check_server(target.url, target.url_from)
     checks = [server]
@@ -281,6 +285,8 @@ def run(
     checks += doctor_capture.run(target, bool(server.ok), bool(checks[1].ok), capturing)
     if spaces_file is not None:
         checks.append(check_spaces(spaces_file))
+    if shell is not None:  # not a problem, but why this shell's acts are not the person's
+        checks.append(Check(None, shell.note()))
     lines = [line for check in checks for line in check.lines()]
     failed = sum(1 for c in checks if c.ok is False)
     lines.append(
