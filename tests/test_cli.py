@@ -422,5 +422,6 @@ async def test_the_cli_in_an_agents_shell_acts_as_the_agent(served: Served) -> N
     own = json.loads(await served.ok("remember", "web", "queue", "SQS", "--json"))
     assert own["tier"] == "asserted"
     # A read says nothing of where it runs: reads are the same for everyone.
-    read = await asyncio.to_thread(CliRunner().invoke, app, ["facts"], env=in_claude)
-    assert read.exit_code == 0 and "shell" not in read.stderr
+    for read_only in (["facts"], ["recall", "which cache"], ["block"]):
+        read = await asyncio.to_thread(CliRunner().invoke, app, read_only, env=in_claude)
+        assert read.exit_code == 0 and "shell" not in read.stderr, read_only

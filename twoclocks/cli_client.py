@@ -62,6 +62,10 @@ def fail(exc: TwoclocksError) -> None:
     raise typer.Exit(2)
 
 
+READS_BY_POST = frozenset({"/v1/recall", "/v1/block"})
+"""Reads whose question travels in a POST body: the same for everyone, nothing to say."""
+
+
 def _agent_shell() -> Any:
     from twoclocks import bootstrap
 
@@ -81,7 +85,7 @@ def call(method: str, path: str, body: Any = None) -> Any:
     In a shell an agent started, an act (anything but a read) first says that it is the
     agent's (``clients.shells``).
     """
-    if method != "GET" and (shell := _agent_shell()) is not None:
+    if method != "GET" and path not in READS_BY_POST and (shell := _agent_shell()) is not None:
         typer.echo(shell.note(), err=True)
     try:
         return _client().call(method, path, body)
