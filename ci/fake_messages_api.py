@@ -1,0 +1,128 @@
+"""A stand-in for Anthropic's Messages API, so Claude Code runs a real tool offline.
+
+`make clients-check` has no model login. Pointed at this server (`ANTHROPIC_BASE_URL`),
+`claude -p` gets one scripted turn: a call of its Bash tool running ``command``, then,
+once the tool's result comes back, "done". Everything around it is the real client: its
+permission check, its Bash tool and the environment that tool gives the command, and the
+hooks `twoclocks install` wrote (PostToolUse sees a real tool event).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+TOOL_USE_ID = "toolu_stand_in_1"
+
+
+def _events(blocks: list[dict[str, Any]], stop: str) -> bytes:
+    """One assistant message as the Messages API streams it (server-sent events)."""
+    start = {
+        "id": "msg_stand_in",
+        "type": "message",
+        "role": "assistant",
+        "model": "stand-in",
+        "content": [],
+        "stop_reason": None,
+        "stop_sequence": None,
+        "usage": {"input_tokens": 1, "output_tokens": 1},
+    }
+    events: list[tuple[str, dict[str, Any]]] = [("message_start", {"message": start})]
+    for i, block in enumerate(blocks):
+        if block["type"] == "text":
+            opened: dict[str, Any] = {"type": "text", "text": ""}
+            delta = {"type": "text_delta", "text": block["text"]}
+        else:
+            opened = {**block, "input": {}}
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        events += [
+            ("content_block_start", {"index": i, "content_block": opened}),
+            ("content_block_delta", {"index": i, "delta": delta}),
+            ("content_block_stop", {"index": i}),
+        ]
+    events += [
+        (
+            "message_delta",
+            {"delta": {"stop_reason": stop, "stop_sequence": None}, "usage": {"output_tokens": 1}},
+        ),
+        ("message_stop", {}),
+    ]
+    return b"".join(
+        f"event: {name}\ndata: {json.dumps({'type': name, **data})}\n\n".encode()
+        for name, data in events
+    )
+
+
+class FakeMessagesApi:
+    """Serves the scripted turn on a free loopback port while the ``with`` block runs."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.requests: list[dict[str, Any]] = []
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def _reply(self, body: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
+        """The Bash call while the conversation has no tool result yet; then "done"."""
+        self.requests.append(body)
+        tools = {t.get("name") for t in body.get("tools", [])}
+        last = (body.get("messages") or [{}])[-1].get("content")
+        answered = isinstance(last, list) and any(c.get("type") == "tool_result" for c in last)
+        if "Bash" in tools and not answered:
+            call = {
+                "type": "tool_use",
+                "id": TOOL_USE_ID,
+                "name": "Bash",
+                "input": {"command": self.command, "description": "the scripted command"},
+            }
+            return [call], "tool_use"
+        return [{"type": "text", "text": "done"}], "end_turn"
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        api = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                size = int(self.headers.get("content-length") or 0)
+                body = json.loads(self.rfile.read(size) or b"{}")
+                blocks, stop = api._reply(body)
+                if body.get("stream"):
+                    payload, kind = _events(blocks, stop), "text/event-stream"
+                else:
+                    message = {
+                        "id": "msg_stand_in",
+                        "type": "message",
+                        "role": "assistant",
+                        "model": "stand-in",
+                        "content": blocks,
+                        "stop_reason": stop,
+                        "stop_sequence": None,
+                        "usage": {"input_tokens": 1, "output_tokens": 1},
+                    }
+                    payload, kind = json.dumps(message).encode(), "application/json"
+                self.send_response(200)
+                self.send_header("content-type", kind)
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass  # the check prints its own lines
+
+        return Handler
+
+    def __enter__(self) -> FakeMessagesApi:
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._server.shutdown()
+        self._server.server_close()
