@@ -421,7 +421,10 @@ async def test_the_cli_in_an_agents_shell_acts_as_the_agent(served: Served) -> N
         CliRunner().invoke, app, ["keys", "create", "mine", "--role", "person"], env=in_claude
     )
     assert keys.exit_code == 2 and "KeysNotAllowed" in err(keys)
-    assert "run it in your own terminal" in err(keys)
+    assert err(keys).count("run it in your own terminal") == 1
+    # A refused read says why too: listing keys is the person's alone.
+    listed = await asyncio.to_thread(CliRunner().invoke, app, ["keys", "list"], env=in_claude)
+    assert listed.exit_code == 2 and err(listed).count("run it in your own terminal") == 1
     sign_in = await asyncio.to_thread(
         CliRunner().invoke, app, ["ui", "--no-browser"], env=in_claude
     )

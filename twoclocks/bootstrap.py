@@ -295,11 +295,8 @@ def agent_shell() -> AgentShell | None:
 
 
 def cli_channel() -> str:
-    """The channel the CLI's calls name: ``shell`` in a shell an agent started, else ``cli``.
-
-    The server lowers a ``shell`` call to the agent (``domain.trust.writer_of``).
-    """
-    return "shell" if agent_shell() is not None else "cli"
+    """The channel this command's CLI calls name (``clients.shells.cli_channel``)."""
+    return shells.cli_channel(agent_shell())
 
 
 def client_settings(agent: bool = False) -> client_file.Target:

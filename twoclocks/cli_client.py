@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo
 
@@ -31,6 +31,9 @@ from twoclocks.domain.errors import TwoclocksError
 from twoclocks.domain.model import FactClass, Kind, Tier, on_one_line
 from twoclocks.domain.scope import Scope
 from twoclocks.graph.port import Clock
+
+if TYPE_CHECKING:
+    from twoclocks.client import Client
 
 AsJson = Annotated[
     bool, typer.Option("--json", help="Print the API's raw JSON answer (times in RFC 3339)")
@@ -54,11 +57,17 @@ class ReviseReason(StrEnum):
     CORRECTED = "corrected"
 
 
-def fail(exc: TwoclocksError) -> None:
-    """Print a typed error as `Name: what to do` and exit 2."""
+def fail(exc: TwoclocksError, noted: bool = False) -> NoReturn:
+    """Print a typed error as `Name: what to do` and exit 2.
+
+    A refusal for the agent says why it applies, unless the shell's note was ``noted``.
+    """
     typer.echo(f"{exc.name}: {exc.message}", err=True)
-    if exc.name == "KeysNotAllowed" and (shell := _agent_shell()) is not None:
-        typer.echo(shell.note(), err=True)
+    if exc.name == "KeysNotAllowed" and not noted:
+        from twoclocks import bootstrap
+
+        if (shell := bootstrap.agent_shell()) is not None:
+            typer.echo(shell.note(), err=True)
     raise typer.Exit(2)
 
 
@@ -66,31 +75,29 @@ READS_BY_POST = frozenset({"/v1/recall", "/v1/block"})
 """Reads whose question travels in a POST body: the same for everyone, nothing to say."""
 
 
-def _agent_shell() -> Any:
-    from twoclocks import bootstrap
+def cli_client(acts: bool) -> Client:
+    """The client the CLI calls with, as the person or, in an agent's shell, as the agent.
 
-    return bootstrap.agent_shell()
-
-
-def _client() -> Any:
+    There, a command that ``acts`` (anything but a read) first says that it is the agent's
+    (``clients.shells``), so whoever reads the output knows why a fact came back lowered.
+    """
     from twoclocks import bootstrap
     from twoclocks.client import Client
+    from twoclocks.clients.shells import cli_channel
 
-    return Client.from_environment(channel=bootstrap.cli_channel())
+    shell = bootstrap.agent_shell()
+    if acts and shell is not None:
+        typer.echo(shell.note(), err=True)
+    return Client.from_environment(channel=cli_channel(shell))
 
 
 def call(method: str, path: str, body: Any = None) -> Any:
-    """One API call; a typed error ends the command with its message.
-
-    In a shell an agent started, an act (anything but a read) first says that it is the
-    agent's (``clients.shells``).
-    """
-    if method != "GET" and path not in READS_BY_POST and (shell := _agent_shell()) is not None:
-        typer.echo(shell.note(), err=True)
+    """One API call; a typed error ends the command with its message."""
+    acts = method != "GET" and path not in READS_BY_POST
     try:
-        return _client().call(method, path, body)
+        return cli_client(acts).call(method, path, body)
     except TwoclocksError as exc:
-        fail(exc)
+        fail(exc, noted=acts)
 
 
 class AccountZone:
@@ -360,7 +367,7 @@ def export(
     Settings, aliases, episodes and every version with both clocks (RFC 3339).
     """
     try:
-        client = _client()
+        client = cli_client(acts=False)
         if output is None:
             for line in client.stream_lines("/v1/export"):
                 sys.stdout.write(line + "\n")
@@ -398,7 +405,7 @@ def import_(
 ) -> None:
     """Restore a backup into this (empty) account, every recorded clock kept."""
     try:
-        answer = _client().post_stream(
+        answer = cli_client(acts=not dry_run).post_stream(
             "/v1/import" + ("?dry_run=true" if dry_run else ""),
             _chunks(file),
             "application/x-ndjson",

@@ -16,17 +16,13 @@ def ui(
     ] = False,
 ) -> None:
     """Open the web screen signed in (a one-time 60 s token; the server must be on loopback)."""
-    from twoclocks import bootstrap
-    from twoclocks.client import Client
+    from twoclocks.cli_client import cli_client, fail
 
-    client = Client.from_environment(channel=bootstrap.cli_channel())
+    client = cli_client(acts=True)
     try:
         token = client.call("POST", "/v1/ui-token")["token"]
     except TwoclocksError as exc:
-        typer.echo(f"{exc.name}: {exc.message}", err=True)
-        if (shell := bootstrap.agent_shell()) is not None:
-            typer.echo(shell.note(), err=True)
-        raise typer.Exit(2) from None
+        fail(exc, noted=True)
     link = f"{client.url}/#token={token}"
     if no_browser or not webbrowser.open(link):
         typer.echo(f"open this link within 60 s (it works once): {link}")

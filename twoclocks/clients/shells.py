@@ -54,3 +54,11 @@ def agent_shell(environ: Mapping[str, str]) -> AgentShell | None:
             if environ.get(variable):
                 return AgentShell(client, variable)
     return None
+
+
+def cli_channel(shell: AgentShell | None) -> str:
+    """The channel the CLI's calls name: ``shell`` in a shell an agent started, else ``cli``.
+
+    The server lowers a ``shell`` call to the agent (``domain.trust.writer_of``).
+    """
+    return "shell" if shell is not None else "cli"
