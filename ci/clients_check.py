@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -288,7 +289,7 @@ def check_claude(
     )
     # A real tool needs a model: a stand-in one. (The capture hooks of `claude -p hi` race
     # claude's exit a few ms after "not logged in" and are often killed unstarted.)
-    check_claude_tool(run, claude, twoclocks, env, project)
+    check_claude_tool(run, claude, twoclocks, env, project, url, data_dir)
 
     key = (data_dir / "key").read_text().strip()
     sh(
@@ -326,12 +327,16 @@ def check_claude_tool(
     twoclocks: str,
     env: dict[str, str],
     project: Path,
+    url: str,
+    data_dir: Path,
 ) -> None:
     """A real tool run by Claude Code, its model a stand-in (ci/fake_messages_api.py)."""
     from fake_messages_api import FakeMessagesApi
 
     written = ("clients-check", "written_from", "the agent's Bash tool")
-    command = shlex.join([twoclocks, "remember", *written, "--tier", "asserted"])
+    # It fails on purpose after the write, so the tool event is a failure, which capture
+    # keeps as an episode (a plain success that names no rule is counted and dropped).
+    command = shlex.join([twoclocks, "remember", *written, "--tier", "asserted"]) + "; exit 3"
     prompt = "run the scripted command"
     with FakeMessagesApi(command) as api:
         stand_in = {**env, "ANTHROPIC_BASE_URL": api.url, "ANTHROPIC_API_KEY": "sk-stand-in"}
@@ -345,6 +350,50 @@ def check_claude_tool(
         got == [("inferred", "agent")],
         f"stored {got or 'nothing'}; claude said {done.stdout.strip()[:80]!r}",
     )
+    run.check(
+        "claude -p, stand-in model: the failed tool call and the turn are stored before "
+        "claude exits (capture hooks `asyncRewake`)",
+        *delivered_before_exit(url, data_dir, prompt),
+    )
+
+
+def episodes(url: str, data_dir: Path, query: str) -> list[dict[str, str]]:
+    """The episodes GET /v1/episodes finds for ``query`` (the person's key)."""
+    key = (data_dir / "key").read_text().strip()
+    request = urllib.request.Request(
+        url + "/v1/episodes?" + urllib.parse.urlencode({"query": query, "k": 50}),
+        headers={"Authorization": f"Bearer {key}"},
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return list(json.loads(answer.read())["episodes"])
+
+
+def delivered_before_exit(url: str, data_dir: Path, prompt: str) -> tuple[bool, str]:
+    """Whether the failed Bash call and the finished turn were stored by the time
+    `claude -p` exited: no drain, no wait, nothing left in the spool.
+
+    A headless run exits right after its answer and kills plain ``async`` hooks;
+    ``asyncRewake`` makes it wait for them (twoclocks/clients/files.py).
+    """
+    from fake_messages_api import TOOL_USE_ID
+
+    spool = data_dir / "spool.jsonl"
+    spooled = spool.exists() and TOOL_USE_ID in spool.read_text()
+    failed = [
+        e
+        for e in episodes(url, data_dir, "the agent's Bash tool")
+        if TOOL_USE_ID in e["content"] and "PostToolUseFailure" in e["content"]
+    ]
+    turns = [
+        e
+        for e in episodes(url, data_dir, prompt)
+        if e["source"] == "turn:claude-code" and prompt in e["content"]
+    ]
+    detail = (
+        f"{len(failed)} PostToolUseFailure episode(s) with {TOOL_USE_ID}, {len(turns)} turn(s)"
+        + ("; the tool event was spooled" if spooled else "")
+    )
+    return len(failed) == 1 and len(turns) == 1 and not spooled, detail
 
 
 def check_codex(

@@ -302,14 +302,16 @@ def test_claude_code_capture_hooks_run_in_the_background_and_stop_sends_the_turn
 ) -> None:
     install("claude-code", home, commands=COMMANDS)
     hooks = _json(home / ".claude" / "settings.json")["hooks"]
+    # async: the agent never waits; asyncRewake: `claude -p` waits for them before it exits.
+    background = {"timeout": 5, "async": True, "asyncRewake": True}
     for event in ("PostToolUse", "PostToolUseFailure", "SubagentStop", "UserPromptSubmit"):
         [group] = hooks[event]
         assert "matcher" not in group  # every tool
         assert group["hooks"] == [
-            {"type": "command", "command": f"{CAPTURE} claude-code", "timeout": 5, "async": True}
+            {"type": "command", "command": f"{CAPTURE} claude-code", **background}
         ]
     assert _handlers(hooks["Stop"]) == [
-        {"type": "command", "command": f"{TURN} claude-code", "timeout": 5, "async": True}
+        {"type": "command", "command": f"{TURN} claude-code", **background}
     ]
 
 

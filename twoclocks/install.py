@@ -5,8 +5,8 @@ What each client gets (user scope, so every project sees it):
 * Claude Code: ``mcpServers.twoclocks`` in ``~/.claude.json`` (what ``claude mcp add
   --scope user`` writes) and a ``SessionStart`` hook, matcher
   ``startup|clear|compact|resume``, in ``~/.claude/settings.json``; there too the
-  capture hooks (``async: true``) on PostToolUse, PostToolUseFailure, SubagentStop
-  and UserPromptSubmit, and Stop to drain the spool.
+  capture hooks (``async: true``, ``asyncRewake: true``) on PostToolUse,
+  PostToolUseFailure, SubagentStop and UserPromptSubmit, and Stop to send the turn.
 * Codex: ``[mcp_servers.twoclocks]`` in ``~/.codex/config.toml``, with ``env_vars``
   naming the ``TWOCLOCKS_*`` variables (Codex hands a stdio server only a fixed list
   of variables otherwise), and the same ``SessionStart`` hook in

@@ -2,7 +2,8 @@
 
 The server goes in ``~/.claude.json`` (what ``claude mcp add --scope user`` writes), the
 hook, matcher ``startup|clear|compact|resume``, in ``~/.claude/settings.json``, with the
-capture hooks: ``async: true``, so Claude Code never waits for them.
+capture hooks: ``async: true``, so Claude Code never waits for them (and ``asyncRewake``,
+so a headless ``claude -p`` lets them finish before it exits: ``files.nested_hooks``).
 """
 
 from __future__ import annotations

@@ -188,13 +188,18 @@ def nested_hooks(
     """One group of ours per event (Claude Code's and Codex's shape), every tool matched.
 
     ``background`` adds ``async: true``: Claude Code then starts the hook and goes on
-    without waiting for it (Codex has no such flag; the hook is fast either way).
+    without waiting for it (Codex has no such flag; the hook is fast either way). It adds
+    ``asyncRewake: true`` too, for one effect: a headless ``claude -p`` waits for such
+    hooks before it exits (up to 30 s; ours stop within seconds) instead of killing them,
+    which lost the last turn and tool events of 4 runs in 4 (docs/capture.md). The flag's
+    other effect, waking the model on exit code 2, never happens: our hooks exit 0.
     """
     changes = []
     for event, command in commands.items():
         entry: dict[str, Any] = {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}
         if background:
             entry["async"] = True
+            entry["asyncRewake"] = True
         changes.append(our_group(path, event, {"hooks": [entry]}))
     return chain(*changes)
 
@@ -211,7 +216,7 @@ def hooks_file_edit(
     """Claude Code's and Codex's hooks file: SessionStart, the capture hooks and the turn hook.
 
     Both clients read the same nested shape; they differ in the events they send and in
-    ``background`` (Claude Code's ``async: true``).
+    ``background`` (Claude Code's ``async`` and ``asyncRewake``).
     """
     commands = {event: capture_command for event in capture_events}
     # The turn hook sends the finished turn (issue 13) and, once the server answers,
