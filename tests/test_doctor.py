@@ -81,6 +81,31 @@ def _codex_line(home: Path) -> str:
     return line
 
 
+def test_doctor_asks_to_reinstall_claude_hooks_written_without_async_rewake(home: Path) -> None:
+    # Hooks from an install before asyncRewake: a headless `claude -p` killed them at exit.
+    import json
+
+    from twoclocks.doctor import check_clients
+    from twoclocks.install import install
+
+    install("claude-code", home)
+    [fresh] = [c for c in check_clients(home) if c.text.startswith("claude-code")]
+    assert fresh.ok is True, fresh.text
+    settings = home / ".claude" / "settings.json"
+    data = json.loads(settings.read_text())
+    for groups in data["hooks"].values():
+        for group in groups:
+            for handler in group["hooks"]:
+                handler.pop("asyncRewake", None)
+    settings.write_text(json.dumps(data))
+    [old] = [c for c in check_clients(home) if c.text.startswith("claude-code")]
+    assert old.ok is False and "asyncRewake" in old.text
+    assert "twoclocks install claude-code" in old.text
+    install("claude-code", home)
+    [again] = [c for c in check_clients(home) if c.text.startswith("claude-code")]
+    assert again.ok is True, again.text
+
+
 def test_doctor_says_an_untrusted_codex_hook_is_skipped_and_how_to_trust_it(home: Path) -> None:
     from twoclocks.clients.codex import hook_keys
     from twoclocks.install import install

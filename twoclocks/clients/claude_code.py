@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from twoclocks.clients.files import (
+    BACKGROUND,
     Edit,
     Part,
     capture_part,
@@ -67,7 +68,12 @@ def installed(home: Path) -> list[Part]:
     return [
         server_part(home / ".claude.json", "MCP server"),
         hook_part(home / ".claude" / "settings.json", "SessionStart", nested=True),
-        capture_part(home / ".claude" / "settings.json", HOOK_EVENTS, nested=True),
+        capture_part(
+            home / ".claude" / "settings.json",
+            HOOK_EVENTS,
+            nested=True,
+            expected=BACKGROUND,
+        ),
     ]
 
 

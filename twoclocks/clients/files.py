@@ -31,6 +31,10 @@ A fork keeps its parent's history, block included, so Codex's ``fork`` is left o
 HOOK_TIMEOUT_S = 5
 """Hard stop the client enforces; the hook itself gives up after well under a second."""
 
+BACKGROUND: dict[str, Any] = {"async": True, "asyncRewake": True}
+"""What a capture hook carries where the client can run it in the background (Claude
+Code): see ``nested_hooks`` for why both."""
+
 
 _OURS = re.compile(r"twoclocks\.hooks\.|(^|[\s/\"'])twoclocks hook ")
 
@@ -198,8 +202,7 @@ def nested_hooks(
     for event, command in commands.items():
         entry: dict[str, Any] = {"type": "command", "command": command, "timeout": HOOK_TIMEOUT_S}
         if background:
-            entry["async"] = True
-            entry["asyncRewake"] = True
+            entry.update(BACKGROUND)
         changes.append(our_group(path, event, {"hooks": [entry]}))
     return chain(*changes)
 
@@ -394,10 +397,17 @@ def hook_part(path: Path, event: str, nested: bool) -> Part:
     return Part(what, path, True, problem)
 
 
-def capture_part(path: Path, events: tuple[str, ...], nested: bool) -> Part:
-    """The capture hooks: which of ``events`` have ours, and whether their command runs."""
+def capture_part(
+    path: Path,
+    events: tuple[str, ...],
+    nested: bool,
+    expected: Mapping[str, Any] | None = None,
+) -> Part:
+    """The capture hooks: which of ``events`` have ours, whether their command runs, and
+    whether each carries the ``expected`` keys (one written by an older install may not)."""
     hooks = (quiet_json(path) or {}).get("hooks") or {}
     found: dict[str, str] = {}
+    lacking: dict[str, None] = {}  # the expected keys some hook lacks, in order, once each
     for event in events:
         entries = hooks.get(event) if isinstance(hooks, dict) else None
         for entry in entries if isinstance(entries, list) else []:
@@ -407,6 +417,9 @@ def capture_part(path: Path, events: tuple[str, ...], nested: bool) -> Part:
             for handler in handlers if isinstance(handlers, list) else []:
                 if isinstance(handler, dict) and is_ours(handler.get("command")):
                     found.setdefault(event, handler["command"])
+                    for key, value in (expected or {}).items():
+                        if handler.get(key) != value:
+                            lacking[f'"{key}": {json.dumps(value)}'] = None
     if not found:
         return Part("capture hooks", path, False)
     what = f"capture hooks ({', '.join(found)})"
@@ -414,4 +427,6 @@ def capture_part(path: Path, events: tuple[str, ...], nested: bool) -> Part:
     problem = runnable(next(iter(found.values())))
     if problem is None and missing:
         problem = f"no capture hook for {', '.join(missing)}: those events are not captured"
+    if problem is None and lacking:
+        problem = f"written by an older install, without {', '.join(lacking)}"
     return Part(what, path, True, problem)
