@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
-from twoclocks.cli_render import fact_line, remember_lines
+from twoclocks.cli_render import fact_line, remember_lines, timeline_line
 
 
 def test_a_write_under_another_slot_name_says_so_and_how_to_split_it() -> None:
@@ -77,3 +77,29 @@ def test_a_write_kept_apart_from_a_close_slot_says_how_to_merge_them() -> None:
         "one slot; if two, `twoclocks keep-apart vendor provider --subject 'billing api'` "
         "stops this hint",
     ]
+
+
+def test_the_world_timeline_says_why_a_version_stopped_and_until_when_it_was_believed() -> None:
+    utc = ZoneInfo("UTC")
+    held = {
+        "fact_id": "3d8e5585d06e4574", "subject": "team", "predicate": "standup",
+        "object": "09:30", "valid_at": "2026-01-05T00:00:00Z", "invalid_at": None,
+        "created_at": "2026-06-01T08:00:00Z", "expired_at": "2026-12-03T06:38:00Z",
+        "retired_reason": "ended",
+    }  # fmt: skip
+    # The belief the change replaced: open on the world clock, but no longer held.
+    assert timeline_line(held, "world", utc).endswith("09:30 [believed until 2026-12-03 06:38 +00]")
+    # What is held now: true until it ended (a correction would say corrected).
+    closed = {**held, "invalid_at": "2026-12-01T00:00:00Z", "expired_at": None}
+    assert timeline_line(closed, "world", utc).startswith(
+        "2026-01-05 00:00 +00 -> 2026-12-01 00:00 +00"
+    )
+    assert timeline_line(closed, "world", utc).endswith("09:30 [ended]")
+    corrected = {**closed, "retired_reason": "corrected"}
+    assert timeline_line(corrected, "world", utc).endswith("09:30 [corrected]")
+    current = {**held, "expired_at": None, "retired_reason": None}
+    assert timeline_line(current, "world", utc).endswith("team · standup: 09:30")
+    # The system clock keeps its own window: held from created_at until expired_at.
+    assert timeline_line(held, "system", utc).startswith(
+        "2026-06-01 08:00 +00 -> 2026-12-03 06:38 +00"
+    )

@@ -77,14 +77,25 @@ def fact_line(fact: dict[str, Any], zone: ZoneInfo) -> str:
 def timeline_line(fact: dict[str, Any], clock: str, zone: ZoneInfo) -> str:
     """One version on one clock, with that clock's own window.
 
-    world: when it was true (valid_at -> invalid_at); system: when the store held it
-    (created_at -> expired_at, and why it stopped).
+    world: when it was true (valid_at -> invalid_at), why it stopped being true, and, for
+    a version the store no longer holds, when that belief was replaced; system: when the
+    store held it (created_at -> expired_at, and why it stopped).
+
+    For example, standup 09:30 told on June 1 as true from January 5, ended on December 1
+    by a change told on December 3, reads on the world clock as two versions::
+
+        2026-01-05 00:00 +00 -> open  ...  team · standup: 09:30 [believed until 2026-12-03 ...]
+        2026-01-05 00:00 +00 -> 2026-12-01 00:00 +00  ...  team · standup: 09:30 [ended]
     """
     if clock == "system":
         start, end = fact["created_at"], fact.get("expired_at")
         why = f" [{fact['retired_reason']}]" if end and fact.get("retired_reason") else ""
     else:
-        start, end, why = fact["valid_at"], fact.get("invalid_at"), ""
+        start, end = fact["valid_at"], fact.get("invalid_at")
+        reason = fact.get("retired_reason")
+        why = f" [{reason}]" if end and reason else ""
+        if fact.get("expired_at"):
+            why += f" [believed until {shown(fact['expired_at'], zone)}]"
     window = f"{shown(start, zone)} -> {shown(end, zone) if end else 'open'}"
     return f"{window}  {fact['fact_id'][:12]}  {_triple(fact)}{why}"
 
