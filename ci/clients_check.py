@@ -467,6 +467,7 @@ def check_codex(
         counts.get("stored", 0) >= 1,
         f"server counted codex events {counts}; " + (" / ".join(lines[:3])[:300] or "no hook line"),
     )
+    check_codex_tool(run, codex, twoclocks, env, project, url, data_dir)
     wrong = sh(
         exec_args,
         {**quiet, "RUST_LOG": "info", "TWOCLOCKS_URL": "http://127.0.0.1:9"},
@@ -480,6 +481,53 @@ def check_codex(
         "cannot reach twoclocks at http://127.0.0.1:9" in seen
         or "server at http://127.0.0.1:9 is not answering" in seen,
         seen.split("MCP server stderr", 1)[-1].strip()[:160],
+    )
+
+
+def check_codex_tool(
+    run: Run,
+    codex: str,
+    twoclocks: str,
+    env: dict[str, str],
+    project: Path,
+    url: str,
+    data_dir: Path,
+) -> None:
+    """A real shell command run by Codex, its model a stand-in (ci/fake_responses_api.py)."""
+    from fake_responses_api import CALL_ID, FakeResponsesApi
+
+    written = ("clients-check", "written_from_codex", "the shell of codex")
+    command = shlex.join([twoclocks, "remember", *written, "--tier", "asserted"]) + "; exit 3"
+    prompt = "run the scripted shell command"
+    with FakeResponsesApi(command) as api:
+        # No sandbox: Codex's would cut the command off from the server on loopback.
+        args = [codex, "exec", "--skip-git-repo-check"]
+        args += ["--dangerously-bypass-approvals-and-sandbox", *api.codex_options(), prompt]
+        done = sh(args, env, project, timeout=120)
+    listed = sh([twoclocks, "facts", "--all-workspaces", "--json"], env, project).stdout
+    facts = json.loads(listed)["facts"] if listed.strip().startswith("{") else []
+    got = [(f["tier"], f.get("writer")) for f in facts if f["predicate"] == written[1]]
+    run.check(
+        "codex exec, stand-in model: its shell's `twoclocks remember --tier asserted` is "
+        "stored as the agent's (CODEX_THREAD_ID)",
+        got == [("inferred", "agent")],
+        f"stored {got or 'nothing'}; codex said {done.stdout.strip()[-40:]!r}",
+    )
+    failed = [
+        e
+        for e in episodes(url, data_dir, "the shell of codex")
+        if CALL_ID in e["content"] and '"twoclocks_exit_code": 3' in e["content"]
+    ]
+    turns = [
+        e
+        for e in episodes(url, data_dir, prompt)
+        if e["source"] == "turn:codex" and prompt in e["content"]
+    ]
+    run.check(
+        "codex exec, stand-in model: the failed command's PostToolUse carries its exit "
+        "status (read from the rollout), and the turn is stored",
+        len(failed) == 1 and len(turns) == 1,
+        f"{len(failed)} PostToolUse episode(s) with {CALL_ID} and exit 3, {len(turns)} turn(s)",
     )
 
 

@@ -8,7 +8,9 @@ Documented hook inputs (late 2026; fixtures in tests/capture/fixtures/ cite the 
   ``error`` (a failing Bash command arrives here, "Exit code N" in the text).
 * Codex (https://developers.openai.com/codex/hooks): the same names plus ``turn_id``;
   its ``tool_response`` has no fixed schema, so a Bash exit status is parsed out of it;
-  its tools are ``Bash``, ``apply_patch`` and ``mcp__*``.
+  Codex 0.171 sends a shell's output alone (seen with a stand-in model, 2026-12-03), so
+  the hook adds the status from the rollout as ``twoclocks_exit_code``; its tools are
+  ``Bash``, ``apply_patch`` and ``mcp__*``.
 * Cursor (https://cursor.com/docs/agent/hooks): ``conversation_id``, ``generation_id``,
   ``workspace_roots``, ``cursor_version``; ``afterShellExecution`` has ``command``,
   ``cwd``, ``output``, ``duration``; ``afterFileEdit`` has ``file_path`` and ``edits``.
@@ -121,6 +123,10 @@ def event_id_of(client: str, raw: Mapping[str, Any]) -> str:
     return f"ev_{digest[:32]}"
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def _exit_from_text(text: str) -> int | None:
     match = _EXIT.search(text)
     return int(match.group(1)) if match else None
@@ -141,7 +147,7 @@ def _shell_result(response: Any) -> tuple[str, int | None]:
         code: int | None = None
         for key in ("exit_code", "exitCode", "returncode", "returnCode", "status_code"):
             value = response.get(key)
-            if isinstance(value, int) and not isinstance(value, bool):
+            if _is_int(value):
                 code = value
                 break
         pieces = [
@@ -230,6 +236,8 @@ def _tool_call(client: Client, raw: Mapping[str, Any], event_id: str, cwd: str |
             code = code if code not in (None, 0) else (_exit_from_text(_text(error)) or 1)
         elif code is None and client == "claude-code":
             code = 0  # Claude Code fires PostToolUse only for a command that succeeded
+        elif code is None and _is_int(raw.get("twoclocks_exit_code")):
+            code = raw["twoclocks_exit_code"]  # read from Codex's rollout by the hook
         return ToolEvent(
             command=_command(tool_input), output=clip(output), exit_code=code, **common
         )

@@ -76,6 +76,24 @@ def _shrink(value: Any, limit: int) -> Any:
     return value
 
 
+def with_local_facts(client: str | None, event: dict[str, Any]) -> dict[str, Any]:
+    """The event, with what only this machine can read added under a ``twoclocks_`` key.
+
+    Codex sends a shell call's output without its exit status, which its rollout holds
+    (``transcripts.codex_exit_code``): a failed command would pass for a success, and
+    neither a repeated failure nor a failed test run without a summary would be seen.
+    """
+    call = event.get("tool_use_id")
+    if client != "codex" or event.get("hook_event_name") != "PostToolUse":
+        return event
+    if not isinstance(call, str) or not isinstance(event.get("tool_response"), str):
+        return event
+    from twoclocks.hooks.transcripts import codex_exit_code
+
+    code = codex_exit_code(event.get("transcript_path"), call)
+    return event if code is None else {**event, "twoclocks_exit_code": code}
+
+
 def body_of(client: str | None, event: Mapping[str, Any]) -> bytes:
     """The request body for one event, its long strings cut until it fits BODY_MAX_BYTES."""
     limit = STRING_MAX
@@ -350,7 +368,7 @@ def capture(
             stdout.flush()
         target = client_target(env)
         data_dir = target.data_dir
-        body = body_of(client, payload)
+        body = body_of(client, with_local_facts(client, payload))
         try:
             post(target, "/v1/events", body, timeout)
         except HookFailure:

@@ -20,13 +20,10 @@ from typing import IO, Any
 
 from twoclocks.hooks import capture as tool_capture
 from twoclocks.hooks.guard import run_guarded
+from twoclocks.hooks.transcripts import tail_lines
 
 TEXT_MAX = 2500
 """Characters of each side of the turn sent (the server keeps no more either)."""
-
-TRANSCRIPT_TAIL_BYTES = 1024 * 1024
-"""Only the end of a transcript is read: the turn that just ended is there."""
-
 
 def _text_of(content: Any) -> str:
     """The plain text of a message's content (a string, or a list of parts)."""
@@ -63,15 +60,8 @@ def _messages(lines: list[str]) -> Iterator[tuple[str, str, str | None]]:
 
 def from_transcript(path: str | None) -> tuple[str, str, str | None]:
     """(the person's last text, the answer after it, its stop reason) from a transcript."""
-    if not path:
-        return "", "", None
-    try:
-        with open(path, "rb") as handle:
-            handle.seek(0, os.SEEK_END)
-            size = handle.tell()
-            handle.seek(max(0, size - TRANSCRIPT_TAIL_BYTES))
-            lines = handle.read().decode("utf-8", "replace").splitlines()
-    except OSError:
+    lines = tail_lines(path)
+    if not lines:
         return "", "", None
     person, answer, stop = "", "", None
     for role, text, reason in _messages(lines):

@@ -1,0 +1,114 @@
+"""A stand-in for OpenAI's Responses API, so Codex runs a real shell command offline.
+
+`make clients-check` has no model login. Pointed at this server (a `model_providers`
+entry with `wire_api = "responses"`), `codex exec` gets one scripted turn: a call of its
+shell tool running ``command``, then, once the call's output comes back, "done".
+Everything around it is the real client: its shell and the environment it gives the
+command, its rollout file, and the hooks `twoclocks install codex` wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from types import TracebackType
+from typing import Any
+
+CALL_ID = "call_stand_in_1"
+OUTPUTS = ("function_call_output", "custom_tool_call_output", "local_shell_call_output")
+
+
+def _events(item: dict[str, Any]) -> bytes:
+    """One response holding ``item``, as the Responses API streams it (server-sent events)."""
+    usage = {
+        "input_tokens": 1,
+        "input_tokens_details": None,
+        "output_tokens": 1,
+        "output_tokens_details": None,
+        "total_tokens": 2,
+    }
+    events = [
+        {"type": "response.created", "response": {"id": "resp_stand_in"}},
+        {"type": "response.output_item.done", "output_index": 0, "item": item},
+        {"type": "response.completed", "response": {"id": "resp_stand_in", "usage": usage}},
+    ]
+    return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
+
+
+class FakeResponsesApi:
+    """Serves the scripted turn on a free loopback port while the ``with`` block runs."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+
+    def codex_options(self) -> list[str]:
+        """`codex exec` options that make this server its model provider, config untouched."""
+        pairs = {
+            "model": "stand-in",
+            "model_provider": "stand_in",
+            "model_providers.stand_in.name": "stand-in",
+            "model_providers.stand_in.base_url": self.url,
+            "model_providers.stand_in.wire_api": "responses",
+        }
+        return [arg for key, value in pairs.items() for arg in ("-c", f"{key}={json.dumps(value)}")]
+
+    def _reply(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The shell call while the conversation has no call output yet; then "done"."""
+        answered = any(
+            isinstance(i, dict) and i.get("type") in OUTPUTS for i in body.get("input", [])
+        )
+        if answered:
+            text = {"type": "output_text", "text": "done", "annotations": []}
+            return {"type": "message", "id": "msg_stand_in", "role": "assistant", "content": [text]}
+        tools = {t.get("name") for t in body.get("tools", []) if isinstance(t, dict)}
+        # Codex 0.171 offers `exec_command` (a string); older ones `shell` (an argv).
+        name, arguments = (
+            ("exec_command", {"cmd": self.command})
+            if "exec_command" in tools
+            else ("shell", {"command": ["bash", "-lc", self.command]})
+        )
+        return {
+            "type": "function_call",
+            "id": "fc_stand_in",
+            "call_id": CALL_ID,
+            "name": name,
+            "arguments": json.dumps(arguments),
+        }
+
+    def _handler(self) -> type[BaseHTTPRequestHandler]:
+        api = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                size = int(self.headers.get("content-length") or 0)
+                try:
+                    body = json.loads(self.rfile.read(size) or b"{}")
+                except ValueError:
+                    body = {}
+                payload = _events(api._reply(body if isinstance(body, dict) else {}))
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("content-length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass  # the check prints its own lines
+
+        return Handler
+
+    def __enter__(self) -> FakeResponsesApi:
+        threading.Thread(target=self._server.serve_forever, daemon=True).start()
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self._server.shutdown()
+        self._server.server_close()
