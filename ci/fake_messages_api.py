@@ -1,8 +1,9 @@
 """A stand-in for Anthropic's Messages API, so Claude Code runs a real tool offline.
 
 `make clients-check` has no model login. Pointed at this server (`ANTHROPIC_BASE_URL`),
-`claude -p` gets one scripted turn: a call of its Bash tool running ``command``, then,
-once the tool's result comes back, "done". Everything around it is the real client: its
+`claude -p` gets one scripted turn: a call of its Bash tool running ``command`` (or of
+another ``tool``, an MCP tool say, with ``tool_input``), then, once the tool's result
+comes back, "done". Everything around it is the real client: its
 permission check, its Bash tool and the environment that tool gives the command, and the
 hooks `twoclocks install` wrote (PostToolUse sees a real tool event).
 """
@@ -59,27 +60,43 @@ def _events(blocks: list[dict[str, Any]], stop: str) -> bytes:
 class FakeMessagesApi:
     """Serves the scripted turn on a free loopback port while the ``with`` block runs."""
 
-    def __init__(self, command: str) -> None:
-        self.command = command
+    def __init__(
+        self, command: str = "", tool: str = "Bash", tool_input: dict[str, Any] | None = None
+    ) -> None:
+        self.tool = tool
+        self.tool_input = tool_input or {"command": command, "description": "the scripted command"}
         self.requests: list[dict[str, Any]] = []
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
 
     def _reply(self, body: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
-        """The Bash call while the conversation has no tool result yet; then "done"."""
+        """The tool call while the conversation has no tool result yet; then "done"."""
         self.requests.append(body)
         tools = {t.get("name") for t in body.get("tools", [])}
-        last = (body.get("messages") or [{}])[-1].get("content")
-        answered = isinstance(last, list) and any(c.get("type") == "tool_result" for c in last)
-        if "Bash" in tools and not answered:
+        answered = self.tool_result(body) is not None
+        if self.tool in tools and not answered:
             call = {
                 "type": "tool_use",
                 "id": TOOL_USE_ID,
-                "name": "Bash",
-                "input": {"command": self.command, "description": "the scripted command"},
+                "name": self.tool,
+                "input": self.tool_input,
             }
             return [call], "tool_use"
         return [{"type": "text", "text": "done"}], "end_turn"
+
+    @staticmethod
+    def tool_result(body: dict[str, Any]) -> str | None:
+        """The text the client sent back as the scripted call's result, if it did."""
+        last = (body.get("messages") or [{}])[-1].get("content")
+        for part in last if isinstance(last, list) else []:
+            if isinstance(part, dict) and part.get("type") == "tool_result":
+                content = part.get("content")
+                if isinstance(content, list):
+                    content = "\n".join(
+                        str(c.get("text", "")) for c in content if isinstance(c, dict)
+                    )
+                return str(content or "")
+        return None
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         api = self
