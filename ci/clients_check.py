@@ -355,6 +355,26 @@ def check_claude_tool(
         "claude exits (capture hooks `asyncRewake`)",
         *delivered_before_exit(url, data_dir, prompt),
     )
+    tool = "mcp__twoclocks__recall"
+    with FakeMessagesApi(tool=tool, tool_input={"query": "which CI do we use"}) as api:
+        stand_in = {**env, "ANTHROPIC_BASE_URL": api.url, "ANTHROPIC_API_KEY": "sk-stand-in"}
+        sh([claude, "-p", "which CI do we use?", "--allowedTools", tool], stand_in, project)
+        seen = next((r for r in map(api.tool_result, reversed(api.requests)) if r), "")
+    run.check(
+        "claude -p, stand-in model: its MCP tool recall (stdio, the agent key) answers with "
+        "the fact the CLI stored",
+        FACT[2] in seen and '"status":"rows"' in seen.replace(" ", ""),
+        first_fact(seen),
+    )
+
+
+def first_fact(answer: str) -> str:
+    """A recall answer's top fact as one line, or what came back instead."""
+    try:
+        top = json.loads(answer)["facts"][0]
+        return f"top: {top['subject']} · {top['predicate']}: {top['object']} ({top['tier']})"
+    except (ValueError, KeyError, IndexError, TypeError):
+        return answer[:120] or "no tool result"
 
 
 def episodes(url: str, data_dir: Path, query: str) -> list[dict[str, str]]:

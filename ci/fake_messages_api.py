@@ -17,6 +17,7 @@ from types import TracebackType
 from typing import Any
 
 TOOL_USE_ID = "toolu_stand_in_1"
+WAIT_ID = "toolu_stand_in_wait"
 
 
 def _events(blocks: list[dict[str, Any]], stop: str) -> bytes:
@@ -70,11 +71,19 @@ class FakeMessagesApi:
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
 
     def _reply(self, body: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
-        """The tool call while the conversation has no tool result yet; then "done"."""
+        """The tool call while the conversation has no tool result yet; then "done".
+
+        An MCP tool may not be offered yet: `claude -p` sends the first request while
+        its MCP servers still connect, and offers WaitForMcpServers instead; it is called
+        (once) and the scripted call made when the tool is there.
+        """
         self.requests.append(body)
         tools = {t.get("name") for t in body.get("tools", [])}
-        answered = self.tool_result(body) is not None
-        if self.tool in tools and not answered:
+        waited = WAIT_ID in json.dumps(body.get("messages", []))
+        if self.tool not in tools and "WaitForMcpServers" in tools and not waited:
+            wait = {"type": "tool_use", "id": WAIT_ID, "name": "WaitForMcpServers", "input": {}}
+            return [wait], "tool_use"
+        if self.tool in tools and self.tool_result(body) is None:
             call = {
                 "type": "tool_use",
                 "id": TOOL_USE_ID,
@@ -86,16 +95,21 @@ class FakeMessagesApi:
 
     @staticmethod
     def tool_result(body: dict[str, Any]) -> str | None:
-        """The text the client sent back as the scripted call's result, if it did."""
-        last = (body.get("messages") or [{}])[-1].get("content")
-        for part in last if isinstance(last, list) else []:
-            if isinstance(part, dict) and part.get("type") == "tool_result":
-                content = part.get("content")
-                if isinstance(content, list):
-                    content = "\n".join(
-                        str(c.get("text", "")) for c in content if isinstance(c, dict)
-                    )
-                return str(content or "")
+        """The text the client sent back as the scripted call's result, if it did (in any
+        message: Claude Code may append its own, MCP server instructions say, after it)."""
+        for message in reversed(body.get("messages") or []):
+            content = message.get("content") if isinstance(message, dict) else None
+            for part in content if isinstance(content, list) else []:
+                if (
+                    isinstance(part, dict)
+                    and part.get("type") == "tool_result"
+                    and part.get("tool_use_id") == TOOL_USE_ID
+                ):
+                    result = part.get("content")
+                    if isinstance(result, list):
+                        texts = [str(c.get("text", "")) for c in result if isinstance(c, dict)]
+                        result = "\n".join(texts)
+                    return str(result or "")
         return None
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:

@@ -28,7 +28,7 @@ from twoclocks.workspaces import SpacesConfig, resolve_workspace
 
 if TYPE_CHECKING:
     # Imported where the runtime is built: a CLI command that only calls the server starts
-    # without the services (`twoclocks facts` 1.05 s -> 0.60 s here, 2026-12-03).
+    # without the services (`twoclocks facts` p50 589 -> 489 ms, bench/cli_start.py).
     from twoclocks.embeddings.port import Embedder
     from twoclocks.graph.port import Store
     from twoclocks.service.accounts import Accounts
