@@ -341,9 +341,7 @@ def check_claude_tool(
     with FakeMessagesApi(command) as api:
         stand_in = {**env, "ANTHROPIC_BASE_URL": api.url, "ANTHROPIC_API_KEY": "sk-stand-in"}
         done = sh([claude, "-p", prompt, "--allowedTools", "Bash"], stand_in, project)
-    listed = sh([twoclocks, "facts", "--all-workspaces", "--json"], env, project).stdout
-    facts = json.loads(listed)["facts"] if listed.strip().startswith("{") else []
-    got = [(f["tier"], f.get("writer")) for f in facts if f["subject"] == written[0]]
+    got = stored_as(twoclocks, env, project, written[0])
     run.check(
         "claude -p, stand-in model: its Bash tool's `twoclocks remember --tier asserted` "
         "is stored as the agent's (CLAUDECODE)",
@@ -366,6 +364,15 @@ def check_claude_tool(
         FACT[2] in seen and '"status":"rows"' in seen.replace(" ", ""),
         first_fact(seen),
     )
+
+
+def stored_as(
+    twoclocks: str, env: dict[str, str], project: Path, subject: str
+) -> list[tuple[str, str | None]]:
+    """(tier, writer) of each current fact of ``subject``, read with the person's CLI."""
+    listed = sh([twoclocks, "facts", "--all-workspaces", "--json"], env, project).stdout
+    facts = json.loads(listed)["facts"] if listed.strip().startswith("{") else []
+    return [(f["tier"], f.get("writer")) for f in facts if f["subject"] == subject]
 
 
 def first_fact(answer: str) -> str:
@@ -516,7 +523,7 @@ def check_codex_tool(
     """A real shell command run by Codex, its model a stand-in (ci/fake_responses_api.py)."""
     from fake_responses_api import CALL_ID, FakeResponsesApi
 
-    written = ("clients-check", "written_from_codex", "the shell of codex")
+    written = ("clients-check-codex", "written_from", "the shell of codex")
     command = shlex.join([twoclocks, "remember", *written, "--tier", "asserted"]) + "; exit 3"
     prompt = "run the scripted shell command"
     with FakeResponsesApi(command) as api:
@@ -524,9 +531,7 @@ def check_codex_tool(
         args = [codex, "exec", "--skip-git-repo-check"]
         args += ["--dangerously-bypass-approvals-and-sandbox", *api.codex_options(), prompt]
         done = sh(args, env, project, timeout=120)
-    listed = sh([twoclocks, "facts", "--all-workspaces", "--json"], env, project).stdout
-    facts = json.loads(listed)["facts"] if listed.strip().startswith("{") else []
-    got = [(f["tier"], f.get("writer")) for f in facts if f["predicate"] == written[1]]
+    got = stored_as(twoclocks, env, project, written[0])
     run.check(
         "codex exec, stand-in model: its shell's `twoclocks remember --tier asserted` is "
         "stored as the agent's (CODEX_THREAD_ID)",

@@ -11,10 +11,9 @@ hooks `twoclocks install` wrote (PostToolUse sees a real tool event).
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from typing import Any
+
+from stand_in_server import StandInServer
 
 TOOL_USE_ID = "toolu_stand_in_1"
 WAIT_ID = "toolu_stand_in_wait"
@@ -58,7 +57,7 @@ def _events(blocks: list[dict[str, Any]], stop: str) -> bytes:
     )
 
 
-class FakeMessagesApi:
+class FakeMessagesApi(StandInServer):
     """Serves the scripted turn on a free loopback port while the ``with`` block runs."""
 
     def __init__(
@@ -67,8 +66,8 @@ class FakeMessagesApi:
         self.tool = tool
         self.tool_input = tool_input or {"command": command, "description": "the scripted command"}
         self.requests: list[dict[str, Any]] = []
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        super().__init__()
+        self.url = self.base_url
 
     def _reply(self, body: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
         """The tool call while the conversation has no tool result yet; then "done".
@@ -112,48 +111,19 @@ class FakeMessagesApi:
                     return str(result or "")
         return None
 
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        api = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                size = int(self.headers.get("content-length") or 0)
-                body = json.loads(self.rfile.read(size) or b"{}")
-                blocks, stop = api._reply(body)
-                if body.get("stream"):
-                    payload, kind = _events(blocks, stop), "text/event-stream"
-                else:
-                    message = {
-                        "id": "msg_stand_in",
-                        "type": "message",
-                        "role": "assistant",
-                        "model": "stand-in",
-                        "content": blocks,
-                        "stop_reason": stop,
-                        "stop_sequence": None,
-                        "usage": {"input_tokens": 1, "output_tokens": 1},
-                    }
-                    payload, kind = json.dumps(message).encode(), "application/json"
-                self.send_response(200)
-                self.send_header("content-type", kind)
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass  # the check prints its own lines
-
-        return Handler
-
-    def __enter__(self) -> FakeMessagesApi:
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+    def answer(self, body: dict[str, Any]) -> tuple[bytes, str]:
+        """The scripted reply, streamed when the request asks for a stream."""
+        blocks, stop = self._reply(body)
+        if body.get("stream"):
+            return _events(blocks, stop), "text/event-stream"
+        message = {
+            "id": "msg_stand_in",
+            "type": "message",
+            "role": "assistant",
+            "model": "stand-in",
+            "content": blocks,
+            "stop_reason": stop,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        }
+        return json.dumps(message).encode(), "application/json"

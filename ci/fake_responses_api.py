@@ -10,10 +10,9 @@ command, its rollout file, and the hooks `twoclocks install codex` wrote.
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
 from typing import Any
+
+from stand_in_server import StandInServer
 
 CALL_ID = "call_stand_in_1"
 OUTPUTS = ("function_call_output", "custom_tool_call_output", "local_shell_call_output")
@@ -36,13 +35,13 @@ def _events(item: dict[str, Any]) -> bytes:
     return b"".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n".encode() for e in events)
 
 
-class FakeResponsesApi:
+class FakeResponsesApi(StandInServer):
     """Serves the scripted turn on a free loopback port while the ``with`` block runs."""
 
     def __init__(self, command: str) -> None:
         self.command = command
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.url = f"http://127.0.0.1:{self._server.server_address[1]}/v1"
+        super().__init__()
+        self.url = f"{self.base_url}/v1"
 
     def codex_options(self) -> list[str]:
         """`codex exec` options that make this server its model provider, config untouched."""
@@ -78,37 +77,6 @@ class FakeResponsesApi:
             "arguments": json.dumps(arguments),
         }
 
-    def _handler(self) -> type[BaseHTTPRequestHandler]:
-        api = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:
-                size = int(self.headers.get("content-length") or 0)
-                try:
-                    body = json.loads(self.rfile.read(size) or b"{}")
-                except ValueError:
-                    body = {}
-                payload = _events(api._reply(body if isinstance(body, dict) else {}))
-                self.send_response(200)
-                self.send_header("content-type", "text/event-stream")
-                self.send_header("content-length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass  # the check prints its own lines
-
-        return Handler
-
-    def __enter__(self) -> FakeResponsesApi:
-        threading.Thread(target=self._server.serve_forever, daemon=True).start()
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+    def answer(self, body: dict[str, Any]) -> tuple[bytes, str]:
+        """The scripted reply, streamed as Codex always asks."""
+        return _events(self._reply(body)), "text/event-stream"
