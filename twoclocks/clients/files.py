@@ -195,8 +195,8 @@ def nested_hooks(
     without waiting for it (Codex has no such flag; the hook is fast either way). It adds
     ``asyncRewake: true`` too, for one effect: a headless ``claude -p`` waits for such
     hooks before it exits (up to 30 s; ours stop within seconds) instead of killing them,
-    which lost the last turn and tool events of 4 runs in 4 (docs/capture.md). The flag's
-    other effect, waking the model on exit code 2, never happens: our hooks exit 0.
+    which lost the turn in 4 runs of 4 and the tool event in 1 (docs/capture.md). The
+    flag's other effect, waking the model on exit code 2, never happens: ours exit 0.
     """
     changes = []
     for event, command in commands.items():
