@@ -32,6 +32,7 @@ import urllib.parse
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("@anthropic-ai/claude-code", "@openai/codex", "@modelcontextprotocol/inspector")
@@ -349,6 +350,10 @@ def check_claude_tool(
         f"stored {got or 'nothing'}; claude said {done.stdout.strip()[:80]!r}",
     )
     run.check(
+        "claude -p, stand-in model: the model's first request holds the block (SessionStart)",
+        *block_in(api.requests),
+    )
+    run.check(
         "claude -p, stand-in model: the failed tool call and the turn are stored before "
         "claude exits (capture hooks `asyncRewake`)",
         *delivered_before_exit(url, data_dir, prompt),
@@ -373,6 +378,14 @@ def stored_as(
     listed = sh([twoclocks, "facts", "--all-workspaces", "--json"], env, project).stdout
     facts = json.loads(listed)["facts"] if listed.strip().startswith("{") else []
     return [(f["tier"], f.get("writer")) for f in facts if f["subject"] == subject]
+
+
+def block_in(requests: list[dict[str, Any]]) -> tuple[bool, str]:
+    """Whether the first request a client sent its model carries the first-turn block with
+    the fact the CLI stored: what the agent knows before the person's first word."""
+    first = json.dumps(requests[0], ensure_ascii=False) if requests else ""
+    ok = "[[CM-MEM]]" in first and FACT[2] in first
+    return ok, (f"block and {FACT[2]!r} in the first request" if ok else "no block")
 
 
 def first_fact(answer: str) -> str:
@@ -537,6 +550,10 @@ def check_codex_tool(
         "stored as the agent's (CODEX_THREAD_ID)",
         got == [("inferred", "agent")],
         f"stored {got or 'nothing'}; codex said {done.stdout.strip()[-40:]!r}",
+    )
+    run.check(
+        "codex exec, stand-in model: the model's first request holds the block (SessionStart)",
+        *block_in(api.requests),
     )
     failed = [
         e

@@ -40,6 +40,7 @@ class FakeResponsesApi(StandInServer):
 
     def __init__(self, command: str) -> None:
         self.command = command
+        self.requests: list[dict[str, Any]] = []
         super().__init__()
         self.url = f"{self.base_url}/v1"
 
@@ -56,6 +57,7 @@ class FakeResponsesApi(StandInServer):
 
     def _reply(self, body: dict[str, Any]) -> dict[str, Any]:
         """The shell call while the conversation has no call output yet; then "done"."""
+        self.requests.append(body)
         answered = any(
             isinstance(i, dict) and i.get("type") in OUTPUTS for i in body.get("input", [])
         )
