@@ -115,14 +115,17 @@ def wait_ready(url: str, seconds: float) -> bool:
     return False
 
 
+def api_get(url: str, data_dir: Path, path: str) -> Any:
+    """One GET of the API with the person's key (from the server's data dir), as JSON."""
+    key = (data_dir / "key").read_text().strip()
+    request = urllib.request.Request(url + path, headers={"Authorization": f"Bearer {key}"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        return json.loads(answer.read())
+
+
 def capture_stats(url: str, data_dir: Path) -> dict[str, dict[str, int]]:
     """Events per client and status the server counted (GET /v1/events/stats)."""
-    key = (data_dir / "key").read_text().strip()
-    request = urllib.request.Request(
-        url + "/v1/events/stats", headers={"Authorization": f"Bearer {key}"}
-    )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        stats = json.loads(answer.read())
+    stats = api_get(url, data_dir, "/v1/events/stats")
     return {c["client"]: c["events"] for c in stats.get("clients", [])}
 
 
@@ -335,9 +338,7 @@ def check_claude_tool(
     from fake_messages_api import FakeMessagesApi
 
     written = ("clients-check", "written_from", "the agent's Bash tool")
-    # It fails on purpose after the write, so the tool event is a failure, which capture
-    # keeps as an episode (a plain success that names no rule is counted and dropped).
-    command = shlex.join([twoclocks, "remember", *written, "--tier", "asserted"]) + "; exit 3"
+    command = failing_remember(twoclocks, written)
     prompt = "run the scripted command"
     with FakeMessagesApi(command) as api:
         stand_in = {**env, "ANTHROPIC_BASE_URL": api.url, "ANTHROPIC_API_KEY": "sk-stand-in"}
@@ -371,6 +372,13 @@ def check_claude_tool(
     )
 
 
+def failing_remember(twoclocks: str, written: tuple[str, str, str]) -> str:
+    """A shell command that writes ``written`` asserted, as a person would, then fails: the
+    tool event is a failure, which capture keeps as an episode (a plain success that names
+    no rule is counted and dropped)."""
+    return shlex.join([twoclocks, "remember", *written, "--tier", "asserted"]) + "; exit 3"
+
+
 def stored_as(
     twoclocks: str, env: dict[str, str], project: Path, subject: str
 ) -> list[tuple[str, str | None]]:
@@ -397,15 +405,16 @@ def first_fact(answer: str) -> str:
         return answer[:120] or "no tool result"
 
 
-def episodes(url: str, data_dir: Path, query: str) -> list[dict[str, str]]:
-    """The episodes GET /v1/episodes finds for ``query`` (the person's key)."""
-    key = (data_dir / "key").read_text().strip()
-    request = urllib.request.Request(
-        url + "/v1/episodes?" + urllib.parse.urlencode({"query": query, "k": 50}),
-        headers={"Authorization": f"Bearer {key}"},
+def episodes_holding(
+    url: str, data_dir: Path, query: str, *texts: str, source: str | None = None
+) -> int:
+    """How many episodes GET /v1/episodes finds for ``query`` that hold every one of
+    ``texts`` (and come from ``source``, when given)."""
+    path = "/v1/episodes?" + urllib.parse.urlencode({"query": query, "k": 50})
+    found = api_get(url, data_dir, path)["episodes"]
+    return sum(
+        1 for e in found if all(t in e["content"] for t in texts) and source in (None, e["source"])
     )
-    with urllib.request.urlopen(request, timeout=10) as answer:
-        return list(json.loads(answer.read())["episodes"])
 
 
 def delivered_before_exit(url: str, data_dir: Path, prompt: str) -> tuple[bool, str]:
@@ -419,21 +428,14 @@ def delivered_before_exit(url: str, data_dir: Path, prompt: str) -> tuple[bool, 
 
     spool = data_dir / "spool.jsonl"
     spooled = spool.exists() and TOOL_USE_ID in spool.read_text()
-    failed = [
-        e
-        for e in episodes(url, data_dir, "the agent's Bash tool")
-        if TOOL_USE_ID in e["content"] and "PostToolUseFailure" in e["content"]
-    ]
-    turns = [
-        e
-        for e in episodes(url, data_dir, prompt)
-        if e["source"] == "turn:claude-code" and prompt in e["content"]
-    ]
-    detail = (
-        f"{len(failed)} PostToolUseFailure episode(s) with {TOOL_USE_ID}, {len(turns)} turn(s)"
-        + ("; the tool event was spooled" if spooled else "")
+    failed = episodes_holding(
+        url, data_dir, "the agent's Bash tool", TOOL_USE_ID, "PostToolUseFailure"
     )
-    return len(failed) == 1 and len(turns) == 1 and not spooled, detail
+    turns = episodes_holding(url, data_dir, prompt, prompt, source="turn:claude-code")
+    detail = f"{failed} PostToolUseFailure episode(s) with {TOOL_USE_ID}, {turns} turn(s)" + (
+        "; the tool event was spooled" if spooled else ""
+    )
+    return failed == 1 and turns == 1 and not spooled, detail
 
 
 def check_codex(
@@ -537,7 +539,7 @@ def check_codex_tool(
     from fake_responses_api import CALL_ID, FakeResponsesApi
 
     written = ("clients-check-codex", "written_from", "the shell of codex")
-    command = shlex.join([twoclocks, "remember", *written, "--tier", "asserted"]) + "; exit 3"
+    command = failing_remember(twoclocks, written)
     prompt = "run the scripted shell command"
     with FakeResponsesApi(command) as api:
         # No sandbox: Codex's would cut the command off from the server on loopback.
@@ -555,21 +557,15 @@ def check_codex_tool(
         "codex exec, stand-in model: the model's first request holds the block (SessionStart)",
         *block_in(api.requests),
     )
-    failed = [
-        e
-        for e in episodes(url, data_dir, "the shell of codex")
-        if CALL_ID in e["content"] and '"twoclocks_exit_code": 3' in e["content"]
-    ]
-    turns = [
-        e
-        for e in episodes(url, data_dir, prompt)
-        if e["source"] == "turn:codex" and prompt in e["content"]
-    ]
+    failed = episodes_holding(
+        url, data_dir, "the shell of codex", CALL_ID, '"twoclocks_exit_code": 3'
+    )
+    turns = episodes_holding(url, data_dir, prompt, prompt, source="turn:codex")
     run.check(
         "codex exec, stand-in model: the failed command's PostToolUse carries its exit "
         "status (read from the rollout), and the turn is stored",
-        len(failed) == 1 and len(turns) == 1,
-        f"{len(failed)} PostToolUse episode(s) with {CALL_ID} and exit 3, {len(turns)} turn(s)",
+        failed == 1 and turns == 1,
+        f"{failed} PostToolUse episode(s) with {CALL_ID} and exit 3, {turns} turn(s)",
     )
 
 

@@ -65,9 +65,7 @@ class FakeMessagesApi(StandInServer):
     ) -> None:
         self.tool = tool
         self.tool_input = tool_input or {"command": command, "description": "the scripted command"}
-        self.requests: list[dict[str, Any]] = []
         super().__init__()
-        self.url = self.base_url
 
     def _reply(self, body: dict[str, Any]) -> tuple[list[dict[str, Any]], str]:
         """The tool call while the conversation has no tool result yet; then "done".
@@ -76,7 +74,6 @@ class FakeMessagesApi(StandInServer):
         its MCP servers still connect, and offers WaitForMcpServers instead; it is called
         (once) and the scripted call made when the tool is there.
         """
-        self.requests.append(body)
         tools = {t.get("name") for t in body.get("tools", [])}
         waited = WAIT_ID in json.dumps(body.get("messages", []))
         if self.tool not in tools and "WaitForMcpServers" in tools and not waited:

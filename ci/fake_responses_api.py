@@ -40,9 +40,7 @@ class FakeResponsesApi(StandInServer):
 
     def __init__(self, command: str) -> None:
         self.command = command
-        self.requests: list[dict[str, Any]] = []
         super().__init__()
-        self.url = f"{self.base_url}/v1"
 
     def codex_options(self) -> list[str]:
         """`codex exec` options that make this server its model provider, config untouched."""
@@ -50,14 +48,13 @@ class FakeResponsesApi(StandInServer):
             "model": "stand-in",
             "model_provider": "stand_in",
             "model_providers.stand_in.name": "stand-in",
-            "model_providers.stand_in.base_url": self.url,
+            "model_providers.stand_in.base_url": f"{self.url}/v1",
             "model_providers.stand_in.wire_api": "responses",
         }
         return [arg for key, value in pairs.items() for arg in ("-c", f"{key}={json.dumps(value)}")]
 
     def _reply(self, body: dict[str, Any]) -> dict[str, Any]:
         """The shell call while the conversation has no call output yet; then "done"."""
-        self.requests.append(body)
         answered = any(
             isinstance(i, dict) and i.get("type") in OUTPUTS for i in body.get("input", [])
         )

@@ -4,21 +4,24 @@ from __future__ import annotations
 
 import json
 import threading
+from abc import ABC, abstractmethod
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 from typing import Any, Self
 
 
-class StandInServer:
-    """Answers each POST's JSON body with ``answer`` on a free port while ``with`` runs."""
+class StandInServer(ABC):
+    """Answers each POST's JSON body with ``answer`` on a free port while ``with`` runs,
+    and keeps every body it got (``requests``) for the check to read."""
 
     def __init__(self) -> None:
+        self.requests: list[dict[str, Any]] = []
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
-        self.base_url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
 
+    @abstractmethod
     def answer(self, body: dict[str, Any]) -> tuple[bytes, str]:
         """The response body and its content type for one request body."""
-        raise NotImplementedError
 
     def _handler(self) -> type[BaseHTTPRequestHandler]:
         server = self
@@ -30,7 +33,9 @@ class StandInServer:
                     body = json.loads(self.rfile.read(size) or b"{}")
                 except ValueError:
                     body = {}
-                payload, kind = server.answer(body if isinstance(body, dict) else {})
+                body = body if isinstance(body, dict) else {}
+                server.requests.append(body)
+                payload, kind = server.answer(body)
                 self.send_response(200)
                 self.send_header("content-type", kind)
                 self.send_header("content-length", str(len(payload)))

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from twoclocks.capture.events import normalize
 from twoclocks.capture.rules import RuleContext, failure_key, repeated_tool_error
-from twoclocks.hooks.capture import with_local_facts
+from twoclocks.hooks.capture import enrich_event
 from twoclocks.hooks.transcripts import codex_exit_code, tail_lines
 
 FIXTURES = Path(__file__).parent.parent / "capture" / "fixtures"
@@ -43,6 +43,18 @@ def test_tail_lines_reads_only_the_end(tmp_path: Path) -> None:
     assert tail_lines(None) == [] and tail_lines(str(tmp_path / "none")) == []
 
 
+def test_a_number_for_a_transcript_path_opens_nothing(tmp_path: Path) -> None:
+    # The hook input is untrusted; open() would read a number as a file descriptor.
+    secret = tmp_path / "other.jsonl"
+    shutil.copy(FIXTURES / "codex_rollout_0171.jsonl", secret)
+    with secret.open() as handle:
+        fd = handle.fileno()
+        assert tail_lines(fd) == []  # type: ignore[arg-type]
+        assert codex_exit_code(fd, "call_lint_1") is None  # type: ignore[arg-type]
+        event = {**_codex_failure(None), "transcript_path": fd}
+        assert "twoclocks_exit_code" not in enrich_event("codex", event)
+
+
 def test_a_codex_shell_failure_counts_as_one_with_the_status_from_its_rollout(
     tmp_path: Path,
 ) -> None:
@@ -52,12 +64,12 @@ def test_a_codex_shell_failure_counts_as_one_with_the_status_from_its_rollout(
     bare = normalize(_codex_failure(rollout), "codex")
     assert bare.exit_code is None and failure_key(bare) is None
     # The hook adds the status it read on this machine; the server then sees a failure.
-    sent = with_local_facts("codex", _codex_failure(rollout))
+    sent = enrich_event("codex", _codex_failure(rollout))
     assert sent["twoclocks_exit_code"] == 2
     event = normalize(sent, "codex")
     assert event.exit_code == 2 and failure_key(event) == "cmd:make lint"
     [fact] = repeated_tool_error(event, RuleContext(repo="acme-web", failures_before=1))
     assert fact.object.startswith("`make lint` failed 2 times")
     # Other clients' events, and an event whose rollout is gone, are sent as they came.
-    assert with_local_facts("claude-code", _codex_failure(rollout)) == _codex_failure(rollout)
-    assert "twoclocks_exit_code" not in with_local_facts("codex", _codex_failure(None))
+    assert enrich_event("claude-code", _codex_failure(rollout)) == _codex_failure(rollout)
+    assert "twoclocks_exit_code" not in enrich_event("codex", _codex_failure(None))

@@ -76,7 +76,7 @@ def _shrink(value: Any, limit: int) -> Any:
     return value
 
 
-def with_local_facts(client: str | None, event: dict[str, Any]) -> dict[str, Any]:
+def enrich_event(client: str | None, event: dict[str, Any]) -> dict[str, Any]:
     """The event, with what only this machine can read added under a ``twoclocks_`` key.
 
     Codex sends a shell call's output without its exit status, which its rollout holds
@@ -368,7 +368,7 @@ def capture(
             stdout.flush()
         target = client_target(env)
         data_dir = target.data_dir
-        body = body_of(client, with_local_facts(client, payload))
+        body = body_of(client, enrich_event(client, payload))
         try:
             post(target, "/v1/events", body, timeout)
         except HookFailure:

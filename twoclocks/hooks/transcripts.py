@@ -16,8 +16,12 @@ TAIL_BYTES = 1024 * 1024
 
 
 def tail_lines(path: str | None, max_bytes: int = TAIL_BYTES) -> list[str]:
-    """The last ``max_bytes`` of a transcript as lines; none when it cannot be read."""
-    if not path:
+    """The last ``max_bytes`` of a transcript as lines; none when it cannot be read.
+
+    Only a path string is opened: the hook input is untrusted, and ``open`` would read a
+    number as a file descriptor (``"transcript_path": 0`` is the hook's own stdin).
+    """
+    if not isinstance(path, str) or not path:
         return []
     try:
         with open(path, "rb") as handle:

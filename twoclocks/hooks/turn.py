@@ -25,6 +25,7 @@ from twoclocks.hooks.transcripts import tail_lines
 TEXT_MAX = 2500
 """Characters of each side of the turn sent (the server keeps no more either)."""
 
+
 def _text_of(content: Any) -> str:
     """The plain text of a message's content (a string, or a list of parts)."""
     if isinstance(content, str):
@@ -60,11 +61,8 @@ def _messages(lines: list[str]) -> Iterator[tuple[str, str, str | None]]:
 
 def from_transcript(path: str | None) -> tuple[str, str, str | None]:
     """(the person's last text, the answer after it, its stop reason) from a transcript."""
-    lines = tail_lines(path)
-    if not lines:
-        return "", "", None
     person, answer, stop = "", "", None
-    for role, text, reason in _messages(lines):
+    for role, text, reason in _messages(tail_lines(path)):
         if role == "user" and text.strip():
             # A tool result comes back as a user message with no text part: it is skipped.
             person, answer, stop = text, "", None
