@@ -2,7 +2,8 @@
 
 The lexical rules of ``twoclocks.domain.slot_names`` decide first (abbreviations merge,
 contrasting qualifiers never do); only names they leave open are compared by the
-cosine similarity of their humanized embeddings.
+cosine similarity of their humanized embeddings, or of their words as the lexicon
+spells them when that is closer (``slot_verdict.lexicon_wording``).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 
 from twoclocks.domain.slot_names import humanize_predicate
 from twoclocks.domain.slot_values import holds_same_value, values_verdict
-from twoclocks.domain.slot_verdict import lexical_verdict
+from twoclocks.domain.slot_verdict import lexical_verdict, lexicon_wording
 from twoclocks.domain.value_categories import categories_verdict
 
 from .port import Embedder
@@ -196,15 +197,22 @@ class SlotMatcher:
         return out
 
     def similarity(self, a: str, b: str) -> float:
-        """Cosine similarity of the humanized names ``a`` and ``b``."""
+        """Cosine similarity of the names ``a`` and ``b`` (see ``similarities``)."""
         return self.similarities(a, [b])[0]
 
     def similarities(self, predicate: str, others: Sequence[str]) -> list[float]:
-        """Cosine similarity of ``predicate`` to each of ``others``, humanized, in order."""
+        """Cosine of ``predicate`` to each of ``others``, in order, written or lexicon words."""
         texts = [humanize_predicate(predicate), *(humanize_predicate(o) for o in others)]
         vectors = self._embed(texts)
         head = vectors[0]
-        return [_dot(head, v) for v in vectors[1:]]
+        scores = [_dot(head, v) for v in vectors[1:]]
+        # The lexicon's synonyms count too: the closer of the written and canonical words.
+        worded = {i: w for i, o in enumerate(others) if (w := lexicon_wording(predicate, o))}
+        if worded:
+            canon = self._embed([t for pair in worded.values() for t in pair])
+            for n, i in enumerate(worded):
+                scores[i] = max(scores[i], _dot(canon[2 * n], canon[2 * n + 1]))
+        return scores
 
     def name_vectors(self, names: Sequence[str]) -> list[list[float]]:
         """The embeddings of predicate names in words, in order (cached like matches)."""

@@ -257,3 +257,22 @@ def test_a_grey_floor_at_or_above_the_threshold_leaves_no_grey_zone() -> None:
     assert matcher.decide("search_engine", ["search_backend"]).grey is None
     with pytest.raises(ValueError):
         SlotMatcher(HashingEmbedder(), grey_floor=1.5)
+
+
+@pytest.mark.slow
+def test_slot_drift_a_synonym_the_lexicon_knows_merges_though_the_model_scores_it_low(
+    matcher: SlotMatcher,
+) -> None:
+    # MiniLM puts "daily sync" and "standup time" at 0.14; the lexicon says a standup is
+    # the daily sync, and in those words the two names are one slot plus "time".
+    assert matcher.match("daily_sync", ["standup_time"]) == "standup_time"
+    assert matcher.match("standup_time", ["daily_sync"]) == "daily_sync"
+
+
+@pytest.mark.slow
+def test_slot_drift_a_qualifier_the_lexicon_leaves_in_keeps_two_roles_apart(
+    matcher: SlotMatcher,
+) -> None:
+    # The lexicon reads a broker as a queue; "task queue" is a queue of another role.
+    assert matcher.match("task_queue", ["broker"]) is None
+    assert matcher.match("broker", ["task_queue"]) is None

@@ -11,10 +11,14 @@ Everything here is pure: no model, no I/O, the similarity arrives as a number.
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 from typing import Literal
 
+from twoclocks.domain.name_quantities import (
+    numbers_in,
+    opposite_directions,
+    same_but_for_units,
+)
 from twoclocks.domain.name_spellings import (
     abbreviates,
     join_compounds,
@@ -266,11 +270,11 @@ def lexical_verdict(a: str, b: str, subject: str = "") -> LexicalVerdict:
     if canon_a == canon_b or "".join(canon_a) == "".join(canon_b):
         return "same"
 
-    if _numbers(canon_a) != _numbers(canon_b):
+    if numbers_in(canon_a) != numbers_in(canon_b):
         return "different"
-    if _opposite_directions(canon_a, canon_b):
+    if opposite_directions(canon_a, canon_b):
         return "different"
-    if _same_but_for_units(canon_a, canon_b):
+    if same_but_for_units(canon_a, canon_b):
         return "same"
     bare_a, bare_b = _bare(canon_a), _bare(canon_b)
     if bare_a == bare_b or "".join(bare_a) == "".join(bare_b) or abbreviates(bare_a, bare_b):
@@ -298,6 +302,35 @@ def lexical_verdict(a: str, b: str, subject: str = "") -> LexicalVerdict:
     if _another_role(bare_a, bare_b, own) or _another_role(bare_b, bare_a, own):
         return "different"
     return "unknown"
+
+
+# Words a name adds to another's without naming another slot: "standup" / "standup_time",
+# "ci" / "ci_platform". Any other added word says which one ("queue" / "task_queue").
+_LOOSE_ADDITIONS = _OPTIONAL_ATTRIBUTES | _GENERIC_HEADS
+
+
+def lexicon_wording(a: str, b: str) -> tuple[str, str] | None:
+    """Two names in the lexicon's canonical words, for the embedding to compare too.
+
+    The embedding reads a name as written, so synonyms the lexicon knows score low
+    ("daily sync" / "standup time": 0.14). In canonical words they score as the lexicon
+    means them. Not when one name is the other with a qualifier added: "queue" (a
+    broker) / "task queue" are two roles, and the written words keep them further apart.
+    None also when the canonical words are the written ones (nothing to add).
+
+    >>> lexicon_wording("daily_sync", "standup_time")
+    ('daily sync', 'daily sync time')
+    >>> lexicon_wording("broker", "task_queue") is None
+    True
+    """
+    canon_a, canon_b = canonical_tokens(a), canonical_tokens(b)
+    if canon_a == predicate_tokens(a) and canon_b == predicate_tokens(b):
+        return None
+    set_a, set_b = set(canon_a), set(canon_b)
+    for fewer, more in ((set_a, set_b), (set_b, set_a)):
+        if fewer < more and not (more - fewer) <= _LOOSE_ADDITIONS:
+            return None
+    return " ".join(canon_a), " ".join(canon_b)
 
 
 def name_used(predicate: str, written_as: str | None) -> str | None:
@@ -366,49 +399,6 @@ def _two_kinds_of_one_head(a: list[str], b: list[str]) -> bool:
     word by then (the lexicon runs first: "docker_registry" / "container_registry").
     """
     return bool(a and b and a[-1] == b[-1] and set(a) - set(b) and set(b) - set(a))
-
-
-def _numbers(tokens: list[str]) -> list[str]:
-    # "item_1" / "item_2", "step2" / "step_3", "v1_url" / "v2_url": every number in a name
-    # is part of what it names, so names whose numbers differ never share a slot.
-    return sorted(re.findall(r"\d+", " ".join(tokens)))
-
-
-# The two ends of a move: "moved_from" / "moved_to", "migrating_from" / "migrating_to".
-# Both are particles the comparison below drops, so they are read first.
-_FROM, _TOWARD = frozenset({"from"}), frozenset({"to", "into", "toward", "towards"})
-
-
-def _opposite_directions(a: list[str], b: list[str]) -> bool:
-    set_a, set_b = set(a), set(b)
-    return bool((set_a & _FROM and set_b & _TOWARD) or (set_b & _FROM and set_a & _TOWARD))
-
-
-# Units a quantity's name ends with. One quantity is often written in two units
-# ("timeout_seconds" / "timeout_ms", "max_memory_mb" / "max_memory_gb"): its value changed
-# unit with the name, and the slot is one. Ambiguous short forms stay out ("us" is a region,
-# "min" is read as "minimum", "b" is "plan_b").
-_UNIT_FAMILIES = (
-    frozenset(
-        {
-            "ns", "nanosecond", "microsecond", "ms", "msec", "millis", "millisecond", "s",
-            "sec", "second", "minute", "h", "hr", "hour",
-        }
-    ),
-    frozenset(
-        {
-            "kb", "kib", "kilobyte", "mb", "mib", "megabyte", "gb", "gib", "gigabyte", "tb",
-            "tib", "terabyte", "byte",
-        }
-    ),
-)  # fmt: skip
-
-
-def _same_but_for_units(a: list[str], b: list[str]) -> bool:
-    """True when both names are one quantity, each ending in a unit of one dimension."""
-    if len(a) < 2 or len(b) < 2 or a[:-1] != b[:-1]:
-        return False
-    return any(a[-1] in family and b[-1] in family for family in _UNIT_FAMILIES)
 
 
 # Words that relate a subject to a value without naming the slot: "uses_cache" is

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from twoclocks.domain import slot_verdict
-from twoclocks.domain.slot_verdict import lexical_verdict, should_merge
+from twoclocks.domain.slot_verdict import lexical_verdict, lexicon_wording, should_merge
 
 PAIRS_FILE = Path(__file__).resolve().parents[2] / "data" / "slot_pairs.jsonl"
 
@@ -551,3 +551,15 @@ def test_units_of_two_dimensions_or_two_quantities_stay_apart() -> None:
     assert lexical_verdict("disk_gb", "memory_gb") == "different"
     # "second" alone is still an ordinal: the second reviewer is not the first.
     assert lexical_verdict("first_reviewer", "second_reviewer") == "different"
+
+
+def test_lexicon_wording_spells_synonyms_in_the_lexicons_words() -> None:
+    assert lexicon_wording("standup_time", "daily_sync") == ("daily sync time", "daily sync")
+    assert lexicon_wording("ci_tool", "build_server") == ("ci tool", "ci")
+
+
+def test_lexicon_wording_is_none_when_a_name_adds_a_qualifier_or_nothing_changes() -> None:
+    assert lexicon_wording("queue", "task_queue") is None  # "task" says which queue
+    assert lexicon_wording("payment_gateway", "subscription_billing") is None
+    assert lexicon_wording("deploy_target", "hosting") is not None
+    assert lexicon_wording("owner", "maintainer") is None  # the lexicon knows neither
