@@ -203,6 +203,8 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     "ttl": ("lifetime",),
     "psp": ("payment", "provider"),
     "gcs": ("cloud", "storage"),
+    # Seventh round (sets C and E's tune parts, general usage): a DWH is a data warehouse.
+    "dwh": ("data", "warehouse"),
 }
 
 # Phrases (in canonical words, after the table above) that name one thing: "mother
@@ -212,6 +214,8 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("mother", "tongue"): ("native", "language"),
     ("first", "language"): ("native", "language"),
     ("born", "in"): ("native", "city"),
+    ("grew", "up", "in"): ("native", "city"),
+    ("second", "brain"): ("note",),
     ("birth", "city"): ("native", "city"),
     ("birth", "place"): ("native", "city"),
     ("city", "of", "birth"): ("native", "city"),
