@@ -36,7 +36,7 @@ from twoclocks.service.capture import (
     EventResult,
 )
 from twoclocks.service.close_slots import CloseSlotList, CloseSlotsRequest, close_slots
-from twoclocks.service.recall import BlockRequest, BlockResult, RecallRequest, RecallResult
+from twoclocks.service.recall_requests import BlockRequest, BlockResult, RecallRequest, RecallResult
 from twoclocks.service.requests import (
     Caller,
     Fact,

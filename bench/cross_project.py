@@ -31,7 +31,7 @@ from typing import Any
 from twoclocks import bootstrap
 from twoclocks.domain.scope import Scope
 from twoclocks.domain.trust import Writer
-from twoclocks.service.recall import RecallRequest
+from twoclocks.service.recall_requests import RecallRequest
 from twoclocks.service.requests import Caller, RememberRequest
 
 DATA = Path(__file__).resolve().parents[1] / "tests" / "data"

@@ -98,7 +98,8 @@ async def run_engine(
 ) -> Result:
     from twoclocks.embeddings.slot_matcher import SlotMatcher
     from twoclocks.service.memory import MemoryService
-    from twoclocks.service.recall import RecallRequest, RecallService
+    from twoclocks.service.recall import RecallService
+    from twoclocks.service.recall_requests import RecallRequest
     from twoclocks.service.requests import Caller, RememberRequest
 
     result = Result(engine, size)

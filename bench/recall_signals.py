@@ -24,7 +24,8 @@ from twoclocks.eval import data, recall
 from twoclocks.eval.scratch_store import scratch_store
 from twoclocks.graph.port import FactQuery
 from twoclocks.service import recall as recall_module
-from twoclocks.service.recall import LEGS, RecallRequest
+from twoclocks.service.recall import LEGS
+from twoclocks.service.recall_requests import RecallRequest
 from twoclocks.service.requests import Caller
 
 

@@ -46,7 +46,8 @@ def project_key(i: int) -> str:
 
 async def measure(store: Store, size: int, projects: int) -> dict[str, Any]:
     """Load, then time recall in both scopes; returns p50/p95 per scope and their ratio."""
-    from twoclocks.service.recall import RecallRequest, RecallService
+    from twoclocks.service.recall import RecallService
+    from twoclocks.service.recall_requests import RecallRequest
     from twoclocks.service.requests import Caller
 
     embedder = HashingEmbedder(384)

@@ -15,7 +15,8 @@ from twoclocks.domain.places import Workspace
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
-from twoclocks.service.recall import BlockRequest, RecallService
+from twoclocks.service.recall import RecallService
+from twoclocks.service.recall_requests import BlockRequest
 from twoclocks.service.requests import Caller, RememberRequest, Replacement, ReviseRequest
 
 pytestmark = pytest.mark.anyio

@@ -198,7 +198,8 @@ async def test_stats_show_each_clients_events_by_status_and_the_switch(rig: Rig)
 async def test_day_two_block_names_the_branch_the_pr_and_the_failing_test_of_this_worktree_only(
     rig: Rig,
 ) -> None:
-    from twoclocks.service.recall import BlockRequest, RecallService
+    from twoclocks.service.recall import RecallService
+    from twoclocks.service.recall_requests import BlockRequest
 
     recall = RecallService(rig.store, lambda: rig.clock.now, None, rig.resolve, UTC)
     # Day 1, Claude Code in the first worktree: branch, commit, push, PR, a failing test.

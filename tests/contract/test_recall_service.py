@@ -19,7 +19,8 @@ from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.model import Tier
 from twoclocks.domain.places import Workspace
 from twoclocks.graph.port import FactQuery, Store
-from twoclocks.service.recall import RecallRequest, RecallService
+from twoclocks.service.recall import RecallService
+from twoclocks.service.recall_requests import RecallRequest
 from twoclocks.service.requests import Caller
 
 pytestmark = pytest.mark.anyio
@@ -129,7 +130,7 @@ async def test_block_leads_with_an_old_fact_the_first_prompt_asks_about(
     store: Store, ew: Writer, account: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from twoclocks.service import recall as recall_module
-    from twoclocks.service.recall import BlockRequest
+    from twoclocks.service.recall_requests import BlockRequest
 
     # A small candidate window stands in for 400 newer rows.
     monkeypatch.setattr(recall_module, "BLOCK_CANDIDATES", 5)

@@ -21,7 +21,8 @@ from twoclocks.service.accounts import Accounts
 from twoclocks.service.capture import CaptureService, EventRequest
 from twoclocks.service.extractor import Extractor
 from twoclocks.service.memory import MemoryService
-from twoclocks.service.recall import BlockRequest, RecallService
+from twoclocks.service.recall import RecallService
+from twoclocks.service.recall_requests import BlockRequest
 from twoclocks.service.requests import Caller, FactsRequest, RememberRequest, Replacement
 from twoclocks.service.review import ReviewService
 from twoclocks.service.turns import TurnService

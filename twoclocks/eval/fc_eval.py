@@ -40,7 +40,8 @@ from twoclocks.eval.store_eval import delete_account_facts
 from twoclocks.eval.text_table import aligned
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService, no_workspace
-from twoclocks.service.recall import RecallRequest, RecallService, ScoredFact
+from twoclocks.service.recall import RecallService
+from twoclocks.service.recall_requests import RecallRequest, ScoredFact
 from twoclocks.service.requests import Caller, RememberRequest
 
 K = 10

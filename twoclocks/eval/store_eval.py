@@ -37,7 +37,8 @@ from twoclocks.eval.scenario import FACTS, MULTI, ScenarioFact
 from twoclocks.eval.text_table import aligned
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService, no_workspace
-from twoclocks.service.recall import BlockRequest, RecallRequest, RecallService
+from twoclocks.service.recall import RecallService
+from twoclocks.service.recall_requests import BlockRequest, RecallRequest
 from twoclocks.service.requests import Caller, FactsRequest, RememberRequest
 
 ARMS = ("bi-temporal", "append-only", "overwrite")

@@ -18,7 +18,7 @@ from pydantic import BaseModel
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.trust import Channel, writer_of
 from twoclocks.graph.port import Clock
-from twoclocks.service.recall import RecallRequest, RecallResult
+from twoclocks.service.recall_requests import RecallRequest, RecallResult
 from twoclocks.service.requests import (
     Caller,
     Fact,

@@ -31,7 +31,7 @@ from twoclocks.mcp_server.backends import (
     FactList,
     FactStatusReply,
 )
-from twoclocks.service.recall import RecallRequest, RecallResult
+from twoclocks.service.recall_requests import RecallRequest, RecallResult
 from twoclocks.service.requests import (
     RememberRequest,
     RememberResult,

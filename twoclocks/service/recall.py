@@ -15,25 +15,20 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, tzinfo
-from typing import Literal
-
-from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.block import (
-    DEFAULT_BUDGET,
     MAX_RECENT_CHANGES,
-    MIN_BUDGET,
     render_block,
     unreplaced_endings,
 )
-from twoclocks.domain.errors import InvalidInput, ModelUnavailable, StoreUnavailable
+from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
-from twoclocks.domain.model import Cardinality, FactVersion, require_aware
+from twoclocks.domain.model import Cardinality, FactVersion
 from twoclocks.domain.named_subjects import question_words, subject_mentions
 from twoclocks.domain.named_things import names_value
 from twoclocks.domain.places import Workspace
-from twoclocks.domain.scope import Scope, block_spaces, here_first, keys_in_scope, readable_spaces
+from twoclocks.domain.scope import block_spaces, here_first, keys_in_scope, readable_spaces
 from twoclocks.domain.temporal import is_visible
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.embeddings.port import Embedder
@@ -41,8 +36,16 @@ from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.accounts import zone_of
 from twoclocks.service.recall_order import by_score
+from twoclocks.service.recall_requests import (
+    BlockRequest,
+    BlockResult,
+    RecallRequest,
+    RecallResult,
+    ScoredFact,
+    Status,
+)
 from twoclocks.service.relevance import by_question, relevance_signals
-from twoclocks.service.requests import Caller, Fact, Text
+from twoclocks.service.requests import Caller, Fact
 
 log = logging.getLogger("twoclocks.recall")
 
@@ -56,8 +59,6 @@ characters hold far fewer."""
 MAX_ENDING_CHECKS = 2 * MAX_RECENT_CHANGES
 """Slots the block looks up outside its workspace before saying a value ended: the block
 shows three changes, so a few more lookups cover the ones it would show."""
-
-Status = Literal["rows", "empty", "unavailable"]
 
 RELEVANCE_FLOOR = 0.24
 """Below this, no candidate's best relevance signal (``Relevance.best``) is evidence
@@ -95,75 +96,6 @@ the workspace walk is unmeasured there: its weight keeps the session's own works
 ahead of equally good rows elsewhere (test_recall_walks_from_the_workspace_entity).
 Re-measure before changing them. ``former`` finds a row only when a question names a
 value that was replaced, so its weight is set by the rule, not fitted."""
-
-
-class RecallRequest(BaseModel):
-    """A recall: a question in words, plus the usual clock filters."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    query: Text = Field(min_length=1, max_length=2000, description="what to look for, in words")
-    k: int = Field(10, ge=1, le=200, description="how many facts to return (1-200)")
-    as_of: datetime | None = Field(None, description="what was true at this valid time")
-    as_believed: datetime | None = Field(
-        None,
-        description="what the store believed at this record time, about that same time "
-        "unless as_of is given (with include_history: every version it held then)",
-    )
-    include_history: bool = Field(False, description="closed versions too")
-    cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
-    scope: Scope = Field(
-        Scope.HERE,
-        description="here: this workspace (and unplaced facts); wide: every project, repo and "
-        "worktree of the session's space and of the spaces it reads_from, never another space",
-    )
-
-    @field_validator("query")
-    @classmethod
-    def _not_blank(cls, value: str) -> str:
-        if not value.strip():
-            raise InvalidInput("query is blank: ask in words, e.g. 'which CI do we use'")
-        return value.strip()
-
-    @field_validator("as_of", "as_believed")
-    @classmethod
-    def _aware(cls, value: datetime | None) -> datetime | None:
-        return require_aware(value)
-
-
-class ScoredFact(Fact):
-    """A fact with its fused recall score (higher is better)."""
-
-    score: float
-    elsewhere: bool = Field(
-        False, description="from another project, repo or worktree (``workspace`` names it)"
-    )
-
-
-class RecallResult(BaseModel):
-    """rows, empty (a measured 'no record'), or unavailable (the store could not answer)."""
-
-    status: Status
-    facts: list[ScoredFact]
-
-
-class BlockRequest(BaseModel):
-    """The first-turn block for a session's working directory."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
-    query: Text | None = Field(None, max_length=2000, description="the first prompt, if known")
-    budget: int = Field(DEFAULT_BUDGET, ge=MIN_BUDGET, le=10_000, description="characters")
-
-
-class BlockResult(BaseModel):
-    """The rendered block: its status, text, how many fact lines, and how many were cut."""
-
-    status: Status
-    text: str
-    rows: int
-    more: int
 
 
 class RecallService:

@@ -1,0 +1,90 @@
+"""What recall and the first-turn block take and answer: the wire models, no behaviour.
+
+Kept apart from ``service.recall`` so the edges that only speak the protocol (the MCP
+stdio server forwarding to a running server, the API's schema) load the models without
+recall's ranking, the store port and the rest of the service.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET
+from twoclocks.domain.errors import InvalidInput
+from twoclocks.domain.model import require_aware
+from twoclocks.domain.scope import Scope
+from twoclocks.service.requests import Fact, Text
+
+Status = Literal["rows", "empty", "unavailable"]
+
+
+class RecallRequest(BaseModel):
+    """A recall: a question in words, plus the usual clock filters."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    query: Text = Field(min_length=1, max_length=2000, description="what to look for, in words")
+    k: int = Field(10, ge=1, le=200, description="how many facts to return (1-200)")
+    as_of: datetime | None = Field(None, description="what was true at this valid time")
+    as_believed: datetime | None = Field(
+        None,
+        description="what the store believed at this record time, about that same time "
+        "unless as_of is given (with include_history: every version it held then)",
+    )
+    include_history: bool = Field(False, description="closed versions too")
+    cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
+    scope: Scope = Field(
+        Scope.HERE,
+        description="here: this workspace (and unplaced facts); wide: every project, repo and "
+        "worktree of the session's space and of the spaces it reads_from, never another space",
+    )
+
+    @field_validator("query")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise InvalidInput("query is blank: ask in words, e.g. 'which CI do we use'")
+        return value.strip()
+
+    @field_validator("as_of", "as_believed")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        return require_aware(value)
+
+
+class ScoredFact(Fact):
+    """A fact with its fused recall score (higher is better)."""
+
+    score: float
+    elsewhere: bool = Field(
+        False, description="from another project, repo or worktree (``workspace`` names it)"
+    )
+
+
+class RecallResult(BaseModel):
+    """rows, empty (a measured 'no record'), or unavailable (the store could not answer)."""
+
+    status: Status
+    facts: list[ScoredFact]
+
+
+class BlockRequest(BaseModel):
+    """The first-turn block for a session's working directory."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
+    query: Text | None = Field(None, max_length=2000, description="the first prompt, if known")
+    budget: int = Field(DEFAULT_BUDGET, ge=MIN_BUDGET, le=10_000, description="characters")
+
+
+class BlockResult(BaseModel):
+    """The rendered block: its status, text, how many fact lines, and how many were cut."""
+
+    status: Status
+    text: str
+    rows: int
+    more: int
