@@ -203,15 +203,13 @@ class SlotMatcher:
     def similarities(self, predicate: str, others: Sequence[str]) -> list[float]:
         """Cosine of ``predicate`` to each of ``others``, in order, written or lexicon words."""
         texts = [humanize_predicate(predicate), *(humanize_predicate(o) for o in others)]
-        vectors = self._embed(texts)
-        head = vectors[0]
-        scores = [_dot(head, v) for v in vectors[1:]]
         # The lexicon's synonyms count too: the closer of the written and canonical words.
         worded = {i: w for i, o in enumerate(others) if (w := lexicon_wording(predicate, o))}
-        if worded:
-            canon = self._embed([t for pair in worded.values() for t in pair])
-            for n, i in enumerate(worded):
-                scores[i] = max(scores[i], _dot(canon[2 * n], canon[2 * n + 1]))
+        vectors = self._embed(texts + [t for pair in worded.values() for t in pair])
+        head, canon = vectors[0], vectors[len(texts) :]
+        scores = [_dot(head, v) for v in vectors[1 : len(texts)]]
+        for n, i in enumerate(worded):
+            scores[i] = max(scores[i], _dot(canon[2 * n], canon[2 * n + 1]))
         return scores
 
     def name_vectors(self, names: Sequence[str]) -> list[list[float]]:
