@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from twoclocks.domain.slot_names import humanize_predicate
 from twoclocks.domain.slot_values import holds_same_value, values_verdict
 from twoclocks.domain.slot_verdict import lexical_verdict, lexicon_wording
+from twoclocks.domain.tool_languages import for_another_language, narrowed_to_its_language
 from twoclocks.domain.value_categories import categories_verdict
 
 from .port import Embedder
@@ -134,6 +135,15 @@ class SlotMatcher:
         margin: dict[str, float] = {}
         vouching: set[str] = set()
         for name in dict.fromkeys(existing):
+            if value is not None and for_another_language(
+                predicate, [value], name, (values or {}).get(name, ())
+            ):
+                continue  # formatter Prettier beside python_formatter Black: two roles
+            if value is not None and narrowed_to_its_language(
+                predicate, [value], name, (values or {}).get(name, ())
+            ):
+                same.append(name)  # test_runner Jest, then typescript_test_runner
+                continue
             verdict = lexical_verdict(predicate, name, subject)
             if verdict == "same":
                 same.append(name)

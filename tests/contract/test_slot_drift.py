@@ -138,6 +138,47 @@ async def test_slot_drift_a_persons_role_with_a_word_before_it_is_another_role(
     assert renamed.predicate == "lead" and len(renamed.closed) == 1
 
 
+# A repository of two languages: each tool role once for all code, once for Python's.
+POLYGLOT = [
+    ("formatter", "Prettier"),
+    ("python_formatter", "Black"),
+    ("package_manager", "pnpm"),
+    ("python_package_manager", "uv"),
+    ("test_framework", "Jest"),
+    ("python_test_framework", "pytest"),
+]
+
+
+async def test_slot_drift_a_language_qualifier_keeps_another_languages_tool_current(
+    store: Store, account: str, matcher: SlotMatcher
+) -> None:
+    clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
+    svc, who = service(store, matcher, clock), Caller(account=account)
+    for predicate, value in POLYGLOT:
+        written = await svc.remember(
+            who, RememberRequest(subject="monorepo", predicate=predicate, object=value)
+        )
+        assert (written.predicate, written.closed) == (predicate, []), predicate
+        clock.tick()
+    current = await svc.facts(who, FactsRequest(subject="monorepo"))
+    assert sorted((f.predicate, f.object) for f in current) == sorted(POLYGLOT)
+
+
+async def test_slot_drift_a_name_narrowed_to_its_values_language_is_the_same_slot(
+    store: Store, account: str, matcher: SlotMatcher
+) -> None:
+    clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
+    svc, who = service(store, matcher, clock), Caller(account=account)
+    await svc.remember(who, RememberRequest(subject="web", predicate="test_runner", object="Jest"))
+    clock.tick()
+    renamed = await svc.remember(
+        who, RememberRequest(subject="web", predicate="typescript_test_runner", object="Vitest")
+    )
+    assert renamed.predicate == "test_runner" and len(renamed.closed) == 1
+    current = await svc.facts(who, FactsRequest(subject="web"))
+    assert [(f.predicate, f.object) for f in current] == [("test_runner", "Vitest")]
+
+
 class ModelGoneForFacts:
     """Fact embeddings fail (the model broke after start); nothing else is used."""
 

@@ -276,3 +276,39 @@ def test_slot_drift_a_qualifier_the_lexicon_leaves_in_keeps_two_roles_apart(
     # The lexicon reads a broker as a queue; "task queue" is a queue of another role.
     assert matcher.match("task_queue", ["broker"]) is None
     assert matcher.match("broker", ["task_queue"]) is None
+
+
+# Written after the weakness was known and before the rule (tool_languages): each pair is
+# an unqualified tool role and the same role for one language, in both orders.
+ANOTHER_LANGUAGES_TOOL = [
+    ("formatter", "Prettier", "python_formatter", "Black"),
+    ("package_manager", "pnpm", "python_package_manager", "uv"),
+    ("linter", "Ruff", "typescript_linter", "ESLint"),
+    ("test_runner", "pytest", "ts_test_runner", "Vitest"),
+    ("linter", "Clippy", "go_linter", "staticcheck"),
+    ("dependency_manager", "Bundler", "python_dependency_manager", "Poetry"),
+]
+ITS_OWN_LANGUAGES_TOOL = [
+    ("package_manager", "Poetry", "python_package_manager", "uv"),
+    ("test_runner", "Jest", "typescript_test_runner", "Vitest"),
+    ("python_formatter", "Black", "formatter", "Ruff"),
+    ("build_tool", "Maven", "java_build_tool", "Gradle"),
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("a", "value_a", "b", "value_b"), ANOTHER_LANGUAGES_TOOL)
+def test_slot_drift_a_language_qualifier_keeps_another_languages_tool_apart(
+    matcher: SlotMatcher, a: str, value_a: str, b: str, value_b: str
+) -> None:
+    # MiniLM scores these names 0.64-0.88 alike: enough to close a tool still in use.
+    assert matcher.match(b, [a], value_b, {a: [value_a]}) is None
+    assert matcher.match(a, [b], value_a, {b: [value_b]}) is None
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("a", "value_a", "b", "value_b"), ITS_OWN_LANGUAGES_TOOL)
+def test_slot_drift_a_name_narrowed_to_its_values_language_merges(
+    matcher: SlotMatcher, a: str, value_a: str, b: str, value_b: str
+) -> None:
+    assert matcher.match(b, [a], value_b, {a: [value_a]}) == a
