@@ -103,6 +103,10 @@ _ABSENCE_DISCRIMINATORS = (_ATTRIBUTE_NOUNS - _OPTIONAL_ATTRIBUTES) | frozenset(
         "template", "sandbox", "demo", "shadow", "mirror", "batch", "stream", "worker",
         "marketing", "landing", "blog", "docs", "documentation", "nightly", "release",
         "feature", "support",
+        # platforms and audiences one role serves of several ("ci" / "ios_ci", "terminal"
+        # / "windows_terminal", "chat" / "community_chat", "oncall_tool" / "weekend_...")
+        "ios", "android", "mobile", "web", "desktop", "macos", "windows", "linux",
+        "weekend", "weekday", "community",
     }
     | _ORDINALS
 )  # fmt: skip
