@@ -15,7 +15,11 @@ from dataclasses import dataclass
 
 from twoclocks.domain.slot_names import humanize_predicate
 from twoclocks.domain.slot_values import holds_same_value, values_verdict
-from twoclocks.domain.slot_verdict import lexical_verdict, lexicon_wording
+from twoclocks.domain.slot_verdict import (
+    lexical_verdict,
+    lexicon_wording,
+    narrowed_by_a_qualifier,
+)
 from twoclocks.domain.tool_languages import for_another_language, narrowed_to_its_language
 from twoclocks.domain.value_categories import categories_verdict
 
@@ -55,6 +59,10 @@ DEFAULT_GREY_FLOOR = 0.30
 """The bottom of the grey zone: names scoring between it and the threshold (margins
 included) are neither merged nor plainly apart, and a configured model may judge them
 (``service.slot_judge``)."""
+# How far under the threshold a name narrowed by a qualifier is held, however alike the
+# names score: it may be the grey zone's closest slot (a hint, the judge's question),
+# never a merge on the names alone.
+_BELOW = 1e-6
 
 
 @dataclass(frozen=True)
@@ -134,6 +142,7 @@ class SlotMatcher:
         open_names: list[str] = []
         margin: dict[str, float] = {}
         vouching: set[str] = set()
+        narrowed: set[str] = set()
         for name in dict.fromkeys(existing):
             if value is not None and for_another_language(
                 predicate, [value], name, (values or {}).get(name, ())
@@ -158,6 +167,10 @@ class SlotMatcher:
                 vouched = things in ("same_category", "same_broad_category")
                 if things == "different_category" or (kinds == "different_kind" and not vouched):
                     continue  # a version beside a URL, a city beside a person: two slots
+                if things != "same_category" and narrowed_by_a_qualifier(predicate, name, subject):
+                    # "timeout" / "idle_timeout": two settings unless the values say one;
+                    # never merged on the names, at most the grey zone's close slot.
+                    narrowed.add(name)
                 open_names.append(name)
                 if things == "same_category" or kinds == "same_kind":
                     vouching.add(name)
@@ -183,6 +196,7 @@ class SlotMatcher:
             (score - self.threshold + max(margin.get(name, 0.0), 0.0), name)
             for name, score in zip(candidates, scores, strict=True)
         ]
+        allowed = [(min(gap, -_BELOW) if n in narrowed else gap, n) for gap, n in allowed]
         best_gap, best_name = max(allowed)
         if best_gap >= 0:
             return SlotMatch(best_name)

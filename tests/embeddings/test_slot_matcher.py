@@ -312,3 +312,16 @@ def test_slot_drift_a_name_narrowed_to_its_values_language_merges(
     matcher: SlotMatcher, a: str, value_a: str, b: str, value_b: str
 ) -> None:
     assert matcher.match(b, [a], value_b, {a: [value_a]}) == a
+
+
+@pytest.mark.slow
+def test_slot_drift_a_qualifier_keeps_two_settings_apart_unless_the_values_are_one_kind(
+    matcher: SlotMatcher,
+) -> None:
+    # MiniLM puts "timeout" and "idle timeout" at about 0.7, over the threshold.
+    assert matcher.match("idle_timeout", ["timeout"], "5 min", {"timeout": ["30 s"]}) is None
+    assert matcher.match("terminal_theme", ["theme"], "Dracula", {"theme": ["Gruvbox"]}) is None
+    # Two type checkers: "static" restates what a type checker is, and the values say so.
+    merged = matcher.match("type_checker", ["static_type_checker"], "Pyright",
+                           {"static_type_checker": ["mypy"]})  # fmt: skip
+    assert merged == "static_type_checker"

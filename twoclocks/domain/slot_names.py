@@ -64,7 +64,8 @@ _IRREGULAR_PLURALS = {
 """Plurals the light rule below would stem wrongly ("caches" is not "cach")."""
 
 
-def _singular(word: str) -> str:
+def singular(word: str) -> str:
+    """A word's singular by a light rule: "maintainers" -> "maintainer", "caches" -> "cache"."""
     # A light plural rule, applied to both names alike, so "maintainers" meets
     # "maintainer"; a wrong stem is harmless because it is never shown or embedded.
     if word in _IRREGULAR_PLURALS:
@@ -105,7 +106,7 @@ def _canonical(name: str) -> tuple[str, ...]:
         words = text.split()
     # Phrases are looked up on the words as written too: "site" alone is a URL, but
     # "site reliability" is SRE.
-    words = _phrases([w if w in CANONICAL else _singular(w) for w in words])
+    words = _phrases([w if w in CANONICAL else singular(w) for w in words])
     for i, word in enumerate(words):
         if i and words[i - 1] == "per" and word in _PER_UNITS:  # "per min" is per minute
             out.append(_PER_UNITS[word])
@@ -113,7 +114,7 @@ def _canonical(name: str) -> tuple[str, ...]:
         if word in CANONICAL:
             out.extend(CANONICAL[word])
             continue
-        single = _singular(word)
+        single = singular(word)
         out.extend(CANONICAL.get(single, (single,)))
     return tuple(_dedupe(_phrases(out)))
 

@@ -25,7 +25,13 @@ from twoclocks.domain.name_spellings import (
     spell_numeronyms,
     split_compounds,
 )
-from twoclocks.domain.slot_names import canonical_tokens, humanize_predicate, predicate_tokens
+from twoclocks.domain.slot_names import (
+    canonical_tokens,
+    humanize_predicate,
+    predicate_tokens,
+    singular,
+)
+from twoclocks.domain.value_categories import VENDOR_WORDS
 
 LexicalVerdict = Literal["same", "different", "unknown"]
 
@@ -308,6 +314,28 @@ def lexical_verdict(a: str, b: str, subject: str = "") -> LexicalVerdict:
     return "unknown"
 
 
+@lru_cache(maxsize=65536)
+def narrowed_by_a_qualifier(a: str, b: str, subject: str = "") -> bool:
+    """True when one name is the other with a word added that says which one of several.
+
+    "timeout" / "idle_timeout", "theme" / "terminal_theme", "bucket" / "logs_bucket": the
+    added word narrows the slot to one thing that holds its own value beside the other's.
+    Words that restate (primary, default, preferred), generic heads (tool, provider,
+    library), the ``subject``'s own words ("port" / "billing_api_port" of billing-api)
+    and a namespace leading a dotted key ("datasource.url" / "spring.datasource.url")
+    narrow nothing. The matcher lets two things of one category overrule it
+    (``static_type_checker`` mypy, then ``type_checker`` Pyright): the values say which.
+
+    >>> narrowed_by_a_qualifier("timeout", "idle_timeout")
+    True
+    >>> narrowed_by_a_qualifier("pronouns", "preferred_pronouns")
+    False
+    """
+    own = _subject_words(subject)
+    written_a, written_b = _written_words(a), _written_words(b)
+    return _narrowed(a, written_a, written_b, own) or _narrowed(b, written_b, written_a, own)
+
+
 # Words a name adds to another's without naming another slot: "standup" / "standup_time",
 # "ci" / "ci_platform". Any other added word says which one ("queue" / "task_queue").
 _LOOSE_ADDITIONS = _OPTIONAL_ATTRIBUTES | _GENERIC_HEADS
@@ -379,6 +407,37 @@ def _another_role(longer: list[str], shorter: list[str], own: frozenset[str]) ->
         return False
     added = set(longer) - set(shorter)
     return bool(added - _SAME_ROLE - own)
+
+
+# Words a name may add to another's and still name the same thing: the main one, the one
+# now, the one a person chose ("pronouns" / "preferred_pronouns").
+_RESTATING = _SAME_ROLE | _LOOSE_ADDITIONS | {
+    "preferred", "favorite", "usual", "library", "framework", "server", "engine",
+}  # fmt: skip
+
+
+def _written_words(name: str) -> list[str]:
+    # The words as typed, singular, without a leading verb or trailing particle: the
+    # lexicon's readings ("vault" -> "secret manager") would add words nobody wrote.
+    return _bare([singular(w) for w in predicate_tokens(name)])
+
+
+def _narrowed(written: str, longer: list[str], shorter: list[str], own: frozenset[str]) -> bool:
+    """True when ``longer`` is ``shorter`` with a word that says which one of several.
+
+    "timeout" / "idle_timeout", "theme" / "terminal_theme", "bucket" / "logs_bucket":
+    the added word narrows the slot to one thing that holds its own value beside the
+    other's. Words that restate (primary, default, preferred), generic heads (tool,
+    provider), the subject's own words ("port" / "billing_api_port" of billing-api) and
+    a namespace that leads a dotted key ("datasource.url" / "spring.datasource.url")
+    narrow nothing.
+    """
+    if not shorter or len(longer) <= len(shorter) or not set(shorter) <= set(longer):
+        return False
+    added = set(longer) - set(shorter) - _RESTATING - own - VENDOR_WORDS
+    if "." in written:
+        added -= set(_written_words(written.split(".", 1)[0]))
+    return bool(added)
 
 
 @lru_cache(maxsize=1024)  # one subject's name, read again for each of its slots

@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 
 from twoclocks.domain import slot_verdict
-from twoclocks.domain.slot_verdict import lexical_verdict, lexicon_wording, should_merge
+from twoclocks.domain.slot_verdict import (
+    lexical_verdict,
+    lexicon_wording,
+    narrowed_by_a_qualifier,
+    should_merge,
+)
 
 PAIRS_FILE = Path(__file__).resolve().parents[2] / "data" / "slot_pairs.jsonl"
 
@@ -583,3 +588,39 @@ def test_lexicon_wording_is_none_when_a_name_adds_a_qualifier_or_nothing_changes
     assert lexicon_wording("payment_gateway", "subscription_billing") is None
     assert lexicon_wording("deploy_target", "hosting") is not None
     assert lexicon_wording("owner", "maintainer") is None  # the lexicon knows neither
+
+
+@pytest.mark.parametrize(
+    ("plain", "narrowed", "subject"),
+    [
+        ("timeout", "idle_timeout", ""),
+        ("theme", "terminal_theme", "user"),
+        ("bucket", "logs_bucket", "infra"),
+        ("log retention", "audit log retention", "billing-api"),
+        ("retry.max_attempts", "retry.webhook.max_attempts", ""),
+    ],
+)
+def test_slot_drift_a_qualifier_that_says_which_one_is_another_slot(
+    plain: str, narrowed: str, subject: str
+) -> None:
+    assert narrowed_by_a_qualifier(plain, narrowed, subject)
+    assert narrowed_by_a_qualifier(narrowed, plain, subject)
+
+
+@pytest.mark.parametrize(
+    ("plain", "restated", "subject"),
+    [
+        ("pronouns", "preferred_pronouns", "user"),
+        ("ci", "ci_provider", ""),
+        ("navigation", "navigation library", ""),
+        ("port", "billing_api_port", "billing-api"),
+        ("datasource.url", "spring.datasource.url", ""),
+        ("feature flags", "feature flag service", ""),
+        ("idle_timeout", "timeout_budget", ""),  # not one name inside the other
+    ],
+)
+def test_slot_drift_a_word_that_restates_narrows_nothing(
+    plain: str, restated: str, subject: str
+) -> None:
+    assert not narrowed_by_a_qualifier(plain, restated, subject)
+    assert not narrowed_by_a_qualifier(restated, plain, subject)
