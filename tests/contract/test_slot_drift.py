@@ -21,6 +21,20 @@ def service(store: Store, matcher: SlotMatcher, clock: FakeClock) -> MemoryServi
     return drifting_service(store, matcher, clock)
 
 
+async def each_its_own_slot(
+    svc: MemoryService, who: Caller, clock: FakeClock, subject: str, rows: list[tuple[str, str]]
+) -> list[tuple[str, str]]:
+    """Write ``rows`` one by one, each under its own name closing nothing; the current facts."""
+    for predicate, value in rows:
+        written = await svc.remember(
+            who, RememberRequest(subject=subject, predicate=predicate, object=value)
+        )
+        assert (written.predicate, written.closed) == (predicate, []), predicate
+        clock.tick()
+    current = await svc.facts(who, FactsRequest(subject=subject))
+    return sorted((f.predicate, f.object) for f in current)
+
+
 @pytest.mark.parametrize(
     ("first", "second"),
     [
@@ -99,14 +113,7 @@ async def test_slot_drift_a_role_word_keeps_every_role_current(
 ) -> None:
     clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
     svc, who = service(store, matcher, clock), Caller(account=account)
-    for predicate, value in ROLES:
-        written = await svc.remember(
-            who, RememberRequest(subject="orders", predicate=predicate, object=value)
-        )
-        assert (written.predicate, written.closed) == (predicate, []), predicate
-        clock.tick()
-    current = await svc.facts(who, FactsRequest(subject="orders"))
-    assert sorted((f.predicate, f.object) for f in current) == sorted(ROLES)
+    assert await each_its_own_slot(svc, who, clock, "orders", ROLES) == sorted(ROLES)
     # Another name for one of them still finds it.
     renamed = await svc.remember(
         who, RememberRequest(subject="orders", predicate="db", object="PostgreSQL 17")
@@ -154,14 +161,7 @@ async def test_slot_drift_a_language_qualifier_keeps_another_languages_tool_curr
 ) -> None:
     clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
     svc, who = service(store, matcher, clock), Caller(account=account)
-    for predicate, value in POLYGLOT:
-        written = await svc.remember(
-            who, RememberRequest(subject="monorepo", predicate=predicate, object=value)
-        )
-        assert (written.predicate, written.closed) == (predicate, []), predicate
-        clock.tick()
-    current = await svc.facts(who, FactsRequest(subject="monorepo"))
-    assert sorted((f.predicate, f.object) for f in current) == sorted(POLYGLOT)
+    assert await each_its_own_slot(svc, who, clock, "monorepo", POLYGLOT) == sorted(POLYGLOT)
 
 
 async def test_slot_drift_a_name_narrowed_to_its_values_language_is_the_same_slot(
