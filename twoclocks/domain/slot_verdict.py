@@ -25,6 +25,13 @@ from twoclocks.domain.name_spellings import (
     spell_numeronyms,
     split_compounds,
 )
+from twoclocks.domain.name_verbs import (
+    LEADING_VERBS,
+    TRAILING_PARTICLES,
+    is_verb_phrase,
+    same_verb_and_noun,
+    share_a_word,
+)
 from twoclocks.domain.slot_names import (
     canonical_tokens,
     humanize_predicate,
@@ -289,9 +296,7 @@ def lexical_verdict(a: str, b: str, subject: str = "") -> LexicalVerdict:
     bare_a, bare_b = _bare(canon_a), _bare(canon_b)
     if bare_a == bare_b or "".join(bare_a) == "".join(bare_b) or abbreviates(bare_a, bare_b):
         return "same"
-    if (_is_verb_phrase(canon_a) or _is_verb_phrase(canon_b)) and _same_verb_and_noun(
-        bare_a, bare_b
-    ):
+    if (is_verb_phrase(canon_a) or is_verb_phrase(canon_b)) and same_verb_and_noun(bare_a, bare_b):
         return "same"
 
     set_a, set_b = set(canon_a), set(canon_b)
@@ -300,7 +305,7 @@ def lexical_verdict(a: str, b: str, subject: str = "") -> LexicalVerdict:
     # A qualifier qualifies something both names share ("db" / "db_url"); between names
     # with no word in common ("url" / "endpoint", "font" / "typeface") it is only a
     # different word, and the embedding decides.
-    if (only_a | only_b) & _ABSENCE_DISCRIMINATORS and _share_a_word(bare_a, bare_b):
+    if (only_a | only_b) & _ABSENCE_DISCRIMINATORS and share_a_word(bare_a, bare_b):
         return "different"
     if only_a & _SWAP_DISCRIMINATORS and only_b & _SWAP_DISCRIMINATORS:
         return "different"
@@ -449,11 +454,6 @@ def _subject_words(subject: str) -> frozenset[str]:
     return frozenset(words | short)
 
 
-def _share_a_word(a: list[str], b: list[str]) -> bool:
-    # "hosting" and "staging_host" share "host": a verb's form meets its noun.
-    return bool({_stem(w)[0] for w in a} & {_stem(w)[0] for w in b})
-
-
 def _two_kinds_of_one_head(a: list[str], b: list[str]) -> bool:
     """True when both names qualify one head noun, each with a word the other lacks.
 
@@ -464,62 +464,15 @@ def _two_kinds_of_one_head(a: list[str], b: list[str]) -> bool:
     return bool(a and b and a[-1] == b[-1] and set(a) - set(b) and set(b) - set(a))
 
 
-# Words that relate a subject to a value without naming the slot: "uses_cache" is
-# "cache", "hosted_on" is "host", "backed_up_to" is "backup".
-_LEADING_VERBS = frozenset({"uses", "use", "used", "using", "has", "have", "had", "is", "was"})
-_TRAILING_PARTICLES = frozenset(
-    {"on", "in", "to", "with", "by", "at", "of", "for", "up", "from", "via", "through"}
-)
-
-
 def _bare(tokens: list[str]) -> list[str]:
     # "ci tool" -> "ci", "uses cache" -> "cache", "hosted on" -> "host"; a name that is
     # nothing but such words keeps them all.
     out = list(tokens)
-    while len(out) > 1 and out[0] in _LEADING_VERBS:
+    while len(out) > 1 and out[0] in LEADING_VERBS:
         out.pop(0)
-    while len(out) > 1 and (out[-1] in _GENERIC_HEADS or out[-1] in _TRAILING_PARTICLES):
+    while len(out) > 1 and (out[-1] in _GENERIC_HEADS or out[-1] in TRAILING_PARTICLES):
         out.pop()
     return out
-
-
-def _is_verb_phrase(tokens: list[str]) -> bool:
-    # "provisions_with", "sends_email_via", "managed_by", "uses_cache": a relation read as
-    # a verb, which names the same slot as its agent noun ("provisioner", "manager").
-    return bool(tokens) and (tokens[-1] in _TRAILING_PARTICLES or tokens[0] in _LEADING_VERBS)
-
-
-_VERB_ENDINGS = ("ing", "er", "or", "ed", "es", "s")
-_AGENT_ENDINGS = frozenset({"er", "or"})
-
-
-def _stem(word: str) -> tuple[str, str]:
-    # "provisions" / "provisioner" -> "provision", "sends" / "sending" -> "send",
-    # "managed" / "manager" -> "manag", "owned" / "owner" -> "own"; with the ending cut.
-    for ending in _VERB_ENDINGS:
-        if word.endswith(ending) and len(word) - len(ending) >= 3:
-            return _without_silent_e(word[: -len(ending)]), ending
-    return _without_silent_e(word), ""
-
-
-def _without_silent_e(stem: str) -> str:
-    # "schedule" (a plural made singular) meets "schedul" (from "scheduler").
-    return stem[:-1] if stem.endswith("e") and len(stem) > 4 else stem
-
-
-def _same_verb_and_noun(a: list[str], b: list[str]) -> bool:
-    """The names' words match in some order, stem by stem ("sends email" / "email sending").
-
-    A passive "-ed" form matches only its agent noun: "managed_by" is the manager, but
-    "blocked_by" is not "blocks" and "hiring_for" is not "hired".
-    """
-    stems_a, stems_b = sorted(map(_stem, a)), sorted(map(_stem, b))
-    if [x for x, _ in stems_a] != [y for y, _ in stems_b]:
-        return False
-    for (_, end_a), (_, end_b) in zip(stems_a, stems_b, strict=True):
-        if "ed" in (end_a, end_b) and end_a != end_b and not {end_a, end_b} & _AGENT_ENDINGS:
-            return False
-    return True
 
 
 def _qualifiers(tokens: list[str]) -> set[str]:
