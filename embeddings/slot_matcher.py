@@ -144,20 +144,16 @@ class SlotMatcher:
         vouching: set[str] = set()
         narrowed: set[str] = set()
         for name in dict.fromkeys(existing):
-            if value is not None and for_another_language(
-                predicate, [value], name, (values or {}).get(name, ())
-            ):
+            held = list((values or {}).get(name, ()))
+            if value is not None and for_another_language(predicate, [value], name, held):
                 continue  # formatter Prettier beside python_formatter Black: two roles
-            if value is not None and narrowed_to_its_language(
-                predicate, [value], name, (values or {}).get(name, ())
-            ):
+            if value is not None and narrowed_to_its_language(predicate, [value], name, held):
                 same.append(name)  # test_runner Jest, then typescript_test_runner
                 continue
             verdict = lexical_verdict(predicate, name, subject)
             if verdict == "same":
                 same.append(name)
             elif verdict == "unknown":
-                held = list((values or {}).get(name, ()))
                 if value is not None and holds_same_value(value, held):
                     open_names.append(name)  # one value under both names: the names decide
                     vouching.add(name)
