@@ -428,15 +428,7 @@ def _written_words(name: str) -> list[str]:
 
 
 def _narrowed(written: str, longer: list[str], shorter: list[str], own: frozenset[str]) -> bool:
-    """True when ``longer`` is ``shorter`` with a word that says which one of several.
-
-    "timeout" / "idle_timeout", "theme" / "terminal_theme", "bucket" / "logs_bucket":
-    the added word narrows the slot to one thing that holds its own value beside the
-    other's. Words that restate (primary, default, preferred), generic heads (tool,
-    provider), the subject's own words ("port" / "billing_api_port" of billing-api) and
-    a namespace that leads a dotted key ("datasource.url" / "spring.datasource.url")
-    narrow nothing.
-    """
+    """``narrowed_by_a_qualifier`` one way: ``longer`` (spelt ``written``) over ``shorter``."""
     if not shorter or len(longer) <= len(shorter) or not set(shorter) <= set(longer):
         return False
     added = set(longer) - set(shorter) - _RESTATING - own - VENDOR_WORDS
