@@ -191,13 +191,17 @@ def _change_line(old: FactVersion, new: FactVersion | None, now: datetime, tz: t
     when = format_time(old.invalid_at, tz)
     if new is None:
         return f"{head}{_one_line(old.object)} (ended {when}, nothing replaced it)"
-    value = _one_line(new.object)
-    if _slot(new) != _slot(old):
+    value, written = _one_line(new.object), ""
+    if new.predicate != old.predicate:
         value = f"{_slot(new)}: {value}"
+    elif (used := name_used(new.predicate, new.written_as)) and _slot(new) != _slot(old):
+        # The slot is named once, at the head; repeating it before the new value read as
+        # a second fact ("Render -> deploy target (written as hosting): Fly.io").
+        written = f"written as {_one_line(used)}, "
     guess = ", new value inferred — a guess" if new.tier is Tier.INFERRED else ""
     # With its own change cut from the block, "a -> b" would read as "b is current".
     gone = ", new value no longer current" if not is_current(new, now) else ""
-    return f"{head}{_one_line(old.object)} -> {value} (changed {when}{guess}{gone})"
+    return f"{head}{_one_line(old.object)} -> {value} ({written}changed {when}{guess}{gone})"
 
 
 def _invalid_line(v: FactVersion, tz: tzinfo) -> str:

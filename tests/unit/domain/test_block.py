@@ -638,6 +638,5 @@ def test_a_value_filed_under_another_name_shows_that_name_when_it_says_more():
     assert "- web · timeout seconds (written as timeout ms): 45000" in block.text
     assert "- prod · deploy target: Fly.io" in block.text
     assert changes(block) == [
-        "- web · timeout seconds: 30 -> timeout seconds (written as timeout ms): 45000 "
-        "(changed 2026-03-02 07:00 +03)"
+        "- web · timeout seconds: 30 -> 45000 (written as timeout ms, changed 2026-03-02 07:00 +03)"
     ]
