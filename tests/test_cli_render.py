@@ -29,6 +29,10 @@ def test_a_restatement_says_nothing_changed_and_a_late_value_says_it_is_history(
     assert remember_lines({**base, "outcome": "restated"}, "api") == [
         "already known, nothing changed: f1 (runs_on, asserted)"
     ]
+    raised = {**base, "outcome": "restated", "raised": "tier inferred -> asserted"}
+    assert remember_lines(raised, "api") == [
+        "already known, now tier inferred -> asserted: f1 (runs_on, asserted)"
+    ]
     assert remember_lines({**base, "outcome": "stored_closed"}, "api")[0].startswith(
         "stored as history (a later value holds now)"
     )
@@ -102,4 +106,31 @@ def test_the_world_timeline_says_why_a_version_stopped_and_until_when_it_was_bel
     # The system clock keeps its own window: held from created_at until expired_at.
     assert timeline_line(held, "system", utc).startswith(
         "2026-06-01 08:00 +00 -> 2026-12-03 06:38 +00"
+    )
+
+
+def test_a_fact_with_no_class_says_it_applies_in_this_workspace_only() -> None:
+    # Typed in one checkout with no class, a fact is a task of that worktree (DESIGN §4):
+    # the next repository's block will not hold it, so the write says so and how to widen.
+    answer = {
+        "outcome": "inserted",
+        "fact_id": "f3",
+        "predicate": "editor",
+        "tier": "asserted",
+        "replaced": [],
+        "place": "worktree",
+        "workspace": "worktree:/home/ana/src/shop",
+    }
+    assert remember_lines(answer, "user") == [
+        "stored: f3 (editor, asserted)",
+        "applies in this worktree only (/home/ana/src/shop): `--class project` for the whole "
+        "project, `--class user` or `--class rule` for everywhere",
+    ]
+    assert remember_lines(answer, "user", "task") == ["stored: f3 (editor, asserted)"]
+    everywhere = answer | {"place": "everywhere", "workspace": None}
+    assert remember_lines(everywhere, "user") == ["stored: f3 (editor, asserted)"]
+    project = answer | {"place": "project", "workspace": "project:/home/ana/src/shop"}
+    assert remember_lines(project, "user")[1] == (
+        "applies in this project only (/home/ana/src/shop): "
+        "`--class user` or `--class rule` for everywhere"
     )

@@ -175,7 +175,7 @@ def remember(
         "cwd": str(Path.cwd()),
     }
     answer = call("POST", "/v1/facts", {k: v for k, v in body.items() if v is not None})
-    show(answer, as_json, remember_lines(answer, subject))
+    show(answer, as_json, remember_lines(answer, subject, body["class"]))
 
 
 def recall(

@@ -107,16 +107,32 @@ _OUTCOMES = {
 }
 
 
-def remember_lines(answer: dict[str, Any], subject: str) -> list[str]:
+def _place_line(workspace: str) -> str:
+    """Where a fact written with no class applies, and the classes that widen it."""
+    level, _, where = workspace.partition(":")
+    wider = "`--class user` or `--class rule` for everywhere"
+    if level == "worktree":
+        wider = f"`--class project` for the whole project, {wider}"
+    return f"applies in this {level} only ({on_one_line(where)}): {wider}"
+
+
+def remember_lines(
+    answer: dict[str, Any], subject: str, fact_class: str | None = None
+) -> list[str]:
     """What a write did, in words: stored or not, under which slot, and what it replaced.
 
     A write under another name than the one typed, and a value it closed, are said
     outright: either changes what the store answers next, and a person should not have
-    to read ``--json`` to learn it.
+    to read ``--json`` to learn it. So is a fact with no class kept to this workspace:
+    typed in one repository, it is not in the next one's block.
     """
     outcome = _OUTCOMES.get(answer["outcome"], answer["outcome"])
     predicate = on_one_line(answer["predicate"])
+    if answer.get("raised"):
+        outcome = f"already known, now {on_one_line(answer['raised'])}"
     lines = [f"{outcome}: {answer['fact_id']} ({predicate}, {answer['tier']})"]
+    if fact_class is None and answer.get("workspace") and answer["outcome"] != "restated":
+        lines.append(_place_line(answer["workspace"]))
     if answer.get("written_as"):
         alias = on_one_line(answer["written_as"])
         lines.append(

@@ -238,8 +238,12 @@ async def test_a_slots_history_diagram_stacks_its_versions_by_record_time(
         )
         assert corrected.status_code == 200, corrected.text
         moved = {"subject": "production", "predicate": "deploy_target", "object": "Azure"}
+        # An agent's guess, then the person says it: the guess is rewritten as theirs.
+        agent = {"Authorization": f"Bearer {await agent_key(http)}"}
+        guessed = await http.post("/v1/facts", json=moved, headers=agent)
+        assert guessed.json()["tier"] == "inferred", guessed.text
         said = await http.post("/v1/facts", json={**moved, "evidence": "we moved to Azure"})
-        assert said.status_code == 201, said.text
+        assert said.json()["raised"] == "tier inferred -> asserted", said.text
     await sign_in(page, url, key)
     row = page.locator("#facts tbody tr", has_text="Azure")
     await row.get_by_role("button", name="diagram").click()
@@ -255,7 +259,7 @@ async def test_a_slots_history_diagram_stacks_its_versions_by_record_time(
     # Record time runs up: a later belief's rectangle starts higher (smaller y).
     assert bottoms == sorted(bottoms, reverse=True)
     kinds = {kind.split()[1] for _, _, kind in rects}
-    assert {"current", "ended", "corrected"} <= kinds
+    assert {"current", "ended", "corrected", "rewritten"} <= kinds
     # Hovering a rectangle names the episode that carried its version.
     await page.hover("#diagram g.version.current rect")
     await page.locator("#version-detail .episode", has_text="we moved to Azure").wait_for()

@@ -181,6 +181,39 @@ async def test_a_replacement_keeps_the_tier_of_who_wrote_it(store: Store, accoun
     assert now.object == "Fly.io, Frankfurt" and now.tier is Tier.ASSERTED
 
 
+async def test_the_person_saying_an_agents_guess_makes_it_theirs_and_keeps_what_we_believed(
+    store: Store, account: str
+) -> None:
+    # An agent guessed Render; the person then says it. From then on the fact is the
+    # person's (asserted, no longer "a guess, verify"), its window unmoved; asked about the
+    # time before, the store still says it believed an agent's guess.
+    clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
+    svc = service_on(store, clock)
+    agent = Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
+    person = Caller(account=account, **PERSON)
+    guess = await deploy(svc, agent, "Render", JUN1)
+    clock.tick(seconds=60)
+    guessed_then = clock.now
+    clock.tick(seconds=60)
+    req = RememberRequest(subject="acme-web", predicate="deploy_target", object="Render")
+    done = await svc.remember(person, req)
+    assert (done.outcome, done.fact_id, done.tier) == ("restated", guess, Tier.ASSERTED)
+    assert done.raised == "tier inferred -> asserted"
+    (now,) = await svc.facts(person, FactsRequest(subject="acme-web"))
+    assert (now.fact_id, now.tier, now.valid_at) == (guess, Tier.ASSERTED, JUN1)
+    (then,) = await svc.facts(person, FactsRequest(subject="acme-web", as_believed=guessed_then))
+    assert then.tier is Tier.INFERRED
+    # The agent saying it again vouches less: nothing changes, and the answer's tier is
+    # the one the fact holds.
+    clock.tick(seconds=60)
+    again = await svc.remember(agent, req)
+    assert (again.outcome, again.version_id, again.tier) == (
+        "restated",
+        now.version_id,
+        Tier.ASSERTED,
+    )
+
+
 async def test_as_believed_alone_means_what_we_believed_then_about_then(
     store: Store, account: str
 ) -> None:

@@ -242,6 +242,42 @@ async def test_write_closes_only_what_it_can_see_and_user_facts_close_everywhere
         assert await objects(svc, who, cwd=cwd, subject="me") == ["Selin Aydin"]
 
 
+async def test_a_write_answers_where_the_fact_applies_and_a_restatement_only_widens_it(
+    store: Store, account: str
+) -> None:
+    # With no class a fact is the worktree's (DESIGN §4); the answer says so, so a person
+    # who typed it in one checkout is not surprised when the next one's block lacks it.
+    # Said again with a wider class it is widened in place; with a narrower one, kept.
+    spaces = {"/w/one": Workspace(worktree="worktree:/w/one", project="project:/w")}
+    clock = FakeClock(day(1, 1))
+    svc = service_on(store, clock, resolver=lambda cwd: spaces.get(cwd or "", Workspace()))
+    who = Caller(account=account)
+
+    async def write(obj: str, **extra) -> tuple[object, str | None, str | None]:
+        clock.tick(seconds=60)
+        req = RememberRequest(subject="user", predicate="editor", object=obj, cwd="/w/one", **extra)
+        answer = await svc.remember(who, req)
+        return answer.place, answer.workspace, answer.raised
+
+    assert await write("Helix") == ("worktree", "worktree:/w/one", None)
+    assert await write("Helix") == ("worktree", "worktree:/w/one", None)
+    assert await write("Helix", fact_class="project") == (
+        "project",
+        "project:/w",
+        "place worktree -> project",
+    )
+    assert await write("Helix", fact_class="user") == (
+        "everywhere",
+        None,
+        "place project -> everywhere",
+    )
+    assert await write("Helix", fact_class="project") == ("everywhere", None, None)
+    assert await write("Zed", fact_class="project") == ("project", "project:/w", None)
+    # Widened, the closed Helix is history everywhere; Zed is the project's only.
+    seen = await objects(svc, who, subject="user", include_history=True, cwd="/w/two")
+    assert set(seen) == {"Helix"}
+
+
 async def test_account_cannot_read_revise_or_count_another_accounts_facts(
     store: Store, account: str
 ) -> None:

@@ -74,13 +74,16 @@ class RetiredReason(StrEnum):
     ``ended``: the world changed (world axis closed). ``corrected``: it was never
     true (belief axis, terminal). ``retracted``: forgotten on request (belief
     axis, can be reopened). ``held_back``: a model's fact the refusal watch closed
-    (domain.refusal_watch; belief axis, the person can restore it).
+    (domain.refusal_watch; belief axis, the person can restore it). ``rewritten``: the
+    same value written again by someone who vouches more (domain.write_plan; belief
+    axis, the value still holds in the version that replaced it).
     """
 
     ENDED = "ended"
     CORRECTED = "corrected"
     RETRACTED = "retracted"
     HELD_BACK = "held_back"
+    REWRITTEN = "rewritten"
 
 
 class Outcome(StrEnum):

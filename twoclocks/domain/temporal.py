@@ -104,4 +104,6 @@ def status_of(versions: Iterable[FactVersion]) -> FactStatus:
         RetiredReason.CORRECTED: FactStatus.CORRECTED,
         RetiredReason.RETRACTED: FactStatus.RETRACTED,
         RetiredReason.HELD_BACK: FactStatus.HELD_BACK,
+        # A rewrite always leaves its successor believed; with none, the fact was lost.
+        RetiredReason.REWRITTEN: FactStatus.RETRACTED,
     }[reason]

@@ -14,6 +14,12 @@ Rules (DESIGN.md §3), each with a worked example; times are valid times:
   with Fly.io current from Sep, "Render in Jul" gets [Jul, Sep), which the closed
   Render covers, so it confirms history.
 * **many-value slot**: every value is kept open; near-copies are restatements.
+* **a restatement that vouches more**: "cache Redis" is current as an agent's guess
+  (inferred, this worktree only); the person says "cache Redis" with class user. The
+  guess is expired (``rewritten``: the record changed, not the world) and written again
+  with the same fact id and window as asserted, everywhere: the higher tier and the
+  wider place win, a lower or narrower restatement changes neither. A closed value is
+  only confirmed.
 
 The planner only sees what the writer can see; the caller decides that.
 """
@@ -31,8 +37,10 @@ from twoclocks.domain.model import (
     FactVersion,
     Incoming,
     Outcome,
+    Place,
     Plan,
     RetiredReason,
+    Tier,
 )
 from twoclocks.domain.restatement import is_restatement
 from twoclocks.domain.temporal import holds_at
@@ -40,22 +48,111 @@ from twoclocks.domain.temporal import holds_at
 IdFactory = Callable[[], str]
 
 
-def _restated(incoming: Incoming, candidates: Sequence[FactVersion], now: datetime) -> Plan | None:
+_TIER_RANK = {None: -1, Tier.INFERRED: 0, Tier.OBSERVED: 1, Tier.ASSERTED: 2}
+_PLACE_RANK = {Place.WORKTREE: 0, Place.PROJECT: 1, Place.REPO: 2, Place.EVERYWHERE: 3}
+
+
+def _breadth(place: Place | None, workspace: str | None) -> int:
+    # A row kept under no workspace key is seen everywhere, whatever its class asked for.
+    return (
+        _PLACE_RANK[Place.EVERYWHERE] if workspace is None or place is None else _PLACE_RANK[place]
+    )
+
+
+def vouches_more(version: FactVersion, incoming: Incoming) -> dict[str, object]:
+    """What a restatement raises in the version it restates: its tier, its place, or nothing.
+
+    >>> from datetime import UTC, datetime
+    >>> t = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> guess = FactVersion(version_id="v", fact_id="f", subject="api", predicate="cache",
+    ...     object="Redis", tier=Tier.INFERRED, writer="agent", valid_at=t, created_at=t)
+    >>> said = Incoming(subject="api", predicate="cache", object="Redis", valid_at=t,
+    ...     tier=Tier.ASSERTED, writer="person")
+    >>> vouches_more(guess, said)
+    {'tier': <Tier.ASSERTED: 'asserted'>, 'writer': 'person'}
+    >>> vouches_more(guess.model_copy(update={"tier": Tier.ASSERTED}), said)
+    {}
+    """
+    update: dict[str, object] = {}
+    if incoming.tier is not None and _TIER_RANK[incoming.tier] > _TIER_RANK[version.tier]:
+        update |= {"tier": incoming.tier, "writer": incoming.writer}
+    if _breadth(incoming.place, incoming.workspace) > _breadth(version.place, version.workspace):
+        update |= {
+            "place": incoming.place,
+            "workspace": incoming.workspace,
+            "fact_class": incoming.fact_class,
+            "category": incoming.category,
+        }
+    return update
+
+
+def raised_between(before: FactVersion, after: FactVersion) -> str:
+    """What a restatement that vouched more changed, in words, for its writer's answer.
+
+    >>> from datetime import UTC, datetime
+    >>> t = datetime(2026, 1, 1, tzinfo=UTC)
+    >>> guess = FactVersion(version_id="v", fact_id="f", subject="user", predicate="editor",
+    ...     object="Helix", tier=Tier.INFERRED, place=Place.WORKTREE, workspace="worktree:/w",
+    ...     valid_at=t, created_at=t)
+    >>> raised_between(guess, guess.model_copy(update={"tier": Tier.ASSERTED,
+    ...     "place": Place.EVERYWHERE, "workspace": None}))
+    'tier inferred -> asserted, place worktree -> everywhere'
+    """
+    parts = []
+    if before.tier != after.tier:
+        parts.append(f"tier {before.tier or 'none'} -> {after.tier or 'none'}")
+    if (before.place, before.workspace) != (after.place, after.workspace):
+        wide = Place.EVERYWHERE.value
+        was = before.place if before.workspace else wide
+        parts.append(f"place {was or wide} -> {after.place if after.workspace else wide}")
+    return ", ".join(parts)
+
+
+def _restated(
+    incoming: Incoming, candidates: Sequence[FactVersion], now: datetime, new_id: IdFactory
+) -> Plan | None:
     for version in sorted(candidates, key=lambda v: v.valid_at, reverse=True):
-        if is_restatement(version.object, incoming.object):
-            links: tuple[EpisodeLink, ...] = ()
-            if incoming.episode_id and incoming.episode_id not in version.episodes:
-                links = (
-                    EpisodeLink(version_id=version.version_id, episode_id=incoming.episode_id),
-                )
+        if not is_restatement(version.object, incoming.object):
+            continue
+        episode = incoming.episode_id
+        # Only a current value is raised: a closed one's end is read off how its versions
+        # were expired (domain.correction), and a re-written copy would blur that.
+        if version.invalid_at is None and (raised := vouches_more(version, incoming)):
+            # Confirmed by a writer who vouches more: the same fact and window, believed
+            # from now on as that writer's, so the block stops calling it a guess.
+            episodes = version.episodes + (
+                (episode,) if episode and episode not in version.episodes else ()
+            )
+            again = version.model_copy(
+                update={
+                    **raised,
+                    "version_id": new_id(),
+                    "created_at": now,
+                    "expired_at": None,
+                    "retired_reason": None,
+                    "episodes": episodes,
+                }
+            )
             return Plan(
                 now=now,
-                link_episodes=links,
+                expire=(Expiry(version_id=version.version_id, reason=RetiredReason.REWRITTEN),),
+                insert=(again,),
                 outcome=Outcome.RESTATED,
                 fact_id=version.fact_id,
-                version_id=version.version_id,
+                version_id=again.version_id,
                 predicate=version.predicate,
             )
+        links: tuple[EpisodeLink, ...] = ()
+        if episode and episode not in version.episodes:
+            links = (EpisodeLink(version_id=version.version_id, episode_id=episode),)
+        return Plan(
+            now=now,
+            link_episodes=links,
+            outcome=Outcome.RESTATED,
+            fact_id=version.fact_id,
+            version_id=version.version_id,
+            predicate=version.predicate,
+        )
     return None
 
 
@@ -133,7 +230,7 @@ def plan_write(
     t = incoming.valid_at
 
     if cardinality is Cardinality.MANY:
-        restated = _restated(incoming, [v for v in believed if v.invalid_at is None], now)
+        restated = _restated(incoming, [v for v in believed if v.invalid_at is None], now, new_id)
         if restated:
             return restated
         end = incoming.invalid_at
@@ -164,7 +261,7 @@ def plan_write(
     # Only a version whose window covers the one this write would get is restated: a
     # closed "Render [Jun, Sep)" does not cover an open "Render since June" when nothing
     # newer holds, so that write opens Render again instead of vanishing into history.
-    restated = _restated(incoming, [v for v in holding if covers(v, t, end)], now)
+    restated = _restated(incoming, [v for v in holding if covers(v, t, end)], now, new_id)
     if restated:
         return restated
 

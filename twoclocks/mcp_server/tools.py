@@ -82,7 +82,10 @@ fact per call.
 Returns fact_id, the outcome (inserted / restated / stored_closed), the slot name
 used (it may be an existing synonym; then written_as is the name you gave), the facts it
 closed (closed: their ids; replaced: their ids and values, so you can tell the person
-what changed), the tier stored and, if it is lower than asked, why (tier_lowered).
+what changed), the tier stored and, if it is lower than asked, why (tier_lowered), and
+where it applies (workspace: the repo, project or worktree it is kept in, null for
+everywhere; a preference of the person's needs fact_class "user" to follow them). Saying
+a stored fact again with a higher tier or a wider class raises it (raised says what).
 near_slot, when present, is an existing slot of the subject whose name is close to yours
 and holds the same kind of thing, but was not merged with it, with its current values:
 both are current now. If the two

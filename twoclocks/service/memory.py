@@ -23,6 +23,7 @@ from twoclocks.domain.model import (
     FactClass,
     FactVersion,
     Incoming,
+    Outcome,
     Plan,
     RetiredReason,
     require_printable,
@@ -30,7 +31,7 @@ from twoclocks.domain.model import (
 from twoclocks.domain.places import Workspace, resolve_place
 from twoclocks.domain.revise_plan import plan_link, plan_reopen, plan_retract, plan_revise
 from twoclocks.domain.trust import Writer, decide_tier
-from twoclocks.domain.write_plan import plan_write
+from twoclocks.domain.write_plan import plan_write, raised_between
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import (
@@ -175,6 +176,7 @@ class MemoryService:
             )
 
         seen_values: dict[str, str] = {}  # fact id -> value, from the attempt that applied
+        seen_versions: dict[str, FactVersion] = {}  # version id -> version, from the last attempt
         slot_now = predicate  # the slot planned for last: another, if a merge moved the name
 
         def visible_to(v: FactVersion) -> bool:
@@ -184,6 +186,7 @@ class MemoryService:
             nonlocal slot_now
             visible = [v for v in state.versions if visible_to(v)]
             seen_values.update((v.fact_id, v.object) for v in visible if v.invalid_at is None)
+            seen_versions.update((v.version_id, v) for v in visible)
             slot_now = state.predicate
             moved = {
                 "predicate": state.predicate,
@@ -201,6 +204,14 @@ class MemoryService:
             )
             await self.store.record_alias(caller.account, merge)
         closed = list(done.closed)
+        # A restatement keeps the fact already there, with its own place and tier unless
+        # this write vouched more (domain.write_plan.vouches_more).
+        written = (v for v in done.insert if v.version_id == done.version_id)
+        written_again = next(written, None)
+        kept = written_again or seen_versions.get(done.version_id) or new
+        raised = None
+        if done.outcome is Outcome.RESTATED and written_again and done.expire:
+            raised = raised_between(seen_versions[done.expire[0].version_id], written_again)
         for gone in (f for f in closed if f not in seen_values):  # replaced at its own start
             seen_values[gone] = (await self._versions(caller.account, gone))[0].object
         return RememberResult(
@@ -211,8 +222,11 @@ class MemoryService:
             closed=closed,
             replaced=[ReplacedValue(fact_id=f, object=seen_values[f]) for f in closed],
             written_as=asked if slot_now != asked else None,
-            tier=tier.tier,
+            tier=kept.tier or tier.tier,
             tier_lowered=tier.lowered,
+            place=kept.place,
+            workspace=kept.workspace,
+            raised=raised,
             near_slot=near_slot(slot, slot_now, new, visible_to),
         )
 

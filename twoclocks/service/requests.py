@@ -128,6 +128,20 @@ class RememberResult(BaseModel):
     tier_lowered: str | None = Field(
         None, description="why the tier stored is lower than the one asked for, if it is"
     )
+    place: Place | None = Field(
+        None, description="the fact's place: everywhere, repo, project or worktree"
+    )
+    workspace: str | None = Field(
+        None,
+        description="the repo, project or worktree the fact is kept in; a read from another "
+        "workspace does not see it (null: seen everywhere). A fact about the person applies "
+        "everywhere only with class user",
+    )
+    raised: str | None = Field(
+        None,
+        description="for a restatement that vouched more than the fact held (a higher tier, a "
+        "wider place), what it raised, e.g. 'tier inferred -> asserted'",
+    )
     near_slot: NearSlot | None = Field(
         None,
         description="an existing slot of the subject whose name is close to `predicate` and "

@@ -4,7 +4,7 @@ import { api } from "./api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = {
-  current: "#4caf50", ended: "#5c8bd6", corrected: "#f0a030", retracted: "#d9534f", held_back: "#8e6cc0",
+  current: "#4caf50", ended: "#5c8bd6", corrected: "#f0a030", retracted: "#d9534f", held_back: "#8e6cc0", rewritten: "#9e9e9e",
 };
 const WIDTH = 900;
 const HEIGHT = 360;
@@ -136,7 +136,7 @@ export async function showSlotHistory(host, fact, zone) {
   close.addEventListener("click", () => (host.innerHTML = ""));
   const legend = document.createElement("p");
   legend.className = "muted";
-  legend.textContent = "green current · blue ended (the world changed) · orange corrected (never true) · red retracted · purple held back (rode refused turns)";
+  legend.textContent = "green current · blue ended (the world changed) · orange corrected (never true) · red retracted · purple held back (rode refused turns) · grey rewritten (still true, vouched for again)";
   const svg = drawDiagram(facts, Date.now(), zone);
   host.append(heading, close, legend, svg, versionDetail(svg, facts, zone));
   host.scrollIntoView({ block: "nearest" });

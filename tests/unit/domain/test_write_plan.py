@@ -9,12 +9,15 @@ from typing import Any
 
 from twoclocks.domain.model import (
     Cardinality,
+    FactClass,
     FactVersion,
     Incoming,
     Kind,
     Outcome,
+    Place,
     Plan,
     RetiredReason,
+    Tier,
 )
 from twoclocks.domain.temporal import is_current, is_visible
 from twoclocks.domain.write_plan import plan_write
@@ -194,6 +197,54 @@ def test_restatement_of_an_episode_already_linked_links_nothing() -> None:
     )
     assert plan.outcome is Outcome.RESTATED
     assert not plan.changes_anything
+
+
+def test_restatement_that_vouches_more_raises_the_tier_and_keeps_the_window() -> None:
+    # An agent guessed Redis; the person says it. The guess is expired (the record, not
+    # the world, changed) and the same fact is believed again as asserted, from JAN still.
+    guess = version("v1", "Redis", JAN, tier=Tier.INFERRED, writer="agent", episodes=("ep-1",))
+    said = incoming("Redis", MAR, tier=Tier.ASSERTED, writer="person")
+    plan = plan_write(said, [guess], NOW, id_factory())
+    assert plan.outcome is Outcome.RESTATED
+    assert [(e.version_id, e.reason) for e in plan.expire] == [("v1", RetiredReason.REWRITTEN)]
+    (again,) = plan.insert
+    assert (plan.fact_id, plan.version_id) == ("fact-v1", again.version_id)
+    assert (again.fact_id, again.tier, again.writer) == ("fact-v1", Tier.ASSERTED, "person")
+    assert (again.valid_at, again.invalid_at, again.created_at) == (JAN, None, NOW)
+    assert again.episodes == ("ep-1", "ep-new")
+
+
+def test_restatement_that_vouches_more_widens_the_place_never_narrows_it() -> None:
+    here = {"place": Place.WORKTREE, "workspace": "worktree:/w/one", "fact_class": None}
+    everywhere = {"place": Place.EVERYWHERE, "workspace": None, "fact_class": FactClass.USER}
+    narrow = version("v1", "Helix", JAN, **here)
+    (wide,) = plan_write(incoming("Helix", MAR, **everywhere), [narrow], NOW, id_factory()).insert
+    assert (wide.place, wide.workspace, wide.fact_class) == (Place.EVERYWHERE, None, FactClass.USER)
+    # Said again from a worktree with no class: the fact stays everywhere, nothing changes.
+    plan = plan_write(incoming("Helix", APR, episode_id=None, **here), [wide], NOW, id_factory())
+    assert plan.outcome is Outcome.RESTATED and not plan.changes_anything
+
+
+def test_restatement_that_vouches_more_leaves_a_closed_value_as_it_was() -> None:
+    # History is confirmed, not re-written: a closed window's end is read off how its
+    # versions were expired (domain.correction), so its versions stay as they are.
+    closed = version("v1", "Render", JAN, invalid_at=MAR, tier=Tier.INFERRED)
+    plan = plan_write(
+        incoming("Render", FEB, tier=Tier.ASSERTED, invalid_at=MAR), [closed], NOW, id_factory()
+    )
+    assert plan.outcome is Outcome.RESTATED
+    assert plan.insert == () and plan.expire == ()
+
+
+def test_restatement_by_a_writer_who_vouches_less_changes_nothing() -> None:
+    said = version("v1", "Redis", JAN, tier=Tier.ASSERTED, writer="person")
+    plan = plan_write(
+        incoming("Redis", MAR, tier=Tier.INFERRED, writer="agent", episode_id=None),
+        [said],
+        NOW,
+        id_factory(),
+    )
+    assert plan.outcome is Outcome.RESTATED and not plan.changes_anything
 
 
 def test_changed_number_is_not_a_restatement() -> None:
