@@ -278,6 +278,33 @@ async def test_a_write_answers_where_the_fact_applies_and_a_restatement_only_wid
     assert set(seen) == {"Helix"}
 
 
+async def test_a_fact_widened_to_everywhere_closes_what_another_worktree_held(
+    store: Store, account: str
+) -> None:
+    # Zed typed in one checkout, Helix in another (no class: each its worktree's). Said
+    # again with class user, Zed follows the person everywhere and Helix is history.
+    spaces = {
+        "/w/one": Workspace(worktree="worktree:/w/one"),
+        "/w/two": Workspace(worktree="worktree:/w/two"),
+    }
+    clock = FakeClock(day(1, 1))
+    svc = service_on(store, clock, resolver=lambda cwd: spaces.get(cwd or "", Workspace()))
+    who = Caller(account=account)
+    for cwd, editor in (("/w/one", "Zed"), ("/w/two", "Helix")):
+        clock.tick(seconds=60)
+        req = RememberRequest(subject="user", predicate="editor", object=editor, cwd=cwd)
+        await svc.remember(who, req)
+    clock.tick(seconds=60)
+    req = RememberRequest(
+        subject="user", predicate="editor", object="Zed", cwd="/w/one", fact_class="user"
+    )
+    done = await svc.remember(who, req)
+    assert (done.outcome, done.raised) == ("restated", "place worktree -> everywhere")
+    assert [r.object for r in done.replaced] == ["Helix"]
+    for cwd in ("/w/one", "/w/two"):
+        assert await objects(svc, who, cwd=cwd, subject="user") == ["Zed"]
+
+
 async def test_account_cannot_read_revise_or_count_another_accounts_facts(
     store: Store, account: str
 ) -> None:

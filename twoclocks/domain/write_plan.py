@@ -18,8 +18,9 @@ Rules (DESIGN.md §3), each with a worked example; times are valid times:
   (inferred, this worktree only); the person says "cache Redis" with class user. The
   guess is expired (``rewritten``: the record changed, not the world) and written again
   with the same fact id and window as asserted, everywhere: the higher tier and the
-  wider place win, a lower or narrower restatement changes neither. A closed value is
-  only confirmed.
+  wider place win, a lower or narrower restatement changes neither. Widened, it closes
+  what other places held for the slot ("Helix" in another worktree), as a new value
+  would. A closed value is only confirmed.
 
 The planner only sees what the writer can see; the caller decides that.
 """
@@ -213,6 +214,34 @@ def closed_copy(
     )
 
 
+def _cut(
+    holding: Sequence[FactVersion],
+    t: datetime,
+    end: datetime | None,
+    now: datetime,
+    new_id: IdFactory,
+) -> tuple[list[Expiry], list[FactVersion], list[str]]:
+    """Cut every version holding at ``t`` there: (expiries, versions to insert, facts closed)."""
+    expire: list[Expiry] = []
+    insert: list[FactVersion] = []
+    closed: list[str] = []
+    for old in holding:
+        # ``old`` covers t: its window is cut at t. A copy of zero length would
+        # never hold, so a value replaced at its own start is only expired.
+        expire.append(Expiry(version_id=old.version_id, reason=RetiredReason.ENDED))
+        if old.valid_at < t:
+            insert.append(closed_copy(old, version_id=new_id(), invalid_at=t, now=now))
+        if end is not None and (old.invalid_at is None or end < old.invalid_at):
+            # A bounded incoming window (a reopened closed version) ends inside ``old``:
+            # the rest of ``old`` is kept, as its own fact so each fact has one believed
+            # version, instead of being lost from the timeline.
+            rest = {"version_id": new_id(), "fact_id": new_id(), "valid_at": end}
+            insert.append(old.model_copy(update={**rest, "created_at": now, "expired_at": None}))
+        if old.invalid_at is None:
+            closed.append(old.fact_id)
+    return expire, insert, closed
+
+
 def plan_write(
     incoming: Incoming,
     visible: Sequence[FactVersion],
@@ -262,27 +291,23 @@ def plan_write(
     # closed "Render [Jun, Sep)" does not cover an open "Render since June" when nothing
     # newer holds, so that write opens Render again instead of vanishing into history.
     restated = _restated(incoming, [v for v in holding if covers(v, t, end)], now, new_id)
-    if restated:
+    if restated and not restated.insert:
         return restated
+    if restated:
+        # Raised to a wider place, the fact now meets values other places held for the
+        # slot (the person's editor in another worktree): it closes them, as the same
+        # value written new at that place would have.
+        others = [v for v in holding if v.fact_id != restated.fact_id]
+        expire, insert, closed = _cut(others, t, end, now, new_id)
+        return restated.model_copy(
+            update={
+                "expire": restated.expire + tuple(expire),
+                "insert": restated.insert + tuple(insert),
+                "closed": tuple(closed),
+            }
+        )
 
-    expire: list[Expiry] = []
-    insert: list[FactVersion] = []
-    closed: list[str] = []
-    for old in holding:
-        # ``old`` covers t: its window is cut at t. A copy of zero length would
-        # never hold, so a value replaced at its own start is only expired.
-        expire.append(Expiry(version_id=old.version_id, reason=RetiredReason.ENDED))
-        if old.valid_at < t:
-            insert.append(closed_copy(old, version_id=new_id(), invalid_at=t, now=now))
-        if end is not None and (old.invalid_at is None or end < old.invalid_at):
-            # A bounded incoming window (a reopened closed version) ends inside ``old``:
-            # the rest of ``old`` is kept, as its own fact so each fact has one believed
-            # version, instead of being lost from the timeline.
-            rest = {"version_id": new_id(), "fact_id": new_id(), "valid_at": end}
-            insert.append(old.model_copy(update={**rest, "created_at": now, "expired_at": None}))
-        if old.invalid_at is None:
-            closed.append(old.fact_id)
-
+    expire, insert, closed = _cut(holding, t, end, now, new_id)
     version = new_version(
         incoming,
         version_id=new_id(),

@@ -225,6 +225,22 @@ def test_restatement_that_vouches_more_widens_the_place_never_narrows_it() -> No
     assert plan.outcome is Outcome.RESTATED and not plan.changes_anything
 
 
+def test_restatement_that_widens_the_place_closes_what_other_places_held() -> None:
+    # Zed in worktree one, Helix in worktree two; the person says Zed with class user (a
+    # write that sees every place): Zed now applies everywhere and Helix ends where a new
+    # Zed would have ended it.
+    zed = version("v1", "Zed", JAN, place=Place.WORKTREE, workspace="worktree:/w/one")
+    helix = version("v2", "Helix", FEB, place=Place.WORKTREE, workspace="worktree:/w/two")
+    said = incoming("Zed", MAR, place=Place.EVERYWHERE, fact_class=FactClass.USER)
+    plan = plan_write(said, [zed, helix], NOW, id_factory())
+    assert (plan.outcome, plan.fact_id, plan.closed) == (Outcome.RESTATED, "fact-v1", ("fact-v2",))
+    after = apply([zed, helix], plan)
+    current = [v for v in after if v.invalid_at is None and v.expired_at is None]
+    assert [(v.object, v.workspace, v.valid_at) for v in current] == [("Zed", None, JAN)]
+    (ended,) = [v for v in after if v.object == "Helix" and v.expired_at is None]
+    assert (ended.valid_at, ended.invalid_at) == (FEB, MAR)
+
+
 def test_restatement_that_vouches_more_leaves_a_closed_value_as_it_was() -> None:
     # History is confirmed, not re-written: a closed window's end is read off how its
     # versions were expired (domain.correction), so its versions stay as they are.
