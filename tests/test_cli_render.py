@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
-from twoclocks.cli_render import fact_line, remember_lines, timeline_line
+from twoclocks.cli_render import fact_line, remember_lines, revise_lines, timeline_line
 
 
 def test_a_write_under_another_slot_name_says_so_and_how_to_split_it() -> None:
@@ -134,3 +134,15 @@ def test_a_fact_with_no_class_says_it_applies_in_this_workspace_only() -> None:
         "applies in this project only (/home/ana/src/shop): "
         "`--class user` or `--class rule` for everywhere"
     )
+
+
+def test_a_revision_names_its_successor_what_it_restored_or_that_nothing_replaced_it() -> None:
+    given = {"fact_id": "f1", "successor_id": "f2", "successor_tier": "asserted"}
+    assert revise_lines(given, "ended") == ["ended: f1; successor f2 (asserted)"]
+    restored = {"fact_id": "f1", "successor_id": None, "restored": ["f0"]}
+    assert revise_lines(restored, "corrected") == ["corrected: f1; believed again: f0"]
+    bare = {"fact_id": "f1", "successor_id": None, "restored": []}
+    assert revise_lines(bare, "corrected") == [
+        "corrected: f1; nothing replaces it, and no earlier value was believed again"
+    ]
+    assert revise_lines(bare, "ended") == ["ended: f1; nothing replaces it"]

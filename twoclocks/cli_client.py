@@ -24,6 +24,7 @@ from twoclocks.cli_render import (
     fact_line,
     parse_when,
     remember_lines,
+    revise_lines,
     timeline_line,
 )
 from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET
@@ -280,13 +281,7 @@ def revise(
     elif tier or evidence:
         raise typer.BadParameter("--tier and --evidence describe a --replacement: give one")
     answer = call("POST", f"/v1/facts/{quote(fact_id, safe='')}/revise", body)
-    line = f"{reason.value}: {answer['fact_id']}; successor {answer.get('successor_id') or '-'}"
-    lines = [line + (f" ({answer['successor_tier']})" if answer.get("successor_tier") else "")]
-    if answer.get("tier_lowered"):
-        lines.append(f"tier lowered: {answer['tier_lowered']}")
-    if answer.get("restored"):
-        lines.append("believed again: " + ", ".join(answer["restored"]))
-    show(answer, as_json, lines)
+    show(answer, as_json, revise_lines(answer, reason.value))
 
 
 def retract(fact_id: FactId, as_json: AsJson = False) -> None:

@@ -165,6 +165,24 @@ def remember_lines(
     return lines
 
 
+def revise_lines(answer: dict[str, Any], reason: str) -> list[str]:
+    """What a revision did: its successor, what a correction believed again, or that
+    that nothing replaced it (a bare "successor -" left that to be guessed)."""
+    head = f"{reason}: {answer['fact_id']}"
+    if successor := answer.get("successor_id"):
+        tier = f" ({answer['successor_tier']})" if answer.get("successor_tier") else ""
+        lines = [f"{head}; successor {successor}{tier}"]
+    elif answer.get("restored"):
+        lines = [f"{head}; believed again: " + ", ".join(answer["restored"])]
+    elif reason == "corrected":
+        lines = [f"{head}; nothing replaces it, and no earlier value was believed again"]
+    else:  # an end may lie ahead (`--at`): until then the value still holds
+        lines = [f"{head}; nothing replaces it"]
+    if answer.get("tier_lowered"):
+        lines.append(f"tier lowered: {answer['tier_lowered']}")
+    return lines
+
+
 def empty_line(elsewhere: int | None) -> str:
     """What an empty read says, pointing at the other workspaces when they hold rows."""
     if not elsewhere:
