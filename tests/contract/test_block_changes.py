@@ -148,3 +148,24 @@ async def test_a_value_said_again_after_it_closed_is_not_a_change_with_itself(
     assert "- production · deploy target: Render (since 2026-01-31 09:00 +00, asserted)" in (
         block.text
     )
+
+
+async def test_a_value_widened_to_everywhere_is_what_replaced_the_one_it_closed_here(
+    store: Store, account: str
+) -> None:
+    # Zed in this worktree, Helix in the other (no class: each its own); then Zed said
+    # with class user. Read in the other worktree, Helix changed to Zed: it did not end
+    # with nothing after it.
+    clock = FakeClock(NOW - timedelta(hours=3))
+    memory, recall = services(store, clock)
+    person = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
+    editor = {"subject": "user", "predicate": "editor", "class": None}
+    await memory.remember(person, remember("Zed", clock.now, **editor))
+    clock.now = NOW - timedelta(hours=2)
+    await memory.remember(person, remember("Helix", clock.now, cwd="/src/acme-web-login", **editor))
+    clock.now = NOW - timedelta(hours=1)
+    widened = {**editor, "class": FactClass.USER}
+    await memory.remember(person, remember("Zed", clock.now, **widened))
+    clock.now = NOW
+    block = await recall.block(person, BlockRequest(cwd="/src/acme-web-login"))
+    assert changes(block.text) == ["- user · editor: Helix -> Zed (changed 2026-03-02 08:00 +00)"]

@@ -242,16 +242,22 @@ def _replacements(old: FactVersion, rows: Sequence[FactVersion]) -> list[FactVer
     """Believed versions that took over when ``old`` ended, whatever their tier or workspace.
 
     One that names ``old`` (``supersedes``: a revise with a replacement) replaced it;
-    otherwise, in a one-value slot, one that opens the slot exactly where ``old``
-    ended (the write planner closes a value at its successor's ``valid_at``). A value
-    that starts after a gap did not replace anything: ``old`` had ended before it.
+    otherwise, in a one-value slot, one that holds the slot at the instant ``old``
+    ended: usually it opens there (the write planner closes a value at its successor's
+    ``valid_at``); a value widened to everywhere held since before (Zed, said again for
+    every place, ends another worktree's Helix). A value that starts after a gap did not
+    replace anything: ``old`` had ended before it.
     """
-    assert old.invalid_at is not None
+    end = old.invalid_at
+    assert end is not None
     others = [v for v in rows if v.expired_at is None and v.fact_id != old.fact_id]
     pointing = [v for v in others if v.supersedes == old.fact_id]
     if pointing or old.cardinality is not Cardinality.ONE:
         return pointing
-    return [v for v in others if v.slot == old.slot and v.valid_at == old.invalid_at]
+    return [
+        v for v in others
+        if v.slot == old.slot and v.valid_at <= end and (v.invalid_at is None or v.invalid_at > end)
+    ]  # fmt: skip
 
 
 def _successor(old: FactVersion, rows: Sequence[FactVersion]) -> FactVersion | None:
@@ -259,8 +265,9 @@ def _successor(old: FactVersion, rows: Sequence[FactVersion]) -> FactVersion | N
     found = _replacements(old, rows)
     pointing = [v for v in found if v.supersedes == old.fact_id]
     # A revise keeps the replaced fact's workspace, so a pointer is the successor
-    # wherever it lives; a same-slot value from another place is not this one's.
-    mine = pointing or [v for v in found if v.workspace == old.workspace]
+    # wherever it lives; a same-slot value from another place is not this one's, unless
+    # it applies everywhere, this place included.
+    mine = pointing or [v for v in found if v.workspace in (old.workspace, None)]
     return min(mine, key=lambda v: (v.valid_at, v.version_id)) if mine else None
 
 

@@ -550,6 +550,25 @@ def test_a_value_replaced_from_a_place_this_read_cannot_see_is_not_said_to_have_
     assert "Baran" not in block.text
 
 
+def test_a_value_widened_to_everywhere_is_the_successor_of_what_it_closed_here():
+    # Zed held in another worktree since days(2), then was said for every place, which
+    # ended this worktree's Helix: Zed replaced Helix here, it did not just end.
+    rows = [
+        fv(
+            "h1",
+            "user",
+            "editor",
+            "Helix",
+            days(5),
+            workspace=HERE,
+            fact_id="H",
+            invalid_at=CHANGED,
+        ),
+        fv("z1", "user", "editor", "Zed", days(2), fact_id="Z"),
+    ]
+    assert changes(render(rows)) == ["- user · editor: Helix -> Zed (changed 2026-03-02 07:00 +03)"]
+
+
 def test_a_value_in_the_same_slot_from_another_workspace_is_not_the_successor():
     block = render(
         [
