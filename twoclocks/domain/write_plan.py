@@ -43,21 +43,26 @@ from twoclocks.domain.model import (
     RetiredReason,
     Tier,
 )
+from twoclocks.domain.places import narrower
 from twoclocks.domain.restatement import is_restatement
 from twoclocks.domain.temporal import holds_at
+from twoclocks.domain.trust import lower
 
 IdFactory = Callable[[], str]
 
 
-_TIER_RANK = {None: -1, Tier.INFERRED: 0, Tier.OBSERVED: 1, Tier.ASSERTED: 2}
-_PLACE_RANK = {Place.WORKTREE: 0, Place.PROJECT: 1, Place.REPO: 2, Place.EVERYWHERE: 3}
+def seen_from(row: FactVersion | Incoming) -> Place:
+    """Where a row applies: its place, or everywhere when it is kept under no workspace key."""
+    return row.place if row.place is not None and row.workspace is not None else Place.EVERYWHERE
 
 
-def _breadth(place: Place | None, workspace: str | None) -> int:
-    # A row kept under no workspace key is seen everywhere, whatever its class asked for.
-    return (
-        _PLACE_RANK[Place.EVERYWHERE] if workspace is None or place is None else _PLACE_RANK[place]
-    )
+def _trusted_more(tier: Tier | None, than: Tier | None) -> bool:
+    # A row with no tier (an old import) is trusted less than any tier.
+    return tier is not None and tier != than and (than is None or lower(tier, than) == than)
+
+
+def _wider(place: Place, than: Place) -> bool:
+    return place != than and narrower(place, than) == than
 
 
 def vouches_more(version: FactVersion, incoming: Incoming) -> dict[str, object]:
@@ -75,9 +80,9 @@ def vouches_more(version: FactVersion, incoming: Incoming) -> dict[str, object]:
     {}
     """
     update: dict[str, object] = {}
-    if incoming.tier is not None and _TIER_RANK[incoming.tier] > _TIER_RANK[version.tier]:
+    if _trusted_more(incoming.tier, version.tier):
         update |= {"tier": incoming.tier, "writer": incoming.writer}
-    if _breadth(incoming.place, incoming.workspace) > _breadth(version.place, version.workspace):
+    if _wider(seen_from(incoming), seen_from(version)):
         update |= {
             "place": incoming.place,
             "workspace": incoming.workspace,
@@ -102,10 +107,8 @@ def raised_between(before: FactVersion, after: FactVersion) -> str:
     parts = []
     if before.tier != after.tier:
         parts.append(f"tier {before.tier or 'none'} -> {after.tier or 'none'}")
-    if (before.place, before.workspace) != (after.place, after.workspace):
-        wide = Place.EVERYWHERE.value
-        was = before.place if before.workspace else wide
-        parts.append(f"place {was or wide} -> {after.place if after.workspace else wide}")
+    if seen_from(before) != seen_from(after):
+        parts.append(f"place {seen_from(before)} -> {seen_from(after)}")
     return ", ".join(parts)
 
 

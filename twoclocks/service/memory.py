@@ -23,7 +23,6 @@ from twoclocks.domain.model import (
     FactClass,
     FactVersion,
     Incoming,
-    Outcome,
     Plan,
     RetiredReason,
     require_printable,
@@ -209,9 +208,10 @@ class MemoryService:
         written = (v for v in done.insert if v.version_id == done.version_id)
         written_again = next(written, None)
         kept = written_again or seen_versions.get(done.version_id) or new
+        rewrote = [e.version_id for e in done.expire if e.reason is RetiredReason.REWRITTEN]
         raised = None
-        if done.outcome is Outcome.RESTATED and written_again and done.expire:
-            raised = raised_between(seen_versions[done.expire[0].version_id], written_again)
+        if rewrote and written_again is not None:
+            raised = raised_between(seen_versions[rewrote[0]], written_again)
         for gone in (f for f in closed if f not in seen_values):  # replaced at its own start
             seen_values[gone] = (await self._versions(caller.account, gone))[0].object
         return RememberResult(
