@@ -41,6 +41,16 @@ def service_on(store: Store, clock: FakeClock, resolver=None) -> MemoryService:
     return MemoryService(store, lambda: clock.now, lambda: next(ids), **kwargs)
 
 
+def two_worktrees(store: Store) -> tuple[MemoryService, FakeClock]:
+    """A service whose /w/one and /w/two are two worktrees; /w/one is in project /w."""
+    spaces = {
+        "/w/one": Workspace(worktree="worktree:/w/one", project="project:/w"),
+        "/w/two": Workspace(worktree="worktree:/w/two"),
+    }
+    clock = FakeClock(day(1, 1))
+    return service_on(store, clock, resolver=lambda cwd: spaces.get(cwd or "", Workspace())), clock
+
+
 async def objects(svc: MemoryService, who: Caller, **query) -> list[str]:
     return sorted(f.object for f in await svc.facts(who, FactsRequest(**query)))
 
@@ -206,12 +216,7 @@ async def test_secret_is_refused_and_export_shows_nothing_of_it(store: Store, ac
 async def test_write_closes_only_what_it_can_see_and_user_facts_close_everywhere(
     store: Store, account: str
 ) -> None:
-    spaces = {
-        "/w/one": Workspace(worktree="worktree:/w/one"),
-        "/w/two": Workspace(worktree="worktree:/w/two"),
-    }
-    clock = FakeClock(day(1, 1))
-    svc = service_on(store, clock, resolver=lambda cwd: spaces.get(cwd or "", Workspace()))
+    svc, clock = two_worktrees(store)
     who = Caller(account=account)
     for cwd, branch in (("/w/one", "feature-a"), ("/w/two", "feature-b")):
         await svc.remember(
@@ -248,9 +253,7 @@ async def test_a_write_answers_where_the_fact_applies_and_a_restatement_only_wid
     # With no class a fact is the worktree's (DESIGN §4); the answer says so, so a person
     # who typed it in one checkout is not surprised when the next one's block lacks it.
     # Said again with a wider class it is widened in place; with a narrower one, kept.
-    spaces = {"/w/one": Workspace(worktree="worktree:/w/one", project="project:/w")}
-    clock = FakeClock(day(1, 1))
-    svc = service_on(store, clock, resolver=lambda cwd: spaces.get(cwd or "", Workspace()))
+    svc, clock = two_worktrees(store)
     who = Caller(account=account)
 
     async def write(obj: str, **extra) -> tuple[object, str | None, str | None]:
@@ -283,12 +286,7 @@ async def test_a_fact_widened_to_everywhere_closes_what_another_worktree_held(
 ) -> None:
     # Zed typed in one checkout, Helix in another (no class: each its worktree's). Said
     # again with class user, Zed follows the person everywhere and Helix is history.
-    spaces = {
-        "/w/one": Workspace(worktree="worktree:/w/one"),
-        "/w/two": Workspace(worktree="worktree:/w/two"),
-    }
-    clock = FakeClock(day(1, 1))
-    svc = service_on(store, clock, resolver=lambda cwd: spaces.get(cwd or "", Workspace()))
+    svc, clock = two_worktrees(store)
     who = Caller(account=account)
     for cwd, editor in (("/w/one", "Zed"), ("/w/two", "Helix")):
         clock.tick(seconds=60)
