@@ -298,3 +298,47 @@ async def test_slot_merge_then_reopen_brings_a_retracted_value_back_into_the_slo
         ("owner", "Lucía", MAR, APR, "steward"),  # until Mateo in April
         ("owner", "Mateo", APR, None, "steward"),
     ]
+
+
+async def test_slot_merge_files_a_value_again_as_rewritten_not_corrected(
+    store: Store, account: str
+) -> None:
+    """A moved value was true all along: its old version reads ``rewritten``, never
+    ``corrected`` (which says "never true"), in the history and on a split back."""
+    svc, who, clock, lucia = await owner_and_steward(store, account)
+    await svc.merge_slot(who, merge())
+    clock.tick()
+    history = await svc.facts(who, FactsRequest(subject="core", include_history=True))
+    moved = [f for f in history if f.fact_id == lucia.fact_id and f.expired_at is not None]
+    assert [(f.predicate, f.retired_reason) for f in moved] == [
+        ("steward", RetiredReason.REWRITTEN)
+    ]
+
+    await svc.split_alias(who, SplitAliasRequest(alias="steward", subject="core"))
+    history = await svc.facts(who, FactsRequest(subject="core", include_history=True))
+    reasons = sorted(
+        (f.object, f.predicate, f.invalid_at is not None, f.retired_reason)
+        for f in history
+        if f.expired_at is not None
+    )
+    assert reasons == [
+        ("Aiko", "owner", False, RetiredReason.ENDED),  # cut open by the merge
+        ("Aiko", "owner", True, RetiredReason.CORRECTED),  # that end was never true
+        ("Lucía", "owner", False, RetiredReason.REWRITTEN),  # filed back under steward
+        ("Lucía", "steward", False, RetiredReason.REWRITTEN),
+    ]
+
+
+async def test_slot_merge_then_a_correction_gives_back_what_the_merge_closed(
+    store: Store, account: str
+) -> None:
+    svc, who, clock, lucia = await owner_and_steward(store, account)
+    await svc.merge_slot(who, merge())
+    clock.tick()
+
+    await svc.revise(who, lucia.fact_id, ReviseRequest(reason=RetiredReason.CORRECTED))
+
+    current = await svc.facts(who, FactsRequest(subject="core"))
+    assert [(f.predicate, f.object, f.valid_at, f.invalid_at) for f in current] == [
+        ("owner", "Aiko", JAN, None)
+    ]

@@ -6,9 +6,10 @@ one-value slot, closes CircleCI. Splitting the alias says the merge was a mistak
 
 * r1 ``ci_provider`` CircleCI [Jan, ∞); r2 ``ci_platform`` Buildkite at Mar, merged:
   CircleCI is closed to [Jan, Mar), Buildkite is [Mar, ∞) under ``ci_provider``.
-* r3 split ``ci_platform``: Buildkite's version is expired (``corrected``: it was never
-  a value of ``ci_provider``) and written again under ``ci_platform`` with its own valid
-  window; CircleCI's closed copy is expired and CircleCI [Jan, ∞) is believed again.
+* r3 split ``ci_platform``: Buildkite's version is expired (``rewritten``: the value
+  still holds, it was only filed under the wrong slot) and written again under
+  ``ci_platform`` with its own valid window; CircleCI's closed copy is expired
+  (``corrected``: that end was never true) and CircleCI [Jan, ∞) is believed again.
 * Now both are current, each in its slot; "as believed at r2" still says CircleCI was
   closed and Buildkite was ``ci_provider``: nothing is rewritten, only believed or not.
 
@@ -74,7 +75,11 @@ def plan_split(
             moving = version.fact_id in moved_ids
             if not moving and end == version.invalid_at:
                 continue
-            expire.append(Expiry(version_id=version.version_id, reason=RetiredReason.CORRECTED))
+            # Moved as it was, the value still holds (rewritten); re-opened, its window
+            # was wrong (corrected), as a correction re-opens what a mistake closed.
+            same = end == version.invalid_at
+            reason = RetiredReason.REWRITTEN if same else RetiredReason.CORRECTED
+            expire.append(Expiry(version_id=version.version_id, reason=reason))
             update: dict[str, object] = {
                 "version_id": new_id(),
                 "invalid_at": end,

@@ -22,7 +22,8 @@ every change of a plan shares one record instant:
   it ends (not a successor that names it in ``supersedes``): a new value cut it;
 * **cut**: it was born closed (a late, older value; the end is the next start), or it
   was re-windowed by an earlier correction (its predecessor was expired as
-  ``corrected``);
+  ``corrected``); a version copied by a rewrite (``rewritten``) ends where and why the
+  version it copied did;
 * **explicit**: anything else, i.e. a ``revise ended`` said so; that end is kept.
 
 Only versions whose end falls on a start of the corrected fact, and that are not
@@ -42,6 +43,11 @@ from twoclocks.domain.model import (
     FactVersion,
     RetiredReason,
 )
+
+# A predecessor expired for these reasons says nothing about why its successor's window
+# ends: a correction re-windowed it, or a rewrite (a restatement that vouched more, a
+# slot merge or split moving it) copied it unchanged.
+_WINDOW_KEPT_OR_MENDED = (RetiredReason.CORRECTED, RetiredReason.REWRITTEN)
 
 
 def _replaced(version: FactVersion, history: Sequence[FactVersion]) -> FactVersion | None:
@@ -82,7 +88,7 @@ def natural_end(version: FactVersion, history: Sequence[FactVersion]) -> datetim
         before = _replaced(current, history)
         if before is None:
             return None  # born closed: a late value, cut by the next start
-        if before.retired_reason is RetiredReason.CORRECTED or _closed_by_a_write(current, history):
+        if before.retired_reason in _WINDOW_KEPT_OR_MENDED or _closed_by_a_write(current, history):
             current = before
             continue
         return current.invalid_at  # explicit: revise ended said so
@@ -90,7 +96,16 @@ def natural_end(version: FactVersion, history: Sequence[FactVersion]) -> datetim
 
 
 def _explicit(version: FactVersion, history: Sequence[FactVersion]) -> bool:
+    seen: set[str] = set()
     before = _replaced(version, history)
+    # A rewrite copies the window it replaced, so the end was decided further back.
+    while (
+        before is not None
+        and before.retired_reason is RetiredReason.REWRITTEN
+        and before.version_id not in seen
+    ):
+        seen.add(before.version_id)
+        version, before = before, _replaced(before, history)
     if before is None:
         return False
     return before.retired_reason is not RetiredReason.CORRECTED and not _closed_by_a_write(

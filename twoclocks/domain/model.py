@@ -75,8 +75,10 @@ class RetiredReason(StrEnum):
     true (belief axis, terminal). ``retracted``: forgotten on request (belief
     axis, can be reopened). ``held_back``: a model's fact the refusal watch closed
     (domain.refusal_watch; belief axis, the person can restore it). ``rewritten``: the
-    same value written again by someone who vouches more (domain.write_plan; belief
-    axis, the value still holds in the version that replaced it).
+    same value and window written again, by someone who vouches more
+    (domain.write_plan) or under another slot name (domain.slot_merge,
+    domain.alias_split); belief axis, the value still holds in the version that
+    replaced it.
     """
 
     ENDED = "ended"

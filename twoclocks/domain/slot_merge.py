@@ -5,10 +5,11 @@ with a current value. Merging the name says they are one slot; the name becomes 
 of the slot, as if drift had merged it at the first write:
 
 * ``owner`` Aiko [Jan, ∞) and ``maintainer`` Lucía [Mar, ∞), both current.
-* r1 merge ``maintainer`` into ``owner``: Lucía's version is expired (``corrected``: it
-  was never a slot of its own) and written again under ``owner`` with ``written_as =
-  "maintainer"``; Aiko's open version is expired and written again closed, [Jan, Mar)
-  (``ended``: Lucía took over in March, as a write in March would have said).
+* r1 merge ``maintainer`` into ``owner``: Lucía's version is expired (``rewritten``: the
+  value still holds, only the slot it is filed under changed) and written again under
+  ``owner`` with ``written_as = "maintainer"``; Aiko's open version is expired and
+  written again closed, [Jan, Mar) (``ended``: Lucía took over in March, as a write in
+  March would have said).
 * Now ``owner`` holds Lucía, and Aiko is history; "as believed before r1" still says
   both were current under two names. A split of ``maintainer`` undoes it
   (``domain.alias_split``).
@@ -67,7 +68,7 @@ def plan_merge(
     """Move the believed versions of slot ``name`` (``moved``) into the slot ``into``.
 
     ``kept`` are the believed versions of ``into``. Each moved version is expired
-    (``corrected``) and written again under that slot, ``written_as`` its old name; a
+    (``rewritten``) and written again under that slot, ``written_as`` its old name; a
     version of either side whose window the other side now cuts is expired (``ended``)
     and written again closed; the facts that were current and are not any more are
     ``Plan.closed``. With nothing to move, the plan changes nothing.
@@ -87,7 +88,7 @@ def plan_merge(
         cut = end != version.invalid_at
         if cut and version.invalid_at is None:
             closed.append(version.fact_id)
-        reason = RetiredReason.ENDED if cut else RetiredReason.CORRECTED
+        reason = RetiredReason.ENDED if cut else RetiredReason.REWRITTEN
         expire.append(Expiry(version_id=version.version_id, reason=reason))
         if end is not None and end <= version.valid_at:
             continue  # replaced at its own start: a window of no length never holds

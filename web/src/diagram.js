@@ -136,7 +136,7 @@ export async function showSlotHistory(host, fact, zone) {
   close.addEventListener("click", () => (host.innerHTML = ""));
   const legend = document.createElement("p");
   legend.className = "muted";
-  legend.textContent = "green current · blue ended (the world changed) · orange corrected (never true) · red retracted · purple held back (rode refused turns) · grey rewritten (still true, vouched for again)";
+  legend.textContent = "green current · blue ended (the world changed) · orange corrected (never true) · red retracted · purple held back (rode refused turns) · grey rewritten (still true, written again: vouched for more, or filed under another slot)";
   const svg = drawDiagram(facts, Date.now(), zone);
   host.append(heading, close, legend, svg, versionDetail(svg, facts, zone));
   host.scrollIntoView({ block: "nearest" });

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from twoclocks.domain.errors import FactAlreadyRetired
-from twoclocks.domain.model import FactVersion, Incoming, Plan, RetiredReason
+from twoclocks.domain.model import Expiry, FactVersion, Incoming, Plan, RetiredReason
 from twoclocks.domain.revise_plan import plan_revise
 from twoclocks.domain.temporal import is_current, is_visible
 from twoclocks.domain.write_plan import plan_write
@@ -237,3 +237,25 @@ def test_a_corrected_fact_stays_terminal_after_a_restoring_correction(
     with pytest.raises(FactAlreadyRetired):
         slot.revise(aws, CORRECTED)
     assert slot.current() == [RENDER]
+
+
+def test_a_correction_sees_through_a_rewrite_to_why_a_value_ended(
+    mistake: tuple[Slot, str, datetime],
+) -> None:
+    """A merge or split files Render's closed version again, window unchanged
+    (``rewritten``); the mistake that closed it is still what a correction undoes."""
+    slot, aws, _ = mistake
+    (closed,) = [v for v in slot.rows if v.object == RENDER and v.expired_at is None]
+    now = slot.tick()
+    copy = closed.model_copy(update={"version_id": slot.new_id(), "created_at": now})
+    slot._apply(
+        Plan(
+            now=now,
+            expire=(Expiry(version_id=closed.version_id, reason=RetiredReason.REWRITTEN),),
+            insert=(copy,),
+        )
+    )
+    slot.revise(aws, CORRECTED)
+    assert slot.windows(RENDER) == [(JUN1, None)]
+    assert slot.current() == [RENDER]
+    assert not overlaps(slot.rows)

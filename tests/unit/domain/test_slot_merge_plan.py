@@ -56,7 +56,7 @@ def test_slot_merge_a_slot_of_several_values_only_moves() -> None:
     go, rust = version("languages", "Go", JAN, **many), version("langs", "Rust", MAR, **many)
     p = plan([rust], [go])
     assert windows(p) == [("owner", "Rust", MAR, None, "steward")]
-    assert [e.reason for e in p.expire] == [RetiredReason.CORRECTED]
+    assert [e.reason for e in p.expire] == [RetiredReason.REWRITTEN]
 
 
 def test_slot_merge_keeps_an_earlier_end_and_cuts_a_later_one() -> None:
