@@ -303,6 +303,35 @@ async def test_a_fact_widened_to_everywhere_closes_what_another_worktree_held(
         assert await objects(svc, who, cwd=cwd, subject="user") == ["Zed"]
 
 
+async def test_a_correction_of_a_widened_fact_gives_back_what_the_widening_closed(
+    store: Store, account: str
+) -> None:
+    # Zed widened to everywhere closed Helix in the other checkout; Zed was never true,
+    # so Helix is that checkout's editor again, from its own start.
+    svc, clock = two_worktrees(store)
+    who = Caller(account=account)
+    written = {}
+    for cwd, editor in (("/w/one", "Zed"), ("/w/two", "Helix")):
+        clock.tick(seconds=60)
+        req = RememberRequest(subject="user", predicate="editor", object=editor, cwd=cwd)
+        written[editor] = await svc.remember(who, req)
+    (helix_before,) = await svc.facts(who, FactsRequest(subject="user", cwd="/w/two"))
+    clock.tick(seconds=60)
+    req = RememberRequest(
+        subject="user", predicate="editor", object="Zed", cwd="/w/one", fact_class="user"
+    )
+    await svc.remember(who, req)
+    clock.tick(seconds=60)
+
+    done = await svc.revise(who, written["Zed"].fact_id, ReviseRequest(reason="corrected"))
+
+    assert done.restored == [written["Helix"].fact_id]
+    assert await objects(svc, who, cwd="/w/two", subject="user") == ["Helix"]
+    assert await objects(svc, who, cwd="/w/one", subject="user") == []
+    helix = await svc.facts(who, FactsRequest(subject="user", cwd="/w/two"))
+    assert [(f.valid_at, f.invalid_at) for f in helix] == [(helix_before.valid_at, None)]
+
+
 async def test_account_cannot_read_revise_or_count_another_accounts_facts(
     store: Store, account: str
 ) -> None:

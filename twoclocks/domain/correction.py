@@ -18,7 +18,7 @@ Why a closed version ended where it did is read off the history of its slot, sin
 every change of a plan shares one record instant:
 
 * **closed by a write**: the version it replaced (same fact) was expired at its
-  ``created_at``, and another fact's version inserted at that instant starts where
+  ``created_at``, and another fact's version inserted at that instant holds where
   it ends (not a successor that names it in ``supersedes``): a new value cut it;
 * **cut**: it was born closed (a late, older value; the end is the next start), or it
   was re-windowed by an earlier correction (its predecessor was expired as
@@ -26,10 +26,11 @@ every change of a plan shares one record instant:
   version it copied did;
 * **explicit**: anything else, i.e. a ``revise ended`` said so; that end is kept.
 
-Only versions whose end falls on a start of the corrected fact, and that are not
-explicit ends, are re-windowed; a replacement that takes the corrected window
-counts as a start like any believed version, so "the predecessor's window still ends
-where the replacement starts".
+Only versions whose end falls on a start of the corrected fact (or that the corrected
+fact's own write closed: a fact widened to everywhere closes other worktrees' values at
+the widening, after its own start), and that are not explicit ends, are re-windowed;
+a replacement that takes the corrected window counts as a start like any believed
+version, so "the predecessor's window still ends where the replacement starts".
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from twoclocks.domain.model import (
     FactVersion,
     RetiredReason,
 )
+from twoclocks.domain.temporal import holds_at
 
 # A predecessor expired for these reasons says nothing about why its successor's window
 # ends: a correction re-windowed it, or a rewrite (a restatement that vouched more, a
@@ -64,14 +66,28 @@ def _replaced(version: FactVersion, history: Sequence[FactVersion]) -> FactVersi
     )
 
 
-def _closed_by_a_write(version: FactVersion, history: Sequence[FactVersion]) -> bool:
-    return any(
-        v.fact_id != version.fact_id
-        and v.created_at == version.created_at
-        and v.valid_at == version.invalid_at
-        and v.supersedes != version.fact_id
+def _closers(version: FactVersion, history: Sequence[FactVersion]) -> set[str]:
+    """The facts whose write closed ``version``: written in its plan, holding at its end.
+
+    Usually the new value starts where the old one ends; a fact widened to everywhere
+    keeps its own earlier start and still closes, at the instant of the widening, what
+    another worktree held (domain.write_plan).
+    """
+    end = version.invalid_at
+    if end is None:
+        return set()
+    return {
+        v.fact_id
         for v in history
-    )
+        if v.fact_id != version.fact_id
+        and v.created_at == version.created_at
+        and holds_at(v, end)
+        and v.supersedes != version.fact_id
+    }
+
+
+def _closed_by_a_write(version: FactVersion, history: Sequence[FactVersion]) -> bool:
+    return bool(_closers(version, history))
 
 
 def natural_end(version: FactVersion, history: Sequence[FactVersion]) -> datetime | None:
@@ -138,7 +154,10 @@ def restore_after_correction(
     for closed in believed:
         if (
             closed.cardinality is not Cardinality.ONE
-            or closed.invalid_at not in starts
+            or (
+                closed.invalid_at not in starts
+                and corrected_fact_id not in _closers(closed, history)
+            )
             or _explicit(closed, history)
         ):
             continue
