@@ -139,8 +139,16 @@ def test_a_fact_with_no_class_says_it_applies_in_this_workspace_only() -> None:
 def test_a_revision_names_its_successor_what_it_restored_or_that_nothing_replaced_it() -> None:
     given = {"fact_id": "f1", "successor_id": "f2", "successor_tier": "asserted"}
     assert revise_lines(given, "ended") == ["ended: f1; successor f2 (asserted)"]
-    restored = {"fact_id": "f1", "successor_id": None, "restored": ["f0"]}
-    assert revise_lines(restored, "corrected") == ["corrected: f1; believed again: f0"]
+    restored = {
+        "fact_id": "f1",
+        "successor_id": None,
+        "restored": ["f0"],
+        "restored_values": [{"fact_id": "f0", "object": "Render"}],
+    }
+    assert revise_lines(restored, "corrected") == ["corrected: f1; believed again: Render (f0)"]
+    # A server from before restored_values still answers with ids alone.
+    ids_only = {"fact_id": "f1", "successor_id": None, "restored": ["f0"]}
+    assert revise_lines(ids_only, "corrected") == ["corrected: f1; believed again: f0"]
     bare = {"fact_id": "f1", "successor_id": None, "restored": []}
     assert revise_lines(bare, "corrected") == [
         "corrected: f1; nothing replaces it, and no earlier value was believed again"

@@ -173,7 +173,9 @@ def revise_lines(answer: dict[str, Any], reason: str) -> list[str]:
         tier = f" ({answer['successor_tier']})" if answer.get("successor_tier") else ""
         lines = [f"{head}; successor {successor}{tier}"]
     elif answer.get("restored"):
-        lines = [f"{head}; believed again: " + ", ".join(answer["restored"])]
+        named = {r["fact_id"]: r["object"] for r in answer.get("restored_values") or []}
+        again = [f"{named[f]} ({f})" if f in named else f for f in answer["restored"]]
+        lines = [f"{head}; believed again: " + ", ".join(again)]
     elif reason == "corrected":
         lines = [f"{head}; nothing replaces it, and no earlier value was believed again"]
     else:  # an end may lie ahead (`--at`): until then the value still holds

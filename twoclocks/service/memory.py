@@ -54,6 +54,7 @@ from twoclocks.service.requests import (
     RememberRequest,
     RememberResult,
     ReplacedValue,
+    RestoredValue,
     ReviseRequest,
     ReviseResult,
     SplitAliasRequest,
@@ -295,16 +296,18 @@ class MemoryService:
             )
 
         done = await self._writer.apply(caller.account, subject, predicate, plan)
+        restored = {
+            v.fact_id: v.object
+            for v in done.insert
+            if v.fact_id not in (fact_id, done.successor_id)
+        }
         return ReviseResult(
             fact_id=fact_id,
             successor_id=done.successor_id,
             successor_tier=tier.tier if tier and done.successor_id else None,
             tier_lowered=tier.lowered if tier and done.successor_id else None,
-            restored=list(
-                dict.fromkeys(
-                    v.fact_id for v in done.insert if v.fact_id not in (fact_id, done.successor_id)
-                )
-            ),
+            restored=list(restored),
+            restored_values=[RestoredValue(fact_id=f, object=o) for f, o in restored.items()],
         )
 
     async def retract(

@@ -93,6 +93,13 @@ class ReplacedValue(BaseModel):
     object: str
 
 
+class RestoredValue(BaseModel):
+    """A value a correction believed open again: the mistaken write had closed it."""
+
+    fact_id: str
+    object: str
+
+
 class NearSlot(BaseModel):
     """A slot of the subject whose name is close to the one written, yet was not merged.
 
@@ -205,6 +212,10 @@ class ReviseResult(BaseModel):
     restored: list[str] = Field(
         default_factory=list,
         description="facts a correction believed open again (what the mistaken write closed)",
+    )
+    restored_values: list[RestoredValue] = Field(
+        default_factory=list,
+        description="the facts in `restored`, with their text: what holds again",
     )
 
 
