@@ -1,7 +1,10 @@
-"""`make clients-check` for Codex: install, `codex mcp list`, hooks, a real shell command."""
+"""`make clients-check` for Codex: install, `codex mcp list`, hooks, a real shell command
+and a real `apply_patch`."""
 
 from __future__ import annotations
 
+import json
+import time
 from pathlib import Path
 
 from client_runs import (
@@ -83,6 +86,7 @@ def check_codex(setup: Setup) -> None:
         f"server counted codex events {counts}; " + (" / ".join(lines[:3])[:300] or "no hook line"),
     )
     check_codex_tool(setup, codex)
+    check_codex_patch(setup, codex)
     wrong = sh(
         exec_args,
         {**quiet, "RUST_LOG": "info", "TWOCLOCKS_URL": "http://127.0.0.1:9"},
@@ -133,4 +137,36 @@ def check_codex_tool(setup: Setup, codex: str) -> None:
         "status (read from the rollout), and the turn is stored",
         failed == 1 and turns == 1,
         f"{failed} PostToolUse episode(s) with {CALL_ID} and exit 3, {turns} turn(s)",
+    )
+
+
+PATCHED = "notes/from-codex.md"
+PATCH = f"*** Begin Patch\n*** Add File: {PATCHED}\n+written by apply_patch\n*** End Patch\n"
+
+
+def check_codex_patch(setup: Setup, codex: str) -> None:
+    """Codex's own `apply_patch` tool: its PostToolUse payload names the file it edited."""
+    run, twoclocks, env = setup.run, setup.twoclocks, setup.env
+    project, url, data_dir = setup.project, setup.url, setup.data_dir
+    from fake_responses_api import FakeResponsesApi
+
+    catalog = Path(env["HOME"]) / "stand-in-models.json"
+    with FakeResponsesApi(patch=PATCH) as api:
+        args = [codex, "exec", "--skip-git-repo-check"]
+        args += ["--dangerously-bypass-approvals-and-sandbox", *api.codex_options(catalog)]
+        done = sh([*args, "add the scripted note"], env, project, timeout=120)
+    out = done.stdout + done.stderr
+    edited: list[str] = []
+    deadline = time.monotonic() + 10  # the capture is stored after the hook answers
+    while PATCHED not in edited and time.monotonic() < deadline:
+        time.sleep(0.5)
+        listed = sh([twoclocks, "facts", "--all-workspaces", "--json"], env, project).stdout
+        facts = json.loads(listed)["facts"] if listed.strip().startswith("{") else []
+        edited = [f["object"] for f in facts if f["predicate"] == "edited_file"]
+    run.check(
+        "codex exec, stand-in model: its apply_patch tool writes the file, and the "
+        "PostToolUse capture stores the file it edited",
+        (project / PATCHED).is_file() and PATCHED in edited,
+        f"file {'written' if (project / PATCHED).is_file() else 'missing'}; edited_file "
+        f"{edited or 'none'}; " + " / ".join(hook_lines(out, ("PostToolUse",))[:2]),
     )

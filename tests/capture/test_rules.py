@@ -179,6 +179,11 @@ def test_files_edited_is_a_many_valued_event_relative_to_the_worktree() -> None:
         ("edited_file", "auth/token.go"),
         ("edited_file", "auth/token_test.go"),
     ]
+    # As Codex 0.171 sends it (recorded): the patch under tool_input.command.
+    assert said(files_edited(event("codex", "apply_patch_0171"), CTX)) == [
+        ("edited_file", "docs/notes.md"),
+        ("edited_file", "auth/token.go"),
+    ]
     assert said(files_edited(event("cursor", "edit"), CTX)) == [("edited_file", "src/signup.ts")]
 
 
