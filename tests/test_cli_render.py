@@ -143,10 +143,10 @@ def test_a_revision_names_its_successor_what_it_restored_or_that_nothing_replace
         "fact_id": "f1",
         "successor_id": None,
         "restored": ["f0"],
-        "restored_values": [{"fact_id": "f0", "object": "Render"}],
+        "values": {"f0": "Render"},
     }
     assert revise_lines(restored, "corrected") == ["corrected: f1; believed again: Render (f0)"]
-    # A server from before restored_values still answers with ids alone.
+    # A server from before `values` answers with ids alone.
     ids_only = {"fact_id": "f1", "successor_id": None, "restored": ["f0"]}
     assert revise_lines(ids_only, "corrected") == ["corrected: f1; believed again: f0"]
     bare = {"fact_id": "f1", "successor_id": None, "restored": []}

@@ -165,6 +165,13 @@ def remember_lines(
     return lines
 
 
+def named(fact_ids: list[str], answer: dict[str, Any]) -> str:
+    """Fact ids as a person reads them: each with its value, from the answer's ``values``
+    ("Render (d69d3a383ed7)"); a bare id where the server sent no value."""
+    values = answer.get("values") or {}
+    return ", ".join(f"{values[f]} ({f[:12]})" if f in values else f for f in fact_ids)
+
+
 def revise_lines(answer: dict[str, Any], reason: str) -> list[str]:
     """What a revision did: its successor, what a correction believed again, or that
     that nothing replaced it (a bare "successor -" left that to be guessed)."""
@@ -173,9 +180,7 @@ def revise_lines(answer: dict[str, Any], reason: str) -> list[str]:
         tier = f" ({answer['successor_tier']})" if answer.get("successor_tier") else ""
         lines = [f"{head}; successor {successor}{tier}"]
     elif answer.get("restored"):
-        named = {r["fact_id"]: r["object"] for r in answer.get("restored_values") or []}
-        again = [f"{named[f]} ({f})" if f in named else f for f in answer["restored"]]
-        lines = [f"{head}; believed again: " + ", ".join(again)]
+        lines = [f"{head}; believed again: " + named(answer["restored"], answer)]
     elif reason == "corrected":
         lines = [f"{head}; nothing replaces it, and no earlier value was believed again"]
     else:  # an end may lie ahead (`--at`): until then the value still holds

@@ -12,6 +12,7 @@ from typing import Annotated
 import typer
 
 from twoclocks.cli_client import AllWorkspaces, AsJson, call, query_string, show
+from twoclocks.cli_render import named
 from twoclocks.domain.model import on_one_line
 
 
@@ -52,9 +53,9 @@ def split(
     answer = call("POST", "/v1/aliases/split", {"alias": alias, "subject": subject})
     lines = [f"split {answer['alias']} from {answer['canonical']} ({answer['subject']})"]
     if answer["moved"]:
-        lines.append("moved back: " + ", ".join(answer["moved"]))
+        lines.append("moved back: " + named(answer["moved"], answer))
     if answer["reopened"]:
-        lines.append("believed open again: " + ", ".join(answer["reopened"]))
+        lines.append("believed open again: " + named(answer["reopened"], answer))
     show(answer, as_json, lines)
 
 
@@ -69,9 +70,11 @@ def merge(
     answer = call("POST", "/v1/aliases/merge", body)
     lines = [f"merged {answer['alias']} into {answer['canonical']} ({answer['subject']})"]
     if answer["moved"]:
-        lines.append("moved: " + ", ".join(answer["moved"]))
+        lines.append("moved: " + named(answer["moved"], answer))
     if answer["closed"]:
-        lines.append("now history (the later value replaced them): " + ", ".join(answer["closed"]))
+        lines.append(
+            "now history (the later value replaced them): " + named(answer["closed"], answer)
+        )
     undo = f"twoclocks split {quote_arg(answer['alias'])} --subject {quote_arg(answer['subject'])}"
     if answer["teaches"]:
         lines.append(

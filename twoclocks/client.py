@@ -70,7 +70,8 @@ class Client:
             looked = f" or {self.data_dir / 'key'}" if self.data_dir else ""
             raise Unauthorized(
                 f"no API key (none in TWOCLOCKS_KEY{looked}): run `twoclocks serve` once "
-                "(it writes the key file and tells clients where it is), or set TWOCLOCKS_KEY"
+                "(it writes the key file and tells clients where it is; if it is starting, "
+                "wait for its 'ready' line), or set TWOCLOCKS_KEY"
             )
         return {"Authorization": f"Bearer {self.key}", CHANNEL_HEADER: self.channel}
 

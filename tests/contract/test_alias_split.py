@@ -60,6 +60,7 @@ async def test_split_alias_gives_both_slots_their_current_values_and_keeps_both_
     done = await svc.split_alias(who, SplitAliasRequest(alias="ci_platform"))
     assert (done.subject, done.alias, done.canonical) == ("web", "ci_platform", "ci_provider")
     assert done.moved == [build.fact_id] and done.reopened == [circle.fact_id]
+    assert done.values == {build.fact_id: "Buildkite", circle.fact_id: "CircleCI"}
 
     current = await svc.facts(who, FactsRequest(subject="web"))
     assert sorted((f.predicate, f.object, f.valid_at, f.invalid_at) for f in current) == [

@@ -326,9 +326,7 @@ async def test_a_correction_of_a_widened_fact_gives_back_what_the_widening_close
     done = await svc.revise(who, written["Zed"].fact_id, ReviseRequest(reason="corrected"))
 
     assert done.restored == [written["Helix"].fact_id]
-    assert [(r.fact_id, r.object) for r in done.restored_values] == [
-        (written["Helix"].fact_id, "Helix")
-    ]
+    assert done.values == {written["Helix"].fact_id: "Helix"}
     assert await objects(svc, who, cwd="/w/two", subject="user") == ["Helix"]
     assert await objects(svc, who, cwd="/w/one", subject="user") == []
     helix = await svc.facts(who, FactsRequest(subject="user", cwd="/w/two"))

@@ -92,6 +92,7 @@ async def test_slot_merge_the_later_value_replaces_the_earlier_and_both_clocks_s
     done = await svc.merge_slot(who, merge())
     assert (done.subject, done.alias, done.canonical) == ("core", "steward", "owner")
     assert done.moved == [lucia.fact_id] and done.closed == [aiko.fact_id]
+    assert done.values == {lucia.fact_id: "Lucía", aiko.fact_id: "Aiko"}
 
     current = await svc.facts(who, FactsRequest(subject="core"))
     assert [(f.predicate, f.object, f.written_as) for f in current] == [

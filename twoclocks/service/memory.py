@@ -54,7 +54,6 @@ from twoclocks.service.requests import (
     RememberRequest,
     RememberResult,
     ReplacedValue,
-    RestoredValue,
     ReviseRequest,
     ReviseResult,
     SplitAliasRequest,
@@ -307,7 +306,7 @@ class MemoryService:
             successor_tier=tier.tier if tier and done.successor_id else None,
             tier_lowered=tier.lowered if tier and done.successor_id else None,
             restored=list(restored),
-            restored_values=[RestoredValue(fact_id=f, object=o) for f, o in restored.items()],
+            values=restored,
         )
 
     async def retract(

@@ -93,13 +93,6 @@ class ReplacedValue(BaseModel):
     object: str
 
 
-class RestoredValue(BaseModel):
-    """A value a correction believed open again: the mistaken write had closed it."""
-
-    fact_id: str
-    object: str
-
-
 class NearSlot(BaseModel):
     """A slot of the subject whose name is close to the one written, yet was not merged.
 
@@ -213,9 +206,9 @@ class ReviseResult(BaseModel):
         default_factory=list,
         description="facts a correction believed open again (what the mistaken write closed)",
     )
-    restored_values: list[RestoredValue] = Field(
-        default_factory=list,
-        description="the facts in `restored`, with their text: what holds again",
+    values: dict[str, str] = Field(
+        default_factory=dict,
+        description="the value of each fact in `restored`, by fact id: what holds again",
     )
 
 
@@ -239,6 +232,10 @@ class SplitAliasResult(BaseModel):
     moved: list[str] = Field(description="facts now filed under the alias again")
     reopened: list[str] = Field(
         description="facts of the canonical slot whose end the merge had caused, open again"
+    )
+    values: dict[str, str] = Field(
+        default_factory=dict,
+        description="the value of each fact in `moved` and `reopened`, by fact id",
     )
 
 
@@ -283,6 +280,10 @@ class MergeSlotResult(BaseModel):
         False,
         description="whether the two names now join for every other subject too: a merge "
         "by the person does, unless the person kept the same two names apart elsewhere",
+    )
+    values: dict[str, str] = Field(
+        default_factory=dict,
+        description="the value of each fact in `moved` and `closed`, by fact id",
     )
 
 

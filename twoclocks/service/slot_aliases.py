@@ -86,6 +86,7 @@ class SlotAliases:
             reopened=list(
                 dict.fromkeys(v.fact_id for v in done.insert if v.predicate != alias.alias)
             ),
+            values={v.fact_id: v.object for v in done.insert},
         )
 
     async def merge(self, caller: Caller, req: MergeSlotRequest) -> MergeSlotResult:
@@ -106,7 +107,7 @@ class SlotAliases:
             await self.store.record_alias(account, alias)
             aparts = await self._forget_apart(account, subject, name, into)
             await self._point_aliases(account, subject, name, into)
-            moved, done = await self._move(account, subject, name, into)
+            moved, values, done = await self._move(account, subject, name, into)
         # The lesson as a new name will meet it (``service.slot_naming.taught_by``).
         teaches = taught_by(name, {into: into}, [alias], aparts) is not None
         return MergeSlotResult(
@@ -116,6 +117,7 @@ class SlotAliases:
             moved=list(dict.fromkeys(moved)),
             closed=list(dict.fromkeys(done.closed)),
             teaches=teaches,
+            values={f: values[f] for f in [*moved, *done.closed] if f in values},
         )
 
     async def keep_apart(self, caller: Caller, req: KeepApartRequest) -> SlotsApart:
@@ -197,16 +199,20 @@ class SlotAliases:
 
     async def _move(
         self, account: str, subject: str, name: str, into: str
-    ) -> tuple[list[str], Plan]:
-        """Move what slot ``name`` still believes into ``into``: the moved facts and the plan."""
+    ) -> tuple[list[str], dict[str, str], Plan]:
+        """Move what slot ``name`` still believes into ``into``: the moved facts, the value
+        of every fact either slot held (by fact id), and the plan."""
         moved: list[str] = []
+        values: dict[str, str] = {}
 
         async def plan(state: SlotState, now: datetime) -> Plan:
             versions = await self._believed(account, subject, name)
             moved[:] = [v.fact_id for v in versions]
+            values.update({v.fact_id: v.object for v in (*versions, *state.versions)})
             return plan_merge(name, state.predicate, versions, state.versions, now, self.new_id)
 
-        return moved, await self.writer.apply(account, subject, into, plan)
+        done = await self.writer.apply(account, subject, into, plan)
+        return moved, values, done
 
     async def _believed(
         self, account: str, subject: str, predicate: str
