@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from zoneinfo import ZoneInfo
 
-from twoclocks.cli_render import fact_line, remember_lines, revise_lines, timeline_line
+from twoclocks.cli_render import (
+    fact_line,
+    remember_lines,
+    revise_lines,
+    split_lines,
+    timeline_line,
+)
 
 
 def test_a_write_under_another_slot_name_says_so_and_how_to_split_it() -> None:
@@ -154,3 +160,27 @@ def test_a_revision_names_its_successor_what_it_restored_or_that_nothing_replace
         "corrected: f1; nothing replaces it, and no earlier value was believed again"
     ]
     assert revise_lines(bare, "ended") == ["ended: f1; nothing replaces it"]
+
+
+def test_a_split_names_what_it_moved_or_says_nothing_was_current() -> None:
+    answer = {
+        "alias": "exception_monitoring",
+        "canonical": "error_tracker",
+        "subject": "shop",
+        "moved": ["fecb05a99e284aa0b72868c8a511a972"],
+        "reopened": ["cb9497e7a0e14ce48f579c49f6e84c0d"],
+        "values": {
+            "fecb05a99e284aa0b72868c8a511a972": "Bugsnag",
+            "cb9497e7a0e14ce48f579c49f6e84c0d": "Sentry",
+        },
+    }
+    assert split_lines(answer) == [
+        "split exception_monitoring from error_tracker (shop)",
+        "moved back: Bugsnag (fecb05a99e28)",
+        "believed open again: Sentry (cb9497e7a0e1)",
+    ]
+    nothing = answer | {"moved": [], "reopened": [], "values": {}}
+    assert split_lines(nothing)[1:] == [
+        "nothing written as exception_monitoring is believed any more, so no fact moved; "
+        "from now on exception_monitoring is a slot of its own"
+    ]

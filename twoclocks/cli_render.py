@@ -172,6 +172,23 @@ def named(fact_ids: list[str], answer: dict[str, Any]) -> str:
     return ", ".join(f"{values[f]} ({f[:12]})" if f in values else f for f in fact_ids)
 
 
+def split_lines(answer: dict[str, Any]) -> list[str]:
+    """What a split did: the values moved back and believed open again, or that none was
+    current (the merged facts were already history), so only the name was parted."""
+    alias, canonical = answer["alias"], answer["canonical"]
+    lines = [f"split {alias} from {canonical} ({answer['subject']})"]
+    if answer["moved"]:
+        lines.append("moved back: " + named(answer["moved"], answer))
+    if answer["reopened"]:
+        lines.append("believed open again: " + named(answer["reopened"], answer))
+    if not answer["moved"] and not answer["reopened"]:
+        lines.append(
+            f"nothing written as {alias} is believed any more, so no fact moved; "
+            f"from now on {alias} is a slot of its own"
+        )
+    return lines
+
+
 def revise_lines(answer: dict[str, Any], reason: str) -> list[str]:
     """What a revision did: its successor, what a correction believed again, or that
     that nothing replaced it (a bare "successor -" left that to be guessed)."""

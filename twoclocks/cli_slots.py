@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from twoclocks.cli_client import AllWorkspaces, AsJson, call, query_string, show
-from twoclocks.cli_render import named
+from twoclocks.cli_render import named, split_lines
 from twoclocks.domain.model import on_one_line
 
 
@@ -51,12 +51,7 @@ def split(
 ) -> None:
     """Undo a slot-drift merge: the alias becomes its own slot again, both values current."""
     answer = call("POST", "/v1/aliases/split", {"alias": alias, "subject": subject})
-    lines = [f"split {answer['alias']} from {answer['canonical']} ({answer['subject']})"]
-    if answer["moved"]:
-        lines.append("moved back: " + named(answer["moved"], answer))
-    if answer["reopened"]:
-        lines.append("believed open again: " + named(answer["reopened"], answer))
-    show(answer, as_json, lines)
+    show(answer, as_json, split_lines(answer))
 
 
 def merge(
