@@ -6,6 +6,7 @@ from zoneinfo import ZoneInfo
 
 from twoclocks.cli_render import (
     fact_line,
+    merge_lines,
     remember_lines,
     revise_lines,
     split_lines,
@@ -183,4 +184,30 @@ def test_a_split_names_what_it_moved_or_says_nothing_was_current() -> None:
     assert split_lines(nothing)[1:] == [
         "nothing written as exception_monitoring is believed any more, so no fact moved; "
         "from now on exception_monitoring is a slot of its own"
+    ]
+
+
+def test_a_merge_says_what_moved_what_ended_what_became_one_fact_and_how_to_undo_it() -> None:
+    answer = {
+        "alias": "steward",
+        "canonical": "owner",
+        "subject": "core",
+        "moved": ["a" * 32],
+        "closed": ["b" * 32],
+        "folded": {"c" * 32: "d" * 32},
+        "teaches": True,
+        "values": {"a" * 32: "Lucía", "b" * 32: "Mateo", "c" * 32: "Aiko", "d" * 32: "Aiko"},
+    }
+    assert merge_lines(answer) == [
+        "merged steward into owner (core)",
+        f"moved: Lucía ({'a' * 12})",
+        f"now history (the later value replaced them): Mateo ({'b' * 12})",
+        f"one fact: Aiko ({'c' * 12}) said the same as Aiko ({'d' * 12}), which keeps its start",
+        "from now on, steward written beside owner for any other subject joins it too",
+        "undo: twoclocks split steward --subject core",
+    ]
+    quiet = answer | {"moved": [], "closed": [], "folded": {}, "teaches": False}
+    assert merge_lines(quiet)[1:] == [
+        "other subjects are left to drift (you kept these two names apart elsewhere)",
+        "undo: twoclocks split steward --subject core",
     ]

@@ -172,6 +172,32 @@ def named(fact_ids: list[str], answer: dict[str, Any]) -> str:
     return ", ".join(f"{values[f]} ({f[:12]})" if f in values else f for f in fact_ids)
 
 
+def merge_lines(answer: dict[str, Any]) -> list[str]:
+    """What a merge did: values moved, values it made history, values folded into the
+    same value of the slot, whether the lesson spreads, and how to undo it."""
+    alias, canonical, subject = answer["alias"], answer["canonical"], answer["subject"]
+    lines = [f"merged {alias} into {canonical} ({subject})"]
+    if answer["moved"]:
+        lines.append("moved: " + named(answer["moved"], answer))
+    if answer["closed"]:
+        lines.append(
+            "now history (the later value replaced them): " + named(answer["closed"], answer)
+        )
+    for gone, kept in (answer.get("folded") or {}).items():
+        lines.append(
+            f"one fact: {named([gone], answer)} said the same as {named([kept], answer)}, "
+            "which keeps its start"
+        )
+    if answer["teaches"]:
+        lines.append(
+            f"from now on, {alias} written beside {canonical} for any other subject joins it too"
+        )
+    else:
+        lines.append("other subjects are left to drift (you kept these two names apart elsewhere)")
+    lines.append(f"undo: twoclocks split {quote_arg(alias)} --subject {quote_arg(subject)}")
+    return lines
+
+
 def split_lines(answer: dict[str, Any]) -> list[str]:
     """What a split did: the values moved back and believed open again, or that none was
     current (the merged facts were already history), so only the name was parted."""

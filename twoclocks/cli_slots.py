@@ -12,7 +12,7 @@ from typing import Annotated
 import typer
 
 from twoclocks.cli_client import AllWorkspaces, AsJson, call, query_string, show
-from twoclocks.cli_render import named, split_lines
+from twoclocks.cli_render import merge_lines, split_lines
 from twoclocks.domain.model import on_one_line
 
 
@@ -63,23 +63,7 @@ def merge(
     """Merge what slot drift missed: ALIAS becomes another name of slot INTO."""
     body = {"alias": alias, "canonical": into, "subject": subject}
     answer = call("POST", "/v1/aliases/merge", body)
-    lines = [f"merged {answer['alias']} into {answer['canonical']} ({answer['subject']})"]
-    if answer["moved"]:
-        lines.append("moved: " + named(answer["moved"], answer))
-    if answer["closed"]:
-        lines.append(
-            "now history (the later value replaced them): " + named(answer["closed"], answer)
-        )
-    undo = f"twoclocks split {quote_arg(answer['alias'])} --subject {quote_arg(answer['subject'])}"
-    if answer["teaches"]:
-        lines.append(
-            f"from now on, {answer['alias']} written beside {answer['canonical']} for any "
-            "other subject joins it too"
-        )
-    else:
-        lines.append("other subjects are left to drift (you kept these two names apart elsewhere)")
-    lines.append(f"undo: {undo}")
-    show(answer, as_json, lines)
+    show(answer, as_json, merge_lines(answer))
 
 
 def keep_apart(

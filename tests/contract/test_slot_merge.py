@@ -15,6 +15,7 @@ from storekit import FakeClock, names_only_service
 from twoclocks.domain.errors import InvalidInput, SlotNotFound
 from twoclocks.domain.model import RetiredReason
 from twoclocks.graph.port import SlotState, Store
+from twoclocks.service.explore import fact_episodes
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import (
     Caller,
@@ -342,4 +343,69 @@ async def test_slot_merge_then_a_correction_gives_back_what_the_merge_closed(
     current = await svc.facts(who, FactsRequest(subject="core"))
     assert [(f.predicate, f.object, f.valid_at, f.invalid_at) for f in current] == [
         ("owner", "Aiko", JAN, None)
+    ]
+
+
+async def test_slot_merge_of_the_same_value_keeps_one_fact_and_its_start_and_a_split_undoes_it(
+    store: Store, account: str
+) -> None:
+    # The near-slot hint's own flow: Aiko owns core since January; in June someone writes
+    # her as its steward; the two names are merged. She has owned it since January.
+    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
+    svc, who = service(store, clock), Caller(account=account)
+    owner, steward = [
+        await svc.remember(who, remember(p, "Aiko", t).model_copy(update={"evidence": words}))
+        for p, t, words in (
+            ("owner", JAN, "Aiko owns core"),
+            ("steward", JUN, "Aiko looks after core"),
+        )
+    ]
+    clock.tick()
+    done = await svc.merge_slot(who, merge())
+    assert (done.moved, done.closed) == ([], [])
+    assert done.folded == {steward.fact_id: owner.fact_id}
+    assert done.values == {steward.fact_id: "Aiko", owner.fact_id: "Aiko"}
+    current = await svc.facts(who, FactsRequest(subject="core"))
+    assert [(f.fact_id, f.predicate, f.object, f.valid_at) for f in current] == [
+        (owner.fact_id, "owner", "Aiko", JAN)
+    ]
+    history = await svc.facts(who, FactsRequest(subject="core", include_history=True))
+    assert believed(history) == [("owner", "Aiko", JAN, None, None)]
+    # The June words now stand behind the January fact, as a restatement's would.
+    behind = await fact_episodes(svc, who, owner.fact_id)
+    (now_held,) = [v for v in behind.versions if v.version_id == current[0].version_id]
+    assert len(now_held.episodes) == 2
+    clock.tick()
+
+    split = await svc.split_alias(who, SplitAliasRequest(alias="steward", subject="core"))
+    assert split.moved == [steward.fact_id]
+    current = await svc.facts(who, FactsRequest(subject="core"))
+    assert sorted((f.predicate, f.object, f.valid_at) for f in current) == [
+        ("owner", "Aiko", JAN),
+        ("steward", "Aiko", JUN),
+    ]
+
+
+async def test_slot_merge_folds_the_slots_later_same_value_into_the_moved_earlier_one(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
+    svc, who = service(store, clock), Caller(account=account)
+    steward, owner = await write_in_order(
+        svc, who, clock, ("steward", "Aiko", JAN), ("owner", "Aiko", JUN)
+    )
+    done = await svc.merge_slot(who, merge())
+    assert done.folded == {owner.fact_id: steward.fact_id} and done.closed == []
+    current = await svc.facts(who, FactsRequest(subject="core"))
+    assert [(f.fact_id, f.predicate, f.object, f.valid_at, f.written_as) for f in current] == [
+        (steward.fact_id, "owner", "Aiko", JAN, "steward")
+    ]
+    clock.tick()
+
+    split = await svc.split_alias(who, SplitAliasRequest(alias="steward", subject="core"))
+    assert split.moved == [steward.fact_id] and split.reopened == [owner.fact_id]
+    current = await svc.facts(who, FactsRequest(subject="core"))
+    assert sorted((f.predicate, f.object, f.valid_at) for f in current) == [
+        ("owner", "Aiko", JUN),
+        ("steward", "Aiko", JAN),
     ]

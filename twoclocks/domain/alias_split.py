@@ -51,12 +51,38 @@ def _end_without(
     return min(ends) if ends else None
 
 
+def _folded(alias: str, history: Sequence[FactVersion]) -> list[FactVersion]:
+    """What a merge of ``alias`` folded into a same value of the other slot
+    (``domain.slot_merge``): the last version of each such fact, to believe again.
+
+    A folded fact has no believed version and its last was expired ``rewritten``: a
+    value of the alias's own slot name, or one expired at the instant the merge wrote
+    the alias's values under the slot.
+    """
+    merged_at = {v.created_at for v in history if v.written_as == alias}
+    last: dict[str, FactVersion] = {}
+    believed: set[str] = set()
+    for v in history:
+        if v.expired_at is None:
+            believed.add(v.fact_id)
+        elif v.fact_id not in last or v.expired_at > last[v.fact_id].expired_at:  # type: ignore[operator]
+            last[v.fact_id] = v
+    return [
+        v
+        for fact_id, v in last.items()
+        if fact_id not in believed
+        and v.retired_reason is RetiredReason.REWRITTEN
+        and (v.predicate == alias or v.expired_at in merged_at)
+    ]
+
+
 def plan_split(
     alias: str, history: Sequence[FactVersion], now: datetime, new_id: Callable[[], str]
 ) -> Plan:
     """Move the facts written as ``alias`` out of their slot into a slot of that name.
 
-    ``history`` is every version of the merged slot, believed or not. Facts whose versions
+    ``history`` is every version of the merged slot, believed or not, and of the alias's
+    own slot name (where a value the merge folded stays). Facts whose versions
     were written as ``alias`` move (believed versions re-written under ``alias``, with
     ``created_at = now``); the rest stay; on both sides a window cut by the other side
     is re-opened to the next value of its own side. Nothing believed changes when no
@@ -66,12 +92,25 @@ def plan_split(
     believed = [v for v in history if v.expired_at is None]
     moved = [v for v in believed if v.fact_id in moved_ids]
     kept = [v for v in believed if v.fact_id not in moved_ids]
+    folded = _folded(alias, history)
     expire: list[Expiry] = []
-    insert: list[FactVersion] = []
+    insert: list[FactVersion] = [
+        v.model_copy(
+            update={
+                "version_id": new_id(),
+                "created_at": now,
+                "expired_at": None,
+                "retired_reason": None if v.invalid_at is None else RetiredReason.ENDED,
+            }
+        )
+        for v in folded
+    ]
     for side, other in ((moved, kept), (kept, moved)):
         other_starts = {v.valid_at for v in other}
+        # A folded value coming back holds its own time again: what it had ended still ends.
+        back = [v for v in folded if (v.predicate == alias) == (side is moved)]
         for version in side:
-            end = _end_without(version, side, other_starts, history)
+            end = _end_without(version, [*side, *back], other_starts, history)
             moving = version.fact_id in moved_ids
             if not moving and end == version.invalid_at:
                 continue

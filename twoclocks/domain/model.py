@@ -299,6 +299,9 @@ class Plan(BaseModel):
     predicate: str = ""
     closed: tuple[str, ...] = Field(default=())
     successor_id: str | None = None
+    folded: tuple[tuple[str, str], ...] = Field(
+        default=(), description="(fact, the fact it was folded into): a merge's same values"
+    )
 
     @property
     def changes_anything(self) -> bool:

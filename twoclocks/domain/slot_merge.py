@@ -18,6 +18,13 @@ Only values of one-value slots cut each other, each at the other side's next sta
 where their places overlap; an end a version already has (a ``revise ended``) is kept
 when it comes sooner. A version that starts where the other side's later-recorded one
 starts is replaced at its own start, as a write would replace it: expired, not copied.
+
+**The same value in both slots is one fact.** ``owner`` Aiko [Jan, ∞) and ``steward``
+Aiko [Jun, ∞): a write of "owner Aiko" in June would have been a restatement, so the
+merge folds the later one into the earlier, which keeps its start ("since January"):
+the later version is expired (``rewritten``), its episodes go to the earlier one, and a
+higher tier it had is kept (the earlier is written again with it). Only a value in the
+same place whose window the other covers is folded; a split brings it back.
 """
 
 from __future__ import annotations
@@ -26,7 +33,16 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from twoclocks.domain.correction import places_overlap
-from twoclocks.domain.model import Cardinality, Expiry, FactVersion, Plan, RetiredReason
+from twoclocks.domain.model import (
+    Cardinality,
+    EpisodeLink,
+    Expiry,
+    FactVersion,
+    Plan,
+    RetiredReason,
+)
+from twoclocks.domain.restatement import is_restatement
+from twoclocks.domain.write_plan import covers, vouches_more
 
 
 def _cuts(later: FactVersion, version: FactVersion) -> bool:
@@ -57,6 +73,69 @@ def merged_end(version: FactVersion, other: Sequence[FactVersion]) -> datetime |
     return min(ends) if ends else None
 
 
+def _first(version: FactVersion) -> tuple[datetime, datetime]:
+    return version.valid_at, version.created_at
+
+
+def folds(moved: Sequence[FactVersion], kept: Sequence[FactVersion]) -> dict[str, FactVersion]:
+    """Which versions say again what the other side already said: version id -> the
+    earlier version of the other side, in the same place, whose merged window covers it.
+
+    >>> from datetime import UTC
+    >>> jan, jun = datetime(2026, 1, 1, tzinfo=UTC), datetime(2026, 6, 1, tzinfo=UTC)
+    >>> owner = FactVersion(version_id="v1", fact_id="f1", subject="core", predicate="owner",
+    ...     object="Aiko", valid_at=jan, created_at=jan)
+    >>> steward = owner.model_copy(update={"version_id": "v2", "fact_id": "f2",
+    ...     "predicate": "steward", "valid_at": jun, "created_at": jun})
+    >>> {k: v.fact_id for k, v in folds([steward], [owner]).items()}
+    {'v2': 'f1'}
+    """
+    found: dict[str, FactVersion] = {}
+    for side, other in ((moved, kept), (kept, moved)):
+        for later in side:
+            if later.cardinality is not Cardinality.ONE or later.expired_at is not None:
+                continue
+            rest = [v for v in side if v.version_id != later.version_id]
+            for earlier in other:
+                if (
+                    earlier.cardinality is Cardinality.ONE
+                    and earlier.expired_at is None
+                    and earlier.workspace == later.workspace
+                    and _first(earlier) < _first(later)
+                    and is_restatement(earlier.object, later.object)
+                    # Still holding all of ``later``'s window once the rest of that side
+                    # has cut it: a value in between would leave ``later``'s time empty.
+                    and covers(
+                        earlier.model_copy(update={"invalid_at": merged_end(earlier, rest)}),
+                        later.valid_at,
+                        later.invalid_at,
+                    )
+                ):
+                    found[later.version_id] = earlier
+                    break
+    return found
+
+
+def _gains(
+    folded: dict[str, FactVersion], versions: Sequence[FactVersion]
+) -> dict[str, dict[str, object]]:
+    """What each surviving version takes from those folded into it: their episodes, and
+    the tier (and writer) of one trusted more."""
+    by_id = {v.version_id: v for v in versions}
+    gains: dict[str, dict[str, object]] = {}
+    episodes: dict[str, tuple[str, ...]] = {}
+    for version_id, survivor in folded.items():
+        gone = by_id[version_id]
+        held = episodes.get(survivor.version_id, survivor.episodes)
+        extra = tuple(e for e in gone.episodes if e not in held)
+        gain = gains.setdefault(survivor.version_id, {})
+        if extra:
+            episodes[survivor.version_id] = held + extra
+            gain["episodes"] = held + extra
+        gain |= vouches_more(survivor.model_copy(update=gain), gone)
+    return gains
+
+
 def plan_merge(
     name: str,
     into: str,
@@ -71,11 +150,20 @@ def plan_merge(
     (``rewritten``) and written again under that slot, ``written_as`` its old name; a
     version of either side whose window the other side now cuts is expired (``ended``)
     and written again closed; the facts that were current and are not any more are
-    ``Plan.closed``. With nothing to move, the plan changes nothing.
+    ``Plan.closed``; a value either side says again inside the other's window is folded
+    into it (``Plan.folded``). With nothing to move, the plan changes nothing.
     """
     expire: list[Expiry] = []
     insert: list[FactVersion] = []
+    links: list[EpisodeLink] = []
     closed: list[str] = []
+    folded = folds(moved, kept)
+    gains = _gains(folded, [*moved, *kept])
+    for version_id in folded:
+        expire.append(Expiry(version_id=version_id, reason=RetiredReason.REWRITTEN))
+    gone = [v for v in [*moved, *kept] if v.version_id in folded]
+    moved = [v for v in moved if v.version_id not in folded]
+    kept = [v for v in kept if v.version_id not in folded]
     for version, other, moving in [
         *((v, kept, True) for v in moved),
         *((v, moved, False) for v in kept),
@@ -83,7 +171,18 @@ def plan_merge(
         if version.expired_at is not None:
             continue
         end = merged_end(version, other)
+        gain = gains.get(version.version_id, {})
         if not moving and end == version.invalid_at:
+            if set(gain) - {"episodes"}:  # a value folded into it vouched more
+                expire.append(Expiry(version_id=version.version_id, reason=RetiredReason.REWRITTEN))
+                again = {**gain, "version_id": new_id(), "created_at": now, "expired_at": None}
+                insert.append(version.model_copy(update=again))
+            else:
+                links.extend(
+                    EpisodeLink(version_id=version.version_id, episode_id=e)
+                    for e in version.model_copy(update=gain).episodes
+                    if e not in version.episodes
+                )
             continue
         cut = end != version.invalid_at
         if cut and version.invalid_at is None:
@@ -93,6 +192,7 @@ def plan_merge(
         if end is not None and end <= version.valid_at:
             continue  # replaced at its own start: a window of no length never holds
         update: dict[str, object] = {
+            **gain,
             "version_id": new_id(),
             "invalid_at": end,
             "created_at": now,
@@ -104,5 +204,11 @@ def plan_merge(
             update |= {"predicate": into, "written_as": version.written_as or name}
         insert.append(version.model_copy(update=update))
     return Plan(
-        now=now, expire=tuple(expire), insert=tuple(insert), predicate=into, closed=tuple(closed)
+        now=now,
+        expire=tuple(expire),
+        insert=tuple(insert),
+        link_episodes=tuple(links),
+        predicate=into,
+        closed=tuple(closed),
+        folded=tuple((v.fact_id, folded[v.version_id].fact_id) for v in gone),
     )

@@ -104,6 +104,8 @@ def status_of(versions: Iterable[FactVersion]) -> FactStatus:
         RetiredReason.CORRECTED: FactStatus.CORRECTED,
         RetiredReason.RETRACTED: FactStatus.RETRACTED,
         RetiredReason.HELD_BACK: FactStatus.HELD_BACK,
-        # A rewrite always leaves its successor believed; with none, the fact was lost.
+        # A rewrite leaves its value believed: in a later version of the same fact, or,
+        # folded by a slot merge, in the fact that said the same (a split brings it back).
+        # Its own record is no longer believed, which is what retracted says.
         RetiredReason.REWRITTEN: FactStatus.RETRACTED,
     }[reason]

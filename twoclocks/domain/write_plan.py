@@ -65,7 +65,7 @@ def _wider(place: Place, than: Place) -> bool:
     return place != than and narrower(place, than) == than
 
 
-def vouches_more(version: FactVersion, incoming: Incoming) -> dict[str, object]:
+def vouches_more(version: FactVersion, incoming: Incoming | FactVersion) -> dict[str, object]:
     """What a restatement raises in the version it restates: its tier, its place, or nothing.
 
     >>> from datetime import UTC, datetime

@@ -276,6 +276,12 @@ class MergeSlotResult(BaseModel):
         description="facts that were current and are history now: the later value of the "
         "one slot replaced them, as a write would have"
     )
+    folded: dict[str, str] = Field(
+        default_factory=dict,
+        description="facts that said again what the other slot already said, over its own "
+        "time, each with the fact it is now one with (which keeps its start, its "
+        "episodes too): the same value under two names is one fact",
+    )
     teaches: bool = Field(
         False,
         description="whether the two names now join for every other subject too: a merge "
@@ -283,7 +289,7 @@ class MergeSlotResult(BaseModel):
     )
     values: dict[str, str] = Field(
         default_factory=dict,
-        description="the value of each fact in `moved` and `closed`, by fact id",
+        description="the value of each fact in `moved`, `closed` and `folded`, by fact id",
     )
 
 

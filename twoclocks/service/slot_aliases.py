@@ -64,10 +64,14 @@ class SlotAliases:
         alias = found[0]
 
         async def plan(_state: SlotState, now: datetime) -> Plan:
-            query = FactQuery(
-                now=now, subject=alias.subject, predicate=alias.canonical, include_history=True
-            )
-            history = await self.store.query(caller.account, query)
+            history: list[FactVersion] = []
+            # The alias's own name too: a value the merge folded into a same value of the
+            # slot is still filed under it (domain.slot_merge).
+            for predicate in (alias.canonical, alias.alias):
+                query = FactQuery(
+                    now=now, subject=alias.subject, predicate=predicate, include_history=True
+                )
+                history += await self.store.query(caller.account, query)
             return plan_split(alias.alias, history, now, self.new_id)
 
         done = await self.writer.apply(caller.account, alias.subject, alias.canonical, plan)
@@ -114,10 +118,15 @@ class SlotAliases:
             subject=subject,
             alias=name,
             canonical=into,
-            moved=list(dict.fromkeys(moved)),
+            moved=[f for f in dict.fromkeys(moved) if f not in dict(done.folded)],
             closed=list(dict.fromkeys(done.closed)),
+            folded=dict(done.folded),
             teaches=teaches,
-            values={f: values[f] for f in [*moved, *done.closed] if f in values},
+            values={
+                f: values[f]
+                for f in [*moved, *done.closed, *(f for pair in done.folded for f in pair)]
+                if f in values
+            },
         )
 
     async def keep_apart(self, caller: Caller, req: KeepApartRequest) -> SlotsApart:

@@ -7,7 +7,7 @@ import itertools
 from datetime import UTC, datetime
 
 from twoclocks.domain import slot_merge
-from twoclocks.domain.model import Cardinality, FactVersion, RetiredReason
+from twoclocks.domain.model import Cardinality, FactVersion, RetiredReason, Tier
 from twoclocks.domain.slot_merge import plan_merge
 
 JAN, MAR, JUN, NOW = (datetime(2026, m, 1, tzinfo=UTC) for m in (1, 3, 6, 7))
@@ -78,3 +78,45 @@ def test_slot_merge_an_alias_of_the_merged_name_keeps_its_name() -> None:
 
 def test_slot_merge_with_nothing_to_move_changes_nothing() -> None:
     assert not plan([], [version("owner", "Aiko", JAN)]).changes_anything
+
+
+def _second(v: FactVersion, **more: object) -> FactVersion:
+    """The same value again, as another fact of the other slot."""
+    return v.model_copy(
+        update={"version_id": f"{v.version_id}-2", "fact_id": f"{v.fact_id}-2", **more}
+    )
+
+
+def test_slot_merge_folds_the_same_value_into_the_earlier_which_keeps_its_start() -> None:
+    owner = version("owner", "Aiko", JAN, episodes=("e-jan",))
+    steward = _second(owner, predicate="steward", valid_at=JUN, created_at=JUN, episodes=("e-jun",))
+    p = plan([steward], [owner])
+    # Nothing written again, nothing closed: the June words join the January fact.
+    assert (windows(p), p.closed, p.folded) == ([], (), (("f-Aiko-2", "f-Aiko"),))
+    assert [(e.version_id, e.reason) for e in p.expire] == [("v-Aiko-2", RetiredReason.REWRITTEN)]
+    assert [(link.version_id, link.episode_id) for link in p.link_episodes] == [("v-Aiko", "e-jun")]
+    # The other way round: the slot's later Aiko folds into the moved earlier one.
+    early = version("steward", "Aiko", JAN)
+    late = _second(early, predicate="owner", valid_at=JUN, created_at=JUN)
+    p = plan([early], [late])
+    assert windows(p) == [("owner", "Aiko", JAN, None, "steward")]
+    assert p.folded == (("f-Aiko-2", "f-Aiko"),) and p.closed == ()
+
+
+def test_slot_merge_folds_no_value_another_one_interrupts_or_in_another_place() -> None:
+    owner = version("owner", "Aiko", JAN)
+    lucia = version("steward", "Lucía", MAR, invalid_at=JUN)
+    again = _second(owner, predicate="steward", valid_at=JUN, created_at=JUN)
+    p = plan([lucia, again], [owner])
+    assert p.folded == ()  # Lucía held March to June: Aiko since January is not true
+    assert ("owner", "Aiko", JAN, MAR, None) in windows(p)
+    elsewhere = _second(owner, predicate="steward", valid_at=JUN, workspace="repo:api")
+    assert plan([elsewhere], [owner]).folded == ()
+
+
+def test_slot_merge_keeps_the_higher_tier_of_a_folded_value() -> None:
+    guess = version("owner", "Aiko", JAN, tier=Tier.INFERRED, writer="agent")
+    said = _second(guess, predicate="steward", valid_at=JUN, tier=Tier.ASSERTED, writer="person")
+    p = plan([said], [guess])
+    assert [(v.fact_id, v.valid_at, v.tier) for v in p.insert] == [("f-Aiko", JAN, Tier.ASSERTED)]
+    assert {e.version_id for e in p.expire} == {"v-Aiko", "v-Aiko-2"}
