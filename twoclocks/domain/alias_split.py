@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from datetime import datetime
 
-from twoclocks.domain.correction import natural_end, places_overlap
+from twoclocks.domain.correction import believed_again, natural_end, places_overlap
 from twoclocks.domain.model import Cardinality, Expiry, FactVersion, Plan, RetiredReason
 
 
@@ -60,13 +60,10 @@ def _folded(alias: str, history: Sequence[FactVersion]) -> list[FactVersion]:
     the alias's values under the slot.
     """
     merged_at = {v.created_at for v in history if v.written_as == alias}
+    believed = {v.fact_id for v in history if v.expired_at is None}
     last: dict[str, FactVersion] = {}
-    believed: set[str] = set()
-    for v in history:
-        if v.expired_at is None:
-            believed.add(v.fact_id)
-        elif v.fact_id not in last or v.expired_at > last[v.fact_id].expired_at:  # type: ignore[operator]
-            last[v.fact_id] = v
+    for v in sorted(history, key=lambda v: v.expired_at or v.created_at):
+        last[v.fact_id] = v
     return [
         v
         for fact_id, v in last.items()
@@ -94,17 +91,7 @@ def plan_split(
     kept = [v for v in believed if v.fact_id not in moved_ids]
     folded = _folded(alias, history)
     expire: list[Expiry] = []
-    insert: list[FactVersion] = [
-        v.model_copy(
-            update={
-                "version_id": new_id(),
-                "created_at": now,
-                "expired_at": None,
-                "retired_reason": None if v.invalid_at is None else RetiredReason.ENDED,
-            }
-        )
-        for v in folded
-    ]
+    insert = [believed_again(v, v.invalid_at, now, new_id) for v in folded]
     for side, other in ((moved, kept), (kept, moved)):
         other_starts = {v.valid_at for v in other}
         # A folded value coming back holds its own time again: what it had ended still ends.
@@ -119,14 +106,8 @@ def plan_split(
             same = end == version.invalid_at
             reason = RetiredReason.REWRITTEN if same else RetiredReason.CORRECTED
             expire.append(Expiry(version_id=version.version_id, reason=reason))
-            update: dict[str, object] = {
-                "version_id": new_id(),
-                "invalid_at": end,
-                "created_at": now,
-                "expired_at": None,
-                "retired_reason": None if end is None else RetiredReason.ENDED,
-            }
+            again = believed_again(version, end, now, new_id)
             if moving:
-                update |= {"predicate": alias, "written_as": None}
-            insert.append(version.model_copy(update=update))
+                again = again.model_copy(update={"predicate": alias, "written_as": None})
+            insert.append(again)
     return Plan(now=now, expire=tuple(expire), insert=tuple(insert), predicate=alias)

@@ -129,6 +129,22 @@ def _explicit(version: FactVersion, history: Sequence[FactVersion]) -> bool:
     )
 
 
+def believed_again(
+    version: FactVersion, end: datetime | None, now: datetime, new_id: Callable[[], str]
+) -> FactVersion:
+    """``version`` written again at ``now`` with the window ending at ``end``: what a
+    correction or a split re-opens (the old version is expired beside it)."""
+    return version.model_copy(
+        update={
+            "version_id": new_id(),
+            "invalid_at": end,
+            "created_at": now,
+            "expired_at": None,
+            "retired_reason": None if end is None else RetiredReason.ENDED,
+        }
+    )
+
+
 def places_overlap(a: FactVersion, b: FactVersion) -> bool:
     """Two versions of a slot constrain each other's windows when their places overlap."""
     return a.workspace is None or b.workspace is None or a.workspace == b.workspace
@@ -175,15 +191,5 @@ def restore_after_correction(
         if end == closed.invalid_at:
             continue
         expire.append(Expiry(version_id=closed.version_id, reason=RetiredReason.CORRECTED))
-        insert.append(
-            closed.model_copy(
-                update={
-                    "version_id": new_id(),
-                    "invalid_at": end,
-                    "created_at": now,
-                    "expired_at": None,
-                    "retired_reason": None if end is None else RetiredReason.ENDED,
-                }
-            )
-        )
+        insert.append(believed_again(closed, end, now, new_id))
     return expire, insert

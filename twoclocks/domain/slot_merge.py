@@ -123,16 +123,14 @@ def _gains(
     the tier (and writer) of one trusted more."""
     by_id = {v.version_id: v for v in versions}
     gains: dict[str, dict[str, object]] = {}
-    episodes: dict[str, tuple[str, ...]] = {}
     for version_id, survivor in folded.items():
         gone = by_id[version_id]
-        held = episodes.get(survivor.version_id, survivor.episodes)
-        extra = tuple(e for e in gone.episodes if e not in held)
         gain = gains.setdefault(survivor.version_id, {})
+        held = survivor.model_copy(update=gain)  # with what earlier folds gave it
+        extra = tuple(e for e in gone.episodes if e not in held.episodes)
         if extra:
-            episodes[survivor.version_id] = held + extra
-            gain["episodes"] = held + extra
-        gain |= vouches_more(survivor.model_copy(update=gain), gone)
+            gain["episodes"] = held.episodes + extra
+        gain |= vouches_more(held, gone)
     return gains
 
 
