@@ -8,7 +8,7 @@ sees the one typed error instead of a redis exception.
 from __future__ import annotations
 
 import functools
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from twoclocks.domain.errors import StoreUnavailable
@@ -24,20 +24,29 @@ class GuardedGraph:
     def __init__(self, graph: AsyncGraph) -> None:
         self._graph = graph
 
-    async def query(self, statement: str, params: dict[str, Any] | None = None) -> QueryResult:
-        """Run a read-write query."""
-        return await self._guarded(self._graph.query(statement, params))
+    async def query(
+        self, statement: str, params: dict[str, Any] | None = None, *, repeatable: bool = True
+    ) -> QueryResult:
+        """Run a read-write query; a ``repeatable`` one (it answers the same when run twice)
+        is run once more when its connection was lost under it."""
+        return await _guarded(lambda: self._graph.query(statement, params), repeatable)
 
     async def ro_query(self, statement: str, params: dict[str, Any] | None = None) -> QueryResult:
-        """Run a read-only query."""
-        return await self._guarded(self._graph.ro_query(statement, params))
+        """Run a read-only query, once more when its connection was lost under it."""
+        return await _guarded(lambda: self._graph.ro_query(statement, params), repeatable=True)
 
-    @staticmethod
-    async def _guarded(call: Awaitable[QueryResult]) -> QueryResult:
+
+async def _guarded(call: Callable[[], Awaitable[QueryResult]], repeatable: bool) -> QueryResult:
+    # After the watchdog restarts the server, every pooled connection is dead: the first
+    # use of one fails and redis drops it, so a second run gets a fresh connection. A
+    # server still down fails the second run too, and that is the StoreUnavailable.
+    for last_try in (not repeatable, True):
         try:
-            return await call
+            return await call()
         except _lost_errors() as e:
-            raise StoreUnavailable(f"lost the connection to FalkorDB: {e}") from e
+            if last_try or not isinstance(e, _dead_connection_errors()):
+                raise StoreUnavailable(f"lost the connection to FalkorDB: {e}") from e
+    raise AssertionError("unreachable: the last try returns or raises")
 
 
 @functools.cache
@@ -47,3 +56,11 @@ def _lost_errors() -> tuple[type[BaseException], ...]:
     from redis.exceptions import TimeoutError as RedisTimeoutError
 
     return (RedisConnectionError, RedisTimeoutError, ConnectionError)
+
+
+@functools.cache
+def _dead_connection_errors() -> tuple[type[BaseException], ...]:
+    # Not a timeout: a server that stops answering is not cured by asking it again.
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    return (RedisConnectionError, ConnectionError)

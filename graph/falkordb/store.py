@@ -320,7 +320,8 @@ class FalkorDBStore(KeyStore):
     async def delete_fact(self, account: str, fact_id: str) -> int:
         """Physically remove every version of a fact; operator use only."""
         graph = await self._graph(account)
-        result = await graph.query(cypher.DELETE_FACT, {"g": account, "fact_id": fact_id})
+        params = {"g": account, "fact_id": fact_id}
+        result = await graph.query(cypher.DELETE_FACT, params, repeatable=False)  # counts
         return int(result.result_set[0][0]) if result.result_set else 0
 
     async def slot_names(self, account: str, subject: str) -> dict[str, str]:
@@ -364,10 +365,9 @@ class FalkorDBStore(KeyStore):
         """Register an account with its hashed key; False if the name is taken."""
         check_account(account)
         graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
-        result = await graph.query(
-            cypher.SAVE_ACCOUNT,
-            {"name": account, "key_hash": key_hash, "created_at_us": to_us(created_at)},
-        )
+        params = {"name": account, "key_hash": key_hash, "created_at_us": to_us(created_at)}
+        # Not repeatable: a second run of a create that landed reads "name taken".
+        result = await graph.query(cypher.SAVE_ACCOUNT, params, repeatable=False)
         return bool(result.result_set)
 
     async def _registry_rows(
@@ -375,7 +375,12 @@ class FalkorDBStore(KeyStore):
     ) -> list[dict[str, Any]]:
         """Run one statement on the accounts graph (API keys live there); rows as dicts."""
         graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
-        result = await (graph.query if write else graph.ro_query)(statement, params)
+        # A key write is run once: a second run of a create or a rotation that landed
+        # would answer differently (name taken, old key already gone).
+        if write:
+            result = await graph.query(statement, params, repeatable=False)
+        else:
+            result = await graph.ro_query(statement, params)
         names = [column[1] if isinstance(column, list | tuple) else column
                  for column in result.header]  # fmt: skip
         return [dict(zip(names, row, strict=True)) for row in result.result_set]
@@ -420,7 +425,8 @@ class FalkorDBStore(KeyStore):
         graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
         params = {"account": check_account(account), "uuid": turn_id, "state": state,
                   "at_us": to_us(at)}  # fmt: skip
-        result = await graph.query(cypher.FINISH_TURN, params)
+        # Not repeatable: a second run of a finish that landed finds nothing queued.
+        result = await graph.query(cypher.FINISH_TURN, params, repeatable=False)
         return bool(result.result_set)
 
     async def turn_counts(self, account: str) -> dict[str, int]:

@@ -195,12 +195,25 @@ class Neo4jStore(KeyStore):
         except (ServiceUnavailable, SessionExpired) as e:
             raise StoreUnavailable(f"lost the connection to Neo4j at {self._uri}: {e}") from e
 
-    async def _run(self, statement: str, params: dict[str, Any] | None = None) -> list[Any]:
-        # An auto-commit run: one round trip fewer than a managed transaction, and every
-        # read or single-statement write here is atomic on its own.
-        async with self._session() as session:
-            result = await session.run(statement, params or {})
-            return [record async for record in result]
+    async def _run(
+        self, statement: str, params: dict[str, Any] | None = None, *, repeatable: bool = True
+    ) -> list[Any]:
+        """One auto-commit statement's records. A ``repeatable`` one (a read, or a write that
+        gives the same answer when run twice) is run once more when its connection is lost:
+        after a server restart, or an idle connection closed under the pool, the first use
+        of a pooled connection fails; the driver then drops every idle one, and the second
+        run opens a fresh connection."""
+        # Auto-commit: one round trip fewer than a managed transaction, and every read or
+        # single-statement write here is atomic on its own.
+        for last_try in (not repeatable, True):
+            try:
+                async with self._session() as session:
+                    result = await session.run(statement, params or {})
+                    return [record async for record in result]
+            except StoreUnavailable:
+                if last_try:
+                    raise
+        raise AssertionError("unreachable: the last try returns or raises")
 
     async def _read(self, statement: str, params: dict[str, Any]) -> list[FactVersion]:
         return [version_from_row(record) for record in await self._run(statement, params)]
@@ -321,9 +334,8 @@ class Neo4jStore(KeyStore):
 
     async def delete_fact(self, account: str, fact_id: str) -> int:
         """Physically remove every version of a fact; operator use only."""
-        rows = await self._run(
-            cypher.DELETE_FACT, {"g": check_account(account), "fact_id": fact_id}
-        )
+        params = {"g": check_account(account), "fact_id": fact_id}
+        rows = await self._run(cypher.DELETE_FACT, params, repeatable=False)  # counts removals
         return int(rows[0]["removed"]) if rows else 0
 
     async def slot_names(self, account: str, subject: str) -> dict[str, str]:
@@ -363,7 +375,8 @@ class Neo4jStore(KeyStore):
         params = {"name": check_account(account), "key_hash": key_hash,
                   "created_at_us": to_us(created_at)}  # fmt: skip
         try:
-            return bool(await self._run(cypher.SAVE_ACCOUNT, params))
+            # Not repeatable: a second run of a create that landed reads "name taken".
+            return bool(await self._run(cypher.SAVE_ACCOUNT, params, repeatable=False))
         except ConstraintError:  # a racing create of the same name won
             return False
 
@@ -371,7 +384,10 @@ class Neo4jStore(KeyStore):
         self, statement: str, params: dict[str, Any], *, write: bool
     ) -> list[dict[str, Any]]:
         """Run one statement (accounts and API keys share the database); rows as dicts."""
-        return [record.data() for record in await self._run(statement, params)]
+        # A key write is run once: a second run of a create or a rotation that landed
+        # would answer differently (name taken, old key already gone).
+        rows = await self._run(statement, params, repeatable=not write)
+        return [record.data() for record in rows]
 
     async def account_settings(self, account: str) -> str | None:
         """The account's settings as JSON text, or None when never saved."""
@@ -408,7 +424,8 @@ class Neo4jStore(KeyStore):
         """Mark a queued turn done (its text is dropped); False when it was not queued."""
         params = {"account": check_account(account), "uuid": turn_id, "state": state,
                   "at_us": to_us(at)}  # fmt: skip
-        return bool(await self._run(cypher.FINISH_TURN, params))
+        # Not repeatable: a second run of a finish that landed finds nothing queued.
+        return bool(await self._run(cypher.FINISH_TURN, params, repeatable=False))
 
     async def turn_counts(self, account: str) -> dict[str, int]:
         """The account's queued turns by state (queued, extracted, failed, ...)."""

@@ -47,10 +47,14 @@ class SeverableLink:
             doomed = [s for s in (self._listener, *self._open) if s is not None]
             self._listener = None
             self._open.clear()
-        for s in doomed:
-            with contextlib.suppress(OSError):
-                s.shutdown(socket.SHUT_RDWR)
-            s.close()
+        _close(doomed)
+
+    def drop(self) -> None:
+        """Close every open connection but go on accepting new ones: what a client's pool
+        meets after a server restart, or when something between closes idle connections."""
+        with self._lock:
+            doomed, self._open = self._open, []
+        _close(doomed)
 
     def _serve(self, listener: socket.socket) -> None:
         self._listener = listener
@@ -67,6 +71,13 @@ class SeverableLink:
                 self._open += [client, upstream]
             for a, b in ((client, upstream), (upstream, client)):
                 threading.Thread(target=_copy, args=(a, b), daemon=True).start()
+
+
+def _close(doomed: list[socket.socket]) -> None:
+    for s in doomed:
+        with contextlib.suppress(OSError):
+            s.shutdown(socket.SHUT_RDWR)
+        s.close()
 
 
 def _copy(source: socket.socket, sink: socket.socket) -> None:

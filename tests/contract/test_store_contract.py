@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
+from severable import SeverableLink
 from storekit import T0, Writer, fresh_account
 
 from twoclocks.domain.model import (
@@ -465,3 +466,22 @@ async def test_falkordb_string_range_bug_does_not_affect_us(falkordb_server: Any
     finally:
         await store.close()
         await raw.aclose()
+
+
+async def test_a_read_after_the_server_dropped_its_connections_still_answers(
+    linked_store: tuple[Store, SeverableLink], account: str
+) -> None:
+    # A restarted server, or something between that closes idle connections, leaves the
+    # pool holding dead ones: a read is tried once more on a fresh connection, not failed.
+    store, link = linked_store
+    w = Writer(store, account)
+    await w.write("api", "region", "eu-west", T0, now=T0)
+    link.drop()
+    slot = await store.read_slot(account, "api", "region")
+    assert [v.object for v in slot.versions] == ["eu-west"]
+    link.drop()
+    assert [v.object for v in await store.query(account, FactQuery(now=T0 + DAY))] == ["eu-west"]
+    link.drop()  # and a write, whose transaction the driver or client begins again
+    await w.write("api", "region", "us-east", T0 + DAY, now=T0 + DAY)
+    now = await store.query(account, FactQuery(now=T0 + 2 * DAY))
+    assert [v.object for v in now] == ["us-east"]
