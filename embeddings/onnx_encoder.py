@@ -6,26 +6,32 @@ p50 through ONNX Runtime against 16.6 ms through ``SentenceTransformer.encode``,
 vectors equal to torch's within 2e-7. Batches of 64 are compute-bound either way (~290/s).
 
 The transformer is exported from the loaded torch model to ONNX in memory at load time
-(about 1.5 s; nothing is written to disk), then mean pooling and L2 normalisation are
-done here. Only models shaped like that (Transformer, mean Pooling, optional Normalize)
-take this path, and only when a probe encodes the same as torch; anything else stays on
-torch, and ``OnnxUnsuitable`` says why.
+(about 1.5 s), then mean pooling and L2 normalisation are done here; ``onnx_cache`` keeps
+the export on disk so that a later start skips torch altogether. Only models shaped like
+that (Transformer, mean Pooling, optional Normalize) take this path, and only when a probe
+encodes the same as torch; anything else stays on torch, and ``OnnxUnsuitable`` says why.
 """
 
 from __future__ import annotations
 
 import io
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from sentence_transformers import SentenceTransformer
 
+    from twoclocks.embeddings.onnx_cache import OnnxCache
+
+Tokenize = Callable[[list[str]], Mapping[str, Any]]
+"""Texts -> numpy arrays by input name (input_ids, attention_mask, ...), padded, truncated."""
+
 PROBES = (
     "which CI do we use?",
     "billing-api ci provider CircleCI since the migration in production",
     "x",
+    " ".join(["rollout"] * 300),  # past max_seq_length: the truncation is checked too
 )
 BULK_TEXTS = 32
 """Batches this large or larger use the bulk session (when there is one)."""
@@ -43,22 +49,25 @@ class OnnxEncoder:
     def __init__(
         self,
         session: Any,
-        tokenizer: Any,
-        max_length: int,
+        tokenize: Tokenize,
         inputs: Sequence[str],
         bulk_session: Any = None,
     ) -> None:
         self._session = session
         self._bulk = bulk_session or session
-        self._tokenizer = tokenizer
-        self._max_length = max_length
+        self._tokenize = tokenize
         self._inputs = tuple(inputs)
 
     @classmethod
     def from_model(
-        cls, model: SentenceTransformer, threads: int, bulk_threads: int | None = None
+        cls,
+        model: SentenceTransformer,
+        threads: int,
+        bulk_threads: int | None = None,
+        cache: OnnxCache | None = None,
     ) -> OnnxEncoder:
-        """Export ``model``'s transformer and check it; raises OnnxUnsuitable.
+        """Export ``model``'s transformer and check it; raises OnnxUnsuitable. An export
+        that passes is kept in ``cache`` (when given) for the next start.
 
         ``threads`` run queries and small batches. With ``bulk_threads`` above it, batches
         of at least BULK_TEXTS run on a second session that wide (without spin-waiting, so
@@ -85,11 +94,20 @@ class OnnxEncoder:
                 bulk = _session(onnxruntime, data, bulk_threads)
         except Exception as exc:  # the exporter and the runtime raise many kinds
             raise OnnxUnsuitable(f"export to ONNX failed: {type(exc).__name__}: {exc}") from exc
-        encoder = cls(session, tokenizer, int(transformer.max_seq_length), inputs, bulk)
+        max_length = int(transformer.max_seq_length)
+
+        def tokenize(texts: list[str]) -> Mapping[str, Any]:
+            return tokenizer(  # type: ignore[no-any-return]
+                texts, padding=True, truncation=True, max_length=max_length, return_tensors="np"
+            )
+
+        encoder = cls(session, tokenize, inputs, bulk)
         reference = model.encode(list(PROBES), normalize_embeddings=True, convert_to_numpy=True)
         drift = float(np.abs(encoder.encode(list(PROBES), batch_size=8) - reference).max())
         if drift > TOLERANCE:
             raise OnnxUnsuitable(f"ONNX vectors differ from torch's by {drift:.2g}")
+        if cache is not None:
+            cache.save(data, reference, inputs, max_length)
         return encoder
 
     def encode(self, texts: list[str], batch_size: int) -> Any:
@@ -109,9 +127,7 @@ class OnnxEncoder:
         return out
 
     def _encode_batch(self, session: Any, texts: list[str], np: Any) -> Any:
-        batch = self._tokenizer(
-            texts, padding=True, truncation=True, max_length=self._max_length, return_tensors="np"
-        )
+        batch = self._tokenize(texts)
         feed = {name: batch[name].astype(np.int64) for name in self._inputs}
         hidden = session.run(None, feed)[0]
         mask = batch["attention_mask"][..., None].astype(np.float32)
@@ -123,14 +139,21 @@ class OnnxEncoder:
 _KNOWN_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
 
-def _session(onnxruntime: Any, data: bytes, threads: int) -> Any:
+def session_options(onnxruntime: Any, threads: int) -> Any:
+    """ONNX Runtime options for a session of ``threads`` that does not spin between kernels."""
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     if threads > 1:
         # Spinning threads burn the core the store needs between two kernels.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return onnxruntime.InferenceSession(data, options, providers=["CPUExecutionProvider"])
+    return options
+
+
+def _session(onnxruntime: Any, data: bytes, threads: int) -> Any:
+    return onnxruntime.InferenceSession(
+        data, session_options(onnxruntime, threads), providers=["CPUExecutionProvider"]
+    )
 
 
 def _mean_pooled(modules: list[Any]) -> bool:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from twoclocks.domain.errors import ModelUnavailable
+from twoclocks.embeddings.onnx_cache import OnnxCache
 from twoclocks.embeddings.onnx_encoder import OnnxEncoder, OnnxUnsuitable
 
 if TYPE_CHECKING:
@@ -50,7 +51,9 @@ class SentenceTransformerEmbedder:
     more then use every core: a bulk load has the machine to itself).
     ``runtime="onnx"`` (the default) runs the same weights on ONNX Runtime when the
     model allows it (see ``onnx_encoder``), four times faster for a query;
-    ``runtime_in_use`` says which one encodes.
+    ``runtime_in_use`` says which one encodes. With ``onnx_cache`` (a folder), the ONNX
+    export is kept there, and a later load from it imports neither torch nor transformers
+    (see ``onnx_cache``): loaded in about 1 s instead of about 22 s on 2 cores.
     """
 
     def __init__(
@@ -61,6 +64,7 @@ class SentenceTransformerEmbedder:
         query_cache_size: int = 1024,
         num_threads: int | None = None,
         runtime: Runtime = "onnx",
+        onnx_cache: Path | None = None,
     ) -> None:
         if batch_size < 1:
             raise ValueError(f"batch_size must be at least 1, got {batch_size}")
@@ -74,6 +78,7 @@ class SentenceTransformerEmbedder:
         self._query_cache_size = query_cache_size
         self._num_threads = num_threads
         self._runtime: Runtime = runtime
+        self._onnx_cache = onnx_cache
 
         self._model: SentenceTransformer | None = None
         self._onnx: OnnxEncoder | None = None
@@ -106,8 +111,8 @@ class SentenceTransformerEmbedder:
 
     @property
     def is_loaded(self) -> bool:
-        """Whether the model is in memory."""
-        return self._model is not None
+        """Whether the model is in memory (as torch's model, or as its kept ONNX export)."""
+        return self._model_path is not None
 
     @property
     def dimension(self) -> int:
@@ -118,8 +123,14 @@ class SentenceTransformerEmbedder:
 
     @property
     def model(self) -> SentenceTransformer:
-        """The loaded SentenceTransformer, for callers that need it directly."""
-        return self._loaded()
+        """The SentenceTransformer, for callers that need it directly; loads it with torch
+        even when the kept ONNX export encodes."""
+        self._loaded()
+        with self._load_lock:
+            if self._model is None:
+                assert self._model_path is not None
+                self._model, _ = _load_model(self._model_path, self._device, self._num_threads)
+            return self._model
 
     def load(self) -> SentenceTransformerEmbedder:
         """Load the model once (later calls return at once); raise ModelUnavailable on failure."""
@@ -174,12 +185,13 @@ class SentenceTransformerEmbedder:
             self._misses = 0
 
     def _encode(self, texts: list[str]) -> Any:
-        model = self._loaded()
+        self._loaded()
         with self._encode_lock:
             try:
                 if self._onnx is not None:
                     return self._onnx.encode(texts, self.batch_size)
-                return self._encode_on_torch(model, texts)
+                assert self._model is not None  # loaded, and not from the ONNX export
+                return self._encode_on_torch(self._model, texts)
             except Exception as exc:  # torch, tokenizers and onnxruntime raise many kinds
                 # A typed 503 naming the model, not an anonymous 500: recall drops its
                 # vector leg on it, a write is refused whole and nothing is stored.
@@ -196,18 +208,24 @@ class SentenceTransformerEmbedder:
             show_progress_bar=False,
         )
 
-    def _loaded(self) -> SentenceTransformer:
-        model = self._model
-        if model is not None:
-            return model
+    def _loaded(self) -> None:
+        if self._model_path is not None:  # set last: the encoder and dimension are ready
+            return
         with self._load_lock:
-            if self._model is None:
-                path = _resolve_model_path(self._model_spec)
+            if self._model_path is not None:
+                return
+            path = _resolve_model_path(self._model_spec)
+            on_onnx = self._runtime == "onnx" and self._device == "cpu"
+            cache = OnnxCache(self._onnx_cache, path) if on_onnx and self._onnx_cache else None
+            kept = cache.load(*_onnx_threads(self._num_threads)) if cache else None
+            if kept is not None:
+                self._onnx, self._dimension = kept
+            else:
                 model, self._dimension = _load_model(path, self._device, self._num_threads)
-                if self._runtime == "onnx" and self._device == "cpu":
-                    self._onnx = _onnx_encoder(model, self._num_threads)
-                self._model, self._model_path = model, path
-            return self._model
+                if on_onnx:
+                    self._onnx = _onnx_encoder(model, self._num_threads, cache)
+                self._model = model
+            self._model_path = path
 
 
 def _resolve_model_path(spec: str) -> Path:
@@ -270,18 +288,22 @@ def _load_model(
     return model, int(dimension)
 
 
-def _onnx_encoder(model: SentenceTransformer, requested: int | None) -> OnnxEncoder | None:
-    """The ONNX Runtime encoder for ``model``, or None (logged): queries on torch's thread
-    count, bulk batches on every usable core unless a thread count was requested."""
-    import torch
-
+def _onnx_encoder(
+    model: SentenceTransformer, requested: int | None, cache: OnnxCache | None
+) -> OnnxEncoder | None:
+    """The ONNX Runtime encoder for ``model`` (kept in ``cache`` when given), or None
+    (logged)."""
     try:
-        return OnnxEncoder.from_model(
-            model, threads=torch.get_num_threads(), bulk_threads=requested or _usable_cores()
-        )
+        return OnnxEncoder.from_model(model, *_onnx_threads(requested), cache=cache)
     except OnnxUnsuitable as exc:
         log.warning("embedding with torch, not ONNX Runtime: %s", exc)
         return None
+
+
+def _onnx_threads(requested: int | None) -> tuple[int, int]:
+    """Threads for queries (as many as torch would get, see ``_cap_torch_threads``) and for
+    bulk batches (every usable core unless a thread count was requested)."""
+    return requested or max(1, _usable_cores() - 1), requested or _usable_cores()
 
 
 def _usable_cores() -> int:
