@@ -165,12 +165,11 @@ def block_in(requests: list[dict[str, Any]]) -> tuple[bool, str]:
 
 
 def first_fact(answer: str) -> str:
-    """A recall answer's top fact as one line, or what came back instead."""
-    try:
-        top = json.loads(answer)["facts"][0]
-        return f"top: {top['subject']} · {top['predicate']}: {top['object']} ({top['tier']})"
-    except (ValueError, KeyError, IndexError, TypeError):
-        return answer[:120] or "no tool result"
+    """A recall answer's top fact line, as the model read it, or what came back instead."""
+    lines = answer.splitlines()
+    if len(lines) > 1 and lines[0].startswith("rows: "):
+        return f"top: {lines[1].removeprefix('- ')}"
+    return answer[:120] or "no tool result"
 
 
 def episodes_holding(

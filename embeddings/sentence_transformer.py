@@ -269,8 +269,11 @@ def _load_model(
     try:
         import torch
         from sentence_transformers import SentenceTransformer
+        from transformers.utils import logging as transformers_logging
 
         _cap_torch_threads(torch, num_threads)
+        # transformers draws a bar over the 103 weights of a local load: noise in the log.
+        transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
         model = SentenceTransformer(str(path), device=device, local_files_only=True)
         # Older releases (pyproject allows >= 3) only have the now-deprecated name.
         if hasattr(model, "get_embedding_dimension"):

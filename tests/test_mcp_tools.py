@@ -96,6 +96,13 @@ def _error_text(result: Any) -> str:
     return "".join(getattr(part, "text", "") for part in result.content)
 
 
+def _read(result: Any) -> str:
+    """The answer's text: what the model reads (recall and timeline send nothing else)."""
+    assert not result.is_error, _error_text(result)
+    assert result.structured_content is None  # Claude Code would show the model that instead
+    return "".join(getattr(part, "text", "") for part in result.content)
+
+
 async def _remember(client: Client, **fields: Any) -> dict[str, Any]:
     result = await client.call_tool("remember", {"tier": "observed", **fields})
     assert not result.is_error, _error_text(result)
@@ -126,13 +133,36 @@ async def test_remember_then_recall_in_the_headers_workspace(
         stored = await _remember(client, subject="ci", predicate="ci_provider", object="CircleCI")
         assert stored["outcome"] == "inserted"
         result = await client.call_tool("recall", {"query": "which CI do we use"})
-    assert not result.is_error, _error_text(result)
-    answer = result.structured_content
-    assert answer["status"] == "rows"
-    fact = next(f for f in answer["facts"] if f["fact_id"] == stored["fact_id"])
-    assert fact["object"] == "CircleCI"
+    text = _read(result)
+    assert text.startswith("rows: ")
+    assert "ci · ci_provider: CircleCI (since " in text and stored["fact_id"][:12] in text
     # No class -> task -> worktree: the workspace came from the header's directory.
-    assert fact["workspace"] == f"worktree:{os.path.realpath(session_dir)}"
+    assert stored["workspace"] == f"worktree:{os.path.realpath(session_dir)}"
+
+
+async def test_the_model_reads_one_line_a_fact_and_revise_takes_the_id_it_shows(
+    runtime: bootstrap.Runtime, key: str, session_dir: Path
+) -> None:
+    # Claude Code hands its model the text content: lines, not the indented JSON rows.
+    async with mcp_over_http(runtime, _headers(key, session_dir)) as client:
+        for predicate, value in (("ci_provider", "CircleCI"), ("cache", "Redis"),
+                                 ("language", "Python"), ("owner", "Aiko Tanaka")):  # fmt: skip
+            await _remember(client, subject="billing-api", predicate=predicate, object=value)
+        result = await client.call_tool("recall", {"query": "which CI does billing-api use"})
+        text = _read(result)
+        line = next(line for line in text.splitlines() if "CircleCI" in line)
+        shown_id = line.rsplit(" id ", 1)[1]
+        ended = {"fact_id": shown_id, "reason": "ended", "replacement": "Drone"}
+        revised = await client.call_tool("revise", ended)
+        assert not revised.is_error, _error_text(revised)
+        timeline = await client.call_tool("timeline", {"subject": "billing-api"})
+    assert text.splitlines()[0].startswith("rows: 4 facts, best first")
+    assert line.startswith("- billing-api · ci_provider: CircleCI (since ")
+    assert all(len(line) < 160 for line in text.splitlines())  # ~500 as a JSON row
+    history = _read(timeline)
+    assert history.startswith("6 versions, by when each was true")
+    assert "[ended]" in next(line for line in history.splitlines() if "CircleCI" in line)
+    assert "(recorded " in history and "Drone" in history
 
 
 async def test_revise_ended_keeps_history_and_a_second_revise_is_refused(
@@ -160,8 +190,9 @@ async def test_revise_ended_keeps_history_and_a_second_revise_is_refused(
         again = await client.call_tool("revise", {"fact_id": stored["fact_id"], "reason": "ended"})
         timeline = await client.call_tool("timeline", {"subject": "ci"})
     assert "FactAlreadyRetired" in _error_text(again)
-    objects = [f["object"] for f in timeline.structured_content["facts"]]
-    assert "CircleCI" in objects and "GitHub Actions" in objects
+    history = _read(timeline)
+    assert "ci · ci_provider: CircleCI (" in history
+    assert "ci · ci_provider: GitHub Actions (" in history
 
 
 async def test_errors_come_back_as_tool_errors_with_their_type_name(
@@ -248,8 +279,7 @@ async def test_retract_hides_the_fact_from_recall(
         done = await client.call_tool("retract", {"fact_id": stored["fact_id"]})
         assert not done.is_error, _error_text(done)
         result = await client.call_tool("recall", {"query": "Helix editor"})
-    ids = [f["fact_id"] for f in result.structured_content["facts"]]
-    assert stored["fact_id"] not in ids
+    assert stored["fact_id"][:12] not in _read(result)
 
 
 async def test_search_episodes_finds_the_persons_own_words(
@@ -293,9 +323,8 @@ async def test_http_backend_forwards_to_a_running_server(
             missing = await client.call_tool("retract", {"fact_id": "nope"})
             # A model-supplied id stays one path segment: it cannot reach another route.
             sneaky = await client.call_tool("retract", {"fact_id": "../../healthz"})
-    facts = recalled.structured_content["facts"]
-    fact = next(f for f in facts if f["fact_id"] == stored["fact_id"])
-    assert fact["workspace"] == f"worktree:{os.path.realpath(session_dir)}"
+    assert "db · engine: Postgres 16 (since " in _read(recalled)
+    assert stored["workspace"] == f"worktree:{os.path.realpath(session_dir)}"
     assert "FactNotFound" in _error_text(missing)
     assert sneaky.is_error
 

@@ -154,7 +154,8 @@ def _slot(v: FactVersion) -> str:
     return f"{label} (written as {_one_line(used)})" if used else label
 
 
-def _tier_note(tier: Tier | None) -> str:
+def tier_note(tier: Tier | None) -> str:
+    """How a line names a fact's tier to a model; an inferred fact says it is a guess."""
     if tier is Tier.INFERRED:
         return "inferred — a guess, verify"
     return tier.value if tier else ""
@@ -181,7 +182,7 @@ def _fact_line(v: FactVersion, since: datetime, tz: tzinfo) -> str:
     until = f" until {format_time(v.invalid_at, tz)}" if v.invalid_at is not None else ""
     return (
         f"- {_one_line(v.subject)} · {_slot(v)}: {_one_line(v.object)}"
-        f" (since {format_time(since, tz)}{until}, {_tier_note(v.tier)})"
+        f" (since {format_time(since, tz)}{until}, {tier_note(v.tier)})"
     )
 
 
@@ -209,7 +210,7 @@ def _invalid_line(v: FactVersion, tz: tzinfo) -> str:
     return (
         f"✗ INVALID {_one_line(v.subject)} · {_slot(v)}: "
         f"{_one_line(v.object)} (from {format_time(v.valid_at, tz)} "
-        f"until {format_time(v.invalid_at, tz)}, {_tier_note(v.tier)})"
+        f"until {format_time(v.invalid_at, tz)}, {tier_note(v.tier)})"
     )
 
 

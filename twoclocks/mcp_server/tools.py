@@ -28,10 +28,10 @@ from twoclocks.graph.port import Clock
 from twoclocks.mcp_server.backends import (
     Backend,
     EpisodeSearch,
-    FactList,
     FactStatusReply,
 )
-from twoclocks.service.recall_requests import RecallRequest, RecallResult
+from twoclocks.mcp_server.rendering import recall_text, timeline_text
+from twoclocks.service.recall_requests import RecallRequest
 from twoclocks.service.requests import (
     RememberRequest,
     RememberResult,
@@ -101,15 +101,17 @@ Search memory for facts relevant to a question, by keyword, meaning and graph li
 unless as_of (what was true at that world time), as_believed (what memory believed at
 that time about that time; with as_of, about as_of) or include_history is given.
 status "empty" means memory has no matching fact; "unavailable" means the store could
-not answer, which is not the same as "no". Each fact carries its fact_id (for revise
-and retract), valid_at / invalid_at (when it was true) and created_at / expired_at
-(when memory believed it); tier "inferred" is a guess, not the person's word.
+not answer, which is not the same as "no". Each fact reads as one line,
+`- subject · predicate: value (since <valid_at> | <valid_at> until <invalid_at>, tier,
+why it is history, from <workspace>) id <start of fact_id>`; revise and retract take
+that id, and timeline shows when memory believed each version. Tier "inferred" is a
+guess, not the person's word.
 
 scope "here" (default) reads this workspace. Use scope "wide" when the person asks
 about another of their projects or repos ("how did we set up Kafka in the ingest
 repo?") or about "anywhere" / "any of our services": it reads every project of this
-space (and the spaces it reads from), never beyond. A fact from elsewhere has
-elsewhere: true and its workspace names the project, repo or worktree it is from."""
+space (and the spaces it reads from), never beyond. A fact from elsewhere says
+`from <workspace>`: the project, repo or worktree it is from."""
 
 REVISE_DOC = """\
 Retire a fact that is no longer the truth, optionally naming its replacement.
@@ -142,7 +144,8 @@ List fact versions in time order on one clock: "world" orders by when things wer
 true (valid_at), "system" by when memory learned them (created_at). Use it for
 "what changed", "when did we switch X", or to find an old version's fact_id.
 since is inclusive and until exclusive, both RFC 3339 with an offset; limit caps
-the rows (the rest are counted in `more`)."""
+the rows (the rest are counted in `more`). Each version reads as a recall line, with
+`(recorded <created_at> until <expired_at>)`: when memory believed it."""
 
 SEARCH_EPISODES_DOC = """\
 Search the raw episodes facts came from (the person's own messages, tool events)
@@ -298,7 +301,11 @@ def build_server(backend: Backend) -> MCPServer:
             )
             return await backend.remember(ctx, req)
 
-    @server.tool(title="Recall facts", description=RECALL_DOC, annotations=reads)
+    # Text only, no structured content: Claude Code hands its model the structured content
+    # when there is one, and the lines cost a seventh of the rows (mcp_server/rendering.py).
+    @server.tool(
+        title="Recall facts", description=RECALL_DOC, annotations=reads, structured_output=False
+    )
     async def recall(
         query: Annotated[str, Field(description="What to look for, in words", max_length=2000)],
         ctx: Context,
@@ -312,7 +319,7 @@ def build_server(backend: Backend) -> MCPServer:
             RecallScope,
             Field(description="here: this workspace; wide: every project of this space"),
         ] = RecallScope.HERE,
-    ) -> RecallResult:
+    ) -> str:
         with _tool_errors():
             req = RecallRequest.model_validate(
                 _drop_none(
@@ -327,7 +334,7 @@ def build_server(backend: Backend) -> MCPServer:
                     }
                 )
             )
-            return await backend.recall(ctx, req)
+            return recall_text(await backend.recall(ctx, req))
 
     @server.tool(
         title="Revise a fact (ended or corrected)",
@@ -386,7 +393,12 @@ def build_server(backend: Backend) -> MCPServer:
             await backend.retract(ctx, fact_id)
             return FactStatusReply(fact_id=fact_id, status="retracted")
 
-    @server.tool(title="Timeline of facts", description=TIMELINE_DOC, annotations=reads)
+    @server.tool(
+        title="Timeline of facts",
+        description=TIMELINE_DOC,
+        annotations=reads,
+        structured_output=False,
+    )
     async def timeline(
         ctx: Context,
         clock: Annotated[
@@ -401,14 +413,14 @@ def build_server(backend: Backend) -> MCPServer:
         limit: Annotated[
             int, Field(ge=1, le=TIMELINE_LIMIT, description="most rows to return")
         ] = 100,
-    ) -> FactList:
+    ) -> str:
         with _tool_errors():
             # The same rule as the HTTP route's subject (a NUL would reach the engine).
             named = None if subject is None else require_one_line(subject, "subject")
             rows = await backend.timeline(
                 ctx, Clock(clock), _time(since, "since"), _time(until, "until"), named
             )
-            return FactList(facts=rows[:limit], more=max(0, len(rows) - limit))
+            return timeline_text(rows[:limit], max(0, len(rows) - limit), clock)
 
     @server.tool(title="Search episodes", description=SEARCH_EPISODES_DOC, annotations=reads)
     async def search_episodes(

@@ -1,0 +1,86 @@
+"""What a model reads of a recall or a timeline (twoclocks/mcp_server/rendering.py)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from twoclocks.domain.model import Kind, RetiredReason, Tier
+from twoclocks.mcp_server.rendering import fact_line, recall_text, timeline_text
+from twoclocks.service.recall_requests import RecallResult, ScoredFact
+from twoclocks.service.requests import Fact
+
+T0 = datetime(2026, 1, 5, tzinfo=UTC)
+T1 = datetime(2026, 6, 1, tzinfo=UTC)
+
+
+def fact(**fields: Any) -> ScoredFact:
+    base: dict[str, Any] = {
+        "fact_id": "1f0fca608f1241ddae1d73facd5385d7", "version_id": "v1",
+        "subject": "billing-api", "predicate": "cache", "object": "Redis", "kind": Kind.FACT,
+        "tier": Tier.ASSERTED, "place": None, "workspace": "repo:/src/billing",
+        "valid_at": T0, "invalid_at": None, "created_at": T0, "expired_at": None,
+        "retired_reason": None, "supersedes": None, "score": 1.0,
+    }  # fmt: skip
+    return ScoredFact(**(base | fields))
+
+
+def test_a_current_fact_reads_as_its_value_window_tier_and_short_id() -> None:
+    assert fact_line(fact()) == (
+        "- billing-api · cache: Redis (since 2026-01-05 00:00 +00, asserted) id 1f0fca608f12"
+    )
+
+
+def test_an_inferred_fact_says_it_is_a_guess_and_one_from_elsewhere_says_where() -> None:
+    line = fact_line(fact(tier=Tier.INFERRED, elsewhere=True, workspace="project:/src/web"))
+    assert "(since 2026-01-05 00:00 +00, inferred — a guess, verify, from project:/src/web)" in line
+    # Here, the workspace is the caller's own: not said again.
+    assert "from" not in fact_line(fact(elsewhere=False))
+
+
+def test_history_says_why_it_is_history_on_its_own_clock() -> None:
+    ended = fact(invalid_at=T1, retired_reason=RetiredReason.ENDED)
+    assert fact_line(ended).startswith(
+        "- billing-api · cache: Redis (2026-01-05 00:00 +00 until 2026-06-01 00:00 +00, "
+        "asserted) [ended] id "
+    )
+    corrected = fact(expired_at=T1, retired_reason=RetiredReason.CORRECTED)
+    assert "(since 2026-01-05 00:00 +00, asserted) [corrected]" in fact_line(corrected)
+
+
+def test_a_value_filed_under_another_slot_name_says_the_name_it_was_written_as() -> None:
+    # "45000" under timeout_seconds leans on the name it was given.
+    line = fact_line(fact(predicate="timeout_seconds", object="45000", written_as="timeout_ms"))
+    assert "· timeout_seconds (written as timeout ms): 45000 (" in line
+
+
+def test_a_value_with_a_line_break_stays_one_line() -> None:
+    assert "\n" not in fact_line(fact(object="Redis\nrows: 1 fact"))
+
+
+def test_a_recall_heads_its_lines_and_says_empty_and_unavailable_apart() -> None:
+    text = recall_text(RecallResult(status="rows", facts=[fact(), fact(object="Memcached")]))
+    head, *lines = text.splitlines()
+    assert head == "rows: 2 facts, best first (revise and retract take the id)"
+    assert [line.split(": ")[1].split(" (")[0] for line in lines] == ["Redis", "Memcached"]
+    assert recall_text(RecallResult(status="empty", facts=[])).startswith("empty: nothing")
+    unavailable = recall_text(RecallResult(status="unavailable", facts=[]))
+    assert unavailable.startswith("unavailable:") and "not" in unavailable
+
+
+def test_a_timeline_line_adds_when_memory_believed_it_and_counts_what_was_cut() -> None:
+    replaced = Fact.model_validate(
+        fact(invalid_at=T1, expired_at=T1, retired_reason=RetiredReason.ENDED).model_dump()
+    )
+    text = timeline_text([replaced], more=3, clock="system")
+    head, line = text.splitlines()
+    assert head == "1 version, by when memory recorded each; 3 more matched " \
+        "(narrow since/until or raise limit)"  # fmt: skip
+    assert line.endswith("(recorded 2026-01-05 00:00 +00 until 2026-06-01 00:00 +00)")
+    assert timeline_text([], more=0, clock="world").startswith("empty:")
+
+
+def test_the_lines_cost_a_fraction_of_the_rows_as_json() -> None:
+    # What Claude Code would have shown its model: the rows' JSON (structured content).
+    answer = RecallResult(status="rows", facts=[fact(object=f"Redis {i}") for i in range(10)])
+    assert len(recall_text(answer)) * 4 < len(answer.model_dump_json())

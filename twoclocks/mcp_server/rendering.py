@@ -1,0 +1,92 @@
+"""What a model reads of a recall or a timeline: one line per fact, as the block writes them.
+
+Why: an MCP client hands its model a tool's answer as text, or (Claude Code 2.1, when the
+answer has one) as its structured content in JSON: about 500 characters a fact, twenty
+fields, half of them null, so a recall of 10 cost the agent ~1,500 tokens. These lines
+keep what an agent acts on (the value, its window on the world clock, its tier, why it is
+history, where it applies when that is elsewhere, and a short id that revise and retract
+take) at about a seventh of the size, and recall and timeline answer with them alone.
+Programs read the same rows whole from the HTTP API (`/v1/recall`, `/v1/timeline`).
+
+For example, a recall with the billing cache, a fact from another project and a value a
+correction retired (asked with include_history)::
+
+    rows: 3 facts, best first (revise and retract take the id)
+    - api · cache: Redis (since 2026-12-03 21:39 +00, asserted) id 1f0fca608f12
+    - web · ui: Astro (since 2026-11-02 09:00 +00, asserted, from project:/site) id 9a1c20e4b7d3
+    - api · ci: Drone (since 2026-01-05 00:00 +00, inferred — a guess, verify) [corrected]
+      id 51e0c9d2aa40
+
+(the last is one line in the answer).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC
+
+from twoclocks.domain.block import format_time, tier_note
+from twoclocks.domain.model import on_one_line
+from twoclocks.domain.slot_verdict import name_used
+from twoclocks.service.recall_requests import RecallResult, ScoredFact
+from twoclocks.service.requests import Fact
+
+SHORT_ID = 12
+"""As the CLI shows ids: enough to be unique in any account, and revise takes a start."""
+
+_STATUS = {
+    "empty": "empty: nothing recorded matches (a measured no, not an error)",
+    "unavailable": "unavailable: the store could not answer; nothing is known either way, "
+    "try again",
+}
+
+
+def recall_text(answer: RecallResult) -> str:
+    """The lines a model reads for a recall answer."""
+    if answer.status != "rows" or not answer.facts:
+        return _STATUS.get(answer.status, answer.status)
+    head = f"rows: {_count(answer.facts)}, best first (revise and retract take the id)"
+    return "\n".join([head, *(fact_line(f) for f in answer.facts)])
+
+
+def timeline_text(facts: Sequence[Fact], more: int, clock: str) -> str:
+    """The lines a model reads for a timeline: one per version, in the clock's order."""
+    if not facts:
+        return "empty: no version in that window"
+    order = "by when each was true" if clock == "world" else "by when memory recorded each"
+    cut = f"; {more} more matched (narrow since/until or raise limit)" if more else ""
+    lines = [f"{_count(facts, 'version')}, {order}{cut}"]
+    for fact in facts:
+        believed = format_time(fact.created_at, UTC)
+        if fact.expired_at is not None:
+            believed += f" until {format_time(fact.expired_at, UTC)}"
+        lines.append(f"{fact_line(fact)} (recorded {believed})")
+    return "\n".join(lines)
+
+
+def fact_line(fact: Fact) -> str:
+    """One fact: triple, window, tier, why it is history, where it applies if elsewhere, id."""
+    start = format_time(fact.valid_at, UTC)
+    if fact.invalid_at is None:
+        window = f"since {start}"
+    else:
+        window = f"{start} until {format_time(fact.invalid_at, UTC)}"
+    notes = [window, tier_note(fact.tier) or "no tier"]
+    if isinstance(fact, ScoredFact) and fact.elsewhere and fact.workspace:
+        notes.append(f"from {on_one_line(fact.workspace)}")
+    why = ""  # why it is history, as the CLI writes it: [ended], [corrected], ...
+    if fact.expired_at is not None:
+        why = f" [{fact.retired_reason.value if fact.retired_reason else 'no longer believed'}]"
+    elif fact.invalid_at is not None and fact.retired_reason is not None:
+        why = f" [{fact.retired_reason.value}]"
+    slot = on_one_line(fact.predicate)
+    if used := name_used(fact.predicate, fact.written_as):
+        slot = f"{slot} (written as {on_one_line(used)})"
+    return (
+        f"- {on_one_line(fact.subject)} · {slot}: {on_one_line(fact.object)}"
+        f" ({', '.join(notes)}){why} id {fact.fact_id[:SHORT_ID]}"
+    )
+
+
+def _count(rows: Sequence[Fact], noun: str = "fact") -> str:
+    return f"{len(rows)} {noun}" + ("" if len(rows) == 1 else "s")
