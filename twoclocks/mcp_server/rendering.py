@@ -44,7 +44,7 @@ _STATUS = {
 def recall_text(answer: RecallResult) -> str:
     """The lines a model reads for a recall answer."""
     if answer.status != "rows" or not answer.facts:
-        return _STATUS.get(answer.status, answer.status)
+        return _STATUS.get(answer.status, _STATUS["empty"])
     head = f"rows: {_count(answer.facts)}, best first (revise and retract take the id)"
     return "\n".join([head, *(fact_line(f) for f in answer.facts)])
 
