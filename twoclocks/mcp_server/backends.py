@@ -42,13 +42,6 @@ CWD_HEADER = "x-twoclocks-cwd"
 # -- what the tools return -------------------------------------------------------------
 
 
-class FactList(BaseModel):
-    """Fact versions, and how many more matched than were returned."""
-
-    facts: list[Fact]
-    more: int = 0
-
-
 class FactStatusReply(BaseModel):
     """The fact a retract acted on, and its status now."""
 
