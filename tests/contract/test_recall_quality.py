@@ -3,7 +3,9 @@ and the relevance floor of issue 10, on every store."""
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from storekit import T0, Writer
@@ -242,3 +244,31 @@ async def test_current_facts_only_unless_the_clocks_say_otherwise_through_the_fo
     ask = RecallRequest(query="do we still use Black or Ruff format?", k=5, **clocks)
     got = await service(store, keyword=1.0, former=1.0).recall(Caller(account=account), ask)
     assert [f.object for f in got.facts] == want
+
+
+class SlowEntitySearch:
+    """The real store, its entity search slowed as on a busy machine (every other call as is)."""
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._store, name)
+
+    async def entities_named(self, account: str, text: str, limit: int) -> list[str]:
+        await asyncio.sleep(0.3)
+        return await self._store.entities_named(account, text, limit)
+
+
+async def test_recall_leaves_no_search_running_after_it_answers(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # With the walks and the vector leg unweighted nothing awaited the entity search: it
+    # went on reading after recall returned, and failed once the store closed under it.
+    await ew.write("platform", "owner", "Kwame Mensah", T0, now=T0, tier=Tier.OBSERVED)
+    ask = RecallRequest(query="is Kwame still the owner?", k=3)
+    slow: Any = SlowEntitySearch(store)
+    for weights in ({"former": 1.0}, {"keyword": 1.0}):
+        await service(slow, **weights).recall(Caller(account=account), ask)
+        left = [t for t in asyncio.all_tasks() if "RecallService" in t.get_coro().__qualname__]
+        assert left == [], weights

@@ -222,8 +222,11 @@ class RecallService:
             found = await asyncio.gather(*(runs[leg]() for leg in active))
         finally:
             vector = await vector_task
-            if text_task is not None:  # never left running
-                await asyncio.gather(text_task, return_exceptions=True)
+            # Never left running: with its leg unweighted (or recall returning early), a
+            # search still reading after recall returned would go on using the store,
+            # which may be closing by then, and its error would reach no one.
+            started = [task for task in (text_task, named_task) if task is not None]
+            await asyncio.gather(*started, return_exceptions=True)
         found_by = dict(zip(active, found, strict=True))
         # The stores already filter on the tier; the rule is checked again here because a
         # row with no tier reaching a model is the one mistake recall must never make.
