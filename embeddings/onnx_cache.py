@@ -24,7 +24,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from twoclocks.embeddings.onnx_encoder import PROBES, TOLERANCE, OnnxEncoder, session_options
+from twoclocks.embeddings.onnx_encoder import PROBES, TOLERANCE, OnnxEncoder
 
 log = logging.getLogger("twoclocks.embeddings")
 
@@ -69,20 +69,16 @@ class OnnxCache:
             return None
         try:
             import numpy as np
-            import onnxruntime
 
             meta = json.loads((self.folder / META_FILE).read_text())
             if meta.get("format") != _FORMAT or meta.get("probes") != list(PROBES):
                 return None
-            model = str(self.folder / MODEL_FILE)
-            session = _session(onnxruntime, model, threads)
-            bulk = None
-            if bulk_threads is not None and bulk_threads > threads:
-                bulk = _session(onnxruntime, model, bulk_threads)
             tokenize = file_tokenizer(self._model_path / "tokenizer.json", meta["max_length"])
-            encoder = OnnxEncoder(session, tokenize, meta["inputs"], bulk)
+            encoder = OnnxEncoder.from_graph(
+                str(self.folder / MODEL_FILE), tokenize, meta["inputs"], threads, bulk_threads
+            )
             reference = np.asarray(meta["reference"], dtype=np.float32)
-            drift = float(np.abs(encoder.encode(list(PROBES), batch_size=8) - reference).max())
+            drift = encoder.drift_from(reference)
         except Exception as exc:  # a damaged file or folder: export again, never fail a start
             self._discard(f"{type(exc).__name__}: {exc}")
             return None
@@ -132,9 +128,3 @@ def file_tokenizer(path: Path, max_length: int) -> Any:
         }
 
     return tokenize
-
-
-def _session(onnxruntime: Any, model: str, threads: int) -> Any:
-    return onnxruntime.InferenceSession(
-        model, session_options(onnxruntime, threads), providers=["CPUExecutionProvider"]
-    )

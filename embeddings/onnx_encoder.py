@@ -75,8 +75,9 @@ class OnnxEncoder:
         query shares it with the store and the web server.
         """
         try:
-            import numpy as np
-            import onnxruntime
+            # Imported here so that a missing or broken runtime is OnnxUnsuitable (torch
+            # encodes) rather than a failure at the first encode.
+            import onnxruntime  # noqa: F401
             import torch
         except ImportError as exc:
             raise OnnxUnsuitable(f"onnxruntime is not installed ({exc})") from exc
@@ -86,14 +87,6 @@ class OnnxEncoder:
             raise OnnxUnsuitable("the model is not Transformer + mean Pooling (+ Normalize)")
         tokenizer = model.tokenizer
         inputs = [n for n in tokenizer.model_input_names if n in _KNOWN_INPUTS]
-        try:
-            data = _export(transformer.auto_model, tokenizer, inputs, torch)
-            session = _session(onnxruntime, data, threads)
-            bulk = None
-            if bulk_threads is not None and bulk_threads > threads:
-                bulk = _session(onnxruntime, data, bulk_threads)
-        except Exception as exc:  # the exporter and the runtime raise many kinds
-            raise OnnxUnsuitable(f"export to ONNX failed: {type(exc).__name__}: {exc}") from exc
         max_length = int(transformer.max_seq_length)
 
         def tokenize(texts: list[str]) -> Mapping[str, Any]:
@@ -101,14 +94,43 @@ class OnnxEncoder:
                 texts, padding=True, truncation=True, max_length=max_length, return_tensors="np"
             )
 
-        encoder = cls(session, tokenize, inputs, bulk)
+        try:
+            data = _export(transformer.auto_model, tokenizer, inputs, torch)
+            encoder = cls.from_graph(data, tokenize, inputs, threads, bulk_threads)
+        except Exception as exc:  # the exporter and the runtime raise many kinds
+            raise OnnxUnsuitable(f"export to ONNX failed: {type(exc).__name__}: {exc}") from exc
         reference = model.encode(list(PROBES), normalize_embeddings=True, convert_to_numpy=True)
-        drift = float(np.abs(encoder.encode(list(PROBES), batch_size=8) - reference).max())
-        if drift > TOLERANCE:
+        if (drift := encoder.drift_from(reference)) > TOLERANCE:
             raise OnnxUnsuitable(f"ONNX vectors differ from torch's by {drift:.2g}")
         if cache is not None:
             cache.save(data, reference, inputs, max_length)
         return encoder
+
+    @classmethod
+    def from_graph(
+        cls,
+        graph: bytes | str,
+        tokenize: Tokenize,
+        inputs: Sequence[str],
+        threads: int,
+        bulk_threads: int | None,
+    ) -> OnnxEncoder:
+        """An encoder over an ONNX graph (its bytes, or a file's path): a session of
+        ``threads``, and a second one of ``bulk_threads`` when that is wider."""
+        import onnxruntime
+
+        session = _session(onnxruntime, graph, threads)
+        bulk = None
+        if bulk_threads is not None and bulk_threads > threads:
+            bulk = _session(onnxruntime, graph, bulk_threads)
+        return cls(session, tokenize, inputs, bulk)
+
+    def drift_from(self, reference: Any) -> float:
+        """The largest difference, per component, from ``reference``: torch's vectors for
+        PROBES."""
+        import numpy as np
+
+        return float(np.abs(self.encode(list(PROBES), batch_size=8) - reference).max())
 
     def encode(self, texts: list[str], batch_size: int) -> Any:
         """Unit-length vectors, one row per text, in input order (a float32 numpy array)."""
@@ -139,21 +161,14 @@ class OnnxEncoder:
 _KNOWN_INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 
 
-def session_options(onnxruntime: Any, threads: int) -> Any:
-    """ONNX Runtime options for a session of ``threads`` that does not spin between kernels."""
+def _session(onnxruntime: Any, graph: bytes | str, threads: int) -> Any:
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     if threads > 1:
         # Spinning threads burn the core the store needs between two kernels.
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-    return options
-
-
-def _session(onnxruntime: Any, data: bytes, threads: int) -> Any:
-    return onnxruntime.InferenceSession(
-        data, session_options(onnxruntime, threads), providers=["CPUExecutionProvider"]
-    )
+    return onnxruntime.InferenceSession(graph, options, providers=["CPUExecutionProvider"])
 
 
 def _mean_pooled(modules: list[Any]) -> bool:

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from twoclocks.domain.errors import StoreUnavailable
+from twoclocks.graph.lost_connection import run_once_more_if_lost
 
 if TYPE_CHECKING:
     from falkordb.asyncio.graph import AsyncGraph
@@ -37,16 +38,11 @@ class GuardedGraph:
 
 
 async def _guarded(call: Callable[[], Awaitable[QueryResult]], repeatable: bool) -> QueryResult:
-    # After the watchdog restarts the server, every pooled connection is dead: the first
-    # use of one fails and redis drops it, so a second run gets a fresh connection. A
-    # server still down fails the second run too, and that is the StoreUnavailable.
-    for last_try in (not repeatable, True):
-        try:
-            return await call()
-        except _lost_errors() as e:
-            if last_try or not isinstance(e, _dead_connection_errors()):
-                raise StoreUnavailable(f"lost the connection to FalkorDB: {e}") from e
-    raise AssertionError("unreachable: the last try returns or raises")
+    # After the watchdog restarts the server, every pooled connection is dead.
+    try:
+        return await run_once_more_if_lost(call, repeatable, _dead_connection_errors())
+    except _lost_errors() as e:
+        raise StoreUnavailable(f"lost the connection to FalkorDB: {e}") from e
 
 
 @functools.cache

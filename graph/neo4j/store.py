@@ -18,6 +18,7 @@ from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.graph import cypher, paging, search_cypher
 from twoclocks.graph.key_store import KeyStore
+from twoclocks.graph.lost_connection import run_once_more_if_lost
 from twoclocks.graph.neo4j import search
 from twoclocks.graph.port import (
     Clock,
@@ -203,17 +204,15 @@ class Neo4jStore(KeyStore):
         after a server restart, or an idle connection closed under the pool, the first use
         of a pooled connection fails; the driver then drops every idle one, and the second
         run opens a fresh connection."""
+
         # Auto-commit: one round trip fewer than a managed transaction, and every read or
         # single-statement write here is atomic on its own.
-        for last_try in (not repeatable, True):
-            try:
-                async with self._session() as session:
-                    result = await session.run(statement, params or {})
-                    return [record async for record in result]
-            except StoreUnavailable:
-                if last_try:
-                    raise
-        raise AssertionError("unreachable: the last try returns or raises")
+        async def run() -> list[Any]:
+            async with self._session() as session:
+                result = await session.run(statement, params or {})
+                return [record async for record in result]
+
+        return await run_once_more_if_lost(run, repeatable, (StoreUnavailable,))
 
     async def _read(self, statement: str, params: dict[str, Any]) -> list[FactVersion]:
         return [version_from_row(record) for record in await self._run(statement, params)]
