@@ -211,3 +211,25 @@ def test_a_merge_says_what_moved_what_ended_what_became_one_fact_and_how_to_undo
         "other subjects are left to drift (you kept these two names apart elsewhere)",
         "undo: twoclocks split steward --subject core",
     ]
+
+
+def test_history_marks_the_closed_version_ended_and_the_replaced_belief_by_its_end() -> None:
+    # `facts --history` after "deploy target Heroku" was replaced by Fly.io: two rows of one
+    # fact id. The one memory holds (closed on the world clock) is the one that ended.
+    utc = ZoneInfo("UTC")
+    closed = {
+        "fact_id": "d5114a40d56c4d72", "subject": "shop-api", "predicate": "deploy_target",
+        "object": "Heroku", "valid_at": "2026-12-01T09:00:00Z",
+        "invalid_at": "2026-12-03T23:30:00Z", "created_at": "2026-12-03T23:30:00Z",
+        "expired_at": None, "retired_reason": "ended", "tier": "asserted",
+    }  # fmt: skip
+    believed = {**closed, "invalid_at": None, "created_at": "2026-12-01T09:00:00Z",
+                "expired_at": "2026-12-03T23:30:00Z"}  # fmt: skip
+    assert fact_line(closed, utc).endswith(
+        "(from 2026-12-01 09:00 +00 until 2026-12-03 23:30 +00, asserted) [ended]"
+    )
+    assert fact_line(believed, utc).endswith(
+        "(from 2026-12-01 09:00 +00, asserted) [believed until 2026-12-03 23:30 +00]"
+    )
+    corrected = {**believed, "retired_reason": "corrected"}
+    assert fact_line(corrected, utc).endswith("asserted) [corrected]")

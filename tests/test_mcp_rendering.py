@@ -46,6 +46,11 @@ def test_history_says_why_it_is_history_on_its_own_clock() -> None:
     )
     corrected = fact(expired_at=T1, retired_reason=RetiredReason.CORRECTED)
     assert "(since 2026-01-05 00:00 +00, asserted) [corrected]" in fact_line(corrected)
+    # What memory believed before the end was told: open then, replaced by the ended line.
+    replaced = fact(expired_at=T1, retired_reason=RetiredReason.ENDED)
+    assert "(since 2026-01-05 00:00 +00, asserted) [believed until 2026-06-01 00:00 +00] id " in (
+        fact_line(replaced)
+    )
 
 
 def test_a_value_filed_under_another_slot_name_says_the_name_it_was_written_as() -> None:

@@ -15,8 +15,8 @@ from zoneinfo import ZoneInfo
 import typer
 
 from twoclocks.domain.block import format_time
-from twoclocks.domain.model import on_one_line
-from twoclocks.domain.slot_verdict import name_used
+from twoclocks.domain.fact_text import history_note, triple
+from twoclocks.domain.model import RetiredReason, on_one_line
 
 DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -55,31 +55,43 @@ def shown(value: str | None, zone: ZoneInfo) -> str:
 
 
 def _triple(fact: dict[str, Any]) -> str:
-    # Escaped even though writes refuse line breaks now: a row stored before the rule, or
-    # imported, must not print as two lines.
-    subject, predicate, obj = (on_one_line(fact[k]) for k in ("subject", "predicate", "object"))
-    # The name the value was written under, when the slot's name would mislabel it.
-    if used := name_used(fact["predicate"], fact.get("written_as")):
-        predicate = f"{predicate} (written as {on_one_line(used)})"
-    return f"{subject} · {predicate}: {obj}"
+    # On one line even though writes refuse line breaks now: a row stored before the rule,
+    # or imported, must not print as two lines.
+    return triple(fact["subject"], fact["predicate"], fact["object"], fact.get("written_as"))
+
+
+def _moment(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value.replace("Z", "+00:00")) if value else None
+
+
+def _history(fact: dict[str, Any], zone: ZoneInfo) -> str:
+    """Why a row is history (``[ended]``, ``[believed until ...]``, ``[corrected]``), or ""."""
+    reason = fact.get("retired_reason")
+    note = history_note(
+        _moment(fact.get("invalid_at")),
+        _moment(fact.get("expired_at")),
+        RetiredReason(reason) if reason else None,
+        lambda moment: format_time(moment, zone),
+    )
+    return f" {note}" if note else ""
 
 
 def fact_line(fact: dict[str, Any], zone: ZoneInfo) -> str:
     """One fact: short id, triple, its valid window, tier, and why it is history if it is."""
     end = f" until {shown(fact['invalid_at'], zone)}" if fact.get("invalid_at") else ""
-    gone = f" [{fact.get('retired_reason') or 'expired'}]" if fact.get("expired_at") else ""
     return (
         f"{fact['fact_id'][:12]}  {_triple(fact)}"
-        f"  (from {shown(fact['valid_at'], zone)}{end}, {fact.get('tier') or 'no tier'}){gone}"
+        f"  (from {shown(fact['valid_at'], zone)}{end}, {fact.get('tier') or 'no tier'})"
+        f"{_history(fact, zone)}"
     )
 
 
 def timeline_line(fact: dict[str, Any], clock: str, zone: ZoneInfo) -> str:
     """One version on one clock, with that clock's own window.
 
-    world: when it was true (valid_at -> invalid_at), why it stopped being true, and, for
-    a version the store no longer holds, when that belief was replaced; system: when the
-    store held it (created_at -> expired_at, and why it stopped).
+    world: when it was true (valid_at -> invalid_at), and why it is history (it ended, it
+    was corrected, or, for a belief a later record replaced, until when it was believed);
+    system: when the store held it (created_at -> expired_at, and why it stopped).
 
     For example, standup 09:30 told on June 1 as true from January 5, ended on December 1
     by a change told on December 3, reads on the world clock as two versions::
@@ -92,10 +104,7 @@ def timeline_line(fact: dict[str, Any], clock: str, zone: ZoneInfo) -> str:
         why = f" [{fact['retired_reason']}]" if end and fact.get("retired_reason") else ""
     else:
         start, end = fact["valid_at"], fact.get("invalid_at")
-        reason = fact.get("retired_reason")
-        why = f" [{reason}]" if end and reason else ""
-        if fact.get("expired_at"):
-            why += f" [believed until {shown(fact['expired_at'], zone)}]"
+        why = _history(fact, zone)
     window = f"{shown(start, zone)} -> {shown(end, zone) if end else 'open'}"
     return f"{window}  {fact['fact_id'][:12]}  {_triple(fact)}{why}"
 

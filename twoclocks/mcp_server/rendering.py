@@ -23,11 +23,11 @@ correction retired (asked with include_history)::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC
+from datetime import UTC, datetime
 
 from twoclocks.domain.block import format_time, tier_note
+from twoclocks.domain.fact_text import history_note, triple
 from twoclocks.domain.model import on_one_line
-from twoclocks.domain.slot_verdict import name_used
 from twoclocks.service.recall_requests import RecallResult, ScoredFact
 from twoclocks.service.requests import Fact
 
@@ -74,18 +74,15 @@ def fact_line(fact: Fact) -> str:
     notes = [window, tier_note(fact.tier) or "no tier"]
     if isinstance(fact, ScoredFact) and fact.elsewhere and fact.workspace:
         notes.append(f"from {on_one_line(fact.workspace)}")
-    why = ""  # why it is history, as the CLI writes it: [ended], [corrected], ...
-    if fact.expired_at is not None:
-        why = f" [{fact.retired_reason.value if fact.retired_reason else 'no longer believed'}]"
-    elif fact.invalid_at is not None and fact.retired_reason is not None:
-        why = f" [{fact.retired_reason.value}]"
-    slot = on_one_line(fact.predicate)
-    if used := name_used(fact.predicate, fact.written_as):
-        slot = f"{slot} (written as {on_one_line(used)})"
+    why = history_note(fact.invalid_at, fact.expired_at, fact.retired_reason, _utc)
     return (
-        f"- {on_one_line(fact.subject)} · {slot}: {on_one_line(fact.object)}"
-        f" ({', '.join(notes)}){why} id {fact.fact_id[:SHORT_ID]}"
+        f"- {triple(fact.subject, fact.predicate, fact.object, fact.written_as)}"
+        f" ({', '.join(notes)}){' ' + why if why else ''} id {fact.fact_id[:SHORT_ID]}"
     )
+
+
+def _utc(moment: datetime) -> str:
+    return format_time(moment, UTC)
 
 
 def _count(rows: Sequence[Fact], noun: str = "fact") -> str:

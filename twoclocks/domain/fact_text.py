@@ -1,0 +1,61 @@
+"""A fact as one line of text for the CLI and for a model over MCP: its triple and why it
+is history.
+
+Both read the wire rows (the API's JSON, the MCP tools' `Fact`), name a slot as stored
+(the name a writer types back) and mark history the same way. The first-turn block
+(``domain.block``) writes its own lines: it humanizes slot names and holds no history.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+
+from twoclocks.domain.model import RetiredReason, on_one_line
+from twoclocks.domain.slot_verdict import name_used
+
+_REPLACED_BY_A_LATER_RECORD = {RetiredReason.ENDED, RetiredReason.REWRITTEN}
+"""A no-longer-believed version with these reasons was replaced by a later record of the
+same fact (its end, or the same value vouched for again), which is its own line."""
+
+
+def slot_label(predicate: str, written_as: str | None) -> str:
+    """The slot's name, and the name the value was written under when the slot's own would
+    mislabel it: ``timeout_seconds (written as timeout ms)``."""
+    if used := name_used(predicate, written_as):
+        return f"{on_one_line(predicate)} (written as {on_one_line(used)})"
+    return on_one_line(predicate)
+
+
+def triple(subject: str, predicate: str, obj: str, written_as: str | None = None) -> str:
+    """``subject · predicate: value`` on one line, whatever the stored text holds."""
+    return f"{on_one_line(subject)} · {slot_label(predicate, written_as)}: {on_one_line(obj)}"
+
+
+def history_note(
+    invalid_at: datetime | None,
+    expired_at: datetime | None,
+    reason: RetiredReason | None,
+    when: Callable[[datetime], str],
+) -> str:
+    """Why a version is history, in brackets; empty for a version still held and open.
+
+    Two clocks give three cases. CircleCI used from January, replaced by Drone on June 1
+    (told that day), is two versions of one fact::
+
+        CircleCI (from 2026-01-05, until 2026-06-01)   [ended]
+        CircleCI (from 2026-01-05)                     [believed until 2026-06-01 09:00]
+
+    the first is what memory holds now (it was true, then the world changed); the second
+    is what memory believed before the change was told, replaced by the first. A version
+    found wrong leaves belief for that reason: ``[corrected]``, ``[retracted]``,
+    ``[held_back]``. Marking the replaced belief ``[ended]`` (as both readers once did)
+    put the end on the line that has none and left the closed line unmarked.
+    """
+    if expired_at is not None:
+        if reason is None or reason in _REPLACED_BY_A_LATER_RECORD:
+            return f"[believed until {when(expired_at)}]"
+        return f"[{reason.value}]"
+    if invalid_at is not None and reason is not None:
+        return f"[{reason.value}]"
+    return ""  # open, or with an end it was written with (the window shows it)
