@@ -269,3 +269,39 @@ def test_an_event_that_is_not_an_object_is_refused() -> None:
         normalize(["not", "an", "event"])
     with pytest.raises(InvalidInput, match="unknown"):
         normalize({}, "vscode")
+
+
+def _piped(command: str, stdout: str) -> ToolEvent:
+    """A Claude Code PostToolUse for a command that exited 0, as a pipeline through tail does."""
+    base = raw("claude-code", "pytest_passed")
+    response = {**base["tool_response"], "stdout": stdout}
+    return normalize({**base, "tool_input": {"command": command}, "tool_response": response},
+                     "claude-code")  # fmt: skip
+
+
+def test_a_failing_run_piped_through_tail_is_recorded_failed_not_passed() -> None:
+    # `pnpm test 2>&1 | tail -20` exits with tail's status, 0, so Claude Code fires its
+    # success event; the output says a test failed. Recorded "passed", the next
+    # session's block would tell the agent the suite is green.
+    jest = (
+        "FAIL src/orders.test.ts\n  ● orders › creates an order\n\n"
+        "Tests:       1 failed, 40 passed, 41 total\n"
+    )
+    got = ran_tests(_piped("pnpm test 2>&1 | tail -20", jest), CTX)
+    assert said(got) == [
+        ("npm_test_result", "pnpm test failed: 1 failing: orders › creates an order")
+    ]
+    collection = "==================== 1 error in 0.21s ====================\n"
+    assert said(ran_tests(_piped("pytest -q | tail -3", collection), CTX)) == [
+        ("pytest_result", "pytest failed")
+    ]
+
+
+def test_a_passing_summary_that_counts_zero_failures_stays_passed() -> None:
+    cargo = "test result: ok. 12 passed; 0 failed; 0 ignored; finished in 0.02s\n"
+    assert said(ran_tests(_piped("cargo test 2>&1 | tail -2", cargo), CTX)) == [
+        ("cargo_test_result", "cargo test passed")
+    ]
+    assert said(ran_tests(_piped("yarn test", "Tests:       3 passed, 3 total\n"), CTX)) == [
+        ("npm_test_result", "yarn test passed")
+    ]

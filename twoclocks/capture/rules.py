@@ -278,13 +278,15 @@ def pull_request_opened(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact
 
 # -- tests -------------------------------------------------------------------------------
 
+_PACKAGE_MANAGERS = ("npm", "pnpm", "yarn", "bun")
+"""One slot for the family (``npm_test_result``); the value names the one that ran."""
 _RUNNERS: tuple[tuple[str, Callable[[list[str]], bool]], ...] = (
     ("pytest", lambda w: any(os.path.basename(x) in ("pytest", "py.test") for x in w[:4])),
     ("go test", lambda w: os.path.basename(w[0]) == "go" and w[1:2] == ["test"]),
     ("cargo test", lambda w: os.path.basename(w[0]) == "cargo" and w[1] in ("test", "nextest")),
     ("vitest", lambda w: "vitest" in w[:3]),
     ("jest", lambda w: "jest" in w[:3]),
-    ("npm test", lambda w: w[0] in ("npm", "pnpm", "yarn", "bun")
+    ("npm test", lambda w: os.path.basename(w[0]) in _PACKAGE_MANAGERS
         and (w[1:2] == ["test"] or w[1:3] == ["run", "test"] or w[1:2] == ["t"])),
 )  # fmt: skip
 _FAILING = (
@@ -294,30 +296,36 @@ _FAILING = (
     re.compile(r"^\s*● (.+?)\s*$", re.M),  # jest
     re.compile(r"^\s*FAIL\s+(\S+\s+>\s+.+?)\s*$", re.M),  # vitest
 )
+# A summary line that says the run failed. Zero is not a failure ("0 failed" is cargo's
+# passing summary), and pytest's closing line counts errors (collection, fixtures) apart.
 _FAILED_SUMMARY = re.compile(
-    r"\b\d+ failed\b|^FAIL\b|test result: FAILED|^--- FAIL|Tests:\s+\d+ failed|^FAILED ", re.M
+    r"\b[1-9]\d* failed\b|^FAIL\b|test result: FAILED|^--- FAIL|^FAILED "
+    r"|^=+ .*\b[1-9]\d* errors?\b.* =+$",
+    re.M,
 )
 
 
-def _runner(event: ToolEvent) -> str | None:
+def _runner(event: ToolEvent) -> tuple[str, str] | None:
+    """The runner as the value names it ("pnpm test") and the slot it reports to."""
     for words in segments(event.command or ""):
         for name, matches in _RUNNERS:
             if matches([*words, ""]):
-                return name
+                said = f"{os.path.basename(words[0])} test" if name == "npm test" else name
+                return said, name.replace(" ", "_") + "_result"
     return None
 
 
 def ran_tests(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
     """A test run: passed or failed, by runner, with the failing tests' names."""
-    runner = _runner(event)
-    if runner is None or event.kind != "shell":
+    found = _runner(event)
+    if found is None or event.kind != "shell":
         return []
-    failed = (
-        bool(event.exit_code)
-        if event.exit_code is not None
-        else bool(_FAILED_SUMMARY.search(event.output))
-    )
-    slot = runner.replace(" ", "_") + "_result"
+    runner, slot = found
+    # The output's summary counts even when the exit status is 0: agents pipe test runs
+    # through `tail` or `head`, and a pipeline exits with its last command's status, so
+    # `pnpm test | tail -20` over two failing tests exits 0 (Claude Code then fires
+    # PostToolUse, the success event). "passed" there would be a false fact.
+    failed = bool(event.exit_code) or bool(_FAILED_SUMMARY.search(event.output))
     if not failed:
         return [_fact("ran_tests", ctx, slot, f"{runner} passed", category="test")]
     names: list[str] = []
