@@ -20,8 +20,10 @@ Rules:
 
 * a row with no tier is never rendered; a ``rule`` the person asserted is quoted
   verbatim under "Rules you set"; an inferred line is marked as a guess;
-* facts of this workspace come first, then unplaced ones, then the rest; newest
-  ``valid_at`` first inside each group, or ``query_rank`` order when given;
+* facts of this workspace come first, then unplaced ones, then the rest; inside each
+  group ``query_rank`` order when given, then facts before events, newest ``valid_at``
+  first; the events of one slot (captured edits, commits) share one line, the newest
+  5 named and the rest counted;
 * at most 3 recent changes: versions whose world-time end falls in the last 48 h,
   each paired with the version that replaced it (old -> new): one that names it
   (``supersedes``), else one opening the same slot, in the same workspace, exactly
@@ -45,7 +47,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from twoclocks.domain.errors import InvalidInput
-from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Tier, on_one_line
+from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Kind, Tier, on_one_line
 from twoclocks.domain.restatement import is_restatement
 from twoclocks.domain.slot_names import humanize_predicate, predicate_tokens
 from twoclocks.domain.slot_verdict import name_used
@@ -68,6 +70,10 @@ MIN_BUDGET = 500
 """The smallest budget that still holds the header, the result line and the cut line."""
 
 MAX_RECENT_CHANGES = 3
+MAX_EARLIER_NAMED = 2
+"""A slot's earlier values in the 48 h before its last change, named on its change line."""
+MAX_EVENTS_SHOWN = 5
+"""Of a slot's events (edited files, commits), the newest this many are named; the rest counted."""
 RECENT_WINDOW = timedelta(hours=48)
 
 SESSION_STATE: frozenset[str] = frozenset(
@@ -186,9 +192,84 @@ def _fact_line(v: FactVersion, since: datetime, tz: tzinfo) -> str:
     )
 
 
-def _change_line(old: FactVersion, new: FactVersion | None, now: datetime, tz: tzinfo) -> str:
+def _fact_lines(
+    current: Sequence[FactVersion], shown: Sequence[FactVersion], tz: tzinfo
+) -> list[str]:
+    """One line per fact, and one per slot of events, in ``current``'s order."""
+    events: dict[tuple[tuple[str, str], str | None], list[FactVersion]] = {}
+    for v in current:
+        if v.kind is Kind.EVENT:
+            events.setdefault((v.slot, v.workspace), []).append(v)
+    lines: list[str] = []
+    for v in current:
+        if v.kind is not Kind.EVENT:
+            lines.append(_fact_line(v, _held_since(v, shown), tz))
+        elif same := events.pop((v.slot, v.workspace), None):
+            lines.append(
+                _fact_line(v, _held_since(v, shown), tz)
+                if len(same) == 1
+                else _events_line(same, tz)
+            )
+    return lines
+
+
+def _events_line(events: Sequence[FactVersion], tz: tzinfo) -> str:
+    """Events of one slot, newest first, on one line.
+
+    Captured edits file one event per file: twenty lines of "edited file" would fill the
+    block and push out what holds. For example::
+
+        - shop-api · edited file (12, newest first): src/a.ts; src/b.ts; src/c.ts; … 7 more
+          (latest 2026-03-02 07:00 +03, observed)
+    """
+    newest = sorted(events, key=lambda v: (-v.valid_at.timestamp(), v.version_id))
+    values = [_one_line(v.object) for v in newest[:MAX_EVENTS_SHOWN]]
+    if len(newest) > MAX_EVENTS_SHOWN:
+        values.append(f"… {len(newest) - MAX_EVENTS_SHOWN} more")
+    first = newest[0]
+    tiers = {tier_note(v.tier) for v in newest}
+    tier = tier_note(first.tier) if len(tiers) == 1 else "mixed tiers"
+    return (
+        f"- {_one_line(first.subject)} · {_slot(first)} ({len(newest)}, newest first): "
+        f"{'; '.join(values)} (latest {format_time(first.valid_at, tz)}, {tier})"
+    )
+
+
+def _earlier_in_window(
+    old: FactVersion, closed: Sequence[FactVersion], rows: Sequence[FactVersion], now: datetime
+) -> list[FactVersion]:
+    """The values ``old`` itself replaced in the last 48 h, oldest first, each by the next.
+
+    A slot that changed three times in a day reads as one line, "Heroku -> Render ->
+    Fly.io": three lines for it would leave no room for any other slot's change.
+    """
+    chain = [old]
+    while True:
+        head = chain[0]
+        before = [
+            p for p in closed
+            if p.version_id not in {c.version_id for c in chain} and _is_recent_ending(p, now)
+            and p.slot == head.slot and p.workspace == head.workspace
+            and (s := _successor(p, rows)) is not None and s.version_id == head.version_id
+        ]  # fmt: skip
+        if not before:
+            return chain[:-1]
+        chain.insert(0, min(before, key=lambda p: (p.valid_at, p.version_id)))
+
+
+def _change_line(
+    old: FactVersion,
+    new: FactVersion | None,
+    now: datetime,
+    tz: tzinfo,
+    earlier: Sequence[FactVersion] = (),
+) -> str:
     assert old.invalid_at is not None
     head = f"- {_one_line(old.subject)} · {_slot(old)}: "
+    if earlier:
+        named = earlier[-MAX_EARLIER_NAMED:]
+        cut = "… -> " if len(earlier) > len(named) else ""
+        head += cut + "".join(f"{_one_line(v.object)} -> " for v in named)
     when = format_time(old.invalid_at, tz)
     if new is None:
         return f"{head}{_one_line(old.object)} (ended {when}, nothing replaced it)"
@@ -223,18 +304,21 @@ def _ordered(
     workspace_keys: Collection[str],
     query_rank: Mapping[str, int] | None,
 ) -> list[FactVersion]:
-    """This workspace, then unplaced, then the rest; newest first, or by query rank, inside each."""
+    """This workspace, then unplaced, then the rest; inside each, by query rank when given,
+    then facts before events, newest first."""
 
     def group(v: FactVersion) -> int:
         if v.workspace is None:
             return 1
         return 0 if v.workspace in workspace_keys else 2
 
-    def key(v: FactVersion) -> tuple[int, float, float, str]:
+    def key(v: FactVersion) -> tuple[int, float, bool, float, str]:
         rank = float("inf")
         if query_rank is not None and v.version_id in query_rank:
             rank = float(query_rank[v.version_id])
-        return (group(v), rank, -v.valid_at.timestamp(), v.version_id)
+        # What holds before what happened: an hour of captured edits and commits must not
+        # push the person's deploy target under the fold.
+        return (group(v), rank, v.kind is Kind.EVENT, -v.valid_at.timestamp(), v.version_id)
 
     return sorted(rows, key=key)
 
@@ -337,28 +421,27 @@ def _sections(
 
     changes: list[str] = []
     in_changes: set[str] = set()
+    slots_said: set[tuple[tuple[str, str], str | None]] = set()
     for old in closed:
         if len(changes) == MAX_RECENT_CHANGES:
             break
-        if not _is_recent_ending(old, now):
+        if not _is_recent_ending(old, now) or (old.slot, old.workspace) in slots_said:
             continue
         # Every row, tiered or not, is looked at for the successor: an untiered one
         # still replaced the value, so the line is left out rather than saying "ended".
         said = _change(old, facts, replaced_elsewhere)
         if said is not None:
-            changes.append(_change_line(old, said[0], now, tz))
-            in_changes.add(old.version_id)
+            earlier = _earlier_in_window(old, closed, facts, now)
+            changes.append(_change_line(old, said[0], now, tz, earlier))
+            slots_said.add((old.slot, old.workspace))
+            in_changes.update(v.version_id for v in (old, *earlier))
 
     def still_true(old: FactVersion) -> bool:
         return any(v.slot == old.slot and is_restatement(v.object, old.object) for v in current)
 
     return {
         "rule": [f"- {_one_line(v.object)}" for v in rules],
-        "fact": [
-            _fact_line(v, _held_since(v, shown), tz)
-            for v in current
-            if v.version_id not in rule_ids
-        ],
+        "fact": _fact_lines([v for v in current if v.version_id not in rule_ids], shown, tz),
         "change": changes,
         "invalid": [
             _invalid_line(v, tz)

@@ -17,7 +17,7 @@ from twoclocks.domain.block import (
     unreplaced_endings,
 )
 from twoclocks.domain.errors import InvalidInput
-from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Tier
+from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Kind, Tier
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 IST = ZoneInfo("Europe/Istanbul")  # +03 all year: no DST in the goldens
@@ -631,18 +631,58 @@ def test_a_current_fact_with_a_scheduled_end_says_until():
     ]
 
 
-def test_a_change_whose_new_value_has_itself_ended_says_so():
-    # Cut to one change line, "Heroku -> Render" alone would read as "Render is current".
+def test_a_slot_that_changed_twice_in_48_hours_reads_as_one_line_to_its_current_value():
+    # Two lines for one slot ("Render -> Fly.io", "Heroku -> Render") took two of the three
+    # change lines; one line says the same and ends on what holds now.
     rows = [
         fv("h1", "prod", "deploy_target", "Heroku", days(30), fact_id="H", invalid_at=days(1)),
         fv("r1", "prod", "deploy_target", "Render", days(1), fact_id="R", invalid_at=CHANGED),
         fv("f1", "prod", "deploy_target", "Fly.io", CHANGED, fact_id="F"),
     ]
     assert changes(render(rows)) == [
-        "- prod · deploy target: Render -> Fly.io (changed 2026-03-02 07:00 +03)",
-        "- prod · deploy target: Heroku -> Render"
-        " (changed 2026-03-01 12:00 +03, new value no longer current)",
+        "- prod · deploy target: Heroku -> Render -> Fly.io (changed 2026-03-02 07:00 +03)",
     ]
+
+
+def test_a_slot_that_changes_at_every_commit_leaves_room_for_the_other_slots_changes():
+    # Four commits in a day closed last_commit four times; the deploy target changed once.
+    # Newest change first, three lines at most: the deploy target must still be told.
+    hours = [NOW - timedelta(hours=h) for h in (8, 6, 4, 2, 1)]
+    commits = [
+        fv(f"c{i}", "api", "last_commit", f"c{i}", start, fact_id=f"C{i}",
+           invalid_at=hours[i + 1] if i < 4 else None)
+        for i, start in enumerate(hours)
+    ]  # fmt: skip
+    deploy = [
+        fv("h1", "api", "deploy_target", "Heroku", days(30), fact_id="H", invalid_at=days(1)),
+        fv("r1", "api", "deploy_target", "Render", days(1), fact_id="R"),
+    ]
+    assert changes(render(commits + deploy)) == [
+        "- api · last commit: … -> c1 -> c2 -> c3 -> c4 (changed 2026-03-02 11:00 +03)",
+        "- api · deploy target: Heroku -> Render (changed 2026-03-01 12:00 +03)",
+    ]
+
+
+def test_captured_events_of_one_slot_share_a_line_after_the_facts():
+    # An hour of captured edits is a dozen "edited file" events: one line each pushed the
+    # person's own facts down the block and, past the budget, out of it.
+    edits = [
+        fv(f"e{i}", "api", "edited_file", f"src/m{i}.ts", NOW - timedelta(minutes=60 - i),
+           tier=Tier.OBSERVED, workspace=HERE)
+        for i in range(12)
+    ]  # fmt: skip
+    edits = [
+        e.model_copy(update={"kind": Kind.EVENT, "cardinality": Cardinality.MANY}) for e in edits
+    ]
+    deploy = fv("d1", "api", "deploy_target", "Render", days(2), workspace=HERE)
+    assert body(render([*edits, deploy])) == [
+        "Facts:",
+        "- api · deploy target: Render (since 2026-02-28 12:00 +03, asserted)",
+        "- api · edited file (12, newest first): src/m11.ts; src/m10.ts; src/m9.ts; src/m8.ts;"
+        " src/m7.ts; … 7 more (latest 2026-03-02 11:11 +03, observed)",
+    ]
+    one = body(render([edits[0], deploy]))[2]
+    assert one == "- api · edited file: src/m0.ts (since 2026-03-02 11:00 +03, observed)"
 
 
 def test_a_value_filed_under_another_name_shows_that_name_when_it_says_more():
