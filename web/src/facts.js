@@ -21,6 +21,18 @@ function when(value, zone) {
   return new Date(value).toLocaleString(undefined, { timeZone: zone || undefined });
 }
 
+// Why a version is history, in the CLI's and the MCP lines' words (domain/fact_text.py):
+// the version memory holds says how it closed ("ended"); a belief a later record of the
+// same fact replaced (its end was told, or the same value vouched for again) says until
+// when it was believed, not "ended": the row that ended is the one with a valid end.
+export function historyNote(fact, zone) {
+  if (fact.expired_at) {
+    const replaced = !fact.retired_reason || ["ended", "rewritten"].includes(fact.retired_reason);
+    return replaced ? `believed until ${when(fact.expired_at, zone)}` : fact.retired_reason;
+  }
+  return fact.invalid_at && fact.retired_reason ? fact.retired_reason : "";
+}
+
 function choice(id, label, values) {
   const options = values.map((value) => `<option>${value}</option>`).join("");
   return `<label>${label} <select id="${id}"><option value="">any</option>${options}</select></label>`;
@@ -52,7 +64,7 @@ export async function renderFacts(root, settings, signOut) {
   const table = $("#facts");
   table.tHead.innerHTML =
     "<tr>" +
-    [...COLUMNS.map((name) => HEADINGS[name] || name), "valid", "recorded", "ended", ""]
+    [...COLUMNS.map((name) => HEADINGS[name] || name), "valid", "recorded", "history", ""]
       .map((name) => `<th scope="col">${name}</th>`)
       .join("") +
     "</tr>";
@@ -128,7 +140,7 @@ export async function renderFacts(root, settings, signOut) {
       }
       row.insertCell().textContent = `${when(fact.valid_at, zone)} → ${when(fact.invalid_at, zone)}`;
       row.insertCell().textContent = `${when(fact.created_at, zone)} → ${when(fact.expired_at, zone)}`;
-      row.insertCell().textContent = fact.retired_reason || "";
+      row.insertCell().textContent = historyNote(fact, zone);
       const cell = row.insertCell();
       for (const [label, handler] of actionsOf(fact)) {
         const button = document.createElement("button");
