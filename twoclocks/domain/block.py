@@ -250,6 +250,7 @@ def _earlier_in_window(
             p for p in closed
             if p.version_id not in {c.version_id for c in chain} and _is_recent_ending(p, now)
             and p.slot == head.slot and p.workspace == head.workspace
+            and not is_restatement(p.object, head.object)
             and (s := _successor(p, rows)) is not None and s.version_id == head.version_id
         ]  # fmt: skip
         if not before:
