@@ -45,6 +45,26 @@ def test_canonical_tokens_expand_abbreviations_and_plurals() -> None:
     assert canonical_tokens("kubernetes") == ["kubernetes"]
 
 
+@pytest.mark.parametrize(
+    ("short", "long"),
+    [
+        ("sso_provider", "single_sign_on_provider"),
+        ("lb_host", "load_balancer_host"),
+        ("surname", "family_name"),
+        ("ci_provider", "continuous_integration_provider"),
+        ("postmortem_doc", "incident_review_doc"),
+        ("pg_version", "postgresql_version"),
+    ],
+)
+def test_an_abbreviation_or_a_synonym_names_the_same_words(short: str, long: str) -> None:
+    assert canonical_tokens(short) == canonical_tokens(long)
+
+
+def test_first_and_last_name_stay_two_names_through_their_synonyms() -> None:
+    assert canonical_tokens("surname") != canonical_tokens("given_name")
+    assert canonical_tokens("forename") == canonical_tokens("given_name") == ["first", "name"]
+
+
 def test_docstring_examples() -> None:
     result = doctest.testmod(slot_names, raise_on_error=False)
     assert result.attempted > 0
