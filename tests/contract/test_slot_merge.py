@@ -12,7 +12,12 @@ from datetime import UTC, datetime
 import pytest
 from storekit import FakeClock, names_only_service
 
-from twoclocks.domain.errors import InvalidInput, SlotNotFound
+from twoclocks.domain.errors import (
+    FactAlreadyRetired,
+    FactNotRetracted,
+    InvalidInput,
+    SlotNotFound,
+)
 from twoclocks.domain.model import RetiredReason
 from twoclocks.graph.port import SlotState, Store
 from twoclocks.service.explore import fact_episodes
@@ -384,6 +389,27 @@ async def test_slot_merge_of_the_same_value_keeps_one_fact_and_its_start_and_a_s
         ("owner", "Aiko", JAN),
         ("steward", "Aiko", JUN),
     ]
+
+
+async def test_a_fact_a_merge_folded_says_where_its_value_is_when_revised_or_reopened(
+    store: Store, account: str
+) -> None:
+    # Aiko as steward was folded into Aiko as owner. An agent holding the steward fact's
+    # id was told "already retracted", and a reopen answered as if it had brought it back.
+    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
+    svc, who = service(store, clock), Caller(account=account)
+    owner, steward = await write_in_order(
+        svc, who, clock, ("owner", "Aiko", JAN), ("steward", "Aiko", JUN)
+    )
+    done = await svc.merge_slot(who, merge())
+    assert done.folded == {steward.fact_id: owner.fact_id}
+    folded = r"core · steward: 'Aiko'\) was folded into another fact of core"
+    with pytest.raises(FactAlreadyRetired, match=folded):
+        await svc.revise(who, steward.fact_id, ReviseRequest(reason=RetiredReason.ENDED))
+    with pytest.raises(FactNotRetracted, match=r"folded .* nothing to reopen"):
+        await svc.reopen(who, steward.fact_id)
+    current = await svc.facts(who, FactsRequest(subject="core"))
+    assert [(f.fact_id, f.object) for f in current] == [(owner.fact_id, "Aiko")]
 
 
 async def test_slot_merge_folds_the_slots_later_same_value_into_the_moved_earlier_one(

@@ -104,6 +104,10 @@ class FactStatus(StrEnum):
     CORRECTED = "corrected"
     RETRACTED = "retracted"
     HELD_BACK = "held_back"
+    FOLDED = "folded"
+    """No version believed, the last rewritten: another fact holds its value (a slot merge
+    folded it into a fact that said the same). Revise, retract and reopen refuse it and
+    say so: the fact holding the value is the one to act on."""
 
 
 def require_aware(value: datetime | None, field: str = "time") -> datetime | None:

@@ -54,11 +54,25 @@ def _believed(fact_id: str, versions: Sequence[FactVersion]) -> tuple[FactStatus
         raise FactNotFound(f"no fact {fact_id} in this account: list facts to find its id")
     status = status_of(versions)
     believed = [v for v in versions if v.expired_at is None]
+    if status is FactStatus.FOLDED:
+        raise FactAlreadyRetired(
+            f"{_folded(fact_id, versions)}: use that one (recall or list facts for its id)"
+        )
     if status in (FactStatus.CORRECTED, FactStatus.RETRACTED, FactStatus.HELD_BACK) or not believed:
         raise FactAlreadyRetired(
             f"fact {fact_id} was already {status.value}: re-read current state before revising"
         )
     return status, believed[0]
+
+
+def _folded(fact_id: str, versions: Sequence[FactVersion]) -> str:
+    """What a revise or a reopen of a fact a slot merge folded is told: where its value is."""
+    last = max(versions, key=lambda v: v.expired_at or v.created_at)
+    return (
+        f"fact {fact_id} ({last.subject} · {last.predicate}: {last.object!r}) was folded into "
+        f"another fact of {last.subject} that says the same when {last.predicate} was merged "
+        "into another slot"
+    )
 
 
 def plan_revise(
@@ -208,6 +222,11 @@ def plan_reopen(
     """
     if not versions:
         raise FactNotFound(f"no fact {fact_id} in this account: list facts to find its id")
+    if status_of(versions) is FactStatus.FOLDED:
+        raise FactNotRetracted(
+            f"{_folded(fact_id, versions)}, which holds the value now: nothing to reopen "
+            "(splitting the name brings this one back)"
+        )
     if status_of(versions) not in (FactStatus.RETRACTED, FactStatus.HELD_BACK):
         raise FactNotRetracted(f"fact {fact_id} is not retracted, so there is nothing to reopen")
     last = max(versions, key=lambda v: v.expired_at or v.created_at)

@@ -104,8 +104,10 @@ def status_of(versions: Iterable[FactVersion]) -> FactStatus:
         RetiredReason.CORRECTED: FactStatus.CORRECTED,
         RetiredReason.RETRACTED: FactStatus.RETRACTED,
         RetiredReason.HELD_BACK: FactStatus.HELD_BACK,
-        # A rewrite leaves its value believed: in a later version of the same fact, or,
-        # folded by a slot merge, in the fact that said the same (a split brings it back).
-        # Its own record is no longer believed, which is what retracted says.
-        RetiredReason.REWRITTEN: FactStatus.RETRACTED,
+        # A rewrite leaves its value believed: in a later version of the same fact (then
+        # one is believed, above), or, folded by a slot merge, in the fact that said the
+        # same (a split brings it back). Called retracted, a revise of it said "already
+        # retracted", and reopen answered as if it had reopened it while the write planner
+        # only restated the value into the fact that holds it.
+        RetiredReason.REWRITTEN: FactStatus.FOLDED,
     }[reason]

@@ -224,3 +224,9 @@ def test_status_of_a_retired_history_follows_the_latest_expiry(
 def test_status_of_needs_a_version() -> None:
     with pytest.raises(ValueError):
         status_of([])
+
+
+def test_status_of_a_fact_a_merge_folded_is_folded_not_retracted() -> None:
+    # Its value is held by the fact that said the same; nobody asked to forget it.
+    folded = version(expired_at=JUN9, retired_reason=RetiredReason.REWRITTEN)
+    assert status_of([folded]) is FactStatus.FOLDED
