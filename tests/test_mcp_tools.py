@@ -161,7 +161,13 @@ async def test_the_model_reads_one_line_a_fact_and_revise_takes_the_id_it_shows(
     assert all(len(line) < 160 for line in text.splitlines())  # ~500 as a JSON row
     history = _read(timeline)
     assert history.startswith("6 versions, by when each was true")
-    assert "[ended]" in next(line for line in history.splitlines() if "CircleCI" in line)
+    # The version memory holds ended; what it believed before the end was told is marked
+    # by until when it was believed.
+    circleci = [line for line in history.splitlines() if "CircleCI" in line]
+    assert sorted(line.split(") [")[1].split("]")[0].split(" ")[0] for line in circleci) == [
+        "believed",
+        "ended",
+    ], circleci
     assert "(recorded " in history and "Drone" in history
 
 
