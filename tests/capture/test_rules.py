@@ -305,3 +305,19 @@ def test_a_passing_summary_that_counts_zero_failures_stays_passed() -> None:
     assert said(ran_tests(_piped("yarn test", "Tests:       3 passed, 3 total\n"), CTX)) == [
         ("npm_test_result", "yarn test passed")
     ]
+
+
+def test_make_test_and_named_test_scripts_are_test_runs_each_with_its_own_slot() -> None:
+    # This repository's own `make test`, and a package's unit and e2e scripts: the e2e run
+    # passing must not close the unit run's failure, so each script reports to its slot.
+    pytest_summary = "FAILED tests/test_x.py::test_y - assert 1 == 2\n1 failed, 9 passed in 0.4s\n"
+    assert said(ran_tests(_piped("make -C api test", pytest_summary), CTX)) == [
+        ("make_test_result", "make test failed: 1 failing: tests/test_x.py::test_y")
+    ]
+    unit = ran_tests(_piped("npm run test:unit", "Tests:       2 failed, 8 total\n"), CTX)
+    e2e = ran_tests(_piped("pnpm test:e2e", "Tests:       4 passed, 4 total\n"), CTX)
+    assert said(unit) == [("npm_test_unit_result", "npm test:unit failed")]
+    assert said(e2e) == [("npm_test_e2e_result", "pnpm test:e2e passed")]
+    # Not test runs: a build, an install.
+    for command in ("make build", "npm run build", "npm install"):
+        assert ran_tests(_piped(command, "1 failed\n"), CTX) == []

@@ -279,15 +279,42 @@ def pull_request_opened(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact
 # -- tests -------------------------------------------------------------------------------
 
 _PACKAGE_MANAGERS = ("npm", "pnpm", "yarn", "bun")
-"""One slot for the family (``npm_test_result``); the value names the one that ran."""
+_TASK_RUNNERS = ("make", "just", "task")
+
+
+def _test_script(name: str) -> bool:
+    """A package script or a make target that runs tests: ``test``, ``test:unit``, ``test-e2e``."""
+    return name == "test" or name.startswith(("test:", "test-", "test_"))
+
+
+def _script_of(words: list[str]) -> str:
+    """The script a package manager or a task runner was asked for ("" for none):
+    ``npm run test:unit`` -> test:unit, ``make -C api test`` -> test, ``yarn t`` -> test."""
+    rest = words[1:]
+    while rest and rest[0].startswith("-"):
+        rest = rest[2:] if rest[0] in ("-C", "-f", "--directory", "--file") else rest[1:]
+    if rest[:1] == ["run"] and os.path.basename(words[0]) in _PACKAGE_MANAGERS:
+        rest = rest[1:]
+    script = rest[0] if rest else ""
+    return "test" if script == "t" else script
+
+
+def _package_test(w: list[str]) -> bool:
+    return os.path.basename(w[0]) in _PACKAGE_MANAGERS and _test_script(_script_of(w))
+
+
+# One slot per family (``npm_test_result``, ``make_test_result``); the value names what ran:
+# "pnpm test:unit failed", "just test passed".
 _RUNNERS: tuple[tuple[str, Callable[[list[str]], bool]], ...] = (
     ("pytest", lambda w: any(os.path.basename(x) in ("pytest", "py.test") for x in w[:4])),
     ("go test", lambda w: os.path.basename(w[0]) == "go" and w[1:2] == ["test"]),
     ("cargo test", lambda w: os.path.basename(w[0]) == "cargo" and w[1] in ("test", "nextest")),
     ("vitest", lambda w: "vitest" in w[:3]),
     ("jest", lambda w: "jest" in w[:3]),
-    ("npm test", lambda w: os.path.basename(w[0]) in _PACKAGE_MANAGERS
-        and (w[1:2] == ["test"] or w[1:3] == ["run", "test"] or w[1:2] == ["t"])),
+    ("npm test", _package_test),
+    ("make test", lambda w: os.path.basename(w[0]) in _TASK_RUNNERS
+        and _test_script(_script_of(w))),
+    ("tox", lambda w: os.path.basename(w[0]) == "tox"),
 )  # fmt: skip
 _FAILING = (
     re.compile(r"^(?:FAILED|ERROR) (\S+)", re.M),  # pytest -ra / default summary
@@ -309,9 +336,17 @@ def _runner(event: ToolEvent) -> tuple[str, str] | None:
     """The runner as the value names it ("pnpm test") and the slot it reports to."""
     for words in segments(event.command or ""):
         for name, matches in _RUNNERS:
-            if matches([*words, ""]):
-                said = f"{os.path.basename(words[0])} test" if name == "npm test" else name
-                return said, name.replace(" ", "_") + "_result"
+            if not matches([*words, ""]):
+                continue
+            family = name.replace(" ", "_")
+            if name not in ("npm test", "make test"):
+                return name, f"{family}_result"
+            # A script of its own ("test:unit", "test-e2e") is a slot of its own: the e2e
+            # run passing must not close the unit run's failure.
+            script = _script_of(words)
+            slug = "_".join(re.findall(r"[a-z0-9]+", script.lower()))
+            slot = f"{family}_result" if slug == "test" else f"{family.split('_')[0]}_{slug}_result"
+            return f"{os.path.basename(words[0])} {script}", slot
     return None
 
 
