@@ -205,23 +205,28 @@ def _fact_lines(
         if v.kind is not Kind.EVENT:
             lines.append(_fact_line(v, _held_since(v, shown), tz))
         elif same := events.pop((v.slot, v.workspace), None):
-            lines.append(
-                _fact_line(v, _held_since(v, shown), tz)
-                if len(same) == 1
-                else _events_line(same, tz)
-            )
+            lines.append(_events_line(same, tz))
     return lines
 
 
 def _events_line(events: Sequence[FactVersion], tz: tzinfo) -> str:
-    """Events of one slot, newest first, on one line.
+    """Events of one slot, newest first, on one line; an event says when it happened.
 
     Captured edits file one event per file: twenty lines of "edited file" would fill the
     block and push out what holds. For example::
 
         - shop-api · edited file (12, newest first): src/a.ts; src/b.ts; src/c.ts; … 7 more
           (latest 2026-03-02 07:00 +03, observed)
+        - shop-api · committed: 3f2a1b9 add orders (at 2026-03-02 06:40 +03, observed)
+
+    ("since" would read as if a commit were still going on.)
     """
+    if len(events) == 1:
+        (v,) = events
+        return (
+            f"- {_one_line(v.subject)} · {_slot(v)}: {_one_line(v.object)}"
+            f" (at {format_time(v.valid_at, tz)}, {tier_note(v.tier)})"
+        )
     newest = sorted(events, key=lambda v: (-v.valid_at.timestamp(), v.version_id))
     values = [_one_line(v.object) for v in newest[:MAX_EVENTS_SHOWN]]
     if len(newest) > MAX_EVENTS_SHOWN:

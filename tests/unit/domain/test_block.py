@@ -682,7 +682,8 @@ def test_captured_events_of_one_slot_share_a_line_after_the_facts():
         " src/m7.ts; … 7 more (latest 2026-03-02 11:11 +03, observed)",
     ]
     one = body(render([edits[0], deploy]))[2]
-    assert one == "- api · edited file: src/m0.ts (since 2026-03-02 11:00 +03, observed)"
+    # An event happened at a time; "since" would read as if it were still going on.
+    assert one == "- api · edited file: src/m0.ts (at 2026-03-02 11:00 +03, observed)"
 
 
 def test_a_value_filed_under_another_name_shows_that_name_when_it_says_more():
