@@ -47,21 +47,20 @@ def parse_when(text: str, zone: str, option: str) -> str:
     return moment.isoformat()
 
 
+def _moment(value: str | None) -> datetime | None:
+    return datetime.fromisoformat(value.replace("Z", "+00:00")) if value else None
+
+
 def shown(value: str | None, zone: ZoneInfo) -> str:
     """An RFC 3339 time from the API, in the account's zone to the minute."""
-    if not value:
-        return "-"
-    return format_time(datetime.fromisoformat(value.replace("Z", "+00:00")), zone)
+    moment = _moment(value)
+    return format_time(moment, zone) if moment else "-"
 
 
 def _triple(fact: dict[str, Any]) -> str:
     # On one line even though writes refuse line breaks now: a row stored before the rule,
     # or imported, must not print as two lines.
     return triple(fact["subject"], fact["predicate"], fact["object"], fact.get("written_as"))
-
-
-def _moment(value: str | None) -> datetime | None:
-    return datetime.fromisoformat(value.replace("Z", "+00:00")) if value else None
 
 
 def _history(fact: dict[str, Any], zone: ZoneInfo) -> str:

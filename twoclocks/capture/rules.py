@@ -299,23 +299,18 @@ def _script_of(words: list[str]) -> str:
     return "test" if script == "t" else script
 
 
-def _package_test(w: list[str]) -> bool:
-    return os.path.basename(w[0]) in _PACKAGE_MANAGERS and _test_script(_script_of(w))
-
-
-# One slot per family (``npm_test_result``, ``make_test_result``); the value names what ran:
-# "pnpm test:unit failed", "just test passed".
 _RUNNERS: tuple[tuple[str, Callable[[list[str]], bool]], ...] = (
     ("pytest", lambda w: any(os.path.basename(x) in ("pytest", "py.test") for x in w[:4])),
     ("go test", lambda w: os.path.basename(w[0]) == "go" and w[1:2] == ["test"]),
     ("cargo test", lambda w: os.path.basename(w[0]) == "cargo" and w[1] in ("test", "nextest")),
     ("vitest", lambda w: "vitest" in w[:3]),
     ("jest", lambda w: "jest" in w[:3]),
-    ("npm test", _package_test),
-    ("make test", lambda w: os.path.basename(w[0]) in _TASK_RUNNERS
-        and _test_script(_script_of(w))),
     ("tox", lambda w: os.path.basename(w[0]) == "tox"),
 )  # fmt: skip
+# Tools that run a named script: each test script reports to a slot of its own
+# (`npm test` -> npm_test_result, `pnpm test:unit` -> npm_test_unit_result), so an e2e run
+# passing does not close the unit run's failure; the value names what ran.
+_SCRIPT_RUNNERS = (("npm", _PACKAGE_MANAGERS), ("make", _TASK_RUNNERS))
 _FAILING = (
     re.compile(r"^(?:FAILED|ERROR) (\S+)", re.M),  # pytest -ra / default summary
     re.compile(r"^\s*--- FAIL: (\S+)", re.M),  # go test
@@ -336,17 +331,13 @@ def _runner(event: ToolEvent) -> tuple[str, str] | None:
     """The runner as the value names it ("pnpm test") and the slot it reports to."""
     for words in segments(event.command or ""):
         for name, matches in _RUNNERS:
-            if not matches([*words, ""]):
-                continue
-            family = name.replace(" ", "_")
-            if name not in ("npm test", "make test"):
-                return name, f"{family}_result"
-            # A script of its own ("test:unit", "test-e2e") is a slot of its own: the e2e
-            # run passing must not close the unit run's failure.
-            script = _script_of(words)
-            slug = "_".join(re.findall(r"[a-z0-9]+", script.lower()))
-            slot = f"{family}_result" if slug == "test" else f"{family.split('_')[0]}_{slug}_result"
-            return f"{os.path.basename(words[0])} {script}", slot
+            if matches([*words, ""]):
+                return name, name.replace(" ", "_") + "_result"
+        tool = os.path.basename(words[0])
+        for family, tools in _SCRIPT_RUNNERS:
+            if tool in tools and _test_script(script := _script_of(words)):
+                slug = "_".join(re.findall(r"[a-z0-9]+", script.lower()))
+                return f"{tool} {script}", f"{family}_{slug}_result"
     return None
 
 

@@ -183,12 +183,12 @@ def _held_since(v: FactVersion, rows: Sequence[FactVersion]) -> datetime:
         seen.update(p.version_id for p in before)
 
 
-def _fact_line(v: FactVersion, since: datetime, tz: tzinfo) -> str:
+def _fact_line(v: FactVersion, since: datetime, tz: tzinfo, begun: str = "since") -> str:
     # A current value with a scheduled end says so: "since" alone would read as open-ended.
     until = f" until {format_time(v.invalid_at, tz)}" if v.invalid_at is not None else ""
     return (
         f"- {_one_line(v.subject)} · {_slot(v)}: {_one_line(v.object)}"
-        f" (since {format_time(since, tz)}{until}, {tier_note(v.tier)})"
+        f" ({begun} {format_time(since, tz)}{until}, {tier_note(v.tier)})"
     )
 
 
@@ -222,11 +222,7 @@ def _events_line(events: Sequence[FactVersion], tz: tzinfo) -> str:
     ("since" would read as if a commit were still going on.)
     """
     if len(events) == 1:
-        (v,) = events
-        return (
-            f"- {_one_line(v.subject)} · {_slot(v)}: {_one_line(v.object)}"
-            f" (at {format_time(v.valid_at, tz)}, {tier_note(v.tier)})"
-        )
+        return _fact_line(events[0], events[0].valid_at, tz, begun="at")
     newest = sorted(events, key=lambda v: (-v.valid_at.timestamp(), v.version_id))
     values = [_one_line(v.object) for v in newest[:MAX_EVENTS_SHOWN]]
     if len(newest) > MAX_EVENTS_SHOWN:

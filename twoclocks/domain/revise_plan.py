@@ -43,7 +43,7 @@ from twoclocks.domain.model import (
     RetiredReason,
     require_aware,
 )
-from twoclocks.domain.temporal import status_of
+from twoclocks.domain.temporal import last_version, status_of
 from twoclocks.domain.write_plan import IdFactory, closed_copy, new_version, plan_write
 
 REVISE_REASONS = (RetiredReason.ENDED, RetiredReason.CORRECTED)
@@ -67,7 +67,7 @@ def _believed(fact_id: str, versions: Sequence[FactVersion]) -> tuple[FactStatus
 
 def _folded(fact_id: str, versions: Sequence[FactVersion]) -> str:
     """What a revise or a reopen of a fact a slot merge folded is told: where its value is."""
-    last = max(versions, key=lambda v: v.expired_at or v.created_at)
+    last = last_version(versions)
     return (
         f"fact {fact_id} ({last.subject} · {last.predicate}: {last.object!r}) was folded into "
         f"another fact of {last.subject} that says the same when {last.predicate} was merged "
@@ -222,14 +222,15 @@ def plan_reopen(
     """
     if not versions:
         raise FactNotFound(f"no fact {fact_id} in this account: list facts to find its id")
-    if status_of(versions) is FactStatus.FOLDED:
+    status = status_of(versions)
+    if status is FactStatus.FOLDED:
         raise FactNotRetracted(
             f"{_folded(fact_id, versions)}, which holds the value now: nothing to reopen "
             "(splitting the name brings this one back)"
         )
-    if status_of(versions) not in (FactStatus.RETRACTED, FactStatus.HELD_BACK):
+    if status not in (FactStatus.RETRACTED, FactStatus.HELD_BACK):
         raise FactNotRetracted(f"fact {fact_id} is not retracted, so there is nothing to reopen")
-    last = max(versions, key=lambda v: v.expired_at or v.created_at)
+    last = last_version(versions)
     into = slot or last.predicate
     incoming = Incoming(
         subject=last.subject,

@@ -85,6 +85,11 @@ def is_visible(
     return as_of is None or holds_at(version, as_of)
 
 
+def last_version(versions: Iterable[FactVersion]) -> FactVersion:
+    """The version memory stopped believing last, or the newest one: a fact's last word."""
+    return max(versions, key=lambda v: (v.expired_at or v.created_at, v.created_at))
+
+
 def status_of(versions: Iterable[FactVersion]) -> FactStatus:
     """Read a logical fact's state off all its versions (one ``fact_id``).
 
@@ -97,8 +102,7 @@ def status_of(versions: Iterable[FactVersion]) -> FactStatus:
     believed = [v for v in rows if v.expired_at is None]
     if believed:
         return FactStatus.LIVE if believed[0].invalid_at is None else FactStatus.ENDED
-    last = max(rows, key=lambda v: (v.expired_at or v.created_at, v.created_at))
-    reason = last.retired_reason or RetiredReason.RETRACTED
+    reason = last_version(rows).retired_reason or RetiredReason.RETRACTED
     return {
         RetiredReason.ENDED: FactStatus.ENDED,
         RetiredReason.CORRECTED: FactStatus.CORRECTED,

@@ -19,7 +19,7 @@ from twoclocks.capture.turns import Turn
 from twoclocks.domain.errors import FactNotRetracted, WriteNotAllowed
 from twoclocks.domain.model import FactStatus, FactVersion, RetiredReason
 from twoclocks.domain.refusal_watch import MODEL_WRITERS, Answered, Sighting, hold_back
-from twoclocks.domain.temporal import status_of
+from twoclocks.domain.temporal import last_version, status_of
 from twoclocks.domain.trust import Writer, value_in_evidence
 from twoclocks.graph.port import Episode, FactQuery, Store
 from twoclocks.service.fact_ids import resolve_fact_id
@@ -123,7 +123,7 @@ class HeldFacts:
         held = []
         for versions in by_fact.values():
             if status_of(versions) is FactStatus.HELD_BACK:
-                last = max(versions, key=lambda v: v.expired_at or v.created_at)
+                last = last_version(versions)
                 held.append(
                     HeldFact(fact=Fact.of(last), held_at=last.expired_at or last.created_at)
                 )
