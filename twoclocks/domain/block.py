@@ -244,19 +244,24 @@ def _earlier_in_window(
     A slot that changed three times in a day reads as one line, "Heroku -> Render ->
     Fly.io": three lines for it would leave no room for any other slot's change.
     """
+    same_slot = [
+        p for p in closed
+        if p.version_id != old.version_id and _is_recent_ending(p, now)
+        and p.slot == old.slot and p.workspace == old.workspace
+    ]  # fmt: skip
+    # Who replaced whom, asked once per version: a slot closed at every commit has
+    # dozens of endings in 48 h, and asking again at each link grew with their square.
+    replaced_by: dict[str, list[FactVersion]] = {}
+    for p in same_slot:
+        if (s := _successor(p, rows)) is not None:
+            replaced_by.setdefault(s.version_id, []).append(p)
     chain = [old]
-    while True:
-        head = chain[0]
-        before = [
-            p for p in closed
-            if p.version_id not in {c.version_id for c in chain} and _is_recent_ending(p, now)
-            and p.slot == head.slot and p.workspace == head.workspace
-            and not is_restatement(p.object, head.object)
-            and (s := _successor(p, rows)) is not None and s.version_id == head.version_id
-        ]  # fmt: skip
-        if not before:
-            return chain[:-1]
+    while before := [
+        p for p in replaced_by.get(chain[0].version_id, [])
+        if p not in chain and not is_restatement(p.object, chain[0].object)
+    ]:  # fmt: skip
         chain.insert(0, min(before, key=lambda p: (p.valid_at, p.version_id)))
+    return chain[:-1]
 
 
 def _change_line(
