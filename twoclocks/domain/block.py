@@ -42,7 +42,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
 from datetime import datetime, timedelta, tzinfo
-from typing import Literal
+from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
@@ -108,7 +108,16 @@ class RenderedBlock(BaseModel):
     status: BlockStatus
     text: str
     rows: int
+    """How many versions the kept lines tell (an events line of 12 edits tells 12)."""
     more: int
+    """How many versions the cut lines would have told: the count on the cut line."""
+
+
+class _Line(NamedTuple):
+    """A line of the block and how many versions it tells, for the cut line's count."""
+
+    text: str
+    rows: int = 1
 
 
 def format_time(moment: datetime, tz: tzinfo) -> str:
@@ -194,18 +203,18 @@ def _fact_line(v: FactVersion, since: datetime, tz: tzinfo, begun: str = "since"
 
 def _fact_lines(
     current: Sequence[FactVersion], shown: Sequence[FactVersion], tz: tzinfo
-) -> list[str]:
+) -> list[_Line]:
     """One line per fact, and one per slot of events, in ``current``'s order."""
     events: dict[tuple[tuple[str, str], str | None], list[FactVersion]] = {}
     for v in current:
         if v.kind is Kind.EVENT:
             events.setdefault((v.slot, v.workspace), []).append(v)
-    lines: list[str] = []
+    lines: list[_Line] = []
     for v in current:
         if v.kind is not Kind.EVENT:
-            lines.append(_fact_line(v, _held_since(v, shown), tz))
+            lines.append(_Line(_fact_line(v, _held_since(v, shown), tz)))
         elif same := events.pop((v.slot, v.workspace), None):
-            lines.append(_events_line(same, tz))
+            lines.append(_Line(_events_line(same, tz), len(same)))
     return lines
 
 
@@ -413,7 +422,7 @@ def _sections(
     workspace_keys: Collection[str],
     query_rank: Mapping[str, int] | None,
     replaced_elsewhere: Collection[str],
-) -> dict[str, list[str]]:
+) -> dict[str, list[_Line]]:
     shown = [v for v in facts if shown_to_model(v.tier)]
     current = _ordered([v for v in shown if is_current(v, now)], workspace_keys, query_rank)
     closed = [
@@ -426,7 +435,7 @@ def _sections(
     rules = [v for v in current if v.fact_class is FactClass.RULE and v.tier is Tier.ASSERTED]
     rule_ids = {v.version_id for v in rules}
 
-    changes: list[str] = []
+    changes: list[_Line] = []
     in_changes: set[str] = set()
     slots_said: set[tuple[tuple[str, str], str | None]] = set()
     for old in closed:
@@ -439,7 +448,7 @@ def _sections(
         said = _change(old, facts, replaced_elsewhere)
         if said is not None:
             earlier = _earlier_in_window(old, closed, facts, now)
-            changes.append(_change_line(old, said[0], now, tz, earlier))
+            changes.append(_Line(_change_line(old, said[0], now, tz, earlier), 1 + len(earlier)))
             slots_said.add((old.slot, old.workspace))
             in_changes.update(v.version_id for v in (old, *earlier))
 
@@ -447,11 +456,11 @@ def _sections(
         return any(v.slot == old.slot and is_restatement(v.object, old.object) for v in current)
 
     return {
-        "rule": [f"- {_one_line(v.object)}" for v in rules],
+        "rule": [_Line(f"- {_one_line(v.object)}") for v in rules],
         "fact": _fact_lines([v for v in current if v.version_id not in rule_ids], shown, tz),
         "change": changes,
         "invalid": [
-            _invalid_line(v, tz)
+            _Line(_invalid_line(v, tz))
             for v in closed
             if is_session_state(v.predicate)
             and v.version_id not in in_changes
@@ -460,30 +469,37 @@ def _sections(
     }
 
 
-def _fit(
-    sections: dict[str, list[str]], head: str, budget: int, more_tool: str
-) -> tuple[dict[str, list[str]], int]:
-    """Keep lines in priority order while they fit, leaving room for the cut line."""
-    total = sum(len(lines) for lines in sections.values())
+def _told(sections: dict[str, list[_Line]]) -> int:
+    return sum(line.rows for lines in sections.values() for line in lines)
 
-    def size(kept: dict[str, list[str]]) -> int:
+
+def _fit(
+    sections: dict[str, list[_Line]], head: str, budget: int, more_tool: str
+) -> tuple[dict[str, list[_Line]], int]:
+    """Keep lines in priority order while they fit, leaving room for the cut line.
+
+    The cut count is of versions, not lines: a cut "edited file (12, ...)" line is 12
+    facts the model was not shown.
+    """
+    total = _told(sections)
+
+    def size(kept: dict[str, list[_Line]]) -> int:
         lines = [head]
         for name, rows in kept.items():
             if rows:
-                lines += [_HEADINGS[name], *rows]
+                lines += [_HEADINGS[name], *(row.text for row in rows)]
         return len("\n".join(lines))
 
     if size(sections) <= budget:
         return sections, 0
     room = budget - len(_more_line(total, more_tool)) - 1
-    kept: dict[str, list[str]] = {name: [] for name in sections}
+    kept: dict[str, list[_Line]] = {name: [] for name in sections}
     used = len(head)
     for name in _PRIORITY:
         for line in sections[name]:
-            cost = len(line) + 1 + (0 if kept[name] else len(_HEADINGS[name]) + 1)
+            cost = len(line.text) + 1 + (0 if kept[name] else len(_HEADINGS[name]) + 1)
             if used + cost > room:
-                shown = sum(len(rows) for rows in kept.values())
-                return kept, total - shown
+                return kept, total - _told(kept)
             kept[name].append(line)
             used += cost
     raise AssertionError("unreachable: the whole block fit after all")  # pragma: no cover
@@ -524,8 +540,8 @@ def render_block(
     lines = [head]
     for name in _DISPLAY:
         if kept[name]:
-            lines += [_HEADINGS[name], *kept[name]]
+            lines += [_HEADINGS[name], *(line.text for line in kept[name])]
     if more:
         lines.append(_more_line(more, more_tool))
     text = "\n".join(lines)
-    return RenderedBlock(status="rows", text=text, rows=sum(map(len, kept.values())), more=more)
+    return RenderedBlock(status="rows", text=text, rows=_told(kept), more=more)

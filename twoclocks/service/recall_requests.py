@@ -82,9 +82,9 @@ class BlockRequest(BaseModel):
 
 
 class BlockResult(BaseModel):
-    """The rendered block: its status, text, how many fact lines, and how many were cut."""
+    """The rendered block: its status, text, how many facts it tells, and how many were cut."""
 
     status: Status
     text: str
-    rows: int
-    more: int
+    rows: int = Field(description="how many fact versions the block's lines tell")
+    more: int = Field(description="how many it cut to fit the budget (the last line's count)")

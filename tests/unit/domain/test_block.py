@@ -686,6 +686,23 @@ def test_captured_events_of_one_slot_share_a_line_after_the_facts():
     assert one == "- api · edited file: src/m0.ts (at 2026-03-02 11:00 +03, observed)"
 
 
+def test_the_cut_line_counts_the_facts_a_cut_events_line_held():
+    # "1 more facts not shown" for a cut line of 40 edits told the model nothing was lost.
+    deploy = fv("d1", "api", "deploy_target", "Render", days(2), workspace=HERE)
+    edits = [
+        fv(f"e{i}", "api", "edited_file", f"src/{'m' * 60}{i}.ts", NOW - timedelta(minutes=i),
+           tier=Tier.OBSERVED, workspace=HERE)
+        for i in range(40)
+    ]  # fmt: skip
+    edits = [
+        e.model_copy(update={"kind": Kind.EVENT, "cardinality": Cardinality.MANY}) for e in edits
+    ]
+    block = render([deploy, *edits], budget=MIN_BUDGET)
+    assert "deploy target: Render" in block.text and "edited file" not in block.text
+    assert (block.rows, block.more) == (1, 40)
+    assert block.text.endswith("… 40 more facts not shown: call recall to list them")
+
+
 def test_a_value_filed_under_another_name_shows_that_name_when_it_says_more():
     # "45000" was written as timeout_ms under timeout_seconds (slot drift): read as
     # seconds, it would be wrong by a thousand. A mere spelling adds nothing.
