@@ -81,7 +81,17 @@ def test_a_timeline_line_adds_when_memory_believed_it_and_counts_what_was_cut() 
     head, line = text.splitlines()
     assert head == "1 version, by when memory recorded each; 3 more matched " \
         "(narrow since/until or raise limit)"  # fmt: skip
-    assert line.endswith("(recorded 2026-01-05 00:00 +00 until 2026-06-01 00:00 +00)")
+    # A replaced belief says its end once: "[believed until T]" and "(recorded A until T)"
+    # told the same T twice.
+    assert "[believed until 2026-06-01 00:00 +00]" in line
+    assert line.endswith("(recorded 2026-01-05 00:00 +00)")
+    assert line.count("2026-06-01 00:00 +00") == 2  # the world end, and the belief's end
+    corrected = Fact.model_validate(
+        fact(expired_at=T1, retired_reason=RetiredReason.CORRECTED).model_dump()
+    )
+    (_, wrong) = timeline_text([corrected], more=0, clock="system").splitlines()
+    assert "[corrected]" in wrong
+    assert wrong.endswith("(recorded 2026-01-05 00:00 +00 until 2026-06-01 00:00 +00)")
     assert timeline_text([], more=0, clock="world").startswith("empty:")
 
 

@@ -58,10 +58,16 @@ def timeline_text(facts: Sequence[Fact], more: int, clock: str) -> str:
     lines = [f"{_count(facts, 'version')}, {order}{cut}"]
     for fact in facts:
         believed = format_time(fact.created_at, UTC)
-        if fact.expired_at is not None:
+        # A replaced belief already says "[believed until T]": the same T twice is noise.
+        if fact.expired_at is not None and not _replaced_belief(fact):
             believed += f" until {format_time(fact.expired_at, UTC)}"
         lines.append(f"{fact_line(fact)} (recorded {believed})")
     return "\n".join(lines)
+
+
+def _replaced_belief(fact: Fact) -> bool:
+    why = history_note(fact.invalid_at, fact.expired_at, fact.retired_reason, _utc)
+    return why.startswith("[believed until")
 
 
 def fact_line(fact: Fact) -> str:

@@ -145,7 +145,8 @@ true (valid_at), "system" by when memory learned them (created_at). Use it for
 "what changed", "when did we switch X", or to find an old version's fact_id.
 since is inclusive and until exclusive, both RFC 3339 with an offset; limit caps
 the rows (the rest are counted in `more`). Each version reads as a recall line, with
-`(recorded <created_at> until <expired_at>)`: when memory believed it."""
+`(recorded <created_at> until <expired_at>)`: when memory believed it (a belief a
+later record replaced says its end once, as `[believed until <expired_at>]`)."""
 
 SEARCH_EPISODES_DOC = """\
 Search the raw episodes facts came from (the person's own messages, tool events)
