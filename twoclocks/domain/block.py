@@ -28,8 +28,9 @@ Rules:
   each paired with the version that replaced it (old -> new): one that names it
   (``supersedes``), else one opening the same slot, in the same workspace, exactly
   where it ended. The line is left out when that successor is not shown (no tier),
-  lives in another workspace, or restates the same value; "nothing replaced it" is
-  said only when no version anywhere took over;
+  lives in another workspace, or restates the same value, and when every old value
+  on it is an event the block names (``last_commit`` beside the ``committed`` events);
+  "nothing replaced it" is said only when no version anywhere took over;
 * a current fact with a scheduled end says "until"; its "since" is when the value
   began, so a value written again after it had closed keeps its first start;
 * closed versions show as ``✗ INVALID`` only for session-state predicates, and not
@@ -216,6 +217,11 @@ def _fact_lines(
         elif same := events.pop((v.slot, v.workspace), None):
             lines.append(_Line(_events_line(same, tz), len(same)))
     return lines
+
+
+def _event_key(v: FactVersion) -> tuple[str, str | None, str]:
+    """What makes a closed value one the block already names as an event."""
+    return (v.subject, v.workspace, _one_line(v.object))
 
 
 def _events_line(events: Sequence[FactVersion], tz: tzinfo) -> str:
@@ -438,6 +444,7 @@ def _sections(
     changes: list[_Line] = []
     in_changes: set[str] = set()
     slots_said: set[tuple[tuple[str, str], str | None]] = set()
+    as_events = {_event_key(v) for v in current if v.kind is Kind.EVENT}
     for old in closed:
         if len(changes) == MAX_RECENT_CHANGES:
             break
@@ -448,9 +455,14 @@ def _sections(
         said = _change(old, facts, replaced_elsewhere)
         if said is not None:
             earlier = _earlier_in_window(old, closed, facts, now)
-            changes.append(_Line(_change_line(old, said[0], now, tz, earlier), 1 + len(earlier)))
             slots_said.add((old.slot, old.workspace))
-            in_changes.update(v.version_id for v in (old, *earlier))
+            told = (old, *earlier)
+            in_changes.update(v.version_id for v in told)
+            if all(_event_key(v) in as_events for v in told):
+                # "last commit: a -> b -> c" beside "committed (3): c; b; a" said each
+                # commit a third time and took a change line from the person's facts.
+                continue
+            changes.append(_Line(_change_line(old, said[0], now, tz, earlier), len(told)))
 
     def still_true(old: FactVersion) -> bool:
         return any(v.slot == old.slot and is_restatement(v.object, old.object) for v in current)

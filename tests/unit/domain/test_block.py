@@ -717,3 +717,31 @@ def test_a_value_filed_under_another_name_shows_that_name_when_it_says_more():
     assert changes(block) == [
         "- web · timeout seconds: 30 -> 45000 (written as timeout ms, changed 2026-03-02 07:00 +03)"
     ]
+
+
+def test_a_change_the_events_line_already_tells_leaves_its_room_to_other_changes():
+    # Capture files each commit twice: a "committed" event and the branch's last_commit.
+    # The change line "last commit: c0 -> c1 -> c2" said every commit a third time.
+    hours = [NOW - timedelta(hours=h) for h in (6, 4, 2)]
+    commits = [
+        fv(f"c{i}", "api", "last_commit", f"c{i} on main: step {i}", start, fact_id=f"C{i}",
+           invalid_at=hours[i + 1] if i < 2 else None, tier=Tier.OBSERVED, workspace=HERE)
+        for i, start in enumerate(hours)
+    ]  # fmt: skip
+    events = [
+        fv(f"e{i}", "api", "committed", f"c{i} on main: step {i}", start, tier=Tier.OBSERVED,
+           workspace=HERE).model_copy(update={"kind": Kind.EVENT, "cardinality": Cardinality.MANY})
+        for i, start in enumerate(hours)
+    ]  # fmt: skip
+    deploy = [
+        fv("h1", "api", "deploy_target", "Heroku", days(30), fact_id="H", invalid_at=days(1)),
+        fv("r1", "api", "deploy_target", "Render", days(1), fact_id="R"),
+    ]
+    block = render(commits + events + deploy)
+    assert changes(block) == [
+        "- api · deploy target: Heroku -> Render (changed 2026-03-01 12:00 +03)",
+    ]
+    assert "committed (3, newest first): c2 on main: step 2; c1 on main: step 1" in block.text
+    assert "- api · last commit: c2 on main: step 2" in block.text
+    # Without the events line the change is news, and it is told.
+    assert changes(render(commits + deploy))[0].startswith("- api · last commit: c0 on main")
