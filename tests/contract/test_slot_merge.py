@@ -18,7 +18,8 @@ from twoclocks.domain.errors import (
     InvalidInput,
     SlotNotFound,
 )
-from twoclocks.domain.model import RetiredReason
+from twoclocks.domain.model import RetiredReason, Tier
+from twoclocks.domain.trust import Writer
 from twoclocks.graph.port import SlotState, Store
 from twoclocks.service.explore import fact_episodes
 from twoclocks.service.memory import MemoryService
@@ -388,6 +389,33 @@ async def test_slot_merge_of_the_same_value_keeps_one_fact_and_its_start_and_a_s
     assert sorted((f.predicate, f.object, f.valid_at) for f in current) == [
         ("owner", "Aiko", JAN),
         ("steward", "Aiko", JUN),
+    ]
+
+
+async def test_a_split_takes_back_the_trust_a_folded_value_lent_the_fact_it_was_folded_into(
+    store: Store, account: str
+) -> None:
+    # An agent guessed Aiko owns core; the person said she is its steward. Merged, the
+    # person's word stands behind the owner fact (asserted). Split, the two names were two
+    # slots after all: the owner fact is the agent's guess again, the steward the person's.
+    clock = FakeClock(datetime(2026, 7, 1, tzinfo=UTC))
+    svc = service(store, clock)
+    agent, person = Caller(account=account), Caller(account=account, writer=Writer.PERSON)
+    owner = await svc.remember(agent, remember("owner", "Aiko", JAN))
+    clock.tick()
+    await svc.remember(person, remember("steward", "Aiko", JUN))
+    clock.tick()
+    done = await svc.merge_slot(person, merge())
+    assert list(done.folded.values()) == [owner.fact_id]
+    (held,) = await svc.facts(person, FactsRequest(subject="core"))
+    assert (held.fact_id, held.tier) == (owner.fact_id, Tier.ASSERTED)
+    clock.tick()
+
+    await svc.split_alias(person, SplitAliasRequest(alias="steward", subject="core"))
+    current = await svc.facts(person, FactsRequest(subject="core"))
+    assert sorted((f.predicate, f.object, f.valid_at, f.tier, f.writer) for f in current) == [
+        ("owner", "Aiko", JAN, Tier.INFERRED, Writer.AGENT),
+        ("steward", "Aiko", JUN, Tier.ASSERTED, Writer.PERSON),
     ]
 
 

@@ -73,6 +73,35 @@ def _folded(alias: str, history: Sequence[FactVersion]) -> list[FactVersion]:
     ]
 
 
+_LENT = ("tier", "writer", "place", "workspace", "fact_class", "category")
+"""What a folded value may have raised in the fact it was folded into
+(``domain.write_plan.vouches_more``), and a split takes back."""
+
+
+def _lent(
+    folded: Sequence[FactVersion], history: Sequence[FactVersion]
+) -> dict[str, dict[str, object]]:
+    """What the merge's folds lent each fact they were folded into: fact id -> fields back.
+
+    An agent's guess "owner Aiko" (inferred) with the person's "steward Aiko" folded into
+    it became asserted at the merge; split, the person's word goes back to the steward
+    fact, and the owner fact is the agent's guess again. Only a version the merge itself
+    wrote is taken back: one raised again later, by a restatement, keeps what it was given.
+    """
+    merged_at = {v.expired_at for v in folded}
+    lent: dict[str, dict[str, object]] = {}
+    for v in history:
+        if v.expired_at is not None or v.created_at not in merged_at:
+            continue
+        for before in history:
+            if before.fact_id == v.fact_id and before.expired_at == v.created_at:
+                back = {k: getattr(before, k) for k in _LENT if getattr(before, k) != getattr(v, k)}
+                if back:
+                    lent[v.fact_id] = back
+                break
+    return lent
+
+
 def plan_split(
     alias: str, history: Sequence[FactVersion], now: datetime, new_id: Callable[[], str]
 ) -> Plan:
@@ -90,6 +119,7 @@ def plan_split(
     moved = [v for v in believed if v.fact_id in moved_ids]
     kept = [v for v in believed if v.fact_id not in moved_ids]
     folded = _folded(alias, history)
+    lent = _lent(folded, history)
     expire: list[Expiry] = []
     insert = [believed_again(v, v.invalid_at, now, new_id) for v in folded]
     for side, other in ((moved, kept), (kept, moved)):
@@ -99,14 +129,15 @@ def plan_split(
         for version in side:
             end = _end_without(version, [*side, *back], other_starts, history)
             moving = version.fact_id in moved_ids
-            if not moving and end == version.invalid_at:
+            taken_back = lent.get(version.fact_id, {})
+            if not moving and end == version.invalid_at and not taken_back:
                 continue
             # Moved as it was, the value still holds (rewritten); re-opened, its window
             # was wrong (corrected), as a correction re-opens what a mistake closed.
             same = end == version.invalid_at
             reason = RetiredReason.REWRITTEN if same else RetiredReason.CORRECTED
             expire.append(Expiry(version_id=version.version_id, reason=reason))
-            again = believed_again(version, end, now, new_id)
+            again = believed_again(version, end, now, new_id).model_copy(update=taken_back)
             if moving:
                 again = again.model_copy(update={"predicate": alias, "written_as": None})
             insert.append(again)
