@@ -148,6 +148,28 @@ async def test_a_question_in_the_first_person_is_about_the_user_or_the_team(
     assert got.facts[0].subject == ours[0]
 
 
+async def test_what_am_i_working_on_asks_for_the_persons_task_among_many_facts(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # "I" names no entity by its words, and MiniLM puts "what am I working on?" far from
+    # "user current task ..." (below 30 other facts in the labelled set): the question
+    # must still reach the person's own facts, and its form asks for a piece of work.
+    for predicate, value in [
+        ("job_title", "Staff Engineer"),
+        ("working_hours", "09:00-17:30 Lisbon time"),
+        ("current_task", "upgrade web-app and docs-site to Node 20"),
+        ("editor", "Neovim"),
+    ]:
+        await ew.write("user", predicate, value, T0, tier=Tier.OBSERVED)
+    for i in range(40):
+        await ew.write(f"worker-{i}", "job_queue", f"queue {i} for right-now jobs", T0,
+                       tier=Tier.OBSERVED)  # fmt: skip
+    got = await service(store).recall(
+        Caller(account=account), RecallRequest(query="what am I working on right now?", k=3)
+    )
+    assert got.facts[0].predicate == "current_task"
+
+
 RUFF_RECORDED = T0 + timedelta(days=200)
 
 

@@ -23,6 +23,7 @@ class AnswerKind(StrEnum):
     TIME = "time"
     NUMBER = "number"
     VERSION = "version"
+    TASK = "task"
 
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -47,6 +48,13 @@ _NUMBER_WORDS = frozenset(
     """.split()
 )
 _VERSION_WORDS = frozenset({"version", "sdk"})
+# What a person is busy with: "current_task", "current_focus", "in_progress", "todo".
+# "working" alone is not ("working_hours"); "working_on" is.
+_TASK_WORDS = frozenset({"task", "tasks", "focus", "progress", "todo", "wip", "doing"})
+_TASK_PAIRS = (frozenset({"working", "on"}), frozenset({"current", "ticket"}))
+# "What am I working on?", "what is Ana focused on?", "what's in progress?": the form
+# asks for a piece of work, not a tool or a place.
+_ASKS_FOR_WORK = re.compile(r"\b(working on|focus(ed|ing)? on|in progress|busy with|doing)\b")
 
 # Verbs of a service a vendor provides: "who processes our card payments?" asks for a
 # company or product (Stripe), not a person, though it starts with "who".
@@ -81,6 +89,10 @@ def asked_kind(question: str) -> AnswerKind | None:
     True
     >>> asked_kind("who processes our card payments?") is None
     True
+    >>> asked_kind("what am I working on right now?")
+    <AnswerKind.TASK: 'task'>
+    >>> asked_kind("who is working on billing?")
+    <AnswerKind.PERSON: 'person'>
     """
     words = _WORD.findall(question.lower())
     if "version" in words or "versions" in words:
@@ -101,6 +113,8 @@ def asked_kind(question: str) -> AnswerKind | None:
         return AnswerKind.TIME
     if first in ("what", "which") and after[:1] and after[0] in ("time", "day", "hour", "days"):
         return None if after[1:] == ["zone"] else AnswerKind.TIME
+    if first in ("what", "which") and _ASKS_FOR_WORK.search(" ".join(words[wh:])):
+        return AnswerKind.TASK
     return None
 
 
@@ -116,6 +130,10 @@ def value_kinds(predicate: str, value: str) -> frozenset[AnswerKind]:
     [<AnswerKind.NUMBER: 'number'>]
     >>> sorted(value_kinds("language", "Go 1.22"))
     [<AnswerKind.VERSION: 'version'>]
+    >>> sorted(value_kinds("working_on", "the refunds webhook"))
+    [<AnswerKind.TASK: 'task'>]
+    >>> AnswerKind.TASK in value_kinds("working_hours", "09:00-17:30")
+    False
     """
     # As written and canonical: the drift lexicon may rewrite a word ("on_call").
     words = set(predicate_tokens(predicate)) | set(canonical_tokens(predicate))
@@ -131,6 +149,8 @@ def value_kinds(predicate: str, value: str) -> frozenset[AnswerKind]:
         _VERSIONED.search(text) and not _LEADING_NUMBER.match(text) and len(text) <= 24
     ):
         kinds.add(AnswerKind.VERSION)
+    if words & _TASK_WORDS or any(pair <= words for pair in _TASK_PAIRS):
+        kinds.add(AnswerKind.TASK)
     if AnswerKind.NUMBER in kinds and _VERSIONED.fullmatch(text.strip()) and "." in text:
         kinds.add(AnswerKind.VERSION)  # "3.12", "1.30": a bare version number
     return frozenset(kinds)

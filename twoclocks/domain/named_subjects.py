@@ -53,6 +53,25 @@ def question_words(question: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def self_names(asked: frozenset[str]) -> frozenset[str]:
+    """The names a memory may give whoever the question speaks of as "I" or "we".
+
+    "What am I working on?" names no subject a store can find by its words, yet it is
+    about the person's own facts (``user · current_task``).
+
+    >>> sorted(self_names(question_words("what am I working on?")))
+    ['i', 'me', 'myself', 'person', 'self', 'user']
+    >>> self_names(question_words("which CI does billing use?"))
+    frozenset()
+    """
+    names: frozenset[str] = frozenset()
+    if asked & _FIRST_PERSON:
+        names |= PERSON_SELF
+    if asked & _FIRST_PLURAL or "team" in asked:
+        names |= TEAM_SELF
+    return names
+
+
 def _said(word: str, asked: frozenset[str]) -> bool:
     if word in asked:
         return True

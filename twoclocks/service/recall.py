@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, tzinfo
 
 from twoclocks.domain.account_settings import AccountSettings
@@ -25,7 +25,13 @@ from twoclocks.domain.block import (
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import Cardinality, FactVersion
-from twoclocks.domain.named_subjects import question_words, subject_mentions
+from twoclocks.domain.named_subjects import (
+    PERSON_SELF,
+    TEAM_SELF,
+    question_words,
+    self_names,
+    subject_mentions,
+)
 from twoclocks.domain.named_things import names_value
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import block_spaces, here_first, keys_in_scope, readable_spaces
@@ -246,6 +252,11 @@ class RecallService:
             # A walk reaches facts by where they sit in the graph, not by what was asked:
             # its store order says nothing, so it ranks them by the question instead.
             rankings[leg] = by_question(ids, question_order) if leg.endswith("walk") else ids
+        if "entity_walk" in rankings and _found_by_i_or_we(await named_task, said):
+            # From "I" or "we" alone, the walk reaches the person's every fact: they are
+            # candidates for the signals to judge, not votes (it would outvote the legs
+            # that read the question for "who do I ping about the notifier?").
+            del rankings["entity_walk"]
         if weights["slot"] > 0 and relevance:
             slot_score = {vid: r.slot for vid, r in relevance.items()}
             rankings["slot"] = by_question(by_id, slot_score)[:pool]
@@ -321,7 +332,14 @@ class RecallService:
         """
         found = await self.store.entities_named(account, text, 10)
         mentions = subject_mentions(said, found)
-        return [name for name in found if mentions[name] >= 0.5]
+        named = [name for name in found if mentions[name] >= 0.5]
+        if not named and (selves := self_names(said)):
+            # "What am I working on?" names nothing but the person: "I" and "we" are no
+            # words of a name, so their entities are found by the names memory gives them.
+            # Beside a named thing ("who do I ping about billing?") the thing leads.
+            found = await self.store.entities_named(account, " ".join(sorted(selves)), 10)
+            named = [name for name in found if name.lower() in selves]
+        return named
 
     async def _walk(
         self,
@@ -426,3 +444,11 @@ class RecallService:
         return BlockResult(
             status=rendered.status, text=rendered.text, rows=rendered.rows, more=rendered.more
         )
+
+
+def _found_by_i_or_we(entities: Sequence[str], said: frozenset[str]) -> bool:
+    """True when the walk starts from the person's or the team's own entity only, and the
+    question said it as "I" or "we" ("which wiki does the team use?" names ``team``)."""
+    return bool(entities) and all(
+        e.lower() in PERSON_SELF | TEAM_SELF and e.lower() not in said for e in entities
+    )

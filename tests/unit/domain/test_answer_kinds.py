@@ -19,6 +19,10 @@ from twoclocks.domain.answer_kinds import AnswerKind, asked_kind, kind_agreement
         ("how many approvals does a pull request need?", AnswerKind.NUMBER),
         ("how long do access tokens last?", AnswerKind.NUMBER),
         ("which Node version does web-app run on?", AnswerKind.VERSION),
+        ("what am I working on right now?", AnswerKind.TASK),
+        ("what is Ana focused on this sprint?", AnswerKind.TASK),
+        ("what's in progress in orders-svc?", AnswerKind.TASK),
+        ("who is working on billing?", AnswerKind.PERSON),  # who asks for the person
     ],
 )
 def test_a_questions_form_says_what_kind_of_value_it_asks_for(
@@ -34,6 +38,7 @@ def test_a_questions_form_says_what_kind_of_value_it_asks_for(
         "what cache does billing-api use?",
         "where do I go when I work on site?",  # "when" is a conjunction here
         "what time zone is Aisha in?",  # a zone, not a time
+        "what machine do I work on?",  # a machine, not a piece of work
     ],
 )
 def test_a_question_whose_form_names_no_kind_asks_for_none(question: str) -> None:
@@ -53,6 +58,9 @@ def test_a_question_whose_form_names_no_kind_asks_for_none(question: str) -> Non
         ("kubernetes", "1.30", AnswerKind.VERSION),
         ("runtime", "Node 20", AnswerKind.VERSION),
         ("python_version", "3.12", AnswerKind.VERSION),
+        ("current_task", "move refunds onto Adyen webhooks", AnswerKind.TASK),
+        ("working_on", "the Node 20 upgrade", AnswerKind.TASK),
+        ("current_ticket", "PAY-1432", AnswerKind.TASK),
     ],
 )
 def test_a_facts_kind_comes_from_its_predicate_words_or_its_values_shape(
@@ -82,3 +90,8 @@ def test_who_with_a_providers_verb_asks_for_no_kind() -> None:
     assert asked_kind("who hosts our DNS?") is None
     assert asked_kind("who owns billing-api?") is AnswerKind.PERSON
     assert asked_kind("who manages the platform team?") is AnswerKind.PERSON
+
+
+@pytest.mark.parametrize("predicate", ["working_hours", "ticket_system", "issue_tracker"])
+def test_a_slot_about_work_that_is_no_piece_of_work_is_not_a_task(predicate: str) -> None:
+    assert AnswerKind.TASK not in value_kinds(predicate, "Jira")
