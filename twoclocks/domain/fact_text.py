@@ -32,6 +32,12 @@ def triple(subject: str, predicate: str, obj: str, written_as: str | None = None
     return f"{on_one_line(subject)} · {slot_label(predicate, written_as)}: {on_one_line(obj)}"
 
 
+def replaced_belief(expired_at: datetime | None, reason: RetiredReason | None) -> bool:
+    """True for a version memory stopped believing because a later record of the same fact
+    replaced it (its end told, the value vouched for again), not because it was wrong."""
+    return expired_at is not None and (reason is None or reason in _REPLACED_BY_A_LATER_RECORD)
+
+
 def history_note(
     invalid_at: datetime | None,
     expired_at: datetime | None,
@@ -53,9 +59,9 @@ def history_note(
     put the end on the line that has none and left the closed line unmarked.
     """
     if expired_at is not None:
-        if reason is None or reason in _REPLACED_BY_A_LATER_RECORD:
+        if replaced_belief(expired_at, reason):
             return f"[believed until {when(expired_at)}]"
-        return f"[{reason.value}]"
+        return f"[{reason.value}]" if reason is not None else ""
     if invalid_at is not None and reason is not None:
         return f"[{reason.value}]"
     return ""  # open, or with an end it was written with (the window shows it)

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from twoclocks.domain.block import format_time, tier_note
-from twoclocks.domain.fact_text import history_note, triple
+from twoclocks.domain.fact_text import history_note, replaced_belief, triple
 from twoclocks.domain.model import on_one_line
 from twoclocks.service.recall_requests import RecallResult, ScoredFact
 from twoclocks.service.requests import Fact
@@ -59,15 +59,12 @@ def timeline_text(facts: Sequence[Fact], more: int, clock: str) -> str:
     for fact in facts:
         believed = format_time(fact.created_at, UTC)
         # A replaced belief already says "[believed until T]": the same T twice is noise.
-        if fact.expired_at is not None and not _replaced_belief(fact):
+        if fact.expired_at is not None and not replaced_belief(
+            fact.expired_at, fact.retired_reason
+        ):
             believed += f" until {format_time(fact.expired_at, UTC)}"
         lines.append(f"{fact_line(fact)} (recorded {believed})")
     return "\n".join(lines)
-
-
-def _replaced_belief(fact: Fact) -> bool:
-    why = history_note(fact.invalid_at, fact.expired_at, fact.retired_reason, _utc)
-    return why.startswith("[believed until")
 
 
 def fact_line(fact: Fact) -> str:
