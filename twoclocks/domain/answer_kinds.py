@@ -71,6 +71,13 @@ _WEEKDAYS = frozenset(
 )
 _CLOCK_TIME = re.compile(r"\b\d{1,2}:\d{2}\b")
 _LEADING_NUMBER = re.compile(r"^\s*\d[\d.,]*\s*(%|[a-z]{0,8})\b", re.IGNORECASE)
+# A span of time anywhere in a value: "branches are merged within 2 days" answers "how
+# long can a branch live?" though it does not start with the number.
+_DURATION = re.compile(
+    r"\b\d+(\.\d+)?\s*(ms|milliseconds?|s|secs?|seconds?|mins?|minutes?|h|hrs?|hours?|"
+    r"days?|weeks?|months?|years?)\b",
+    re.IGNORECASE,
+)
 _VERSIONED = re.compile(r"\d+(\.\d+)*")
 
 
@@ -143,7 +150,11 @@ def value_kinds(predicate: str, value: str) -> frozenset[AnswerKind]:
         kinds.add(AnswerKind.PERSON)
     if words & _TIME_WORDS or _CLOCK_TIME.search(text) or _WEEKDAYS & set(_WORD.findall(text)):
         kinds.add(AnswerKind.TIME)
-    if words & _NUMBER_WORDS or (_LEADING_NUMBER.match(text) and not _CLOCK_TIME.match(text)):
+    if (
+        words & _NUMBER_WORDS
+        or (_LEADING_NUMBER.match(text) and not _CLOCK_TIME.match(text))
+        or _DURATION.search(text)
+    ):
         kinds.add(AnswerKind.NUMBER)
     if words & _VERSION_WORDS or (
         _VERSIONED.search(text) and not _LEADING_NUMBER.match(text) and len(text) <= 24

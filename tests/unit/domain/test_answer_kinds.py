@@ -61,6 +61,8 @@ def test_a_question_whose_form_names_no_kind_asks_for_none(question: str) -> Non
         ("current_task", "move refunds onto Adyen webhooks", AnswerKind.TASK),
         ("working_on", "the Node 20 upgrade", AnswerKind.TASK),
         ("current_ticket", "PAY-1432", AnswerKind.TASK),
+        # a span of time anywhere answers "how long": not only a value that starts with it
+        ("branch_strategy", "trunk-based; branches are merged within 2 days", AnswerKind.NUMBER),
     ],
 )
 def test_a_facts_kind_comes_from_its_predicate_words_or_its_values_shape(
