@@ -125,6 +125,23 @@ def asked_kind(question: str) -> AnswerKind | None:
     return None
 
 
+_YES_NO = re.compile(
+    r"^\s*(am|are|is|do|does|did|can|could|should|will|would|have|has|was|were)\b", re.I
+)
+
+
+def asks_yes_or_no(question: str) -> bool:
+    """True for a question a yes or a no answers: "are we an AWS shop?", "am I on Linux?".
+
+    Such a question names a value to check ("AWS", "Linux"), and the fact that answers it
+    is the one whose slot holds a thing of that kind, whatever its words.
+
+    >>> asks_yes_or_no("are we an AWS shop?"), asks_yes_or_no("which cloud do we use?")
+    (True, False)
+    """
+    return bool(_YES_NO.match(question))
+
+
 @lru_cache(maxsize=4096)  # a fact is scored for many questions
 def value_kinds(predicate: str, value: str) -> frozenset[AnswerKind]:
     """The kinds a fact's value is, from its predicate's words and its value's shape.

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, tzinfo
 
 from twoclocks.domain.account_settings import AccountSettings
+from twoclocks.domain.answer_kinds import asks_yes_or_no
 from twoclocks.domain.block import (
     MAX_RECENT_CHANGES,
     render_block,
@@ -41,7 +42,7 @@ from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.accounts import zone_of
-from twoclocks.service.recall_order import by_score
+from twoclocks.service.recall_order import KIN_SHARE, YES_NO_KIN_SHARE, by_score
 from twoclocks.service.recall_requests import (
     BlockRequest,
     BlockResult,
@@ -268,7 +269,8 @@ class RecallService:
             own = set(rankings.get("workspace_walk", []))
             named_subjects = {e.lower() for e in await named_task}
             named = {vid for vid, v in by_id.items() if v.subject.lower() in named_subjects}
-            fused = by_score(fused, relevance, cosine, own, named)
+            kin_share = YES_NO_KIN_SHARE if asks_yes_or_no(text) else KIN_SHARE
+            fused = by_score(fused, relevance, cosine, own, named, kin_share)
         return [(by_id[vid], score) for vid, score in fused[:k]]
 
     async def _query_vector(self, text: str) -> list[float] | None:

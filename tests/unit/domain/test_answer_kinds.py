@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from twoclocks.domain.answer_kinds import AnswerKind, asked_kind, kind_agreement, value_kinds
+from twoclocks.domain.answer_kinds import (
+    AnswerKind,
+    asked_kind,
+    asks_yes_or_no,
+    kind_agreement,
+    value_kinds,
+)
 
 
 @pytest.mark.parametrize(
@@ -97,3 +103,20 @@ def test_who_with_a_providers_verb_asks_for_no_kind() -> None:
 @pytest.mark.parametrize("predicate", ["working_hours", "ticket_system", "issue_tracker"])
 def test_a_slot_about_work_that_is_no_piece_of_work_is_not_a_task(predicate: str) -> None:
     assert AnswerKind.TASK not in value_kinds(predicate, "Jira")
+
+
+@pytest.mark.parametrize(
+    ("question", "yes_no"),
+    [
+        ("are we an AWS shop?", True),
+        ("am I on Linux?", True),
+        ("do we still use Black?", True),
+        ("Is the docs site still on Jekyll?", True),
+        ("which cloud do we use?", False),
+        ("isolation level of the orders db?", False),  # "is" only as a whole word
+    ],
+)
+def test_a_question_that_starts_with_a_verb_is_answered_by_yes_or_no(
+    question: str, yes_no: bool
+) -> None:
+    assert asks_yes_or_no(question) is yes_no

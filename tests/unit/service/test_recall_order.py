@@ -14,6 +14,7 @@ from twoclocks.service.recall_order import (
     NAMED_SHARE,
     SUBJECT_SHARE,
     WORKSPACE_SHARE,
+    YES_NO_KIN_SHARE,
     by_score,
 )
 from twoclocks.service.relevance import Relevance
@@ -85,3 +86,17 @@ def test_a_signal_the_question_gives_beats_a_cosine_lead_of_half_its_share(
     }
     got = by_score(fused, rel, {"closer": 0.6, "answers": 0.6 - share / 2}, set())
     assert order(got) == ["answers", "closer"]
+
+
+def test_a_yes_or_no_question_lets_the_kind_of_thing_it_names_weigh_more() -> None:
+    # "are we an AWS shop?": the cloud slot (GCP) answers it, though "AWS region" facts are
+    # closer in words; a plain question's kin share would leave the region first.
+    fused = [("region", 0.03), ("cloud", 0.03)]
+    cos = {"region": 0.5, "cloud": 0.5 - (KIN_SHARE + YES_NO_KIN_SHARE) / 2}
+    rel = {
+        "region": Relevance(lexical=0.0, slot=0.0, vector=None),
+        "cloud": Relevance(lexical=0.0, slot=0.0, vector=None, kin=1.0),
+    }
+    assert order(by_score(fused, rel, cos, set())) == ["region", "cloud"]
+    yes_no = by_score(fused, rel, cos, set(), kin_share=YES_NO_KIN_SHARE)
+    assert order(yes_no) == ["cloud", "region"]
