@@ -58,10 +58,8 @@ def history_note(
     ``[held_back]``. Marking the replaced belief ``[ended]`` (as both readers once did)
     put the end on the line that has none and left the closed line unmarked.
     """
-    if expired_at is not None:
-        if replaced_belief(expired_at, reason):
-            return f"[believed until {when(expired_at)}]"
-        return f"[{reason.value}]" if reason is not None else ""
-    if invalid_at is not None and reason is not None:
+    if expired_at is not None and replaced_belief(expired_at, reason):
+        return f"[believed until {when(expired_at)}]"
+    if reason is not None and (expired_at is not None or invalid_at is not None):
         return f"[{reason.value}]"
     return ""  # open, or with an end it was written with (the window shows it)

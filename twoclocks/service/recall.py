@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, tzinfo
+from typing import NamedTuple
 
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.answer_kinds import asks_yes_or_no
@@ -26,13 +27,7 @@ from twoclocks.domain.block import (
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import Cardinality, FactVersion
-from twoclocks.domain.named_subjects import (
-    PERSON_SELF,
-    TEAM_SELF,
-    question_words,
-    self_names,
-    subject_mentions,
-)
+from twoclocks.domain.named_subjects import question_words, self_names, subject_mentions
 from twoclocks.domain.named_things import names_value
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import block_spaces, here_first, keys_in_scope, readable_spaces
@@ -215,7 +210,7 @@ class RecallService:
         runs: dict[str, Callable[[], Awaitable[list[FactVersion]]]] = {
             "keyword": keyword_leg,
             "vector": vector_leg,
-            "entity_walk": lambda: self._walk(account, named_task, query, pool),
+            "entity_walk": lambda: self._walk(account, _names(named_task), query, pool),
             # One hop only: the workspace's own facts. Further out, a walk from the
             # workspace reaches every service that shares a value with it (the CI product,
             # the cloud) and would vote for them as loudly as for the workspace's own.
@@ -253,10 +248,9 @@ class RecallService:
             # A walk reaches facts by where they sit in the graph, not by what was asked:
             # its store order says nothing, so it ranks them by the question instead.
             rankings[leg] = by_question(ids, question_order) if leg.endswith("walk") else ids
-        if "entity_walk" in rankings and _found_by_i_or_we(await named_task, said):
-            # From "I" or "we" alone, the walk reaches the person's every fact: they are
-            # candidates for the signals to judge, not votes (it would outvote the legs
-            # that read the question for "who do I ping about the notifier?").
+        if "entity_walk" in rankings and (await named_task).by_self:
+            # Candidates, not votes: with a vote, the person's facts outvoted the legs that
+            # read the question for "who do I ping about the notifier?".
             del rankings["entity_walk"]
         if weights["slot"] > 0 and relevance:
             slot_score = {vid: r.slot for vid, r in relevance.items()}
@@ -267,7 +261,7 @@ class RecallService:
         )
         if cosine:
             own = set(rankings.get("workspace_walk", []))
-            named_subjects = {e.lower() for e in await named_task}
+            named_subjects = {e.lower() for e in (await named_task).names}
             named = {vid for vid, v in by_id.items() if v.subject.lower() in named_subjects}
             kin_share = YES_NO_KIN_SHARE if asks_yes_or_no(text) else KIN_SHARE
             fused = by_score(fused, relevance, cosine, own, named, kin_share)
@@ -326,7 +320,7 @@ class RecallService:
             )
         return out
 
-    async def _entities_named(self, account: str, text: str, said: frozenset[str]) -> list[str]:
+    async def _entities_named(self, account: str, text: str, said: frozenset[str]) -> Named:
         """Entities the question names by a word of their own, not by a word all share.
 
         The store matches half a name: "the ingestion service" finds ``auth-service``
@@ -340,8 +334,8 @@ class RecallService:
             # words of a name, so their entities are found by the names memory gives them.
             # Beside a named thing ("who do I ping about billing?") the thing leads.
             found = await self.store.entities_named(account, " ".join(sorted(selves)), 10)
-            named = [name for name in found if name.lower() in selves]
-        return named
+            return Named([name for name in found if name.lower() in selves], by_self=True)
+        return Named(named)
 
     async def _walk(
         self,
@@ -448,9 +442,14 @@ class RecallService:
         )
 
 
-def _found_by_i_or_we(entities: Sequence[str], said: frozenset[str]) -> bool:
-    """True when the walk starts from the person's or the team's own entity only, and the
-    question said it as "I" or "we" ("which wiki does the team use?" names ``team``)."""
-    return bool(entities) and all(
-        e.lower() in PERSON_SELF | TEAM_SELF and e.lower() not in said for e in entities
-    )
+class Named(NamedTuple):
+    """The entities a question names, and whether they were found through "I" or "we"."""
+
+    names: list[str]
+    by_self: bool = False
+    """Found as the person's or the team's own entity: a walk from there reaches all their
+    facts, candidates for the signals to judge, not votes."""
+
+
+async def _names(found: Awaitable[Named]) -> list[str]:
+    return (await found).names
