@@ -16,12 +16,13 @@ from dataclasses import dataclass
 from twoclocks.domain.slot_names import humanize_predicate
 from twoclocks.domain.slot_values import holds_same_value, values_verdict
 from twoclocks.domain.slot_verdict import (
+    another_role_of_people,
     lexical_verdict,
     lexicon_wording,
     narrowed_by_a_qualifier,
 )
 from twoclocks.domain.tool_languages import for_another_language, narrowed_to_its_language
-from twoclocks.domain.value_categories import categories_verdict
+from twoclocks.domain.value_categories import categories_verdict, value_categories
 
 from .port import Embedder
 
@@ -150,6 +151,12 @@ class SlotMatcher:
             if value is not None and narrowed_to_its_language(predicate, [value], name, held):
                 same.append(name)  # test_runner Jest, then typescript_test_runner
                 continue
+            if (
+                value is not None
+                and _people(value, held)
+                and another_role_of_people(predicate, name, subject)
+            ):
+                continue  # manager Dana beside product_manager Sam: two people, two roles
             verdict = lexical_verdict(predicate, name, subject)
             if verdict == "same":
                 same.append(name)
@@ -256,6 +263,11 @@ class SlotMatcher:
                     self._vectors.popitem(last=False)
         table = known | fresh
         return [table[t] for t in texts]
+
+
+def _people(value: str, held: Sequence[str]) -> bool:
+    """True when the value and every value a slot holds name people."""
+    return bool(held) and all("person" in value_categories(v) for v in (value, *held))
 
 
 def _dot(a: list[float], b: list[float]) -> float:

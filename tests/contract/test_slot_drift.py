@@ -145,6 +145,24 @@ async def test_slot_drift_a_persons_role_with_a_word_before_it_is_another_role(
     assert renamed.predicate == "lead" and len(renamed.closed) == 1
 
 
+async def test_slot_drift_a_manager_of_people_with_a_word_before_it_is_another_role(
+    store: Store, account: str, matcher: SlotMatcher
+) -> None:
+    clock = FakeClock(datetime(2026, 1, 1, tzinfo=UTC))
+    svc, who = service(store, matcher, clock), Caller(account=account)
+    people = [("product_manager", "Sam Reyes"), ("manager", "Dana Whitfield")]
+    assert await each_its_own_slot(svc, who, clock, "team", people) == sorted(people)
+    # A tool named "manager" is not a person's role: its synonym still finds it.
+    await svc.remember(
+        who, RememberRequest(subject="me", predicate="password_manager", object="1Password")
+    )
+    clock.tick()
+    renamed = await svc.remember(
+        who, RememberRequest(subject="me", predicate="passwords_manager", object="Bitwarden")
+    )
+    assert renamed.predicate == "password_manager" and len(renamed.closed) == 1
+
+
 # A repository of two languages: each tool role once for all code, once for Python's.
 POLYGLOT = [
     ("formatter", "Prettier"),

@@ -404,9 +404,37 @@ _PERSON_ROLES = frozenset(
 _SAME_ROLE = frozenset({"primary", "main", "default", "current", "overall", "official"})
 
 
-def _another_role(longer: list[str], shorter: list[str], own: frozenset[str]) -> bool:
+# Roles that name a person only when the values are people: "manager" is as often a tool.
+_ROLES_OF_PEOPLE = _PERSON_ROLES | {"manager"}
+
+
+@lru_cache(maxsize=4096)
+def another_role_of_people(a: str, b: str, subject: str = "") -> bool:
+    """True when one name is the other's role with a word of its own, for two people.
+
+    Asked only when both slots hold people: then "manager" is a person's role too, and
+    "product_manager" Sam is not the team's "manager" Dana.
+
+    >>> another_role_of_people("manager", "product_manager")
+    True
+    >>> another_role_of_people("manager", "current_manager")
+    False
+    """
+    own = _subject_words(subject)
+    bare_a, bare_b = _bare(canonical_tokens(a)), _bare(canonical_tokens(b))
+    return _another_role(bare_a, bare_b, own, _ROLES_OF_PEOPLE) or _another_role(
+        bare_b, bare_a, own, _ROLES_OF_PEOPLE
+    )
+
+
+def _another_role(
+    longer: list[str],
+    shorter: list[str],
+    own: frozenset[str],
+    roles: frozenset[str] = _PERSON_ROLES,
+) -> bool:
     """True when ``longer`` is the person role ``shorter`` with a word of its own before it."""
-    if not shorter or len(longer) <= len(shorter) or shorter[-1] not in _PERSON_ROLES:
+    if not shorter or len(longer) <= len(shorter) or shorter[-1] not in roles:
         return False
     if longer[-1] != shorter[-1] or not set(shorter) <= set(longer):
         return False
@@ -431,7 +459,10 @@ def _narrowed(written: str, longer: list[str], shorter: list[str], own: frozense
     """``narrowed_by_a_qualifier`` one way: ``longer`` (spelt ``written``) over ``shorter``."""
     if not shorter or len(longer) <= len(shorter) or not set(shorter) <= set(longer):
         return False
-    added = set(longer) - set(shorter) - _RESTATING - own - VENDOR_WORDS
+    # An attribute a name may add or drop ("ssh" / "ssh_user") restates only as its last
+    # word: inside a name it says which one ("cache.ttl" / "cache.user.ttl").
+    inside = {w for w in longer[:-1] if w in _OPTIONAL_ATTRIBUTES and w != longer[-1]}
+    added = set(longer) - set(shorter) - (_RESTATING - inside) - own - VENDOR_WORDS
     if "." in written:
         added -= set(_written_words(written.split(".", 1)[0]))
     return bool(added)

@@ -10,6 +10,7 @@ import pytest
 
 from twoclocks.domain import slot_verdict
 from twoclocks.domain.slot_verdict import (
+    another_role_of_people,
     lexical_verdict,
     lexicon_wording,
     narrowed_by_a_qualifier,
@@ -537,6 +538,14 @@ def test_slot_drift_a_persons_role_with_a_word_before_it_is_another_role(a: str,
     assert lexical_verdict(b, a) == "different"
 
 
+def test_slot_drift_a_manager_of_people_with_a_word_before_it_is_another_role() -> None:
+    # Asked only when both slots hold people: "password_manager" is a tool's slot.
+    assert another_role_of_people("manager", "product_manager")
+    assert another_role_of_people("delivery_manager", "manager")
+    assert not another_role_of_people("manager", "current_manager")
+    assert not another_role_of_people("manager", "platform_manager", subject="platform-team")
+
+
 def test_a_role_named_by_the_subjects_own_words_is_left_to_the_embedding() -> None:
     # The security team's lead is its security lead; the main owner is the owner.
     assert lexical_verdict("security_lead", "lead", subject="security-team") == "unknown"
@@ -598,6 +607,8 @@ def test_lexicon_wording_is_none_when_a_name_adds_a_qualifier_or_nothing_changes
         ("bucket", "logs_bucket", "infra"),
         ("log retention", "audit log retention", "billing-api"),
         ("retry.max_attempts", "retry.webhook.max_attempts", ""),
+        ("cache.ttl", "cache.user.ttl", "web"),  # an attribute noun inside a name
+        ("deploy_timeout", "deploy_command_timeout", ""),
     ],
 )
 def test_slot_drift_a_qualifier_that_says_which_one_is_another_slot(
@@ -617,6 +628,8 @@ def test_slot_drift_a_qualifier_that_says_which_one_is_another_slot(
         ("datasource.url", "spring.datasource.url", ""),
         ("feature flags", "feature flag service", ""),
         ("idle_timeout", "timeout_budget", ""),  # not one name inside the other
+        ("ssh", "ssh_user", ""),  # an attribute noun as the last word restates
+        ("deploy", "deploy_command", ""),
     ],
 )
 def test_slot_drift_a_word_that_restates_narrows_nothing(
