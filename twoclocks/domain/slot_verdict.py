@@ -38,7 +38,7 @@ from twoclocks.domain.slot_names import (
     predicate_tokens,
     singular,
 )
-from twoclocks.domain.value_categories import VENDOR_WORDS
+from twoclocks.domain.value_categories import VENDOR_WORDS, value_categories
 
 LexicalVerdict = Literal["same", "different", "unknown"]
 
@@ -327,7 +327,8 @@ def narrowed_by_a_qualifier(a: str, b: str, subject: str = "") -> bool:
     added word narrows the slot to one thing that holds its own value beside the other's.
     Words that restate (primary, default, preferred), generic heads (tool, provider,
     library), the ``subject``'s own words ("port" / "billing_api_port" of billing-api)
-    and a namespace leading a dotted key ("datasource.url" / "spring.datasource.url")
+    and a namespace leading a dotted key ("datasource.url" / "spring.datasource.url": a
+    product the gazetteer knows, or a settings file's section such as ``config.``)
     narrow nothing. The matcher lets two things of one category overrule it
     (``static_type_checker`` mypy, then ``type_checker`` Pyright): the values say which.
 
@@ -463,9 +464,23 @@ def _narrowed(written: str, longer: list[str], shorter: list[str], own: frozense
     # word: inside a name it says which one ("cache.ttl" / "cache.user.ttl").
     inside = {w for w in longer[:-1] if w in _OPTIONAL_ATTRIBUTES and w != longer[-1]}
     added = set(longer) - set(shorter) - (_RESTATING - inside) - own - VENDOR_WORDS
-    if "." in written:
-        added -= set(_written_words(written.split(".", 1)[0]))
+    head = written.split(".", 1)[0] if "." in written else ""
+    if head and (head.lower() in _NAMESPACES or value_categories(head)):
+        added -= set(_written_words(head))
     return bool(added)
+
+
+# Leading segments of a dotted key that only say whose settings file it is: a tool's own
+# ("spring.", "terraform.", "tool.black.", any product the gazetteer knows) or a file's
+# sections ("config.", "app."). Any other leading segment says which one
+# ("webhook.retry.max_attempts" is not "retry.max_attempts").
+_NAMESPACES = frozenset(
+    {
+        "config", "configuration", "settings", "app", "application", "tool", "tools", "server",
+        "project", "global", "default", "defaults", "env", "environment", "core", "common",
+        "main", "site", "system",
+    }
+)  # fmt: skip
 
 
 @lru_cache(maxsize=1024)  # one subject's name, read again for each of its slots

@@ -608,6 +608,7 @@ def test_lexicon_wording_is_none_when_a_name_adds_a_qualifier_or_nothing_changes
         ("log retention", "audit log retention", "billing-api"),
         ("retry.max_attempts", "retry.webhook.max_attempts", ""),
         ("cache.ttl", "cache.user.ttl", "web"),  # an attribute noun inside a name
+        ("retry.max_attempts", "webhook.retry.max_attempts", "billing-api"),  # not a namespace
         ("deploy_timeout", "deploy_command_timeout", ""),
     ],
 )
@@ -626,6 +627,8 @@ def test_slot_drift_a_qualifier_that_says_which_one_is_another_slot(
         ("navigation", "navigation library", ""),
         ("port", "billing_api_port", "billing-api"),
         ("datasource.url", "spring.datasource.url", ""),
+        ("required_version", "terraform.required_version", ""),  # a product's namespace
+        ("retry_max", "config.retry.max", ""),  # a settings file's section
         ("feature flags", "feature flag service", ""),
         ("idle_timeout", "timeout_budget", ""),  # not one name inside the other
         ("ssh", "ssh_user", ""),  # an attribute noun as the last word restates
