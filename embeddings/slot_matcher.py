@@ -247,6 +247,23 @@ class SlotMatcher:
         """The embeddings of fixed texts seen often (category glosses), cached like names."""
         return self._embed(list(texts))
 
+    def cached_vectors(
+        self, names: Sequence[str], texts: Sequence[str]
+    ) -> tuple[list[list[float]], list[list[float]]] | None:
+        """``name_vectors`` and ``text_vectors`` when every one is cached, else None.
+
+        Recall asks this first: the answer is almost always cached, and a worker thread's
+        hop for it cost more than the lookup (bench/recall.py at 100k).
+        """
+        wanted = [humanize_predicate(n) for n in names]
+        with self._lock:
+            table = self._vectors
+            if not all(t in table for t in wanted) or not all(t in table for t in texts):
+                return None
+            for text in (*wanted, *texts):
+                table.move_to_end(text)
+            return [table[t] for t in wanted], [table[t] for t in texts]
+
     def _embed(self, texts: list[str]) -> list[list[float]]:
         unique = list(dict.fromkeys(texts))
         with self._lock:

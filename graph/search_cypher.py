@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from twoclocks.domain.errors import ConfigError
@@ -75,10 +76,12 @@ def words(text: str) -> list[str]:
     >>> words("CircleCI runs ci_provider.yml on api-gateway")
     ['circle', 'ci', 'runs', 'ci', 'provider', 'yml', 'on', 'api', 'gateway']
     """
-    out: list[str] = []
-    for chunk in _WORD.findall(text):
-        out.extend(w for w in predicate_tokens(chunk) if w)
-    return out
+    return list(_words(text))
+
+
+@lru_cache(maxsize=16384)  # recall reads every candidate entity's name, for every question
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(w for chunk in _WORD.findall(text) for w in predicate_tokens(chunk) if w)
 
 
 def _plain_words(text: str) -> list[str]:

@@ -138,6 +138,15 @@ def test_exact_and_lexical_matches_need_no_model() -> None:
     }
 
 
+def test_cached_vectors_answers_only_from_the_cache_and_matches_the_encoder() -> None:
+    matcher = SlotMatcher(HashingEmbedder())
+    names, texts = ["ci_provider", "deploy_target"], ["where its builds run"]
+    assert matcher.cached_vectors(names, texts) is None  # nothing encoded yet
+    wanted = (matcher.name_vectors(names), matcher.text_vectors(texts))
+    assert matcher.cached_vectors(names, texts) == wanted
+    assert matcher.cached_vectors([*names, "owner"], texts) is None  # one name missing
+
+
 def test_threshold_must_be_a_cosine() -> None:
     with pytest.raises(ValueError):
         SlotMatcher(HashingEmbedder(), threshold=1.5)

@@ -10,6 +10,7 @@ names out.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from twoclocks.domain.text_fold import fold_case_and_spacing
 from twoclocks.domain.value_categories import (
@@ -49,6 +50,7 @@ def _tokens(text: str) -> list[str]:
     return [t for t in (m.strip(_EDGE) for m in _TOKEN.findall(text)) if t]
 
 
+@lru_cache(maxsize=16384)  # recall asks it of every candidate's value, for every question
 def named_categories(question: str) -> frozenset[str]:
     """The specific categories of the gazetteer things a question names (broad ones left out).
 

@@ -23,6 +23,7 @@ _CAMEL_ACRONYM_END = re.compile(r"(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[\s_.\-/:]+")
 
 
+@lru_cache(maxsize=16384)  # recall words every candidate's slot name, for every question
 def humanize_predicate(name: str) -> str:
     """Turn a predicate name into lowercase words: "ciProvider" -> "ci provider".
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Literal
 
 from twoclocks.domain.gazetteer import GAZETTEER
@@ -82,6 +83,7 @@ def categories_of_name(name: str) -> frozenset[str]:
     return _CATEGORIES.get(name, frozenset())
 
 
+@lru_cache(maxsize=16384)  # recall asks it of every candidate, for every question
 def value_categories(value: str) -> frozenset[str]:
     """The categories of thing ``value`` names; empty when nothing says.
 

@@ -28,6 +28,9 @@ import asyncio
 import logging
 from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
 
 from twoclocks.domain.answer_kinds import asked_kind, kind_agreement
 from twoclocks.domain.category_glosses import glosses
@@ -51,18 +54,19 @@ _ASKING = frozenset(
 )
 
 
-def content_words(text: str) -> set[str]:
+@lru_cache(maxsize=16384)  # every candidate's predicate and value, for every question
+def content_words(text: str) -> frozenset[str]:
     """A text's words that carry meaning, canonical (plurals, abbreviations) and unstopped.
 
-    >>> sorted(content_words("Which DB does billing-api use right now?"))
-    ['api', 'billing', 'database']
+    >>> sorted(content_words("Which DB do the ingest workers use right now?"))
+    ['database', 'ingest', 'worker']
     """
     out: set[str] = set()
     for word in words(text):
         if word in STOP_WORDS or word in _ASKING:
             continue
         out.update(canonical_tokens(word))
-    return out
+    return frozenset(out)
 
 
 KIN_EVIDENCE = 0.3
@@ -111,7 +115,7 @@ def _names_of(fact: FactVersion) -> tuple[str, ...]:
     return (fact.predicate,) if fact.written_as is None else (fact.predicate, fact.written_as)
 
 
-def lexical_overlap(question: set[str], predicate: str, obj: str) -> float:
+def lexical_overlap(question: Set[str], predicate: str, obj: str) -> float:
     """Share of the question's content words in the fact's predicate and value."""
     if not question:
         return 0.0
@@ -121,7 +125,19 @@ def lexical_overlap(question: set[str], predicate: str, obj: str) -> float:
 
 def dot(a: Sequence[float], b: Sequence[float]) -> float:
     """The cosine of two unit vectors."""
-    return sum(x * y for x, y in zip(a, b, strict=True))
+    return float(np.dot(np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)))
+
+
+def dots(vector: Sequence[float], rows: Sequence[Sequence[float]]) -> list[float]:
+    """The cosines of one unit vector to each of several, in order, in one product.
+
+    Recall scores some forty names and glosses a question; a product in Python per pair
+    was a tenth of a recall's time.
+    """
+    if not rows:
+        return []
+    matrix = np.asarray(rows, dtype=np.float32)
+    return [float(x) for x in matrix @ np.asarray(vector, dtype=np.float32)]
 
 
 def by_question(items: Iterable[str], score: dict[str, float]) -> list[str]:
@@ -161,17 +177,21 @@ async def relevance_signals(
         texts = glosses(set().union(*categories.values())) + sorted(set(said_of.values()))
         matcher = slot_matcher
         try:
-            # One hop to a worker thread for both: both are cache hits almost always.
-            vectors, gloss_vectors = await asyncio.to_thread(
-                lambda: (matcher.name_vectors(names), matcher.text_vectors(texts))
-            )
+            # Both are cache hits almost always; a name or gloss not seen yet is encoded
+            # in a worker thread, off the event loop.
+            known = matcher.cached_vectors(names, texts)
+            if known is None:
+                known = await asyncio.to_thread(
+                    lambda: (matcher.name_vectors(names), matcher.text_vectors(texts))
+                )
+            vectors, gloss_vectors = known
         except ModelUnavailable as exc:
             log.warning("recall without the slot leg, a name embedding failed: %s", exc)
         else:
-            gloss_of = {t: dot(vector, v) for t, v in zip(texts, gloss_vectors, strict=True)}
+            gloss_of = dict(zip(texts, dots(vector, gloss_vectors), strict=True))
             slot_of = {
-                n: max(dot(vector, v), gloss_of[said_of[n]] if n in said_of else -1.0)
-                for n, v in zip(names, vectors, strict=True)
+                n: max(cos, gloss_of[said_of[n]] if n in said_of else -1.0)
+                for n, cos in zip(names, dots(vector, vectors), strict=True)
             }
     mentions = subject_mentions(said, (v.subject for v in facts.values()))
     return {
