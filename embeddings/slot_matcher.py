@@ -256,20 +256,22 @@ class SlotMatcher:
         hop for it cost more than the lookup (bench/recall.py at 100k).
         """
         wanted = [humanize_predicate(n) for n in names]
+        known = self._cached([*wanted, *texts])
+        if len(known) < len(set(wanted) | set(texts)):
+            return None
+        return [known[t] for t in wanted], [known[t] for t in texts]
+
+    def _cached(self, texts: Sequence[str]) -> dict[str, list[float]]:
+        """The vectors of ``texts`` the cache holds, each marked as just used."""
         with self._lock:
-            table = self._vectors
-            if not all(t in table for t in wanted) or not all(t in table for t in texts):
-                return None
-            for text in (*wanted, *texts):
-                table.move_to_end(text)
-            return [table[t] for t in wanted], [table[t] for t in texts]
+            known = {t: self._vectors[t] for t in dict.fromkeys(texts) if t in self._vectors}
+            for text in known:
+                self._vectors.move_to_end(text)
+        return known
 
     def _embed(self, texts: list[str]) -> list[list[float]]:
         unique = list(dict.fromkeys(texts))
-        with self._lock:
-            known = {t: self._vectors[t] for t in unique if t in self._vectors}
-            for text in known:
-                self._vectors.move_to_end(text)
+        known = self._cached(unique)
         missing = [t for t in unique if t not in known]
         # Embedded outside the lock: a model call is slow and must not block cache hits.
         fresh = dict(zip(missing, self.embedder.embed_documents(missing), strict=True))

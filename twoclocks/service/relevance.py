@@ -125,7 +125,7 @@ def lexical_overlap(question: Set[str], predicate: str, obj: str) -> float:
 
 def dot(a: Sequence[float], b: Sequence[float]) -> float:
     """The cosine of two unit vectors."""
-    return float(np.dot(np.asarray(a, dtype=np.float32), np.asarray(b, dtype=np.float32)))
+    return dots(a, [b])[0]
 
 
 def dots(vector: Sequence[float], rows: Sequence[Sequence[float]]) -> list[float]:
