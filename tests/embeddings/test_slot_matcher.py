@@ -143,7 +143,10 @@ def test_cached_vectors_answers_only_from_the_cache_and_matches_the_encoder() ->
     names, texts = ["ci_provider", "deploy_target"], ["where its builds run"]
     assert matcher.cached_vectors(names, texts) is None  # nothing encoded yet
     wanted = (matcher.name_vectors(names), matcher.text_vectors(texts))
-    assert matcher.cached_vectors(names, texts) == wanted
+    cached = matcher.cached_vectors(names, texts)
+    assert cached is not None
+    for got, want in zip(cached, wanted, strict=True):
+        assert [v.tolist() for v in got] == [v.tolist() for v in want]
     assert matcher.cached_vectors([*names, "owner"], texts) is None  # one name missing
 
 

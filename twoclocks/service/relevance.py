@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from twoclocks.domain.answer_kinds import asked_kind, kind_agreement
 from twoclocks.domain.category_glosses import glosses
@@ -123,12 +124,12 @@ def lexical_overlap(question: Set[str], predicate: str, obj: str) -> float:
     return len(question & found) / len(question)
 
 
-def dot(a: Sequence[float], b: Sequence[float]) -> float:
+def dot(a: ArrayLike, b: ArrayLike) -> float:
     """The cosine of two unit vectors."""
     return dots(a, [b])[0]
 
 
-def dots(vector: Sequence[float], rows: Sequence[Sequence[float]]) -> list[float]:
+def dots(vector: ArrayLike, rows: Sequence[ArrayLike]) -> list[float]:
     """The cosines of one unit vector to each of several, in order, in one product.
 
     Recall scores some forty names and glosses a question; a product in Python per pair
