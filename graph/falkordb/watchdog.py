@@ -47,6 +47,7 @@ class Watchdog:
         self.restarts = 0
         """How many times this watchdog restarted the server."""
         self._task: asyncio.Task[None] | None = None
+        self._stopping = False
         self._probe: redis.asyncio.Redis | None = None
 
     def current_problem(self) -> str | None:
@@ -59,12 +60,17 @@ class Watchdog:
     def start(self) -> None:
         """Begin watching (on the running loop's thread: restarts spawn from it)."""
         if self._task is None:
+            self._stopping = False
             self._task = asyncio.get_running_loop().create_task(self._watch())
 
     async def stop(self) -> None:
         """Stop watching; the server is left as it is."""
         task, self._task = self._task, None
         if task is not None:
+            # The flag as well as the cancel: on Python 3.11, asyncio.wait_for drops a
+            # cancel that lands as the PING it waits on answers, and the loop went on
+            # forever with stop() waiting on it (seen at a benchmark's close).
+            self._stopping = True
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
@@ -72,8 +78,10 @@ class Watchdog:
 
     async def _watch(self) -> None:
         missed = 0
-        while True:
+        while not self._stopping:
             await asyncio.sleep(self.interval_s)
+            if self._stopping:
+                return
             if not self._server.running:
                 self.problem = f"FalkorDB exited (code {self._server.exit_code}); restarting it"
             elif await self._answers():

@@ -3,6 +3,8 @@ protocol against a scripted OpenAI-compatible server, tiers, and the turns nothi
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import itertools
 import uuid
 from datetime import UTC, datetime
@@ -114,6 +116,31 @@ async def test_a_turn_is_kept_as_an_episode_queued_once_and_extracted_once(store
         assert (await rig.store.turn_counts(rig.account)) == {"extracted": 1}
         assert first.event_id and not await kept_new(rig, first.event_id)  # the episode is there
         assert ("deploy_target", "Fly.io", "asserted") in await rig.facts()
+
+
+async def test_stop_ends_the_worker_even_when_a_wait_drops_the_cancel(store: Store) -> None:
+    # On Python 3.11, asyncio.wait_for returns instead of raising a cancel that lands as
+    # what it waits on is done: the worker went on, and stop() waited on it for ever.
+    async with serving(FakeLLM([])) as llm:
+        rig = await rig_for(store, llm)
+        draining = asyncio.Event()
+        calls = 0
+
+        async def drain_through_one_cancel(account: str | None = None) -> int:
+            nonlocal calls
+            calls += 1
+            if calls == 1:
+                draining.set()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await asyncio.sleep(30)
+            return 0
+
+        rig.turns.drain = drain_through_one_cancel  # type: ignore[method-assign]
+        rig.turns.start()
+        await asyncio.wait_for(draining.wait(), 10)
+        # asyncio.wait, not wait_for: a stop that never ends must fail here, not hang.
+        done, _ = await asyncio.wait({asyncio.ensure_future(rig.turns.stop())}, timeout=5)
+        assert done, "stop() did not end"
 
 
 async def test_the_prompt_shows_the_persons_text_the_answer_and_the_40_most_used_predicates(

@@ -118,6 +118,7 @@ class TurnService:
         self._refused: dict[str, Counter[str]] = {}
         self._wake = asyncio.Event()
         self._worker: asyncio.Task[None] | None = None
+        self._stopping = False
         self._draining = asyncio.Lock()
 
     def note_prompt(self, caller: Caller, session_id: str | None, prompt: str) -> None:
@@ -256,12 +257,17 @@ class TurnService:
     def start(self) -> None:
         """Run the worker in the background (needs a running event loop)."""
         if self.extractor is not None and self._worker is None:
+            self._stopping = False
             self._worker = asyncio.get_running_loop().create_task(self._run())
 
     async def stop(self) -> None:
         """Stop the worker; a turn it was reading stays queued for the next start."""
         worker, self._worker = self._worker, None
         if worker is not None:
+            # The flag as well: Python 3.11's asyncio.wait_for drops a cancel that lands as
+            # the wake it waits on is set, and the worker would go on with stop() waiting.
+            self._stopping = True
+            self._wake.set()
             worker.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await worker
@@ -274,7 +280,7 @@ class TurnService:
                 await judge.check()
             except Exception:
                 log.exception("slot judge: control pairs")
-        while True:
+        while not self._stopping:
             self._wake.clear()
             try:
                 await self.drain()
