@@ -364,15 +364,19 @@ async def entities_named_leg(
 # by building a search query, and a stopword in the list ("a", "the", "is") crashes the
 # whole engine with SIGSEGV. Entities named "A" or "the" are ordinary; so is a walk to them.
 _HOP_MATCH = (
-    "UNWIND $frontier AS name MATCH {pattern} WHERE a.group_id = $g AND a.name = name "
+    "UNWIND {names} AS name MATCH {pattern} WHERE a.group_id = $g AND a.name = name "
     "AND NOT e.uuid IN $seen AND {where} RETURN e"
 )
 
 TRAVERSE_HOP = (
     "CALL {\n"
-    + _HOP_MATCH.replace("{pattern}", "(a:Entity)-[e:RELATES_TO]->(:Entity)")
+    + _HOP_MATCH.replace("{pattern}", "(a:Entity)-[e:RELATES_TO]->(:Entity)").replace(
+        "{names}", "$frontier"
+    )
     + "\nUNION\n"
-    + _HOP_MATCH.replace("{pattern}", "(a:Entity)<-[e:RELATES_TO]-(:Entity)")
+    + _HOP_MATCH.replace("{pattern}", "(a:Entity)<-[e:RELATES_TO]-(:Entity)").replace(
+        "{names}", "$inward"
+    )
     + f"""
 }}
 WITH e
@@ -383,10 +387,12 @@ LIMIT $need
 )
 """One hop of the graph leg: the facts touching the frontier that pass every filter.
 
-Both directions, as a UNION of two directed matches (which also drops the second copy of
-an edge between two frontier entities). Not one undirected ``(a)-[e]-()``: FalkorDB 4.16
-plans that as an edge index scan when ``e`` has an indexed property in the WHERE, and the
-scan follows outgoing edges only, so incoming facts were silently lost.
+Out of every frontier entity (``$frontier``), into those that may be walked back from
+(``$inward``, see ``traverse_leg``), as a UNION of two directed matches (which also drops
+the second copy of an edge between two frontier entities). Not one undirected
+``(a)-[e]-()``: FalkorDB 4.16 plans that as an edge index scan when ``e`` has an indexed
+property in the WHERE, and the scan follows outgoing edges only, so incoming facts were
+silently lost.
 """
 
 
@@ -395,9 +401,18 @@ async def traverse_leg(
 ) -> list[FactVersion]:
     """Facts reachable from the entities over facts that pass the query, nearest first.
 
-    Breadth first, one query per hop, in either direction along RELATES_TO: a fact that
-    fails the filters (ended, expired, another workspace) is neither returned nor
-    followed. Ranked by hop count, then newest valid_at; stops once k are found.
+    Breadth first, one query per hop, along RELATES_TO: a fact that fails the filters
+    (ended, expired, another workspace) is neither returned nor followed. Ranked by hop
+    count, then newest valid_at; stops once k are found.
+
+    Directions: the named entities and every entity reached as a fact's subject are
+    walked both ways; an entity reached only as a fact's value is walked out of, never
+    back into. From billing-api, hop 1 reaches its CI, GitHub Actions; hop 2 reads what
+    GitHub Actions itself says (its vendor), not the thousand other services that use it:
+    reading and sorting those to keep a few was most of a recall's store time at 100k
+    facts, and they answer nothing asked about billing-api. A chain of values still
+    follows ("the citizenship of the spouse of the author of X"); a question about a
+    value's other users names that value, and hop 1 walks both ways from it.
     """
     frontier = list(dict.fromkeys(entities))
     if not frontier or k <= 0 or depth <= 0:
@@ -405,17 +420,26 @@ async def traverse_leg(
     where, params = edge_filter(account, query)
     statement = TRAVERSE_HOP.replace("{where}", where)
     visited = set(frontier)
+    inward = frontier
     found: list[FactVersion] = []
     seen: set[str] = set()
     for _hop in range(depth):
-        params.update(frontier=frontier[:MAX_FRONTIER], seen=sorted(seen), need=k - len(found))
+        params.update(
+            frontier=frontier[:MAX_FRONTIER],
+            inward=inward[:MAX_FRONTIER],
+            seen=sorted(seen),
+            need=k - len(found),
+        )
         hop = [v for v in _versions(await rows(statement, params)) if v.version_id not in seen]
         found.extend(hop)
         seen.update(v.version_id for v in hop)
         if len(found) >= k:
             break
-        nxt = [n for v in hop for n in (v.subject, v.object) if n not in visited]
-        frontier = list(dict.fromkeys(nxt))
+        frontier = list(
+            dict.fromkeys(n for v in hop for n in (v.subject, v.object) if n not in visited)
+        )
+        subjects = {v.subject for v in hop}
+        inward = [n for n in frontier if n in subjects]
         visited.update(frontier)
         if not frontier:
             break

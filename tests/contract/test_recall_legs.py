@@ -258,6 +258,30 @@ async def test_traversal_follows_three_relations(store: Store, ew: Writer, accou
     found = await store.traverse(account, ["The Left Hand of Darkness"], then, 3, 10)
     assert objects(found)[-1] == "Kenya"
     assert await store.traverse(account, ["nobody by that name"], q, 3, 10) == []
+
+
+async def test_traversal_walks_out_of_a_value_never_back_into_it(
+    store: Store, ew: Writer, account: str
+) -> None:
+    await ew.write("billing-api", "ci_provider", "GitHub Actions", T0)
+    await ew.write("GitHub Actions", "vendor", "GitHub", T0)
+    await ew.write("search-api", "ci_provider", "GitHub Actions", T0)
+    await ew.write("ledger", "ci_provider", "GitHub Actions", T0)
+    await ew.write("ledger", "owner", "Dana", T0)
+    q = FactQuery(now=ew.clock.tick())
+
+    # From billing-api: its CI, then what its CI says of itself; not the CI's other users.
+    found = await store.traverse(account, ["billing-api"], q, 3, 10)
+    assert [(v.subject, v.predicate) for v in found] == [
+        ("billing-api", "ci_provider"),
+        ("GitHub Actions", "vendor"),
+    ]
+    # Named, a value is walked both ways: its users are what the question asks about.
+    found = await store.traverse(account, ["GitHub Actions"], q, 1, 10)
+    assert {v.subject for v in found} == {"billing-api", "search-api", "ledger", "GitHub Actions"}
+    # Reached as a fact's subject (GitHub Actions, from its vendor), it is walked back into.
+    found = await store.traverse(account, ["GitHub"], q, 2, 10)
+    assert {v.subject for v in found} == {"GitHub Actions", "billing-api", "search-api", "ledger"}
     assert await store.traverse(fresh_account(), ["The Left Hand of Darkness"], q, 3, 10) == []
 
 
