@@ -132,6 +132,7 @@ async def run_engine(
     questions = [(SLOTS[p][0].format(s=s), current[(s, p)]) for s, p in asked]
     clock = lambda: datetime.now(UTC)  # noqa: E731
     recall = RecallService(store, clock, embedder, lambda _cwd: Workspace(), UTC)
+    await recall.warm(account)  # as `twoclocks serve` does at start
     caller = Caller(account=account)
     for q, _ in questions[:WARMUP]:  # warm connections, caches of the engine, not ours
         await recall.recall(caller, RecallRequest(query=q + " (warm-up)", k=10))

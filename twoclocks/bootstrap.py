@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from twoclocks import client_file
 from twoclocks.clients import shells
 from twoclocks.clients.shells import AgentShell
 from twoclocks.config import Settings
-from twoclocks.domain.errors import ConfigError, InvalidInput
+from twoclocks.domain.errors import ConfigError, InvalidInput, ModelUnavailable, StoreUnavailable
 from twoclocks.domain.places import Workspace
 from twoclocks.workspaces import SpacesConfig, resolve_workspace
 
@@ -259,6 +260,7 @@ async def start_runtime(
         resolver,
         account_zone(settings),
         settings_of=accounts.settings,
+        slot_matcher=matcher,  # one cache of name embeddings for drift and recall
     )
     pending = PendingEvents(settings.data_dir / PENDING_NAME)
     turns = TurnService(service, store, system_clock, open_extractor(settings))
@@ -277,6 +279,7 @@ async def start_runtime(
         # A command run beside a live server leaves the queue to that server's worker;
         # a server starts with the turns queued before its restart.
         turns.start()
+        await _warm_recall(recall)
     runtime.details = {
         "store": type(store).__name__,
         "model": embedder.model_name if embedder else None,
@@ -284,6 +287,17 @@ async def start_runtime(
         "embedding_runtime": getattr(embedder, "runtime_in_use", None),
     }
     return runtime
+
+
+async def _warm_recall(recall: RecallService) -> None:
+    """Encode the local account's slot names now, so no early question waits on the model."""
+    started = time.perf_counter()
+    try:
+        encoded = await recall.warm(LOCAL_ACCOUNT)
+    except (StoreUnavailable, ModelUnavailable) as exc:  # recall encodes them as it goes
+        log.warning("recall not warmed: %s", exc)
+        return
+    log.info("recall warmed: %d texts in %.1f s", encoded, time.perf_counter() - started)
 
 
 def key_file(data_dir: Path) -> Path:

@@ -15,12 +15,14 @@ from severable import SeverableLink
 from storekit import T0, Writer
 from test_recall_legs import EMBEDDER, EmbeddingStore
 
+from twoclocks.domain.category_glosses import CATEGORY_GLOSSES, glosses
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.model import Tier
 from twoclocks.domain.places import Workspace
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.recall import RecallService
 from twoclocks.service.recall_requests import RecallRequest
+from twoclocks.service.relevance import slot_text
 from twoclocks.service.requests import Caller
 
 pytestmark = pytest.mark.anyio
@@ -144,3 +146,21 @@ async def test_block_leads_with_an_old_fact_the_first_prompt_asks_about(
     asked = await svc.block(who, BlockRequest(query="which CI does billing-api use?"))
     facts = [line for line in asked.text.splitlines() if "CircleCI" in line or "Python" in line]
     assert "CircleCI" in facts[0]
+
+
+async def test_warm_puts_the_accounts_slot_names_and_every_gloss_in_the_cache(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # What `serve` does at start: no early question waits on the model for a slot name.
+    await ew.write("billing-api", "deploy_target", "Render", T0, tier=Tier.OBSERVED)
+    await ew.write("billing-api", "ci_provider", "CircleCI", T0, tier=Tier.OBSERVED)
+    recall = service(store)
+    matcher = recall.slot_matcher
+    assert matcher is not None
+    names = ["deploy_target", "ci_provider"]
+    said = [t for n in names if (t := slot_text(n)) is not None]
+    assert said  # deploy_target has a gloss
+    everything = [*glosses(CATEGORY_GLOSSES), *said]
+    assert matcher.cached_vectors(names, everything) is None
+    assert await recall.warm(account) == len(names) + len(everything)
+    assert matcher.cached_vectors(names, everything) is not None

@@ -46,7 +46,7 @@ from twoclocks.service.recall_requests import (
     ScoredFact,
     Status,
 )
-from twoclocks.service.relevance import by_question, relevance_signals
+from twoclocks.service.relevance import by_question, relevance_signals, warm_slot_matcher
 from twoclocks.service.requests import Caller, Fact
 
 log = logging.getLogger("twoclocks.recall")
@@ -75,6 +75,10 @@ LEGS = ("keyword", "vector", "entity_walk", "workspace_walk", "former", "slot")
 value of each slot whose earlier value the question names ("do we still use Black?"),
 from the closed versions the keyword search found. ``slot`` ranks what the other legs
 found by how well its slot name matches the question; it reads nothing itself."""
+
+WARM_SLOT_NAMES = 500
+"""Slot names of an account whose embeddings ``RecallService.warm`` encodes at start: the
+most used ones; an account rarely has more, and a name not warmed is encoded once later."""
 
 MAX_FORMER_SLOTS = 3
 """Slots whose former value a question names that the ``former`` leg reads (one store
@@ -156,6 +160,19 @@ class RecallService:
             for v, score, elsewhere in here_first(ranked, here)
         ]
         return RecallResult(status="rows" if facts else "empty", facts=facts)
+
+    async def warm(self, account: str) -> int:
+        """Encode the account's slot names and every gloss recall scores, before any question.
+
+        Recall scores each candidate's slot name and its value's category against the
+        question from cached embeddings; a name not cached yet is encoded during that
+        question (about 10 ms on 2 cores), so the first question about each slot after a
+        start was the slowest. Returns how many texts were encoded.
+        """
+        if self.slot_matcher is None:
+            return 0
+        names = await self.store.top_predicates(account, WARM_SLOT_NAMES)
+        return await asyncio.to_thread(warm_slot_matcher, self.slot_matcher, names)
 
     async def _keys(
         self, account: str, workspace: Workspace, spaces: frozenset[str]

@@ -34,7 +34,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from twoclocks.domain.answer_kinds import asked_kind, kind_agreement
-from twoclocks.domain.category_glosses import glosses
+from twoclocks.domain.category_glosses import CATEGORY_GLOSSES, glosses
 from twoclocks.domain.errors import ModelUnavailable
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_subjects import subject_mentions
@@ -144,6 +144,18 @@ def dots(vector: ArrayLike, rows: Sequence[ArrayLike]) -> list[float]:
 def by_question(items: Iterable[str], score: dict[str, float]) -> list[str]:
     """Items best score first; ties keep the order they came in (a stable sort)."""
     return sorted(items, key=lambda item: -score.get(item, 0.0))
+
+
+def warm_slot_matcher(matcher: SlotMatcher, names: Sequence[str]) -> int:
+    """Put these slot names, what they ask and every category gloss in the matcher's cache.
+
+    Blocking (the model runs): call it from a worker thread. Returns the texts encoded.
+    """
+    said = [text for n in names if (text := slot_text(n)) is not None]
+    category = glosses(CATEGORY_GLOSSES)
+    matcher.name_vectors(names)
+    matcher.text_vectors([*category, *said])
+    return len(names) + len(category) + len(said)
 
 
 async def relevance_signals(
