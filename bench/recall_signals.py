@@ -42,9 +42,18 @@ async def capture(out: Path, folder: Path = data.DATA_DIR) -> None:
         seen["rankings"] = [list(r) for r in rankings]
         return fuse(rankings, **kw)
 
-    def score_spy(fused: Any, relevance: Any, cosine: Any, own: Any, named: Any = ()) -> Any:
-        seen.update(relevance=dict(relevance), cosine=dict(cosine), named=set(named))
-        return score(fused, relevance, cosine, own, named)
+    def score_spy(
+        fused: Any, relevance: Any, cosine: Any, own: Any, named: Any = (), *rest: Any
+    ) -> Any:
+        seen.update(
+            fused=list(fused),
+            relevance=dict(relevance),
+            cosine=dict(cosine),
+            named=set(named),
+            own=set(own),
+            rest=rest,
+        )
+        return score(fused, relevance, cosine, own, named, *rest)
 
     recall_module.reciprocal_rank_fusion = fuse_spy  # type: ignore[assignment]
     recall_module.by_score = score_spy  # type: ignore[assignment]
@@ -70,6 +79,9 @@ async def capture(out: Path, folder: Path = data.DATA_DIR) -> None:
                     "relevance": seen.get("relevance", {}),
                     "cosine": seen.get("cosine", {}),
                     "named": seen.get("named", set()),
+                    "fused": seen.get("fused", []),
+                    "own": seen.get("own", set()),
+                    "rest": seen.get("rest", ()),
                     "got": [f.version_id for f in got.facts],
                 }
             )
