@@ -101,6 +101,36 @@ def query_terms(text: str) -> list[str]:
     return list(dict.fromkeys(terms))[:MAX_TERMS]
 
 
+_NAME = re.compile(r"[^\W_]+(?:[-_][^\W_]+)*")
+"""A run of words joined by ``-`` or ``_``: one name (``billing-api-17``, ``search_api``)."""
+
+Unit = tuple[str, ...]
+"""Words a fulltext match must hold all of: one word, or the words of one name."""
+
+
+def query_units(text: str) -> list[Unit]:
+    """The question's words to look up, as units: a name joined by ``-`` or ``_`` is one
+    unit (every word of it must match), any other word its own, then camelCase parts.
+
+    >>> query_units("which auth provider does billing-api-17 use?")
+    [('auth',), ('provider',), ('billing', 'api', '17')]
+    >>> query_units("what's our CircleCI config?")
+    [('circleci',), ('config',), ('circle',), ('ci',)]
+    """
+    units: list[Unit] = []
+    parts: list[Unit] = []
+    for name in _NAME.findall(text):
+        plain = tuple(w for w in _plain_words(name) if w not in STOP_WORDS)
+        if len(plain) > 1:
+            units.append(plain)
+            continue
+        units += [(w,) for w in plain]
+        split = [w for w in words(name) if w not in STOP_WORDS]
+        if len(split) > 1:  # CircleCI: also "circle" and "ci"
+            parts += [(w,) for w in split]
+    return list(dict.fromkeys([*units, *parts]))[:MAX_TERMS]
+
+
 def search_text(subject: str, predicate: str, obj: str, fact: str) -> str:
     """What the keyword index reads for one version: the fact plus its split words.
 
@@ -197,8 +227,10 @@ class Dialect:
     """A fulltext query on one field (property) matching any of the terms."""
     all_of: Callable[[str, Sequence[str]], str]
     """A fulltext query on one field (property) matching all of the terms."""
-    two_of: Callable[[str, Sequence[str]], str]
-    """A fulltext query on one field (property) matching at least two of the terms."""
+    any_unit: Callable[[str, Sequence[Unit]], str]
+    """A fulltext query on one field matching any one unit whole (every word of it)."""
+    two_units: Callable[[str, Sequence[Unit]], str]
+    """A fulltext query on one field matching a unit of several words whole, or two units."""
 
 
 def _versions(rows: Iterable[Sequence[Any]], skip: int = 0) -> list[FactVersion]:
@@ -250,27 +282,29 @@ async def _filtered_top(
 
 
 PAIR_TERMS = 10
-"""Most terms combined pairwise for the "two of" tier (45 pairs)."""
+"""Most units combined pairwise for the first tier (45 pairs)."""
 
 
 async def search_text_leg(
     rows: Rows, dialect: Dialect, account: str, text: str, query: FactQuery, k: int
 ) -> list[FactVersion]:
-    """Keyword leg, best fulltext score first, in two tiers.
+    """Keyword leg, best fulltext score first, in two tiers of the question's units.
 
-    First the facts that have at least two of the question's words, then (when those are
-    fewer than k) those with any one. A plain OR over every word ranks poorly and, at 100k
-    facts, makes the engine score and sort tens of thousands of matches for words such as
-    "service"; requiring two words cuts that by an order of magnitude and puts the fact
-    that matches the subject AND the slot first.
+    First the facts that hold a name of the question whole (``billing-api-17``: billing
+    AND api AND 17) or two of its units, then (when those are fewer than k) those with
+    any one unit. A plain OR over every word ranks poorly; pairs of words made the
+    engine score and sort thousands of matches at 100k facts for pairs such as "billing
+    api" (every billing-api-N) or "api provider", where the name held whole matches its
+    own few dozen facts.
     """
-    terms = query_terms(text)
-    if not terms or k <= 0:
+    units = query_units(text)
+    if not units or k <= 0:
         return []
     where, params = edge_filter(account, query)
-    tiers = [dialect.any_of("search_text", terms)]
-    if len(terms) > 1:
-        tiers.insert(0, dialect.two_of("search_text", terms[:PAIR_TERMS]))
+    tiers = [dialect.any_unit("search_text", units)]
+    if len(units) > 1 or len(units[0]) > 1:
+        first = dialect.two_units("search_text", units[:PAIR_TERMS])
+        tiers = [first] if first == tiers[0] else [first, *tiers]
     found: list[FactVersion] = []
     for ftq in tiers:
         params.update(ftq=ftq, seen=[v.version_id for v in found])

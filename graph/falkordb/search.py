@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from twoclocks.graph.search_cypher import EMBEDDING_DIMENSION, Dialect, Rows
+from twoclocks.graph.search_cypher import EMBEDDING_DIMENSION, Dialect, Rows, Unit
 
 if TYPE_CHECKING:
     from twoclocks.graph.falkordb.guarded import GuardedGraph
@@ -35,9 +35,18 @@ def _all_of(field: str, terms: Sequence[str]) -> str:
     return f"@{field}:({' '.join(terms)})"
 
 
-def _two_of(field: str, terms: Sequence[str]) -> str:
-    pairs = [f"({a} {b})" for i, a in enumerate(terms) for b in terms[i + 1 :]]
-    return f"@{field}:({'|'.join(pairs)})"
+def _unit(unit: Unit) -> str:
+    return unit[0] if len(unit) == 1 else f"({' '.join(unit)})"
+
+
+def _any_unit(field: str, units: Sequence[Unit]) -> str:
+    return f"@{field}:({'|'.join(_unit(u) for u in units)})"
+
+
+def _two_units(field: str, units: Sequence[Unit]) -> str:
+    whole = [_unit(u) for u in units if len(u) > 1]
+    pairs = [f"({_unit(a)} {_unit(b)})" for i, a in enumerate(units) for b in units[i + 1 :]]
+    return f"@{field}:({'|'.join([*whole, *pairs])})"
 
 
 DIALECT = Dialect(
@@ -55,7 +64,8 @@ DIALECT = Dialect(
     episode_call="CALL db.idx.fulltext.queryNodes('Episodic', $ftq) YIELD node AS n, score",
     any_of=_any_of,
     all_of=_all_of,
-    two_of=_two_of,
+    any_unit=_any_unit,
+    two_units=_two_units,
 )
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from twoclocks.graph.search_cypher import EMBEDDING_DIMENSION, Dialect
+from twoclocks.graph.search_cypher import EMBEDDING_DIMENSION, Dialect, Unit
 
 _ENGLISH = "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}"
 
@@ -45,10 +45,18 @@ def _all_of(field: str, terms: Sequence[str]) -> str:
     return f"{field}:({' AND '.join(escape(t) for t in terms)})"
 
 
-def _two_of(field: str, terms: Sequence[str]) -> str:
-    safe = [escape(t) for t in terms]
-    pairs = [f"({a} AND {b})" for i, a in enumerate(safe) for b in safe[i + 1 :]]
-    return f"{field}:({' OR '.join(pairs)})"
+def _unit(unit: Unit) -> str:
+    return escape(unit[0]) if len(unit) == 1 else f"({' AND '.join(escape(w) for w in unit)})"
+
+
+def _any_unit(field: str, units: Sequence[Unit]) -> str:
+    return f"{field}:({' OR '.join(_unit(u) for u in units)})"
+
+
+def _two_units(field: str, units: Sequence[Unit]) -> str:
+    whole = [_unit(u) for u in units if len(u) > 1]
+    pairs = [f"({_unit(a)} AND {_unit(b)})" for i, a in enumerate(units) for b in units[i + 1 :]]
+    return f"{field}:({' OR '.join([*whole, *pairs])})"
 
 
 DIALECT = Dialect(
@@ -71,5 +79,6 @@ DIALECT = Dialect(
     ),
     any_of=_any_of,
     all_of=_all_of,
-    two_of=_two_of,
+    any_unit=_any_unit,
+    two_units=_two_units,
 )

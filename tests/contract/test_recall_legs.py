@@ -116,6 +116,22 @@ async def test_short_word_ci_finds_ci_provider_circleci(
     assert await store.search_text(fresh_account(), "which CI do we use?", q, 5) == []
 
 
+async def test_the_keyword_leg_matches_a_name_whole(store: Store, ew: Writer, account: str) -> None:
+    # billing-api-19 is one name: billing-api-17's facts share two of its words and
+    # answer nothing about it (at 100k facts, "billing api" matched thousands of them).
+    await ew.write("billing-api-17", "cache", "Redis", T0)
+    await ew.write("billing-api-18", "cache", "Memcached", T0)
+    await ew.write("billing-web-19", "owner", "Sam", T0)
+    q = FactQuery(now=ew.clock.tick())
+
+    assert objects(await store.search_text(account, "what is billing-api-19's owner?", q, 5)) == [
+        "Sam"  # by the word "owner" alone, in the second tier
+    ]
+    hits = await store.search_text(account, "what cache does billing-api-17 use?", q, 5)
+    assert objects(hits)[0] == "Redis"
+    assert await store.search_text(account, "billing_api_20", q, 5) == []
+
+
 async def test_vector_leg_uses_the_index_and_respects_the_clocks(
     store: Store, ew: Writer, account: str, engine: str
 ) -> None:
