@@ -69,6 +69,8 @@ def test_serve_with_a_model_that_cannot_load_stops_with_its_path(tmp_path: Path)
     assert "Traceback" not in result.output
     # What it was doing when it stopped: a slow load never reads as a hang.
     assert "twoclocks: loading the embedding model" in result.output
+    # It no longer says it is starting: clients go back to "start it with `twoclocks serve`".
+    assert not (tmp_path / "serve-starting").exists()
 
 
 def test_admin_purge_fact_needs_yes_and_erases_every_version(tmp_path: Path) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -75,3 +76,29 @@ def test_without_a_client_file_clients_use_the_defaults_serve_uses(no_exports: N
     assert target.url == "http://127.0.0.1:8765"
     assert target.data_dir == bootstrap.load_settings().data_dir
     assert target.url_from == "the default"
+
+
+def test_a_client_that_finds_no_server_says_one_is_starting_on_its_data_dir(
+    tmp_path: Path,
+) -> None:
+    # `serve` listens only once its model and store are loaded (a minute or more for a
+    # large store); "start it with `twoclocks serve`" would send the person to start another.
+    from twoclocks.client import unreachable
+
+    refused = ConnectionRefusedError("refused")
+    client_file.mark_starting(tmp_path)  # as `serve` does, from this (live) process
+    message = unreachable("http://127.0.0.1:9", refused, tmp_path).message
+    assert "is still starting" in message and f"pid {os.getpid()}" in message
+    assert "'ready' line" in message
+
+    client_file.clear_starting(tmp_path)
+    message = unreachable("http://127.0.0.1:9", refused, tmp_path).message
+    assert "start it with `twoclocks serve`" in message
+
+    # A note a killed `serve` left behind says nothing.
+    gone = subprocess.Popen(["true"])
+    gone.wait()  # reaped: its pid names no process now
+    note = {"pid": gone.pid, "since": 0}
+    (tmp_path / client_file.STARTING_FILE).write_text(json.dumps(note) + "\n")
+    assert client_file.starting(tmp_path) is None
+    assert "start it with `twoclocks serve`" in unreachable("u", refused, tmp_path).message

@@ -12,7 +12,7 @@ from typing import Annotated
 
 import typer
 
-from twoclocks import bootstrap
+from twoclocks import bootstrap, client_file
 from twoclocks.cli_agents import app as agents_app
 from twoclocks.cli_client import fail as _fail
 from twoclocks.cli_client import register as register_client_commands
@@ -20,6 +20,7 @@ from twoclocks.cli_eval import app as eval_app
 from twoclocks.cli_keys import app as keys_app
 from twoclocks.cli_review import held_app, review_app
 from twoclocks.cli_ui import ui
+from twoclocks.config import Settings
 from twoclocks.domain.errors import ConfigError, TwoclocksError
 
 app = typer.Typer(
@@ -77,14 +78,24 @@ def serve(
     store: Store = None,
 ) -> None:
     """Run the HTTP API (and /mcp) on the embedded store, or on Neo4j with --store."""
-    import uvicorn
-
-    from twoclocks.api.app import create_app
-
     settings = bootstrap.load_settings(data_dir=data_dir, host=host, port=port, store=store)
     url = f"http://{settings.host}:{settings.port}"
     if warning := exposure_warning(settings.host):
         _say(warning)
+    # Until it listens, a client that finds no server says this one is starting.
+    client_file.mark_starting(settings.data_dir)
+    try:
+        _serve(settings, url)
+    finally:
+        client_file.clear_starting(settings.data_dir)
+
+
+def _serve(settings: Settings, url: str) -> None:
+    """`serve` from the model's load on; the caller keeps the starting note."""
+    import uvicorn
+
+    from twoclocks.api.app import create_app
+
     # The model loads before the server starts, so a model that cannot be loaded
     # stops `serve` with one line naming its path rather than a traceback. Each slow step
     # says what it is doing: a silent minute reads as a hang.
@@ -112,6 +123,7 @@ def serve(
         # Every client (CLI, hooks, `twoclocks mcp`, a GUI-started editor) reads this file,
         # so none needs TWOCLOCKS_* exports to find this server and its key file.
         typer.echo(f"clients find this server through {bootstrap.announce(settings)}")
+        client_file.clear_starting(settings.data_dir)
         _say(f"ready: {url} (API docs at {url}/docs, MCP at {url}/mcp)")
         return runtime
 

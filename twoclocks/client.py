@@ -8,7 +8,7 @@ from typing import Any
 
 import httpx
 
-from twoclocks import bootstrap
+from twoclocks import bootstrap, client_file
 from twoclocks.domain import errors
 from twoclocks.domain.errors import ServerUnreachable, TwoclocksError, Unauthorized
 
@@ -23,8 +23,15 @@ def _error_from(status: int, body: Any) -> TwoclocksError:
     return exc
 
 
-def unreachable(url: str, exc: Exception) -> ServerUnreachable:
+def unreachable(url: str, exc: Exception, data_dir: Path | None = None) -> ServerUnreachable:
     """The error a client shows when nothing answers at its URL, with how to fix that."""
+    if data_dir is not None and (start := client_file.starting(data_dir)) is not None:
+        pid, seconds = start
+        return ServerUnreachable(
+            f"the twoclocks server at {url} is still starting (pid {pid}, {seconds:.0f}s so "
+            "far: it loads the embedding model, then reads its store back, a minute or more "
+            "for a large store); try again once it prints its 'ready' line"
+        )
     return ServerUnreachable(
         f"the twoclocks server at {url} is not answering ({type(exc).__name__}): start it "
         "with `twoclocks serve` or `make run`, or point TWOCLOCKS_URL at it"
@@ -82,7 +89,7 @@ class Client:
                 method, self.url + path, json=body, headers=self._headers(), timeout=self.timeout
             )
         except httpx.HTTPError as exc:
-            raise unreachable(self.url, exc) from None
+            raise unreachable(self.url, exc, self.data_dir) from None
         data = r.json() if r.content else None
         if r.status_code >= 400:
             raise _error_from(r.status_code, data)
@@ -94,7 +101,7 @@ class Client:
         try:
             r = httpx.post(self.url + path, content=chunks, headers=headers, timeout=self.timeout)
         except httpx.HTTPError as exc:
-            raise unreachable(self.url, exc) from None
+            raise unreachable(self.url, exc, self.data_dir) from None
         data = r.json() if r.content else None
         if r.status_code >= 400:
             raise _error_from(r.status_code, data)
@@ -113,4 +120,4 @@ class Client:
                     if line.strip():
                         yield line
         except httpx.HTTPError as exc:
-            raise unreachable(self.url, exc) from None
+            raise unreachable(self.url, exc, self.data_dir) from None

@@ -19,11 +19,14 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, NamedTuple
 
 FILE_NAME = "client.json"
+STARTING_FILE = "serve-starting"
+"""In the data dir while `serve` loads its model and store: its pid and start time."""
 KEY_FILE = "key"
 AGENT_KEY_FILE = "agent-key"
 DEFAULT_HOST = "127.0.0.1"
@@ -88,6 +91,31 @@ def write(url: str, data_dir: Path) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return target
+
+
+def mark_starting(data_dir: Path) -> None:
+    """Note that this process, a `serve`, is starting on ``data_dir`` (it is not listening
+    until its model and store are loaded: a minute or more for a large store)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    body = json.dumps({"pid": os.getpid(), "since": time.time()})
+    (data_dir / STARTING_FILE).write_text(body + "\n", encoding="utf-8")
+
+
+def clear_starting(data_dir: Path) -> None:
+    """`serve` is listening, or gave up: the note goes."""
+    (data_dir / STARTING_FILE).unlink(missing_ok=True)
+
+
+def starting(data_dir: Path) -> tuple[int, float] | None:
+    """The pid of a `serve` still starting on ``data_dir`` and its seconds so far; None
+    when none is (no note, or its process is gone)."""
+    try:
+        note = json.loads((data_dir / STARTING_FILE).read_text(encoding="utf-8"))
+        pid, since = int(note["pid"]), float(note["since"])
+        os.kill(pid, 0)  # a note left by a killed `serve` says nothing
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    return pid, max(0.0, time.time() - since)
 
 
 def write_key_file(path: Path, key: str) -> None:
