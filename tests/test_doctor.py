@@ -181,6 +181,17 @@ def test_doctor_names_the_unset_that_fixes_a_wrong_url(tmp_path: Path) -> None:
     assert right.ok is True
 
 
+def test_doctor_says_a_server_still_starting_on_its_data_dir_is_starting(tmp_path: Path) -> None:
+    from twoclocks import client_file
+
+    client_file.mark_starting(tmp_path)  # as `serve` does until it listens
+    check = check_server("http://127.0.0.1:9", "the client file", tmp_path)
+    assert check.ok is False and "is still starting" in check.text
+    client_file.clear_starting(tmp_path)
+    check = check_server("http://127.0.0.1:9", "the client file", tmp_path)
+    assert "start it with `twoclocks serve`" in check.text
+
+
 def test_doctor_says_no_key_is_reachable_and_which_command_makes_one(tmp_path: Path) -> None:
     from twoclocks.doctor import check_key
 

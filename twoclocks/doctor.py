@@ -52,7 +52,7 @@ def _answers(url: str) -> bool:
     return True
 
 
-def check_server(url: str, url_from: str = "the default") -> Check:
+def check_server(url: str, url_from: str = "the default", data_dir: Path | None = None) -> Check:
     """The server answers /healthz and says it is ready."""
     import httpx
 
@@ -71,6 +71,12 @@ def check_server(url: str, url_from: str = "the default") -> Check:
                 False,
                 f"nothing answers at {url} (from {url_from}), but `twoclocks serve` runs at "
                 f"{recorded}: `unset {names}`, or point it at {recorded}",
+            )
+        if data_dir is not None and (start := client_file.starting(data_dir)) is not None:
+            return Check(
+                False,
+                f"server at {url} is still starting (pid {start[0]}, {start[1]:.0f}s so far): "
+                "wait for its 'ready' line",
             )
         return Check(
             False,
@@ -265,7 +271,7 @@ def run(
 ) -> tuple[int, list[str]]:
     """Every check; (exit code, printed lines). ``shell``: the agent whose shell this is."""
     started = time.monotonic()
-    server = check_server(target.url, target.url_from)
+    server = check_server(target.url, target.url_from, target.data_dir)
     checks = [server]
     checks.append(
         check_key(target.url, target.key, target.data_dir)
