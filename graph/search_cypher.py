@@ -107,6 +107,10 @@ _NAME = re.compile(r"[^\W_]+(?:[-_][^\W_]+)*")
 Unit = tuple[str, ...]
 """Words a fulltext match must hold all of: one word, or the words of one name."""
 
+UNIT_WORDS = 8
+"""Most words of one name kept in its unit: 45 pairs of two such units stay well under
+Lucene's 1,024 clauses."""
+
 
 def query_units(text: str) -> list[Unit]:
     """The question's words to look up, as units: a name joined by ``-`` or ``_`` is one
@@ -120,7 +124,7 @@ def query_units(text: str) -> list[Unit]:
     units: list[Unit] = []
     parts: list[Unit] = []
     for name in _NAME.findall(text):
-        plain = tuple(w for w in _plain_words(name) if w not in STOP_WORDS)
+        plain = tuple(w for w in _plain_words(name) if w not in STOP_WORDS)[:UNIT_WORDS]
         if len(plain) > 1:
             units.append(plain)
             continue

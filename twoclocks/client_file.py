@@ -102,8 +102,10 @@ def mark_starting(data_dir: Path) -> None:
 
 
 def clear_starting(data_dir: Path) -> None:
-    """`serve` is listening, or gave up: the note goes."""
-    (data_dir / STARTING_FILE).unlink(missing_ok=True)
+    """`serve` is listening, or gave up: its note goes (another's stays)."""
+    note = starting(data_dir)
+    if note is None or note[0] == os.getpid():
+        (data_dir / STARTING_FILE).unlink(missing_ok=True)
 
 
 def starting(data_dir: Path) -> tuple[int, float] | None:

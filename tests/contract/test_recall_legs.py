@@ -130,6 +130,9 @@ async def test_the_keyword_leg_matches_a_name_whole(store: Store, ew: Writer, ac
     hits = await store.search_text(account, "what cache does billing-api-17 use?", q, 5)
     assert objects(hits)[0] == "Redis"
     assert await store.search_text(account, "billing_api_20", q, 5) == []
+    # A name of hundreds of words is cut to its first few, not sent whole to the index.
+    endless = "-".join(f"w{i}" for i in range(300))
+    assert await store.search_text(account, f"{endless} and {endless}x cache?", q, 5) != []
 
 
 async def test_vector_leg_uses_the_index_and_respects_the_clocks(
