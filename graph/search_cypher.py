@@ -207,6 +207,54 @@ Rows = Callable[[str, dict[str, Any]], Awaitable[Sequence[Sequence[Any]]]]
 """An engine's way to run a read and get positional rows."""
 
 
+def _same(word: str) -> str:
+    return word
+
+
+@dataclass(frozen=True)
+class FulltextSyntax:
+    """How one engine's fulltext query language writes a field, AND, OR and a word.
+
+    >>> lucene = FulltextSyntax("{field}:({body})", " AND ", " OR ")
+    >>> lucene.two_units("t", [("auth",), ("billing", "api")])
+    't:((billing AND api) OR (auth AND (billing AND api)))'
+    """
+
+    scope: str
+    """The query on one field, with ``{field}`` and ``{body}`` to fill."""
+    and_: str
+    or_: str
+    word: Callable[[str], str] = _same
+    """One word as the query language must see it (escaped where it has operators)."""
+
+    def any_of(self, field: str, terms: Sequence[str]) -> str:
+        """Matching any of the terms."""
+        return self.scope.format(field=field, body=self.or_.join(map(self.word, terms)))
+
+    def all_of(self, field: str, terms: Sequence[str]) -> str:
+        """Matching all of the terms."""
+        return self.scope.format(field=field, body=self.and_.join(map(self.word, terms)))
+
+    def unit(self, unit: Unit) -> str:
+        """One unit: its word, or all its words."""
+        words = [self.word(w) for w in unit]
+        return words[0] if len(words) == 1 else f"({self.and_.join(words)})"
+
+    def any_unit(self, field: str, units: Sequence[Unit]) -> str:
+        """Matching any one unit whole (every word of it)."""
+        return self.scope.format(field=field, body=self.or_.join(map(self.unit, units)))
+
+    def two_units(self, field: str, units: Sequence[Unit]) -> str:
+        """Matching a unit of several words whole, or two units."""
+        whole = [self.unit(u) for u in units if len(u) > 1]
+        pairs = [
+            f"({self.unit(a)}{self.and_}{self.unit(b)})"
+            for i, a in enumerate(units)
+            for b in units[i + 1 :]
+        ]
+        return self.scope.format(field=field, body=self.or_.join([*whole, *pairs]))
+
+
 @dataclass(frozen=True)
 class Dialect:
     """What one engine does differently: the CALLs (each yields ``e``/``n`` and ``score``)."""
@@ -227,14 +275,8 @@ class Dialect:
     """Fulltext over Entity.name with ``$ftq``; yields ``n, score``."""
     episode_call: str
     """Fulltext over Episodic.content with ``$ftq``; yields ``n, score``."""
-    any_of: Callable[[str, Sequence[str]], str]
-    """A fulltext query on one field (property) matching any of the terms."""
-    all_of: Callable[[str, Sequence[str]], str]
-    """A fulltext query on one field (property) matching all of the terms."""
-    any_unit: Callable[[str, Sequence[Unit]], str]
-    """A fulltext query on one field matching any one unit whole (every word of it)."""
-    two_units: Callable[[str, Sequence[Unit]], str]
-    """A fulltext query on one field matching a unit of several words whole, or two units."""
+    fulltext: FulltextSyntax
+    """How this engine writes a fulltext query."""
 
 
 def _versions(rows: Iterable[Sequence[Any]], skip: int = 0) -> list[FactVersion]:
@@ -305,9 +347,9 @@ async def search_text_leg(
     if not units or k <= 0:
         return []
     where, params = edge_filter(account, query)
-    tiers = [dialect.any_unit("search_text", units)]
+    tiers = [dialect.fulltext.any_unit("search_text", units)]
     if len(units) > 1 or len(units[0]) > 1:
-        first = dialect.two_units("search_text", units[:PAIR_TERMS])
+        first = dialect.fulltext.two_units("search_text", units[:PAIR_TERMS])
         tiers = [first] if first == tiers[0] else [first, *tiers]
     found: list[FactVersion] = []
     for ftq in tiers:
@@ -377,7 +419,8 @@ async def entities_named_leg(
         "RETURN n.name AS name, score ORDER BY score DESC, name LIMIT $n"
     )
     found = await rows(
-        statement, {"g": account, "ftq": dialect.any_of("name", terms), "n": ENTITY_CANDIDATES}
+        statement,
+        {"g": account, "ftq": dialect.fulltext.any_of("name", terms), "n": ENTITY_CANDIDATES},
     )
     asked = {_norm(w) for w in (*_plain_words(text), *words(text))}
     ranked: list[tuple[float, int, float, str]] = []
@@ -515,9 +558,9 @@ async def search_episodes_leg(
         f"RETURN {EPISODE_RETURN}\nORDER BY n.created_at_us DESC, n.uuid\nLIMIT $k"
     )
     out: list[Episode] = []
-    queries = [dialect.all_of("content", terms)]
+    queries = [dialect.fulltext.all_of("content", terms)]
     if len(terms) > 1:
-        queries.append(dialect.any_of("content", terms))
+        queries.append(dialect.fulltext.any_of("content", terms))
     for ftq in queries:
         params = {"g": account, "ftq": ftq, "k": k - len(out),
                   "seen": [e.episode_id for e in out]}  # fmt: skip

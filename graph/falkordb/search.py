@@ -10,10 +10,9 @@ only plain words, so nothing in a query needs escaping.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from twoclocks.graph.search_cypher import EMBEDDING_DIMENSION, Dialect, Rows, Unit
+from twoclocks.graph.search_cypher import EMBEDDING_DIMENSION, Dialect, FulltextSyntax, Rows
 
 if TYPE_CHECKING:
     from twoclocks.graph.falkordb.guarded import GuardedGraph
@@ -25,28 +24,6 @@ INDEXES = (
     f"OPTIONS {{dimension: {EMBEDDING_DIMENSION}, similarityFunction: 'cosine'}}",
 )
 """Our recall indexes, created per account graph after graphiti-core's own."""
-
-
-def _any_of(field: str, terms: Sequence[str]) -> str:
-    return f"@{field}:({'|'.join(terms)})"
-
-
-def _all_of(field: str, terms: Sequence[str]) -> str:
-    return f"@{field}:({' '.join(terms)})"
-
-
-def _unit(unit: Unit) -> str:
-    return unit[0] if len(unit) == 1 else f"({' '.join(unit)})"
-
-
-def _any_unit(field: str, units: Sequence[Unit]) -> str:
-    return f"@{field}:({'|'.join(_unit(u) for u in units)})"
-
-
-def _two_units(field: str, units: Sequence[Unit]) -> str:
-    whole = [_unit(u) for u in units if len(u) > 1]
-    pairs = [f"({_unit(a)} {_unit(b)})" for i, a in enumerate(units) for b in units[i + 1 :]]
-    return f"@{field}:({'|'.join([*whole, *pairs])})"
 
 
 DIALECT = Dialect(
@@ -62,10 +39,7 @@ DIALECT = Dialect(
     vector_cosine=lambda distance: 1.0 - distance,
     entity_call="CALL db.idx.fulltext.queryNodes('Entity', $ftq) YIELD node AS n, score",
     episode_call="CALL db.idx.fulltext.queryNodes('Episodic', $ftq) YIELD node AS n, score",
-    any_of=_any_of,
-    all_of=_all_of,
-    any_unit=_any_unit,
-    two_units=_two_units,
+    fulltext=FulltextSyntax("@{field}:({body})", " ", "|"),
 )
 
 

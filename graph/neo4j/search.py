@@ -9,9 +9,8 @@ apart from graphiti-core's (standard, unstemmed), which stay for graphiti's own 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
-from twoclocks.graph.search_cypher import EMBEDDING_DIMENSION, Dialect, Unit
+from twoclocks.graph.search_cypher import EMBEDDING_DIMENSION, Dialect, FulltextSyntax
 
 _ENGLISH = "OPTIONS {indexConfig: {`fulltext.analyzer`: 'english'}}"
 
@@ -37,28 +36,6 @@ def escape(term: str) -> str:
     return _LUCENE_SPECIAL.sub(r"\\\1", term)
 
 
-def _any_of(field: str, terms: Sequence[str]) -> str:
-    return f"{field}:({' OR '.join(escape(t) for t in terms)})"
-
-
-def _all_of(field: str, terms: Sequence[str]) -> str:
-    return f"{field}:({' AND '.join(escape(t) for t in terms)})"
-
-
-def _unit(unit: Unit) -> str:
-    return escape(unit[0]) if len(unit) == 1 else f"({' AND '.join(escape(w) for w in unit)})"
-
-
-def _any_unit(field: str, units: Sequence[Unit]) -> str:
-    return f"{field}:({' OR '.join(_unit(u) for u in units)})"
-
-
-def _two_units(field: str, units: Sequence[Unit]) -> str:
-    whole = [_unit(u) for u in units if len(u) > 1]
-    pairs = [f"({_unit(a)} AND {_unit(b)})" for i, a in enumerate(units) for b in units[i + 1 :]]
-    return f"{field}:({' OR '.join([*whole, *pairs])})"
-
-
 DIALECT = Dialect(
     text_call=(
         "CALL db.index.fulltext.queryRelationships('twoclocks_edge_text', $ftq, "
@@ -77,8 +54,5 @@ DIALECT = Dialect(
     episode_call=(
         "CALL db.index.fulltext.queryNodes('twoclocks_episode_text', $ftq) YIELD node AS n, score"
     ),
-    any_of=_any_of,
-    all_of=_all_of,
-    any_unit=_any_unit,
-    two_units=_two_units,
+    fulltext=FulltextSyntax("{field}:({body})", " AND ", " OR ", escape),
 )
