@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import TYPE_CHECKING
 
 from twoclocks.domain.errors import StoreUnavailable
@@ -48,6 +49,8 @@ class Watchdog:
         """How many times this watchdog restarted the server."""
         self._task: asyncio.Task[None] | None = None
         self._stopping = False
+        self._relaunched_at: float | None = None
+        """When the restarted server was launched, while it has not answered yet."""
         self._probe: redis.asyncio.Redis | None = None
 
     def current_problem(self) -> str | None:
@@ -55,6 +58,13 @@ class Watchdog:
         ``interval_s`` later): /healthz must not say ready over a dead engine."""
         if self.problem is None and not self._server.running:
             return f"FalkorDB exited (code {self._server.exit_code}); restarting it"
+        if self.problem is not None and self._relaunched_at is not None:
+            # A large store takes a minute or more to read back: say that it is under way.
+            waited = time.monotonic() - self._relaunched_at
+            return (
+                f"{self.problem}: restarted {waited:.0f}s ago, reading its store back "
+                "(a minute or more for a large store)"
+            )
         return self.problem
 
     def start(self) -> None:
@@ -125,7 +135,11 @@ class Watchdog:
         try:
             await asyncio.to_thread(self._server.stop, self.grace_s)
             self._server.launch()  # here, on the loop's thread: see launch()
-            await asyncio.to_thread(self._server.wait_ready)
+            self._relaunched_at = time.monotonic()
+            try:
+                await asyncio.to_thread(self._server.wait_ready)
+            finally:
+                self._relaunched_at = None
         except StoreUnavailable as e:
             self.problem = f"FalkorDB could not be restarted: {e.message}"
             log.error("%s", self.problem)

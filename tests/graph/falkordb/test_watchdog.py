@@ -11,6 +11,7 @@ import asyncio
 import logging
 import os
 import signal
+import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -78,6 +79,28 @@ async def test_a_killed_falkordb_is_noticed_reported_and_restarted_with_its_data
     assert server.pid != first and server.running
     result = await graph.ro_query("MATCH (x:Note) RETURN x.n")
     assert result.result_set == [[7]]
+
+
+async def test_healthz_says_a_restarted_falkordb_is_reading_its_store_back(
+    store: FalkorDBStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A large store takes a minute or more to load (68 s for 100k facts): /healthz should
+    # say the restart is under way, not only that the engine exited.
+    dog = _fast(store)
+    server, pid = _server(store)
+    loaded = threading.Event()
+    real_wait = server.wait_ready
+
+    def slow_load() -> None:
+        loaded.wait(30)  # the real engine's load, held open until the test has looked
+        real_wait()
+
+    monkeypatch.setattr(server, "wait_ready", slow_load)
+    os.kill(pid, signal.SIGKILL)
+    await _until(lambda: "reading its store back" in (store.health() or ""))
+    assert "FalkorDB exited" in (store.health() or "")
+    loaded.set()
+    await _until(lambda: dog.restarts == 1 and store.health() is None)
 
 
 async def test_healthz_reports_a_dead_falkordb_before_the_watchdogs_next_look(
