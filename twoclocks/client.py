@@ -25,13 +25,8 @@ def _error_from(status: int, body: Any) -> TwoclocksError:
 
 def unreachable(url: str, exc: Exception, data_dir: Path | None = None) -> ServerUnreachable:
     """The error a client shows when nothing answers at its URL, with how to fix that."""
-    if data_dir is not None and (start := client_file.starting(data_dir)) is not None:
-        pid, seconds = start
-        return ServerUnreachable(
-            f"the twoclocks server at {url} is still starting (pid {pid}, {seconds:.0f}s so "
-            "far: it loads the embedding model, then reads its store back, a minute or more "
-            "for a large store); try again once it prints its 'ready' line"
-        )
+    if data_dir is not None and (note := client_file.still_starting(url, data_dir)):
+        return ServerUnreachable(note)
     return ServerUnreachable(
         f"the twoclocks server at {url} is not answering ({type(exc).__name__}): start it "
         "with `twoclocks serve` or `make run`, or point TWOCLOCKS_URL at it"

@@ -120,6 +120,20 @@ def starting(data_dir: Path) -> tuple[int, float] | None:
     return pid, max(0.0, time.time() - since)
 
 
+def still_starting(url: str, data_dir: Path) -> str | None:
+    """What to tell someone who finds no server at ``url`` while a `serve` is starting on
+    ``data_dir``; None when none is."""
+    start = starting(data_dir)
+    if start is None:
+        return None
+    pid, seconds = start
+    return (
+        f"the twoclocks server at {url} is still starting (pid {pid}, {seconds:.0f}s so far: "
+        "it loads the embedding model, then reads its store back, a minute or more for a "
+        "large store); try again once it prints its 'ready' line"
+    )
+
+
 def write_key_file(path: Path, key: str) -> None:
     """Write a key to a new file only its owner can read (0600 from the first byte)."""
     path.parent.mkdir(parents=True, exist_ok=True)

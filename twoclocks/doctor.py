@@ -72,12 +72,8 @@ def check_server(url: str, url_from: str = "the default", data_dir: Path | None 
                 f"nothing answers at {url} (from {url_from}), but `twoclocks serve` runs at "
                 f"{recorded}: `unset {names}`, or point it at {recorded}",
             )
-        if data_dir is not None and (start := client_file.starting(data_dir)) is not None:
-            return Check(
-                False,
-                f"server at {url} is still starting (pid {start[0]}, {start[1]:.0f}s so far): "
-                "wait for its 'ready' line",
-            )
+        if data_dir is not None and (note := client_file.still_starting(url, data_dir)):
+            return Check(False, note)
         return Check(
             False,
             f"server not reachable at {url} (from {url_from}; {type(exc).__name__}): "

@@ -38,6 +38,7 @@ PROBE_GRAPH = "__twoclocks_start_probe"
 PROBE_TIMEOUT_S = 10.0
 """How long that probe may take before the engine counts as hung."""
 START_ATTEMPTS = 3
+"""Starts tried when the engine answers PING but hangs on its first graph (see below)."""
 LOAD_TIMEOUT_S = 3600.0
 """How long a server that is reading its data back may take to answer: a store of 100k
 facts took 68 s on a 2-core machine (rebuilding its vector and fulltext indexes), and the
@@ -45,7 +46,6 @@ time grows with the store. Only a server that has not begun to listen is held to
 much shorter ``ready_timeout_s``."""
 LOAD_REPORT_S = 15.0
 """How often a long load says how far it has got."""
-"""Starts tried when the engine answers PING but hangs on its first graph (see below)."""
 # sun_path holds 108 bytes on Linux and 104 on macOS, the trailing NUL included.
 _MAX_SOCKET_PATH = 103 if sys.platform == "darwin" else 107
 _PR_SET_PDEATHSIG = 1
