@@ -89,18 +89,6 @@ def _plain_words(text: str) -> list[str]:
     return [w.lower() for w in _WORD.findall(text)]
 
 
-def query_terms(text: str) -> list[str]:
-    """The words of a question worth looking up: unsplit and camel-split, minus stop words.
-
-    >>> query_terms("Which CI do we use?")
-    ['ci']
-    >>> query_terms("what's our CircleCI config?")
-    ['circleci', 'config', 'circle', 'ci']
-    """
-    terms = [w for w in (*_plain_words(text), *words(text)) if w not in STOP_WORDS]
-    return list(dict.fromkeys(terms))[:MAX_TERMS]
-
-
 _NAME = re.compile(r"[^\W_]+(?:[-_][^\W_]+)*")
 """A run of words joined by ``-`` or ``_``: one name (``billing-api-17``, ``search_api``)."""
 
@@ -129,10 +117,21 @@ def query_units(text: str) -> list[Unit]:
             units.append(plain)
             continue
         units += [(w,) for w in plain]
-        split = [w for w in words(name) if w not in STOP_WORDS]
-        if len(split) > 1:  # CircleCI: also "circle" and "ci"
-            parts += [(w,) for w in split]
+        split = words(name)
+        if len(split) > 1:  # CircleCI: also "circle" and "ci"; iOS: also "os"
+            parts += [(w,) for w in split if w not in STOP_WORDS]
     return list(dict.fromkeys([*units, *parts]))[:MAX_TERMS]
+
+
+def query_terms(text: str) -> list[str]:
+    """The words of a question worth looking up, each once: those of ``query_units``.
+
+    >>> query_terms("Which CI do we use?")
+    ['ci']
+    >>> query_terms("what's our CircleCI config?")
+    ['circleci', 'config', 'circle', 'ci']
+    """
+    return list(dict.fromkeys(w for unit in query_units(text) for w in unit))[:MAX_TERMS]
 
 
 def search_text(subject: str, predicate: str, obj: str, fact: str) -> str:
@@ -350,6 +349,7 @@ async def search_text_leg(
     tiers = [dialect.fulltext.any_unit("search_text", units)]
     if len(units) > 1 or len(units[0]) > 1:
         first = dialect.fulltext.two_units("search_text", units[:PAIR_TERMS])
+        # A question that is one name alone: both tiers would be the same query.
         tiers = [first] if first == tiers[0] else [first, *tiers]
     found: list[FactVersion] = []
     for ftq in tiers:
