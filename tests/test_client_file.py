@@ -102,3 +102,19 @@ def test_a_client_that_finds_no_server_says_one_is_starting_on_its_data_dir(
     (tmp_path / client_file.STARTING_FILE).write_text(json.dumps(note) + "\n")
     assert client_file.starting(tmp_path) is None
     assert "start it with `twoclocks serve`" in unreachable("u", refused, tmp_path).message
+
+
+def test_a_client_with_no_key_yet_says_the_first_serve_is_still_starting(tmp_path: Path) -> None:
+    # The first `serve` writes the key file only once it is ready; asked before that, the
+    # CLI said "Unauthorized: no API key", not what is happening.
+    from twoclocks.client import Client
+    from twoclocks.domain.errors import ServerUnreachable, Unauthorized
+
+    client = Client("http://127.0.0.1:9", None, data_dir=tmp_path)
+    client_file.mark_starting(tmp_path)
+    with pytest.raises(ServerUnreachable, match="is still starting"):
+        client.call("GET", "/v1/facts")
+
+    client_file.clear_starting(tmp_path)
+    with pytest.raises(Unauthorized, match="no API key"):
+        client.call("GET", "/v1/facts")

@@ -200,6 +200,17 @@ def test_doctor_says_no_key_is_reachable_and_which_command_makes_one(tmp_path: P
     assert str(tmp_path / "key") in check.text and "run `twoclocks serve` once" in check.text
 
 
+def test_doctor_says_the_key_comes_once_the_first_serve_is_ready(tmp_path: Path) -> None:
+    from twoclocks import client_file
+    from twoclocks.doctor import check_key
+
+    client_file.mark_starting(tmp_path)  # a first `serve`, key file not written yet
+    check = check_key("http://127.0.0.1:9", None, tmp_path)
+    client_file.clear_starting(tmp_path)
+    assert check.ok is False and "is still starting" in check.text
+    assert "run `twoclocks serve` once" not in check.text
+
+
 def test_doctor_shows_a_cursor_workspace_folder_that_arrived_unexpanded(tmp_path: Path) -> None:
     from twoclocks.doctor import check_unexpanded
     from twoclocks.mcp_server.stdio import stdio_cwd

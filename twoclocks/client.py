@@ -69,6 +69,12 @@ class Client:
 
     def _headers(self) -> dict[str, str]:
         if not self.key:
+            # A first `serve` writes the key file only once its model and store are loaded:
+            # until then, "starting" is the truth and "no key" would send them elsewhere.
+            if self.data_dir is not None and (
+                note := client_file.still_starting(self.url, self.data_dir)
+            ):
+                raise ServerUnreachable(note)
             looked = f" or {self.data_dir / 'key'}" if self.data_dir else ""
             raise Unauthorized(
                 f"no API key (none in TWOCLOCKS_KEY{looked}): run `twoclocks serve` once "

@@ -109,6 +109,8 @@ def check_key(url: str, key: str | None, data_dir: Path) -> Check:
                 f"no API key in {data_dir / 'key'} (TWOCLOCKS_DATA_DIR), but `twoclocks serve` "
                 f"keeps it in {Path(recorded) / 'key'}: `unset TWOCLOCKS_DATA_DIR`",
             )
+        if note := client_file.still_starting(url, data_dir):
+            return Check(False, f"no API key yet: the first `serve` writes it once ready; {note}")
         return Check(
             False,
             f"no API key reachable (none in TWOCLOCKS_KEY or {data_dir / 'key'}): "
