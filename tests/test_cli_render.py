@@ -90,7 +90,7 @@ def test_a_write_kept_apart_from_a_close_slot_says_how_to_merge_them() -> None:
     ]
 
 
-def test_the_world_timeline_says_why_a_version_stopped_and_until_when_it_was_believed() -> None:
+def test_the_timeline_says_why_a_version_stopped_and_until_when_it_was_believed() -> None:
     utc = ZoneInfo("UTC")
     held = {
         "fact_id": "3d8e5585d06e4574", "subject": "team", "predicate": "standup",
@@ -114,6 +114,12 @@ def test_the_world_timeline_says_why_a_version_stopped_and_until_when_it_was_bel
     assert timeline_line(held, "system", utc).startswith(
         "2026-06-01 08:00 +00 -> 2026-12-03 06:38 +00"
     )
+    # ... and the same notes: the belief the change replaced is not what ended, and the
+    # version held now is; unmarked, "Redis -> open" read as the current cache.
+    assert timeline_line(held, "system", utc).endswith("[believed until 2026-12-03 06:38 +00]")
+    assert timeline_line(closed, "system", utc).endswith("09:30 [ended]")
+    assert timeline_line(corrected, "system", utc).endswith("09:30 [corrected]")
+    assert timeline_line(current, "system", utc).endswith("team · standup: 09:30")
 
 
 def test_a_fact_with_no_class_says_it_applies_in_this_workspace_only() -> None:

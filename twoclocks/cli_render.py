@@ -90,7 +90,9 @@ def timeline_line(fact: dict[str, Any], clock: str, zone: ZoneInfo) -> str:
 
     world: when it was true (valid_at -> invalid_at), and why it is history (it ended, it
     was corrected, or, for a belief a later record replaced, until when it was believed);
-    system: when the store held it (created_at -> expired_at, and why it stopped).
+    system: when the store held it (created_at -> expired_at), with the same note: a
+    version held now whose world window closed is ``[ended]`` there too, so it does not
+    read as current, and a replaced belief is not marked with the end it never had.
 
     For example, standup 09:30 told on June 1 as true from January 5, ended on December 1
     by a change told on December 3, reads on the world clock as two versions::
@@ -100,10 +102,9 @@ def timeline_line(fact: dict[str, Any], clock: str, zone: ZoneInfo) -> str:
     """
     if clock == "system":
         start, end = fact["created_at"], fact.get("expired_at")
-        why = f" [{fact['retired_reason']}]" if end and fact.get("retired_reason") else ""
     else:
         start, end = fact["valid_at"], fact.get("invalid_at")
-        why = _history(fact, zone)
+    why = _history(fact, zone)
     window = f"{shown(start, zone)} -> {shown(end, zone) if end else 'open'}"
     return f"{window}  {fact['fact_id'][:12]}  {_triple(fact)}{why}"
 
