@@ -229,3 +229,56 @@ def test_a_load_is_held_to_the_load_limit(tmp_path: Path) -> None:
     with pytest.raises(StoreUnavailable, match=r"within 0.3s"):
         server.start()
     assert server.pid is None
+
+
+def _three_notes_then_stop(data_dir: Path) -> Path:
+    with EmbeddedFalkorDB(data_dir) as server:
+        graph = server.client().select_graph("t")
+        for name in ("one", "two", "three"):
+            graph.query("CREATE (:Note {name: $name})", {"name": name})
+    return next((data_dir / "appendonlydir").glob("*.incr.aof"))
+
+
+def _notes(server: EmbeddedFalkorDB) -> list[str]:
+    rows = server.client().select_graph("t").ro_query("MATCH (n:Note) RETURN n.name").result_set
+    return sorted(str(row[0]) for row in rows)
+
+
+def test_a_write_the_load_could_not_replay_is_reported(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A damaged append-only file: FalkorDB skips the command it cannot apply and starts.
+    # The write is gone; before, nothing but the engine's own log said so.
+    aof = _three_notes_then_stop(tmp_path / "db")
+    body = aof.read_bytes()
+    assert body.count(b'"two" CREATE') == 1  # the file logs `CYPHER name="two" CREATE ...`
+    aof.write_bytes(body.replace(b'"two" CREATE', b'"two" CRE)TE'))  # same length: still parses
+    logger = "twoclocks.graph.falkordb.server"
+    with caplog.at_level("WARNING", logger=logger), EmbeddedFalkorDB(tmp_path / "db") as server:
+        assert _notes(server) == ["one", "three"]
+    warned = [r.getMessage() for r in caplog.records]
+    assert any("could not replay 1 command(s)" in m and "not in the store" in m for m in warned)
+
+
+def test_a_clean_load_reports_nothing_lost(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Every start's probe leaves a graph drop that fails on replay; that is not a loss.
+    _three_notes_then_stop(tmp_path / "db")
+    with caplog.at_level("WARNING", logger="twoclocks.graph.falkordb.server"):
+        with EmbeddedFalkorDB(tmp_path / "db") as server:
+            assert _notes(server) == ["one", "three", "two"]
+        with EmbeddedFalkorDB(tmp_path / "db"):
+            pass
+    assert caplog.records == []
+
+
+def test_a_file_cut_mid_command_is_reported_as_an_unacknowledged_write(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    aof = _three_notes_then_stop(tmp_path / "db")
+    os.truncate(aof, aof.stat().st_size - 10)  # the engine stopped while writing "three"
+    logger = "twoclocks.graph.falkordb.server"
+    with caplog.at_level("WARNING", logger=logger), EmbeddedFalkorDB(tmp_path / "db") as server:
+        assert _notes(server) == ["one", "two"]
+    assert any("ended mid-command" in r.getMessage() for r in caplog.records)
