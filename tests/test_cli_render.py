@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from twoclocks.cli_render import (
@@ -12,6 +13,7 @@ from twoclocks.cli_render import (
     split_lines,
     timeline_line,
 )
+from twoclocks.domain.block import format_time
 
 
 def test_a_write_under_another_slot_name_says_so_and_how_to_split_it() -> None:
@@ -29,6 +31,22 @@ def test_a_write_under_another_slot_name_says_so_and_how_to_split_it() -> None:
         "(`twoclocks split ci_system --subject checkout` keeps them apart)",
         "replaced: GitHub Actions (ee16a9ce960d), now history",
     ]
+
+
+def test_a_value_that_starts_later_replaces_the_old_one_from_then() -> None:
+    # Release day Friday from next year: Tuesday is what holds today, not history.
+    answer = {
+        "outcome": "inserted",
+        "fact_id": "f2",
+        "predicate": "release_day",
+        "tier": "asserted",
+        "replaced": [{"fact_id": "cbb0e6da4d9a4ad1", "object": "Tuesday"}],
+    }
+    later = (datetime.now(UTC) + timedelta(days=30)).replace(microsecond=0)
+    lines = remember_lines(answer, "team", "project", later.isoformat())
+    assert lines[1] == (f"replaced from {format_time(later, UTC)}: Tuesday (cbb0e6da4d9a)")
+    earlier = (datetime.now(UTC) - timedelta(days=30)).isoformat()
+    assert remember_lines(answer, "team", "project", earlier)[1].endswith("now history")
 
 
 def test_a_restatement_says_nothing_changed_and_a_late_value_says_it_is_history() -> None:
@@ -239,3 +257,16 @@ def test_history_marks_the_closed_version_ended_and_the_replaced_belief_by_its_e
     )
     corrected = {**believed, "retired_reason": "corrected"}
     assert fact_line(corrected, utc).endswith("asserted) [corrected]")
+
+
+def test_a_fact_whose_end_is_still_to_come_is_listed_without_a_history_mark() -> None:
+    # `facts` the day a later value was written to start next month: the old one holds.
+    utc = ZoneInfo("UTC")
+    ends = (datetime.now(UTC) + timedelta(days=30)).replace(second=0, microsecond=0)
+    holding = {
+        "fact_id": "cbb0e6da4d9a4ad1", "subject": "team", "predicate": "release_day",
+        "object": "Tuesday", "valid_at": "2026-06-01T00:00:00Z",
+        "invalid_at": ends.isoformat(), "created_at": "2026-06-01T00:00:00Z",
+        "expired_at": None, "retired_reason": "ended", "tier": "asserted",
+    }  # fmt: skip
+    assert fact_line(holding, utc).endswith(f"until {format_time(ends, utc)}, asserted)")

@@ -176,7 +176,7 @@ def remember(
         "cwd": str(Path.cwd()),
     }
     answer = call("POST", "/v1/facts", {k: v for k, v in body.items() if v is not None})
-    show(answer, as_json, remember_lines(answer, subject, body["class"]))
+    show(answer, as_json, remember_lines(answer, subject, body["class"], body["valid_at"]))
 
 
 def recall(

@@ -7,7 +7,7 @@ RFC 3339. A person may type a date for any time option: midnight in the account'
 from __future__ import annotations
 
 import re
-from datetime import date, datetime, time
+from datetime import UTC, date, datetime, time
 from shlex import quote as quote_arg
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -71,6 +71,7 @@ def _history(fact: dict[str, Any], zone: ZoneInfo) -> str:
         _moment(fact.get("expired_at")),
         RetiredReason(reason) if reason else None,
         lambda moment: format_time(moment, zone),
+        datetime.now(UTC),
     )
     return f" {note}" if note else ""
 
@@ -126,7 +127,10 @@ def _place_line(workspace: str) -> str:
 
 
 def remember_lines(
-    answer: dict[str, Any], subject: str, fact_class: str | None = None
+    answer: dict[str, Any],
+    subject: str,
+    fact_class: str | None = None,
+    valid_at: str | None = None,
 ) -> list[str]:
     """What a write did, in words: stored or not, under which slot, and what it replaced.
 
@@ -148,8 +152,17 @@ def remember_lines(
             f"written under {predicate}, the slot {alias} names too "
             f"(`twoclocks split {alias} --subject {on_one_line(subject)}` keeps them apart)"
         )
+    # A value written to start later replaces the old one only from then.
+    starts = _moment(valid_at)
+    later = starts is not None and starts > datetime.now(UTC)
     for old in answer.get("replaced", []):
-        lines.append(f"replaced: {on_one_line(old['object'])} ({old['fact_id'][:12]}), now history")
+        value = f"{on_one_line(old['object'])} ({old['fact_id'][:12]})"
+        if later and starts is not None:
+            # Shown in the offset it was typed in (the account's zone, from AccountZone).
+            when = format_time(starts, starts.tzinfo or UTC)
+            lines.append(f"replaced from {when}: {value}")
+        else:
+            lines.append(f"replaced: {value}, now history")
     if answer.get("tier_lowered"):
         lines.append(f"tier lowered: {answer['tier_lowered']}")
     if near := answer.get("near_slot"):

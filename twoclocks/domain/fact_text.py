@@ -43,8 +43,9 @@ def history_note(
     expired_at: datetime | None,
     reason: RetiredReason | None,
     when: Callable[[datetime], str],
+    now: datetime,
 ) -> str:
-    """Why a version is history, in brackets; empty for a version still held and open.
+    """Why a version is history, in brackets; empty for a version still held and true now.
 
     Two clocks give three cases. CircleCI used from January, replaced by Drone on June 1
     (told that day), is two versions of one fact::
@@ -57,9 +58,14 @@ def history_note(
     found wrong leaves belief for that reason: ``[corrected]``, ``[retracted]``,
     ``[held_back]``. Marking the replaced belief ``[ended]`` (as both readers once did)
     put the end on the line that has none and left the closed line unmarked.
+
+    An end still to come is not history: release day Tuesday, told on December 4 that it
+    becomes Friday on January 1, is Tuesday (until 2027-01-01) with no mark until then.
     """
     if expired_at is not None and replaced_belief(expired_at, reason):
         return f"[believed until {when(expired_at)}]"
+    if expired_at is None and invalid_at is not None and invalid_at > now:
+        return ""  # true now; the window says until when
     if reason is not None and (expired_at is not None or invalid_at is not None):
         return f"[{reason.value}]"
     return ""  # open, or with an end it was written with (the window shows it)

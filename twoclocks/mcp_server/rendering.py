@@ -77,7 +77,9 @@ def fact_line(fact: Fact) -> str:
     notes = [window, tier_note(fact.tier) or "no tier"]
     if isinstance(fact, ScoredFact) and fact.elsewhere and fact.workspace:
         notes.append(f"from {on_one_line(fact.workspace)}")
-    why = history_note(fact.invalid_at, fact.expired_at, fact.retired_reason, _utc)
+    why = history_note(
+        fact.invalid_at, fact.expired_at, fact.retired_reason, _utc, datetime.now(UTC)
+    )
     return (
         f"- {triple(fact.subject, fact.predicate, fact.object, fact.written_as)}"
         f" ({', '.join(notes)}){' ' + why if why else ''} id {fact.fact_id[:SHORT_ID]}"

@@ -30,6 +30,8 @@ export function historyNote(fact, zone) {
     const replaced = !fact.retired_reason || ["ended", "rewritten"].includes(fact.retired_reason);
     return replaced ? `believed until ${when(fact.expired_at, zone)}` : fact.retired_reason;
   }
+  // An end still to come is not history: the value holds until then (fact_text.history_note).
+  if (fact.invalid_at && new Date(fact.invalid_at) > new Date()) return "";
   return fact.invalid_at && fact.retired_reason ? fact.retired_reason : "";
 }
 
