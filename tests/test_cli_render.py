@@ -42,11 +42,19 @@ def test_a_value_that_starts_later_replaces_the_old_one_from_then() -> None:
         "tier": "asserted",
         "replaced": [{"fact_id": "cbb0e6da4d9a4ad1", "object": "Tuesday"}],
     }
-    later = (datetime.now(UTC) + timedelta(days=30)).replace(microsecond=0)
+    later = (datetime.now(UTC) + timedelta(days=30)).replace(
+        hour=0, minute=0, second=0, microsecond=0
+    )
     lines = remember_lines(answer, "team", "project", later.isoformat())
-    assert lines[1] == (f"replaced from {format_time(later, UTC)}: Tuesday (cbb0e6da4d9a)")
+    assert lines[1:] == [
+        f"true from {format_time(later, UTC)}: until then `facts` and the block leave it out "
+        f"(`twoclocks facts --as-of {later.date().isoformat()}` lists it)",
+        f"replaced from {format_time(later, UTC)}: Tuesday (cbb0e6da4d9a)",
+    ]
     earlier = (datetime.now(UTC) - timedelta(days=30)).isoformat()
-    assert remember_lines(answer, "team", "project", earlier)[1].endswith("now history")
+    assert remember_lines(answer, "team", "project", earlier)[1:] == [
+        "replaced: Tuesday (cbb0e6da4d9a), now history"
+    ]
 
 
 def test_a_restatement_says_nothing_changed_and_a_late_value_says_it_is_history() -> None:

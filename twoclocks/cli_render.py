@@ -51,6 +51,13 @@ def _moment(value: str | None) -> datetime | None:
     return datetime.fromisoformat(value.replace("Z", "+00:00")) if value else None
 
 
+def _as_of_arg(moment: datetime) -> str:
+    """``moment`` as a person would type it to ``--as-of``: a date when it is midnight."""
+    if moment.timetz().replace(tzinfo=None) == time():
+        return moment.date().isoformat()
+    return moment.replace(microsecond=0).isoformat()
+
+
 def shown(value: str | None, zone: ZoneInfo) -> str:
     """An RFC 3339 time from the API, in the account's zone to the minute."""
     moment = _moment(value)
@@ -152,15 +159,21 @@ def remember_lines(
             f"written under {predicate}, the slot {alias} names too "
             f"(`twoclocks split {alias} --subject {on_one_line(subject)}` keeps them apart)"
         )
-    # A value written to start later replaces the old one only from then.
+    # A value written to start later replaces the old one only from then, and is in no
+    # list of what is true now until then: said here, or the write seems lost.
     starts = _moment(valid_at)
-    later = starts is not None and starts > datetime.now(UTC)
+    later = None
+    if starts is not None and starts > datetime.now(UTC):
+        later = format_time(starts, starts.tzinfo or UTC)  # as typed: the account's zone
+        if answer["outcome"] == "inserted":
+            lines.append(
+                f"true from {later}: until then `facts` and the block leave it out "
+                f"(`twoclocks facts --as-of {_as_of_arg(starts)}` lists it)"
+            )
     for old in answer.get("replaced", []):
         value = f"{on_one_line(old['object'])} ({old['fact_id'][:12]})"
-        if later and starts is not None:
-            # Shown in the offset it was typed in (the account's zone, from AccountZone).
-            when = format_time(starts, starts.tzinfo or UTC)
-            lines.append(f"replaced from {when}: {value}")
+        if later:
+            lines.append(f"replaced from {later}: {value}")
         else:
             lines.append(f"replaced: {value}, now history")
     if answer.get("tier_lowered"):
