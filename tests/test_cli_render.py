@@ -278,3 +278,20 @@ def test_a_fact_whose_end_is_still_to_come_is_listed_without_a_history_mark() ->
         "expired_at": None, "retired_reason": "ended", "tier": "asserted",
     }  # fmt: skip
     assert fact_line(holding, utc).endswith(f"until {format_time(ends, utc)}, asserted)")
+
+
+def test_an_end_still_to_come_is_said_as_one() -> None:
+    # `revise --reason ended --at <next month> --replacement Valkey`: Redis holds until then.
+    answer = {
+        "fact_id": "3d8ae28e31bc",
+        "successor_id": "0556add8daab",
+        "successor_tier": "asserted",
+    }
+    ends = (datetime.now(UTC) + timedelta(days=30)).replace(second=0, microsecond=0)
+    assert revise_lines(answer, "ended", ends.isoformat()) == [
+        f"ends {format_time(ends, UTC)}: 3d8ae28e31bc (true until then); "
+        "successor 0556add8daab (asserted) from then"
+    ]
+    assert revise_lines(answer, "ended") == [
+        "ended: 3d8ae28e31bc; successor 0556add8daab (asserted)"
+    ]

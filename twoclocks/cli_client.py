@@ -281,7 +281,7 @@ def revise(
     elif tier or evidence:
         raise typer.BadParameter("--tier and --evidence describe a --replacement: give one")
     answer = call("POST", f"/v1/facts/{quote(fact_id, safe='')}/revise", body)
-    show(answer, as_json, revise_lines(answer, reason.value))
+    show(answer, as_json, revise_lines(answer, reason.value, body.get("at")))
 
 
 def retract(fact_id: FactId, as_json: AsJson = False) -> None:

@@ -250,13 +250,22 @@ def split_lines(answer: dict[str, Any]) -> list[str]:
     return lines
 
 
-def revise_lines(answer: dict[str, Any], reason: str) -> list[str]:
+def revise_lines(answer: dict[str, Any], reason: str, at: str | None = None) -> list[str]:
     """What a revision did: its successor, what a correction believed again, or that
-    that nothing replaced it (a bare "successor -" left that to be guessed)."""
+    that nothing replaced it (a bare "successor -" left that to be guessed).
+
+    An end still to come (``--at`` later than now) is said as one: the value holds until
+    then, and its successor starts then."""
     head = f"{reason}: {answer['fact_id']}"
+    ends = _moment(at)
+    if ends is not None and ends > datetime.now(UTC):
+        head = (
+            f"ends {format_time(ends, ends.tzinfo or UTC)}: {answer['fact_id']} (true until then)"
+        )
     if successor := answer.get("successor_id"):
         tier = f" ({answer['successor_tier']})" if answer.get("successor_tier") else ""
-        lines = [f"{head}; successor {successor}{tier}"]
+        starts = " from then" if head.startswith("ends ") else ""
+        lines = [f"{head}; successor {successor}{tier}{starts}"]
     elif answer.get("restored"):
         lines = [f"{head}; believed again: " + named(answer["restored"], answer)]
     elif reason == "corrected":

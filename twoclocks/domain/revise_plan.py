@@ -99,8 +99,12 @@ def plan_revise(
 
     if reason is RetiredReason.ENDED:
         if status is FactStatus.ENDED:
+            ended = current.invalid_at
+            # An end still ahead is an end too; "already ended" would say it no longer holds.
+            told = "has an end" if ended is not None and ended > now else "has already ended"
+            when = f" ({ended.isoformat()})" if ended is not None else ""
             raise FactAlreadyRetired(
-                f"fact {fact_id} has already ended: re-read current state before revising"
+                f"fact {fact_id} {told}{when}: re-read current state before revising"
             )
         end = at or now
         if end < current.valid_at:

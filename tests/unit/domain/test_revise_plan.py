@@ -158,6 +158,15 @@ def test_ended_fact_refuses_a_second_ended() -> None:
     assert info.value.http_status == 409
 
 
+def test_a_fact_whose_end_is_still_ahead_refuses_a_second_end_without_saying_it_ended() -> None:
+    # Ended at next year's start, told today: it still holds, so "already ended" misleads.
+    store = apply([version()], plan_revise("f1", [version()], ENDED, NOW, id_factory(), at=at(12)))
+    with pytest.raises(FactAlreadyRetired) as info:
+        plan_revise("f1", of(store, "f1"), ENDED, NOW, id_factory())
+    assert f"has an end ({at(12).isoformat()})" in info.value.message
+    assert "already ended" not in info.value.message
+
+
 def test_a_retried_ended_leaves_exactly_one_successor() -> None:
     new = id_factory()
     store = [version()]
