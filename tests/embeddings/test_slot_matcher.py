@@ -211,6 +211,24 @@ def test_slot_drift_a_warehouse_or_a_search_engine_is_not_the_database(
     assert matcher.match(name, ["database"], value, values) is None
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "value", "other", "other_value"),
+    [
+        ("writing_style", "plain English", "css_framework", "Tailwind"),
+        ("css_preference", "utility classes", "answer_style", "short answers"),
+        ("style_guide", "Airbnb JavaScript Style Guide", "css_framework", "Tailwind"),
+    ],
+)
+def test_slot_drift_a_style_of_writing_or_code_is_not_css(
+    matcher: SlotMatcher, name: str, value: str, other: str, other_value: str
+) -> None:
+    # The lexicon once read every "style" as CSS: a person's writing style closed their
+    # CSS framework. Stylesheets are "styles" and "styling" (still CSS, below).
+    assert matcher.match(name, [other], value, {other: [other_value]}) is None
+    assert matcher.match("styles", ["css"], "CSS Modules", {"css": ["Sass"]}) == "css"
+
+
 def test_an_equal_value_is_no_evidence_that_two_names_are_one_slot() -> None:
     # One person, two roles (General Motors' chairperson and CEO were both Mary Barra):
     # the shared value must not lower the bar as two different people do.

@@ -94,7 +94,9 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     "docker": ("container",),
     "standup": ("daily", "sync"),
     "styling": ("css",),
-    "style": ("css",),
+    # The plural as written ("component_styles", "global styles") is stylesheets; "style"
+    # alone is mostly not: code style, writing style, answer style, a style guide.
+    "styles": ("css",),
     "library": ("framework",),
     "toolkit": ("framework",),
     "ship": ("release",),
