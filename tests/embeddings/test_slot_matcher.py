@@ -229,6 +229,23 @@ def test_slot_drift_a_style_of_writing_or_code_is_not_css(
     assert matcher.match("styles", ["css"], "CSS Modules", {"css": ["Sass"]}) == "css"
 
 
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "value", "other", "other_value"),
+    [
+        ("testing_library", "React Testing Library", "test_framework", "Jest"),
+        ("ui_library", "MUI", "frontend_framework", "Next.js 14"),
+        ("http_library", "httpx", "web_framework", "FastAPI"),
+    ],
+)
+def test_slot_drift_a_library_beside_a_framework_is_another_slot(
+    matcher: SlotMatcher, name: str, value: str, other: str, other_value: str
+) -> None:
+    # The lexicon once read "library" as "framework": React Testing Library closed Jest,
+    # which every React project runs beside it. The values now decide, as elsewhere.
+    assert matcher.match(name, [other], value, {other: [other_value]}) is None
+
+
 def test_an_equal_value_is_no_evidence_that_two_names_are_one_slot() -> None:
     # One person, two roles (General Motors' chairperson and CEO were both Mary Barra):
     # the shared value must not lower the bar as two different people do.

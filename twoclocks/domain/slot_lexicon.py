@@ -97,7 +97,6 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     # The plural as written ("component_styles", "global styles") is stylesheets; "style"
     # alone is mostly not: code style, writing style, answer style, a style guide.
     "styles": ("css",),
-    "library": ("framework",),
     "toolkit": ("framework",),
     "ship": ("release",),
     "shipping": ("release",),
