@@ -70,6 +70,25 @@ VENDOR_WORDS = frozenset(
 """First words that make a capitalized name a product ("Apache Beam", "Google Meet",
 "Cloud Spanner"), never a person."""
 
+THING_WORDS = frozenset(
+    """
+    library libraries testing test tests commits commit store stores icons icon news
+    worker workers service services design primitives release releases based branch
+    branches every daily weekly monthly nightly plain english spanish german french
+    components component code studio compose text notes kit tools tool framework engine
+    server client app apps hub lab labs box base data sdk cli desktop mobile web script
+    stack flow works pay mail chat docs sheets drive pages actions functions queue cache
+    search analytics monitor monitoring logs metrics security guard build deploy runner
+    manager registry router query graph forms form table tables charts chart maps auth
+    identity vault secrets keys password awesome pi ui icons style styles guide guides
+    conventional semantic trunk feature features flags flag review reviews standard
+    standards only first always never short long answers answer plan plans pro free
+    """.split()
+)
+"""Words of product names, practices and settings ("React Testing Library", "Conventional
+Commits", "Plain English", "Font Awesome") that are no one's name: a capitalized value
+holding one is not a person."""
+
 # A trailing version ("Redis 7", "Next.js 14", "Ubuntu 22.04 LTS") names the same thing.
 TRAILING_VERSION = re.compile(r"\s+v?\d+(\.\d+)*(\s*lts)?$", re.IGNORECASE)
 
@@ -106,7 +125,8 @@ def value_categories(value: str) -> frozenset[str]:
     for pattern, category in _PATTERNS:
         if pattern.match(low):
             return frozenset({category})
-    if _PERSON.match(text) and low.split()[0] not in VENDOR_WORDS:
+    words = low.split()
+    if _PERSON.match(text) and words[0] not in VENDOR_WORDS and not THING_WORDS & set(words):
         return frozenset({"person"})
     return frozenset()
 

@@ -103,3 +103,20 @@ def test_a_value_of_no_known_category_is_of_its_slots_usual_kind() -> None:
     assert kinds["sky"] == {"natural_language"}  # the most usual of its slot's kinds
     assert kinds["odd"] == {"city"}  # a known category is kept
     assert kinds["tool"] == frozenset()  # nothing to go by
+
+
+def test_a_capitalized_name_of_a_product_or_practice_is_not_a_person() -> None:
+    # Read as people, "React Testing Library" kept its slot apart from a test framework by
+    # the people rule, and "who ..." questions favoured "Conventional Commits".
+    for thing in (
+        "React Testing Library",
+        "Conventional Commits",
+        "Plain English",
+        "Font Awesome",
+        "App Store",
+        "Swift Package Manager",
+        "Data Platform",
+    ):
+        assert "person" not in cats(thing), thing
+    for person in ("Priya Raman", "Tomás Ortega", "Dev Okafor", "Grace Hopper"):
+        assert cats(person) == {"person"}, person
