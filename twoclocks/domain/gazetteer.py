@@ -107,6 +107,13 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
         "minitest", "go test", "testify", "xunit", "nunit", "phpunit", "karma", "detox",
         "espresso", "xctest", "hypothesis",
     ),
+    # Helpers a test framework runs, beside it rather than instead of it.
+    "test_helper": (
+        "react testing library", "testing library", "@testing-library/react", "enzyme",
+        "vue test utils", "msw", "mock service worker", "testcontainers", "factory_boy",
+        "factory bot", "faker", "nock", "sinon", "supertest", "freezegun", "pytest-mock",
+        "mockito", "mockk", "wiremock", "vcr.py", "responses",
+    ),
     "formatter": (
         "black", "ruff format", "prettier", "gofmt", "goimports", "rustfmt", "yapf",
         "autopep8", "clang-format", "biome", "dprint", "ktlint", "swiftformat", "isort",
