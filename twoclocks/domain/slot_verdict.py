@@ -155,6 +155,8 @@ _SWAP_DISCRIMINATORS = (
             # likes and rules, and halves of the day
             "allowed", "forbidden", "blocked", "denied", "preferred", "avoided", "liked",
             "disliked", "favorite", "day", "night", "weekday", "weekend", "morning", "evening",
+            # who you are against what you may do (authn / authz)
+            "authentication", "authorization",
             # opposites
             "ingress", "egress", "open", "closed", "enabled", "disabled", "included",
             "excluded", "allow", "deny", "accept", "reject", "approved", "rejected",
@@ -420,12 +422,36 @@ def another_role_of_people(a: str, b: str, subject: str = "") -> bool:
     True
     >>> another_role_of_people("manager", "current_manager")
     False
+
+    Two roles by their heads are two roles too ("product_manager" / "product_designer"),
+    unless the heads are names of one role ("owner" / "maintainer").
+
+    >>> another_role_of_people("product_manager", "product_designer")
+    True
+    >>> another_role_of_people("service_owner", "maintainer")
+    False
     """
     own = _subject_words(subject)
     bare_a, bare_b = _bare(canonical_tokens(a)), _bare(canonical_tokens(b))
+    if bare_a and bare_b and _two_role_heads(bare_a[-1], bare_b[-1]):
+        return True
     return _another_role(bare_a, bare_b, own, _ROLES_OF_PEOPLE) or _another_role(
         bare_b, bare_a, own, _ROLES_OF_PEOPLE
     )
+
+
+# Role heads that name one role: who answers for a thing, who signs a change off.
+_ONE_ROLE = (
+    frozenset({"owner", "maintainer", "steward", "champion"}),
+    frozenset({"reviewer", "approver"}),
+)
+
+
+def _two_role_heads(a: str, b: str) -> bool:
+    """Whether two last words are two different roles of people."""
+    if a == b or a not in _ROLES_OF_PEOPLE or b not in _ROLES_OF_PEOPLE:
+        return False
+    return not any(a in group and b in group for group in _ONE_ROLE)
 
 
 def _another_role(

@@ -640,3 +640,17 @@ def test_slot_drift_a_word_that_restates_narrows_nothing(
 ) -> None:
     assert not narrowed_by_a_qualifier(plain, restated, subject)
     assert not narrowed_by_a_qualifier(restated, plain, subject)
+
+
+def test_authentication_and_authorization_are_two_slots() -> None:
+    # Who you are (Auth0) and what you may do (OpenFGA) run side by side.
+    assert lexical_verdict("authentication_provider", "authorization_service") == "different"
+    assert lexical_verdict("auth_provider", "authz_service") == "different"
+
+
+def test_two_people_under_two_role_heads_are_two_roles() -> None:
+    # product_manager Lena and product_designer Marco: one name is not the other plus a word.
+    assert another_role_of_people("product_manager", "product_designer")
+    assert another_role_of_people("tech_lead", "engineering_manager")
+    assert not another_role_of_people("service_owner", "maintainer")  # one role, two words
+    assert not another_role_of_people("code_reviewer", "approver")
