@@ -167,10 +167,6 @@ class SlotMatcher:
                 continue  # manager Dana beside product_manager Sam: two people, two roles
             verdict = lexical_verdict(predicate, name, subject)
             if verdict == "same":
-                # The names' words agree, the values do not: English is no programming
-                # language, whatever "preferred_language" says. Two known categories only.
-                if value is not None and categories_verdict(value, held) == "different_category":
-                    continue
                 same.append(name)
             elif verdict == "unknown":
                 if value is not None and holds_same_value(value, held):

@@ -165,30 +165,6 @@ def test_values_of_different_kinds_block_a_merge_the_names_would_make() -> None:
     assert kept is None
 
 
-def test_values_of_different_categories_veto_names_the_lexicon_calls_the_same() -> None:
-    # "preferred_language" English, then "preferred_programming_language" TypeScript: the
-    # words agree (the added one restates a default), the values are two kinds of language.
-    matcher = SlotMatcher(HashingEmbedder())
-    held = {"preferred_language": ["English"]}
-    assert matcher.match("preferred_programming_language", ["preferred_language"]) == (
-        "preferred_language"
-    )
-    vetoed = matcher.match(
-        "preferred_programming_language", ["preferred_language"], "TypeScript", held
-    )
-    assert vetoed is None
-    spoken = matcher.match(
-        "preferred_programming_language", ["preferred_language"], "Spanish", held
-    )
-    assert spoken is None or spoken == "preferred_language"  # the values no longer object
-    assert (
-        matcher.match(
-            "db_engine", ["database_engine"], "DynamoDB", {"database_engine": ["PostgreSQL"]}
-        )
-        == "database_engine"
-    )
-
-
 def test_two_values_of_one_kind_let_names_merge_a_little_below_the_threshold() -> None:
     probe = SlotMatcher(HashingEmbedder())
     score = probe.similarity("search_engine", "search_backend")
