@@ -47,6 +47,16 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     # A component library or design system: "Acme UI", "Polaris Design System".
     (re.compile(r"^[\w.-]+( [\w.-]+)? (ui|design system|components|component library)$"), "ui"),
     (re.compile(r"^@[\w.-]+$"), "handle"),
+    # A job title: "Senior Data Engineer", "Engineering Manager", "Staff SRE".
+    (
+        re.compile(
+            r"^([a-z&/-]+ ){0,4}(engineer|developer|designer|architect|scientist|analyst|"
+            r"director|administrator|sre|cto|vp|intern|consultant|researcher|lead|"
+            # "manager" is as often a tool (package manager): people's kinds only
+            r"(engineering|product|project|program|delivery|release|hiring|account|team) manager)$"
+        ),
+        "job_title",
+    ),
 )
 
 LONGEST_NAME_WORDS = max(len(name.split()) for name in _CATEGORIES)

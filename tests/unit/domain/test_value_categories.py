@@ -120,3 +120,13 @@ def test_a_capitalized_name_of_a_product_or_practice_is_not_a_person() -> None:
         assert "person" not in cats(thing), thing
     for person in ("Priya Raman", "Tomás Ortega", "Dev Okafor", "Grace Hopper"):
         assert cats(person) == {"person"}, person
+
+
+def test_a_job_title_is_a_kind_of_its_own_not_a_person_or_a_tool() -> None:
+    # "role" Data Engineer, then "job_title" Senior Data Engineer: two titles vouch for one
+    # slot as two people do; "Swift Package Manager" stays a tool.
+    for title in ("Senior Data Engineer", "Engineering Manager", "Tech Lead", "Staff SRE"):
+        assert cats(title) == {"job_title"}, title
+    assert categories_verdict("Senior Data Engineer", ["Data Engineer"]) == "same_category"
+    assert "job_title" not in cats("Swift Package Manager")
+    assert "job_title" not in cats("LastPass password manager")
