@@ -224,6 +224,9 @@ def test_slot_drift_a_warehouse_or_a_search_engine_is_not_the_database(
         ("testing_library", "React Testing Library", "test_framework", "Jest"),
         ("ui_library", "MUI", "frontend_framework", "Next.js 14"),
         ("http_library", "httpx", "web_framework", "FastAPI"),
+        # ... and "billing" as "payment": the subscription biller closed the processor.
+        ("billing_provider", "Chargebee", "payment_provider", "Stripe"),
+        ("billing_platform", "Recurly", "payment_processor", "Adyen"),
     ],
 )
 def test_slot_drift_two_roles_the_lexicon_once_called_one_stay_two_slots(

@@ -29,6 +29,7 @@ CATEGORY_GLOSSES: dict[str, str] = {
     "package_manager": "package manager that installs dependencies",
     "test_framework": "test framework or runner for unit tests",
     "test_helper": "testing library, mocks, fixtures and fakes the tests use",
+    "subscription_billing": "subscription billing: plans, invoices, renewals, usage billing",
     "job_title": "job title or role: what a person does, their position",
     "build_tool": "build tool, bundler or compiler that builds the project",
     "formatter": "code formatter that rewrites source code style and layout",

@@ -147,8 +147,12 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
         "microsoft 365", "office 365", "outlook", "fastmail", "proton mail", "protonmail",
     ),
     "payments": (
-        "stripe", "braintree", "adyen", "paypal", "square", "paddle", "chargebee", "recurly",
-        "mollie", "razorpay", "checkout.com", "worldpay", "lemon squeezy",
+        "stripe", "braintree", "adyen", "paypal", "square", "paddle", "mollie", "razorpay",
+        "checkout.com", "worldpay", "lemon squeezy",
+    ),
+    # Plans, invoices and renewals, run beside a payment processor that takes the money.
+    "subscription_billing": (
+        "chargebee", "recurly", "zuora", "stripe billing", "lago", "orb", "chargify", "maxio",
     ),
     "auth": (
         "auth0", "okta", "keycloak", "cognito", "amazon cognito", "firebase auth", "clerk",

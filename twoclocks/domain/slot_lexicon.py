@@ -171,7 +171,6 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     "sso": ("authentication",),
     "identity": ("authentication",),
     "idp": ("authentication", "provider"),
-    "billing": ("payment",),
     "mail": ("email",),
     "smtp": ("email",),
     "communication": ("chat",),

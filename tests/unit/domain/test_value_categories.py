@@ -130,3 +130,10 @@ def test_a_job_title_is_a_kind_of_its_own_not_a_person_or_a_tool() -> None:
     assert categories_verdict("Senior Data Engineer", ["Data Engineer"]) == "same_category"
     assert "job_title" not in cats("Swift Package Manager")
     assert "job_title" not in cats("LastPass password manager")
+
+
+def test_subscription_billing_is_a_kind_beside_the_payment_processor() -> None:
+    # Chargebee runs plans and invoices and charges through Stripe: both are current.
+    assert cats("Chargebee") == {"subscription_billing"} == cats("Stripe Billing")
+    assert cats("Stripe") == {"payments"}
+    assert categories_verdict("Chargebee", ["Stripe"]) == "different_category"
