@@ -594,7 +594,7 @@ def test_lexicon_wording_spells_synonyms_in_the_lexicons_words() -> None:
 
 def test_lexicon_wording_is_none_when_a_name_adds_a_qualifier_or_nothing_changes() -> None:
     assert lexicon_wording("queue", "task_queue") is None  # "task" says which queue
-    assert lexicon_wording("payment_gateway", "subscription_billing") is None
+    assert lexicon_wording("db", "analytics_db") is None  # "analytics" says which database
     assert lexicon_wording("deploy_target", "hosting") is not None
     assert lexicon_wording("owner", "maintainer") is None  # the lexicon knows neither
 
