@@ -258,14 +258,14 @@ def revise_lines(answer: dict[str, Any], reason: str, at: str | None = None) -> 
     then, and its successor starts then."""
     head = f"{reason}: {answer['fact_id']}"
     ends = _moment(at)
-    if ends is not None and ends > datetime.now(UTC):
+    ahead = ends is not None and ends > datetime.now(UTC)
+    if ends is not None and ahead:
         head = (
             f"ends {format_time(ends, ends.tzinfo or UTC)}: {answer['fact_id']} (true until then)"
         )
     if successor := answer.get("successor_id"):
         tier = f" ({answer['successor_tier']})" if answer.get("successor_tier") else ""
-        starts = " from then" if head.startswith("ends ") else ""
-        lines = [f"{head}; successor {successor}{tier}{starts}"]
+        lines = [f"{head}; successor {successor}{tier}{' from then' if ahead else ''}"]
     elif answer.get("restored"):
         lines = [f"{head}; believed again: " + named(answer["restored"], answer)]
     elif reason == "corrected":

@@ -90,7 +90,7 @@ THING_WORDS = frozenset(
     stack flow works pay mail chat docs sheets drive pages actions functions queue cache
     search analytics monitor monitoring logs metrics security guard build deploy runner
     manager registry router query graph forms form table tables charts chart maps auth
-    identity vault secrets keys password awesome pi ui icons style styles guide guides
+    identity vault secrets keys password awesome pi ui style styles guide guides
     conventional semantic trunk feature features flags flag review reviews standard
     standards only first always never short long answers answer plan plans pro free
     billing payments
