@@ -23,6 +23,7 @@ from twoclocks.domain.slot_verdict import (
     lexical_verdict,
     lexicon_wording,
     narrowed_by_a_qualifier,
+    same_only_by_a_loose_reading,
 )
 from twoclocks.domain.tool_languages import for_another_language, narrowed_to_its_language
 from twoclocks.domain.value_categories import categories_verdict, value_categories
@@ -167,6 +168,12 @@ class SlotMatcher:
                 continue  # manager Dana beside product_manager Sam: two people, two roles
             verdict = lexical_verdict(predicate, name, subject)
             if verdict == "same":
+                if (
+                    value is not None
+                    and categories_verdict(value, held) == "different_category"
+                    and same_only_by_a_loose_reading(predicate, name, subject)
+                ):
+                    continue  # wiki_tool Confluence beside documentation_tool Docusaurus
                 same.append(name)
             elif verdict == "unknown":
                 if value is not None and holds_same_value(value, held):

@@ -236,6 +236,34 @@ def test_slot_drift_two_roles_the_lexicon_once_called_one_stay_two_slots(
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize(
+    ("name", "value", "other", "other_value"),
+    [
+        ("documentation_tool", "Docusaurus", "wiki_tool", "Confluence"),
+        ("email_provider", "Google Workspace", "smtp_provider", "SendGrid"),
+        ("authentication_library", "NextAuth", "identity_provider", "Okta"),
+        ("paging_tool", "PagerDuty", "alerting_tool", "Grafana Alerting"),
+        ("pipeline_tool", "Dagster", "workflow_engine", "Temporal"),
+        ("issue_tracker", "Linear", "bug_tracker", "Sentry"),
+    ],
+)
+def test_slot_drift_a_loose_reading_of_the_lexicon_yields_to_values_of_two_kinds(
+    matcher: SlotMatcher, name: str, value: str, other: str, other_value: str
+) -> None:
+    # Each pair is two tools one team keeps at once; the lexicon's loose reading (a wiki as
+    # documentation, "bug" as "issue") called the names one slot and closed the first.
+    assert matcher.match(name, [other], value, {other: [other_value]}) is None
+
+
+def test_slot_drift_a_loose_reading_still_merges_values_of_one_kind() -> None:
+    matcher = SlotMatcher(HashingEmbedder())
+    held = {"wiki_tool": ["Confluence"]}
+    assert matcher.match("documentation_tool", ["wiki_tool"], "Notion", held) == "wiki_tool"
+    held = {"smtp_provider": ["SendGrid"]}
+    assert matcher.match("email_provider", ["smtp_provider"], "Postmark", held) == "smtp_provider"
+
+
+@pytest.mark.slow
 def test_slot_drift_stylesheets_are_still_css(matcher: SlotMatcher) -> None:
     assert matcher.match("styles", ["css"], "CSS Modules", {"css": ["Sass"]}) == "css"
     assert matcher.match("styling", ["css"], "CSS Modules", {"css": ["Sass"]}) == "css"

@@ -53,7 +53,8 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
     "monitoring": (
         "datadog", "new relic", "newrelic", "grafana", "prometheus", "honeycomb", "dynatrace",
         "appdynamics", "elastic apm", "splunk", "signoz", "lightstep", "chronosphere",
-        "grafana cloud", "cloudwatch", "amazon cloudwatch", "stackdriver", "zabbix", "nagios",
+        "grafana cloud", "grafana alerting", "alertmanager", "prometheus alertmanager",
+        "cloudwatch", "amazon cloudwatch", "stackdriver", "zabbix", "nagios",
         "sumo logic", "logz.io", "papertrail", "loki", "kibana", "sentry",
         "cloud monitoring", "google cloud monitoring", "cloud logging", "google cloud logging",
         "azure monitor", "application insights", "victoriametrics", "thanos", "cortex",
@@ -133,18 +134,26 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
         "artifactory", "jfrog artifactory", "harbor", "nexus", "azure container registry", "acr",
         "gitlab container registry", "npmjs", "pypi",
     ),
+    # Provisioning cloud resources, beside configuring the machines once they exist: a
+    # team often keeps both (Terraform for the VPC, Ansible for the hosts).
     "iac": (
-        "terraform", "opentofu", "pulumi", "cloudformation", "aws cdk", "cdk", "ansible", "chef",
-        "puppet", "saltstack", "crossplane", "bicep",
+        "terraform", "opentofu", "pulumi", "cloudformation", "aws cdk", "cdk", "crossplane",
+        "bicep",
     ),
+    "config_management": ("ansible", "chef", "puppet", "saltstack", "salt"),
     "orchestrator": (
         "kubernetes", "k8s", "nomad", "ecs", "amazon ecs", "eks", "gke", "aks", "docker swarm",
         "openshift", "k3s", "fargate", "cloud run", "docker compose",
     ),
+    # The service an application sends its mail through, beside the mailboxes people read:
+    # a team keeps both (SendGrid for receipts, Google Workspace for its inboxes).
     "email": (
         "mailgun", "sendgrid", "postmark", "amazon ses", "ses", "mailchimp", "mandrill",
-        "sparkpost", "resend", "brevo", "sendinblue", "gmail", "google workspace",
-        "microsoft 365", "office 365", "outlook", "fastmail", "proton mail", "protonmail",
+        "sparkpost", "resend", "brevo", "sendinblue", "mailjet",
+    ),
+    "mailbox": (
+        "gmail", "google workspace", "g suite", "microsoft 365", "office 365", "outlook",
+        "fastmail", "proton mail", "protonmail", "zoho mail", "icloud mail",
     ),
     "payments": (
         "stripe", "braintree", "adyen", "paypal", "square", "paddle", "mollie", "razorpay",
@@ -158,6 +167,13 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
         "auth0", "okta", "keycloak", "cognito", "amazon cognito", "firebase auth", "clerk",
         "supertokens", "ory", "fusionauth", "azure ad", "entra id", "google identity",
         "onelogin", "ping identity", "workos", "dex", "authelia",
+    ),
+    # Libraries in the application's own code that sign users in, beside the identity
+    # provider they may talk to (NextAuth in the app, Okta as the company's directory).
+    "auth_library": (
+        "nextauth", "next-auth", "nextauth.js", "auth.js", "passport", "passport.js",
+        "devise", "omniauth", "django-allauth", "allauth", "lucia", "better auth",
+        "better-auth", "spring security", "flask-login", "authlib", "iron-session",
     ),
     "cdn": (
         "fastly", "cloudflare", "akamai", "cloudfront", "amazon cloudfront", "bunny", "bunnycdn",
@@ -237,8 +253,13 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
     ),
     "design": ("figma", "sketch", "adobe xd", "penpot", "invision", "zeplin", "framer", "canva"),
     "scheduler": (
-        "cron", "airflow", "apache airflow", "dagster", "prefect", "temporal", "luigi",
+        "cron", "airflow", "apache airflow", "dagster", "prefect", "luigi",
         "argo", "kubernetes cronjobs", "cloud scheduler", "eventbridge scheduler", "rundeck",
+    ),
+    # Durable execution of application code, beside the data pipelines' orchestrator.
+    "workflow_engine": (
+        "temporal", "cadence", "netflix conductor", "conductor", "aws step functions",
+        "step functions", "camunda", "zeebe", "inngest", "restate",
     ),
     "web_server": (
         "nginx", "apache", "apache httpd", "caddy", "traefik", "envoy", "haproxy", "iis",

@@ -34,7 +34,7 @@ EVERYDAY_NAMES = frozenset(
     cortex crisp curl dataflow drift effector expo falcon finch flow front gatling gemini
     got graphite grape guru hive impala insomnia ionic iris locust mise mistral outline paw
     poem postman presto proto pyramid quip ray recoil renovate requests rest roam sails
-    salvo slab spark thrift tide tornado vapor volta wiz zap
+    salvo slab spark thrift tide tornado vapor volta wiz zap salt cadence conductor restate
     """.split()
 )
 """Product names that are also everyday words ("go", "vault", "make"): in a question they

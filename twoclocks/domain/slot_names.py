@@ -13,7 +13,13 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from twoclocks.domain.slot_lexicon import CANONICAL, NOT_PLURAL, PHRASES
+from twoclocks.domain.slot_lexicon import (
+    CANONICAL,
+    LOOSE_PHRASES,
+    LOOSE_WORDS,
+    NOT_PLURAL,
+    PHRASES,
+)
 from twoclocks.domain.token_runs import replace_longest_runs
 
 # Splits "ciProvider" and "HTTPServerPort" at case changes but keeps digits on the
@@ -85,21 +91,27 @@ def singular(word: str) -> str:
 _PER_UNITS = {"min": "minute", "sec": "second", "hr": "hour", "mo": "month", "yr": "year"}
 
 
-def canonical_tokens(name: str) -> list[str]:
+def canonical_tokens(name: str, loose: bool = True) -> list[str]:
     """Predicate words with plurals, abbreviations and spelling variants made canonical.
+
+    With ``loose`` False the lexicon's loose readings (``LOOSE_WORDS``, ``LOOSE_PHRASES``:
+    a wiki as documentation) are left as written.
 
     >>> canonical_tokens("pkg_managers")
     ['package', 'manager']
     >>> canonical_tokens("prReviewer")
     ['pull', 'request', 'reviewer']
+    >>> canonical_tokens("wiki_tool"), canonical_tokens("wiki_tool", loose=False)
+    (['documentation', 'tool'], ['wiki', 'tool'])
     """
-    return list(_canonical(name))  # a fresh list: the cached tuple is shared
+    return list(_canonical(name, loose))  # a fresh list: the cached tuple is shared
 
 
 # Drift compares every new name with each of a subject's slots, and recall and the
 # close-slots list ask again for the same few hundred names: worth remembering.
 @lru_cache(maxsize=8192)
-def _canonical(name: str) -> tuple[str, ...]:
+def _canonical(name: str, loose: bool = True) -> tuple[str, ...]:
+    table = CANONICAL if loose else _STRICT
     out: list[str] = []
     words = predicate_tokens(name)
     if "end" in words and "to" in words:  # "end_to_end" is "e2e", not an end and a "to"
@@ -107,25 +119,28 @@ def _canonical(name: str) -> tuple[str, ...]:
         words = text.split()
     # Phrases are looked up on the words as written too: "site" alone is a URL, but
     # "site reliability" is SRE.
-    words = _phrases([w if w in CANONICAL else singular(w) for w in words])
+    words = _phrases([w if w in table else singular(w) for w in words], loose)
     for i, word in enumerate(words):
         if i and words[i - 1] == "per" and word in _PER_UNITS:  # "per min" is per minute
             out.append(_PER_UNITS[word])
             continue
-        if word in CANONICAL:
-            out.extend(CANONICAL[word])
+        if word in table:
+            out.extend(table[word])
             continue
         single = singular(word)
-        out.extend(CANONICAL.get(single, (single,)))
-    return tuple(_dedupe(_phrases(out)))
+        out.extend(table.get(single, (single,)))
+    return tuple(_dedupe(_phrases(out, loose)))
 
 
+_STRICT = {word: reading for word, reading in CANONICAL.items() if word not in LOOSE_WORDS}
+_STRICT_PHRASES = {run: reading for run, reading in PHRASES.items() if run not in LOOSE_PHRASES}
 _LONGEST_PHRASE = max(len(p) for p in PHRASES)
 
 
-def _phrases(tokens: list[str]) -> list[str]:
+def _phrases(tokens: list[str], loose: bool = True) -> list[str]:
     # "mother tongue" -> "native language": the longest phrase starting at each word wins.
-    return replace_longest_runs(tokens, PHRASES.get, _LONGEST_PHRASE)
+    table = PHRASES if loose else _STRICT_PHRASES
+    return replace_longest_runs(tokens, table.get, _LONGEST_PHRASE)
 
 
 def _dedupe(tokens: list[str]) -> list[str]:

@@ -214,7 +214,7 @@ _SWAP_DISCRIMINATORS = (
 # Asked of each new name against each of its subject's slots, and again of every pair each
 # time the close-slots list is drawn (the web panel redraws it after each merge).
 @lru_cache(maxsize=65536)  # 45,000 pairs measured about 10 MB
-def lexical_verdict(a: str, b: str, subject: str = "") -> LexicalVerdict:
+def lexical_verdict(a: str, b: str, subject: str = "", loose: bool = True) -> LexicalVerdict:
     """Say whether two predicate names are the same slot, different slots, or unclear.
 
     "same": equal once humanized, or equal after plurals and abbreviations are made
@@ -237,6 +237,9 @@ def lexical_verdict(a: str, b: str, subject: str = "") -> LexicalVerdict:
     ``subject``'s own ("lead" / "security_lead" of the security team).
 
     "unknown": everything else; the embedding decides.
+
+    ``loose`` False reads the names without the lexicon's loose readings (a wiki as
+    documentation; see ``same_only_by_a_loose_reading``).
 
     >>> lexical_verdict("db_engine", "database_engine")
     'same'
@@ -277,7 +280,8 @@ def lexical_verdict(a: str, b: str, subject: str = "") -> LexicalVerdict:
     # Numeronyms are spelt out first, against the words as written: "o11y" meets
     # "observability" before the lexicon makes that "monitoring".
     spelt_a, spelt_b = spell_numeronyms(raw_a, raw_b), spell_numeronyms(raw_b, raw_a)
-    canon_a, canon_b = canonical_tokens("_".join(spelt_a)), canonical_tokens("_".join(spelt_b))
+    canon_a = canonical_tokens("_".join(spelt_a), loose)
+    canon_b = canonical_tokens("_".join(spelt_b), loose)
     canon_a, canon_b = (
         split_compounds(canon_a, set(canon_b), _ABSENCE_DISCRIMINATORS),
         split_compounds(canon_b, set(canon_a), _ABSENCE_DISCRIMINATORS),
@@ -319,6 +323,24 @@ def lexical_verdict(a: str, b: str, subject: str = "") -> LexicalVerdict:
     if _another_role(bare_a, bare_b, own) or _another_role(bare_b, bare_a, own):
         return "different"
     return "unknown"
+
+
+def same_only_by_a_loose_reading(a: str, b: str, subject: str = "") -> bool:
+    """True when two names are one slot only through a loose reading of the lexicon's.
+
+    "wiki_tool" / "documentation_tool" are one slot when the wiki is where the docs live,
+    two when the team wiki sits beside a docs site: the values decide (the matcher asks
+    their categories). Spellings and abbreviations ("db" / "database") are not loose.
+
+    >>> same_only_by_a_loose_reading("wiki_tool", "documentation_tool")
+    True
+    >>> same_only_by_a_loose_reading("db_engine", "database_engine")
+    False
+    """
+    return (
+        lexical_verdict(a, b, subject) == "same"
+        and lexical_verdict(a, b, subject, loose=False) != "same"
+    )
 
 
 @lru_cache(maxsize=65536)

@@ -93,7 +93,7 @@ THING_WORDS = frozenset(
     identity vault secrets keys password awesome pi ui style styles guide guides
     conventional semantic trunk feature features flags flag review reviews standard
     standards only first always never short long answers answer plan plans pro free
-    billing payments
+    billing payments alerting alerts
     """.split()
 )
 """Words of product names, practices and settings ("React Testing Library", "Conventional

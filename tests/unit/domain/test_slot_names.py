@@ -65,6 +65,14 @@ def test_first_and_last_name_stay_two_names_through_their_synonyms() -> None:
     assert canonical_tokens("forename") == canonical_tokens("given_name") == ["first", "name"]
 
 
+def test_a_strict_reading_leaves_the_loose_synonyms_as_written() -> None:
+    assert canonical_tokens("smtp_provider") == ["email", "provider"]
+    assert canonical_tokens("smtp_provider", loose=False) == ["smtp", "provider"]
+    assert canonical_tokens("knowledge_base", loose=False) == ["knowledge", "base"]
+    # Abbreviations and plurals are read either way.
+    assert canonical_tokens("db_hosts", loose=False) == ["database", "host"]
+
+
 def test_docstring_examples() -> None:
     result = doctest.testmod(slot_names, raise_on_error=False)
     assert result.attempted > 0

@@ -14,6 +14,7 @@ from twoclocks.domain.slot_verdict import (
     lexical_verdict,
     lexicon_wording,
     narrowed_by_a_qualifier,
+    same_only_by_a_loose_reading,
     should_merge,
 )
 
@@ -654,3 +655,21 @@ def test_two_people_under_two_role_heads_are_two_roles() -> None:
     assert another_role_of_people("tech_lead", "engineering_manager")
     assert not another_role_of_people("service_owner", "maintainer")  # one role, two words
     assert not another_role_of_people("code_reviewer", "approver")
+
+
+def test_slot_drift_a_loose_reading_is_told_from_a_spelling() -> None:
+    # A wiki is documentation, an SMTP provider an email provider, "workflow" a pipeline:
+    # readings the values may overrule. An abbreviation or a plural is one word twice.
+    for a, b in (
+        ("wiki_tool", "documentation_tool"),
+        ("smtp_provider", "email_provider"),
+        ("workflow_engine", "pipeline_engine"),
+        ("identity_provider", "authentication_provider"),
+        ("alerting_tool", "paging_tool"),
+    ):
+        assert lexical_verdict(a, b) == "same", (a, b)
+        assert same_only_by_a_loose_reading(a, b), (a, b)
+        assert same_only_by_a_loose_reading(b, a), (b, a)
+    for a, b in (("db_engine", "database_engine"), ("pkg_mgr", "package_manager")):
+        assert not same_only_by_a_loose_reading(a, b), (a, b)
+    assert not same_only_by_a_loose_reading("deploy_target", "deploy_region")  # not same

@@ -137,3 +137,19 @@ def test_subscription_billing_is_a_kind_beside_the_payment_processor() -> None:
     assert cats("Chargebee") == {"subscription_billing"} == cats("Stripe Billing")
     assert cats("Stripe") == {"payments"}
     assert categories_verdict("Chargebee", ["Stripe"]) == "different_category"
+
+
+def test_kinds_a_team_keeps_side_by_side_are_categories_apart() -> None:
+    # Each pair is two tools one team runs at once, so values of the two never vouch for
+    # one slot (and a loose reading of the lexicon yields to them).
+    for one, other in (
+        ("SendGrid", "Google Workspace"),  # the app's mail, the team's inboxes
+        ("NextAuth", "Okta"),  # sign-in code in the app, the company's directory
+        ("Ansible", "Terraform"),  # configuring hosts, provisioning the cloud
+        ("Temporal", "Dagster"),  # workflows in application code, data pipelines
+        ("Grafana Alerting", "PagerDuty"),  # alert rules, paging a person
+    ):
+        assert categories_verdict(one, [other]) == "different_category", (one, other)
+    assert "person" not in cats("Grafana Alerting")
+    assert categories_verdict("Mailgun", ["SendGrid"]) == "same_category"
+    assert categories_verdict("Fastmail", ["Gmail"]) == "same_category"
