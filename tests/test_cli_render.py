@@ -13,7 +13,7 @@ from twoclocks.cli_render import (
     split_lines,
     timeline_line,
 )
-from twoclocks.domain.block import format_time
+from twoclocks.domain.block_lines import format_time
 
 
 def test_a_write_under_another_slot_name_says_so_and_how_to_split_it() -> None:
@@ -66,9 +66,33 @@ def test_a_restatement_says_nothing_changed_and_a_late_value_says_it_is_history(
     assert remember_lines(raised, "api") == [
         "already known, now tier inferred -> asserted: f1 (runs_on, asserted)"
     ]
-    assert remember_lines({**base, "outcome": "stored_closed"}, "api")[0].startswith(
-        "stored as history (a later value holds now)"
-    )
+    past = (datetime.now(UTC) - timedelta(days=3)).replace(microsecond=0)
+    late = {**base, "outcome": "stored_closed", "invalid_at": past.isoformat()}
+    assert remember_lines(late, "api", "project") == [
+        "stored as history: f1 (runs_on, asserted)",
+        f"true until {format_time(past, UTC)}, when a later value of the slot took over",
+    ]
+
+
+def test_a_value_closed_by_a_later_value_still_to_come_is_not_history() -> None:
+    # deploy_freeze "on" from the 8th, written when "off" from the 20th was already known:
+    # the write is closed at the 20th, and on the 4th that is no history yet.
+    start = (datetime.now(UTC) + timedelta(days=4)).replace(microsecond=0)
+    end = start + timedelta(days=12)
+    answer = {
+        "outcome": "stored_closed",
+        "fact_id": "f9",
+        "predicate": "deploy_freeze",
+        "tier": "asserted",
+        "replaced": [],
+        "invalid_at": end.isoformat(),
+    }
+    assert remember_lines(answer, "team", "project", start.isoformat()) == [
+        "stored: f9 (deploy_freeze, asserted)",
+        f"true from {format_time(start, UTC)}: until then `facts` and the block leave it out "
+        f"(`twoclocks facts --as-of {start.isoformat()}` lists it)",
+        f"true until {format_time(end, UTC)}, when a later value of the slot takes over",
+    ]
 
 
 def test_a_replaced_value_with_a_line_break_prints_on_one_line() -> None:

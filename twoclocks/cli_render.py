@@ -14,7 +14,7 @@ from zoneinfo import ZoneInfo
 
 import typer
 
-from twoclocks.domain.block import format_time
+from twoclocks.domain.block_lines import format_time
 from twoclocks.domain.fact_text import history_note, triple
 from twoclocks.domain.model import RetiredReason, on_one_line
 
@@ -120,7 +120,7 @@ def timeline_line(fact: dict[str, Any], clock: str, zone: ZoneInfo) -> str:
 _OUTCOMES = {
     "inserted": "stored",
     "restated": "already known, nothing changed",
-    "stored_closed": "stored as history (a later value holds now)",
+    "stored_closed": "stored as history",
 }
 
 
@@ -148,6 +148,9 @@ def remember_lines(
     """
     outcome = _OUTCOMES.get(answer["outcome"], answer["outcome"])
     predicate = on_one_line(answer["predicate"])
+    ends = _moment(answer.get("invalid_at")) if answer["outcome"] == "stored_closed" else None
+    if ends is not None and ends > datetime.now(UTC):
+        outcome = "stored"  # true until a later value starts: not history yet
     if answer.get("raised"):
         outcome = f"already known, now {on_one_line(answer['raised'])}"
     lines = [f"{outcome}: {answer['fact_id']} ({predicate}, {answer['tier']})"]
@@ -165,11 +168,17 @@ def remember_lines(
     later = None
     if starts is not None and starts > datetime.now(UTC):
         later = format_time(starts, starts.tzinfo or UTC)  # as typed: the account's zone
-        if answer["outcome"] == "inserted":
+        if answer["outcome"] in ("inserted", "stored_closed"):
             lines.append(
                 f"true from {later}: until then `facts` and the block leave it out "
                 f"(`twoclocks facts --as-of {_as_of_arg(starts)}` lists it)"
             )
+    if ends is not None:
+        # Closed at once because a later value of the slot was already known: say until
+        # when it holds, and that it is history only once that time has passed.
+        until = format_time(ends, starts.tzinfo if starts and starts.tzinfo else UTC)
+        tense = "takes" if ends > datetime.now(UTC) else "took"
+        lines.append(f"true until {until}, when a later value of the slot {tense} over")
     for old in answer.get("replaced", []):
         value = f"{on_one_line(old['object'])} ({old['fact_id'][:12]})"
         if later:

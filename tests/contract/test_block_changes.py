@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from storekit import FakeClock
 
-from twoclocks.domain.model import FactClass, Tier
+from twoclocks.domain.model import FactClass, Outcome, Tier
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Store
@@ -168,3 +168,35 @@ async def test_a_value_widened_to_everywhere_is_what_replaced_the_one_it_closed_
     clock.now = NOW
     block = await recall.block(person, BlockRequest(cwd="/src/acme-web-login"))
     assert changes(block.text) == ["- user · editor: Helix -> Zed (changed 2026-03-02 08:00 +00)"]
+
+
+async def test_the_block_says_what_is_coming_up_in_the_next_week(
+    store: Store, account: str
+) -> None:
+    # "Fly.io from Friday", told on Wednesday: the block's facts still say Render (until
+    # Friday), and a "Coming up" line says what follows and when.
+    clock = FakeClock(NOW - timedelta(days=30))
+    memory, recall = services(store, clock)
+    person = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
+    await memory.remember(person, remember("Render", NOW - timedelta(days=30)))
+    clock.now = NOW
+    await memory.remember(person, remember("Fly.io", NOW + timedelta(days=2)))
+    # A freeze lifted on the 22nd was known first; "on from the 7th" is then stored with
+    # that end, and the write says so (the CLI words it from invalid_at).
+    await memory.remember(person, remember("off", NOW + timedelta(days=20), predicate="freeze"))
+    on = await memory.remember(person, remember("on", NOW + timedelta(days=5), predicate="freeze"))
+    assert on.outcome is Outcome.STORED_CLOSED
+    assert on.invalid_at == NOW + timedelta(days=20)
+
+    block = await recall.block(person, BlockRequest(cwd="/src/acme-web"))
+    lines = block.text.split("\n")
+    assert (
+        "- production · deploy target: Render (since 2026-01-31 09:00 +00"
+        " until 2026-03-04 09:00 +00, asserted)" in lines
+    )
+    start = lines.index("Coming up (next 7 days):") + 1
+    assert lines[start:] == [
+        "- production · deploy target: Render -> Fly.io (changes 2026-03-04 09:00 +00, asserted)",
+        "- production · freeze: on (starts 2026-03-07 09:00 +00 until 2026-03-22 09:00 +00,"
+        " asserted)",
+    ]  # "off" starts in 20 days: not this week

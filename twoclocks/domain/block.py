@@ -33,6 +33,8 @@ Rules:
   "nothing replaced it" is said only when no version anywhere took over;
 * a current fact with a scheduled end says "until"; its "since" is when the value
   began, so a value written again after it had closed keeps its first start;
+* at most 3 values that start in the next 7 days, soonest first, under "Coming up"
+  (``coming_up``), each naming the value it replaces;
 * closed versions show as ``✗ INVALID`` only for session-state predicates, and not
   while the same value is current again;
 * the whole text fits ``budget`` characters; when anything is cut, the last line
@@ -47,17 +49,26 @@ from typing import Literal, NamedTuple
 
 from pydantic import BaseModel, ConfigDict
 
+from twoclocks.domain.block_lines import (
+    BLOCK_MARKER,
+    fact_line,
+    format_time,
+    one_line,
+    slot_label,
+    tier_note,
+)
+from twoclocks.domain.coming_up import HEADING as COMING_HEADING
+from twoclocks.domain.coming_up import coming_line, coming_up
 from twoclocks.domain.errors import InvalidInput
-from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Kind, Tier, on_one_line
+from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Kind, Tier
 from twoclocks.domain.restatement import is_restatement
-from twoclocks.domain.slot_names import humanize_predicate, predicate_tokens
+from twoclocks.domain.slot_names import predicate_tokens
 from twoclocks.domain.slot_verdict import name_used
 from twoclocks.domain.temporal import is_current
 from twoclocks.domain.trust import shown_to_model
 
 BlockStatus = Literal["rows", "empty", "unavailable"]
 
-BLOCK_MARKER = "[[CM-MEM]]"
 HEADER = (
     f"{BLOCK_MARKER} rules: 1 your current message overrides every fact;\n"
     "2 when facts conflict the newest valid_at wins; 3 ✗ INVALID lines are history;\n"
@@ -94,11 +105,12 @@ _HEADINGS = {
     "rule": "Rules you set:",
     "fact": "Facts:",
     "change": "Recent changes (last 48 h):",
+    "coming": COMING_HEADING,
     "invalid": "History, no longer true:",
 }
 # Cutting follows this order (rules are kept longest); display follows _DISPLAY.
-_PRIORITY = ("rule", "change", "fact", "invalid")
-_DISPLAY = ("rule", "fact", "change", "invalid")
+_PRIORITY = ("rule", "change", "coming", "fact", "invalid")
+_DISPLAY = ("rule", "fact", "change", "coming", "invalid")
 
 
 class RenderedBlock(BaseModel):
@@ -121,25 +133,6 @@ class _Line(NamedTuple):
     rows: int = 1
 
 
-def format_time(moment: datetime, tz: tzinfo) -> str:
-    """A time in the account's zone, minutes only, offset in hours when whole.
-
-    >>> from datetime import timezone
-    >>> six_utc = datetime(2026, 1, 10, 6, 0, tzinfo=timezone.utc)
-    >>> format_time(six_utc, timezone(timedelta(hours=3)))
-    '2026-01-10 09:00 +03'
-    >>> format_time(six_utc, timezone(timedelta(hours=-5.5)))
-    '2026-01-10 00:30 -05:30'
-    """
-    local = moment.astimezone(tz)
-    offset = local.utcoffset() or timedelta(0)
-    sign = "-" if offset < timedelta(0) else "+"
-    minutes = abs(int(offset.total_seconds())) // 60
-    hours, mins = divmod(minutes, 60)
-    zone = f"{sign}{hours:02d}" + (f":{mins:02d}" if mins else "")
-    return f"{local:%Y-%m-%d %H:%M} {zone}"
-
-
 def is_session_state(predicate: str) -> bool:
     """True for predicates whose history the block keeps as ✗ INVALID lines.
 
@@ -147,34 +140,6 @@ def is_session_state(predicate: str) -> bool:
     (True, False)
     """
     return "_".join(predicate_tokens(predicate)) in SESSION_STATE
-
-
-def _one_line(text: str) -> str:
-    # A line break inside a value would forge a line of its own (a fake rule, a
-    # fake "result:"), so every value is folded onto its fact's single line; a control
-    # or bidi character (in a row stored before the one-line rule) shows as an escape,
-    # and the block's own marker cannot open a second block inside a value.
-    folded = on_one_line(" ".join(text.split()))
-    return folded.replace(BLOCK_MARKER, "(CM-MEM)")
-
-
-def _predicate(predicate: str) -> str:
-    return _one_line(humanize_predicate(predicate))
-
-
-def _slot(v: FactVersion) -> str:
-    # The name the value was written under, when the slot's own name would mislabel it
-    # ("timeout seconds (written as timeout ms): 45000").
-    used = name_used(v.predicate, v.written_as)
-    label = _predicate(v.predicate)
-    return f"{label} (written as {_one_line(used)})" if used else label
-
-
-def tier_note(tier: Tier | None) -> str:
-    """How a line names a fact's tier to a model; an inferred fact says it is a guess."""
-    if tier is Tier.INFERRED:
-        return "inferred — a guess, verify"
-    return tier.value if tier else ""
 
 
 def _held_since(v: FactVersion, rows: Sequence[FactVersion]) -> datetime:
@@ -193,15 +158,6 @@ def _held_since(v: FactVersion, rows: Sequence[FactVersion]) -> datetime:
         seen.update(p.version_id for p in before)
 
 
-def _fact_line(v: FactVersion, since: datetime, tz: tzinfo, begun: str = "since") -> str:
-    # A current value with a scheduled end says so: "since" alone would read as open-ended.
-    until = f" until {format_time(v.invalid_at, tz)}" if v.invalid_at is not None else ""
-    return (
-        f"- {_one_line(v.subject)} · {_slot(v)}: {_one_line(v.object)}"
-        f" ({begun} {format_time(since, tz)}{until}, {tier_note(v.tier)})"
-    )
-
-
 def _fact_lines(
     current: Sequence[FactVersion], shown: Sequence[FactVersion], tz: tzinfo
 ) -> list[_Line]:
@@ -213,7 +169,7 @@ def _fact_lines(
     lines: list[_Line] = []
     for v in current:
         if v.kind is not Kind.EVENT:
-            lines.append(_Line(_fact_line(v, _held_since(v, shown), tz)))
+            lines.append(_Line(fact_line(v, _held_since(v, shown), tz)))
         elif same := events.pop((v.slot, v.workspace), None):
             lines.append(_Line(_events_line(same, tz), len(same)))
     return lines
@@ -221,7 +177,7 @@ def _fact_lines(
 
 def _event_key(v: FactVersion) -> tuple[str, str | None, str]:
     """What makes a closed value one the block already names as an event."""
-    return (v.subject, v.workspace, _one_line(v.object))
+    return (v.subject, v.workspace, one_line(v.object))
 
 
 def _events_line(events: Sequence[FactVersion], tz: tzinfo) -> str:
@@ -237,16 +193,16 @@ def _events_line(events: Sequence[FactVersion], tz: tzinfo) -> str:
     ("since" would read as if a commit were still going on.)
     """
     if len(events) == 1:
-        return _fact_line(events[0], events[0].valid_at, tz, begun="at")
+        return fact_line(events[0], events[0].valid_at, tz, begun="at")
     newest = sorted(events, key=lambda v: (-v.valid_at.timestamp(), v.version_id))
-    values = [_one_line(v.object) for v in newest[:MAX_EVENTS_SHOWN]]
+    values = [one_line(v.object) for v in newest[:MAX_EVENTS_SHOWN]]
     if len(newest) > MAX_EVENTS_SHOWN:
         values.append(f"… {len(newest) - MAX_EVENTS_SHOWN} more")
     first = newest[0]
     tiers = {tier_note(v.tier) for v in newest}
     tier = tier_note(first.tier) if len(tiers) == 1 else "mixed tiers"
     return (
-        f"- {_one_line(first.subject)} · {_slot(first)} ({len(newest)}, newest first): "
+        f"- {one_line(first.subject)} · {slot_label(first)} ({len(newest)}, newest first): "
         f"{'; '.join(values)} (latest {format_time(first.valid_at, tz)}, {tier})"
     )
 
@@ -287,32 +243,32 @@ def _change_line(
     earlier: Sequence[FactVersion] = (),
 ) -> str:
     assert old.invalid_at is not None
-    head = f"- {_one_line(old.subject)} · {_slot(old)}: "
+    head = f"- {one_line(old.subject)} · {slot_label(old)}: "
     if earlier:
         named = earlier[-MAX_EARLIER_NAMED:]
         cut = "… -> " if len(earlier) > len(named) else ""
-        head += cut + "".join(f"{_one_line(v.object)} -> " for v in named)
+        head += cut + "".join(f"{one_line(v.object)} -> " for v in named)
     when = format_time(old.invalid_at, tz)
     if new is None:
-        return f"{head}{_one_line(old.object)} (ended {when}, nothing replaced it)"
-    value, written = _one_line(new.object), ""
+        return f"{head}{one_line(old.object)} (ended {when}, nothing replaced it)"
+    value, written = one_line(new.object), ""
     if new.predicate != old.predicate:
-        value = f"{_slot(new)}: {value}"
-    elif (used := name_used(new.predicate, new.written_as)) and _slot(new) != _slot(old):
+        value = f"{slot_label(new)}: {value}"
+    elif (used := name_used(new.predicate, new.written_as)) and slot_label(new) != slot_label(old):
         # The slot is named once, at the head; repeating it before the new value read as
         # a second fact ("Render -> deploy target (written as hosting): Fly.io").
-        written = f"written as {_one_line(used)}, "
+        written = f"written as {one_line(used)}, "
     guess = ", new value inferred — a guess" if new.tier is Tier.INFERRED else ""
     # With its own change cut from the block, "a -> b" would read as "b is current".
     gone = ", new value no longer current" if not is_current(new, now) else ""
-    return f"{head}{_one_line(old.object)} -> {value} ({written}changed {when}{guess}{gone})"
+    return f"{head}{one_line(old.object)} -> {value} ({written}changed {when}{guess}{gone})"
 
 
 def _invalid_line(v: FactVersion, tz: tzinfo) -> str:
     assert v.invalid_at is not None
     return (
-        f"✗ INVALID {_one_line(v.subject)} · {_slot(v)}: "
-        f"{_one_line(v.object)} (from {format_time(v.valid_at, tz)} "
+        f"✗ INVALID {one_line(v.subject)} · {slot_label(v)}: "
+        f"{one_line(v.object)} (from {format_time(v.valid_at, tz)} "
         f"until {format_time(v.invalid_at, tz)}, {tier_note(v.tier)})"
     )
 
@@ -468,9 +424,10 @@ def _sections(
         return any(v.slot == old.slot and is_restatement(v.object, old.object) for v in current)
 
     return {
-        "rule": [_Line(f"- {_one_line(v.object)}") for v in rules],
+        "rule": [_Line(f"- {one_line(v.object)}") for v in rules],
         "fact": _fact_lines([v for v in current if v.version_id not in rule_ids], shown, tz),
         "change": changes,
+        "coming": [_Line(coming_line(v, shown, tz)) for v in coming_up(shown, now)],
         "invalid": [
             _Line(_invalid_line(v, tz))
             for v in closed

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from twoclocks.domain.block import format_time, tier_note
+from twoclocks.domain.block_lines import format_time, tier_note
 from twoclocks.domain.fact_text import history_note, replaced_belief, triple
 from twoclocks.domain.model import on_one_line
 from twoclocks.service.recall_requests import RecallResult, ScoredFact

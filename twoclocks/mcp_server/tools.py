@@ -79,7 +79,9 @@ fact per call.
   value is not in the evidence is stored as "inferred", and the answer says so.
 - The workspace is decided by the server from the session's directory.
 - Anything that looks like a credential is refused (SecretRefused).
-Returns fact_id, the outcome (inserted / restated / stored_closed), the slot name
+Returns fact_id, the outcome (inserted / restated / stored_closed: closed at once,
+because a later value of the slot was already known; invalid_at says when it stops being
+true, and until then it is no history), the slot name
 used (it may be an existing synonym; then written_as is the name you gave), the facts it
 closed (closed: their ids; replaced: their ids and values, so you can tell the person
 what changed), the tier stored and, if it is lower than asked, why (tier_lowered), and

@@ -223,6 +223,7 @@ class MemoryService:
             replaced=[ReplacedValue(fact_id=f, object=seen_values[f]) for f in closed],
             written_as=asked if slot_now != asked else None,
             tier=kept.tier or tier.tier,
+            invalid_at=kept.invalid_at,
             tier_lowered=tier.lowered,
             place=kept.place,
             workspace=kept.workspace,

@@ -411,7 +411,8 @@ class RecallService:
             # The block reads the spaces this one reads from, never wider by itself.
             keys = await self._keys(caller.account, workspace, block_spaces(workspace))
             # Believed now, whatever the world window: current facts plus the closed
-            # ones the block shows as recent changes or session-state history.
+            # ones the block shows as recent changes or session-state history, and the
+            # ones that start later.
             believed = await self.store.query(
                 caller.account,
                 FactQuery(
@@ -422,7 +423,8 @@ class RecallService:
                     limit=BLOCK_CANDIDATES,
                 ),
             )
-            rows = [v for v in believed if v.valid_at <= now]
+            # Values that start later are kept too: the block says what is coming up.
+            rows = list(believed)
             if req.query and req.query.strip():
                 ranked = await self._ranked(
                     caller.account,

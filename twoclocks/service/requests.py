@@ -125,6 +125,11 @@ class RememberResult(BaseModel):
         "makes it its own slot again",
     )
     tier: Tier = Field(description="the tier stored (the writer's default when none was given)")
+    invalid_at: datetime | None = Field(
+        None,
+        description="when the value stored stops being true, if it has an end: where a later "
+        "value of the slot starts (outcome stored_closed), or the end the writer gave",
+    )
     tier_lowered: str | None = Field(
         None, description="why the tier stored is lower than the one asked for, if it is"
     )

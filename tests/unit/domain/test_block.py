@@ -420,8 +420,11 @@ def test_a_value_with_a_line_break_cannot_forge_a_line():
 
 
 def test_facts_dated_in_the_future_are_not_current_yet():
-    block = render([fv("a", "api", "port", "9090", NOW + timedelta(days=3))])
+    block = render([fv("a", "api", "port", "9090", NOW + timedelta(days=30))])
     assert block.status == "empty"
+    soon = render([fv("a", "api", "port", "9090", NOW + timedelta(days=3))])
+    assert "Facts:" not in soon.text.split("\n")  # not true yet, only coming up
+    assert "Coming up (next 7 days):" in soon.text.split("\n")
 
 
 def test_a_budget_below_the_minimum_is_refused():

@@ -1,0 +1,72 @@
+"""What the block says is about to change: values that start within the next week.
+
+A value written to start later ("release day is Friday from January 1st", "deploy
+freeze from the 20th") is not true yet, so the block's facts leave it out; the value it
+replaces shows with its "until". A session on the 19th still needs to know that the
+freeze starts tomorrow. Worked example (``now`` 2026-12-18 12:00 UTC)::
+
+    Coming up (next 7 days):
+    - team · deploy freeze: on (starts 2026-12-20 00:00 +00, asserted)
+    - team · release day: Tuesday -> Friday (changes 2026-12-21 00:00 +00, asserted)
+
+Rules: believed versions only, shown to a model (a tier), starting after ``now`` and
+at most ``COMING_WINDOW`` later; soonest first, at most ``MAX_COMING``; a value that
+replaces one (``supersedes``, else the same slot's value ending where it starts) names
+the old value. Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta, tzinfo
+
+from twoclocks.domain.block_lines import format_time, one_line, slot_label, tier_note
+from twoclocks.domain.model import FactVersion
+from twoclocks.domain.trust import shown_to_model
+
+COMING_WINDOW = timedelta(days=7)
+"""How far ahead the block looks: a week covers what a session plans around."""
+
+MAX_COMING = 3
+"""Lines at most, as for recent changes: the block's room belongs to what holds now."""
+
+HEADING = "Coming up (next 7 days):"
+
+
+def coming_up(rows: Sequence[FactVersion], now: datetime) -> list[FactVersion]:
+    """Believed, tiered versions that start in ``(now, now + COMING_WINDOW]``, soonest first."""
+    found = [
+        v for v in rows
+        if v.expired_at is None and shown_to_model(v.tier)
+        and now < v.valid_at <= now + COMING_WINDOW
+    ]  # fmt: skip
+    found.sort(key=lambda v: (v.valid_at, v.version_id))
+    return found[:MAX_COMING]
+
+
+def replaced_by(new: FactVersion, rows: Sequence[FactVersion]) -> FactVersion | None:
+    """The believed value ``new`` takes over from when it starts, or None."""
+    others = [v for v in rows if v.expired_at is None and v.fact_id != new.fact_id]
+    pointing = [v for v in others if v.fact_id == new.supersedes]
+    if pointing:
+        return pointing[0]
+    ending = [
+        v for v in others
+        if v.slot == new.slot and v.workspace == new.workspace and v.invalid_at == new.valid_at
+    ]  # fmt: skip
+    return min(ending, key=lambda v: (v.valid_at, v.version_id)) if ending else None
+
+
+def coming_line(new: FactVersion, rows: Sequence[FactVersion], tz: tzinfo) -> str:
+    """One line of the section: ``old -> new (changes ...)`` or ``new (starts ...)``."""
+    old = replaced_by(new, rows)
+    value = one_line(new.object)
+    when = "starts"
+    if old is not None:
+        value = f"{one_line(old.object)} -> {value}"
+        when = "changes"
+    until = f" until {format_time(new.invalid_at, tz)}" if new.invalid_at is not None else ""
+    return (
+        f"- {one_line(new.subject)} · {slot_label(new)}: {value}"
+        f" ({when} {format_time(new.valid_at, tz)}{until}, {tier_note(new.tier)})"
+    )
