@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from twoclocks.domain.block_lines import format_time
 from twoclocks.domain.model import Kind, RetiredReason, Tier
 from twoclocks.mcp_server.rendering import fact_line, recall_text, timeline_text
 from twoclocks.service.recall_requests import RecallResult, ScoredFact
@@ -71,6 +72,17 @@ def test_a_recall_heads_its_lines_and_says_empty_and_unavailable_apart() -> None
     assert recall_text(RecallResult(status="empty", facts=[])).startswith("empty: nothing")
     unavailable = recall_text(RecallResult(status="unavailable", facts=[]))
     assert unavailable.startswith("unavailable:") and "not" in unavailable
+
+
+def test_an_empty_recall_names_what_starts_later_as_not_true_yet() -> None:
+    starts = datetime.now(UTC).replace(microsecond=0) + timedelta(days=16)
+    later = fact(predicate="deploy_freeze", object="on", valid_at=starts)
+    text = recall_text(RecallResult(status="empty", facts=[], starting_later=[later]))
+    head, line = text.splitlines()
+    assert head == (
+        "empty now: nothing holds now; 1 fact starts later (not true yet, say so if you use them)"
+    )
+    assert line.startswith(f"- billing-api · deploy_freeze: on (from {format_time(starts, UTC)},")
 
 
 def test_a_timeline_line_adds_when_memory_believed_it_and_counts_what_was_cut() -> None:

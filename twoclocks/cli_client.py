@@ -212,6 +212,10 @@ def recall(
             + (f"  [elsewhere: {on_one_line(f['workspace'])}]" if f.get("elsewhere") else "")
             for f in answer["facts"]
         ]
+    if answer.get("starting_later") and not as_json:
+        # "empty" alone would read as "no freeze" when one starts on the 20th.
+        lines.append("nothing holds now; memory holds what starts later (not true yet):")
+        lines += [fact_line(f, zone.info) for f in answer["starting_later"]]
     show(answer, as_json, lines)
 
 

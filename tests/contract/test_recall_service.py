@@ -164,3 +164,24 @@ async def test_warm_puts_the_accounts_slot_names_and_every_gloss_in_the_cache(
     assert matcher.cached_vectors(names, everything) is None
     assert await recall.warm(account) == len(names) + len(everything)
     assert matcher.cached_vectors(names, everything) is not None
+
+
+async def test_an_empty_answer_names_what_starts_later(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Asked on January 1st of a freeze that starts on the 20th: "empty" alone would read
+    # as "no freeze". The answer stays empty (nothing holds now) and names the freeze.
+    freeze_starts = datetime(2030, 1, 20, tzinfo=UTC)
+    await ew.write("team", "deploy_freeze", "on", freeze_starts, tier=Tier.ASSERTED)
+    caller = Caller(account=account)
+    got = await service(store).recall(caller, RecallRequest(query="is there a deploy freeze?"))
+    assert (got.status, got.facts) == ("empty", [])
+    assert [(f.predicate, f.object, f.valid_at) for f in got.starting_later] == [
+        ("deploy_freeze", "on", freeze_starts)
+    ]
+    nonsense = await service(store).recall(caller, RecallRequest(query="zebra quantum banana"))
+    assert (nonsense.status, nonsense.starting_later) == ("empty", [])
+    then = RecallRequest(query="is there a deploy freeze?", as_of=datetime(2030, 1, 21, tzinfo=UTC))
+    got = await service(store).recall(caller, then)
+    assert got.status == "rows" and got.starting_later == []
+    assert [f.object for f in got.facts] == ["on"]

@@ -43,6 +43,14 @@ _STATUS = {
 
 def recall_text(answer: RecallResult) -> str:
     """The lines a model reads for a recall answer."""
+    if answer.status == "empty" and answer.starting_later:
+        later = answer.starting_later
+        verb = "starts" if len(later) == 1 else "start"
+        head = (
+            f"empty now: nothing holds now; {_count(later)} {verb} later (not true yet, "
+            "say so if you use them)"
+        )
+        return "\n".join([head, *(fact_line(f) for f in later)])
     if answer.status != "rows" or not answer.facts:
         return _STATUS.get(answer.status, _STATUS["empty"])
     head = f"rows: {_count(answer.facts)}, best first (revise and retract take the id)"
@@ -70,16 +78,16 @@ def timeline_text(facts: Sequence[Fact], more: int, clock: str) -> str:
 def fact_line(fact: Fact) -> str:
     """One fact: triple, window, tier, why it is history, where it applies if elsewhere, id."""
     start = format_time(fact.valid_at, UTC)
+    now = datetime.now(UTC)
     if fact.invalid_at is None:
-        window = f"since {start}"
+        # "since" a time still to come would read as true now.
+        window = f"{'from' if fact.valid_at > now else 'since'} {start}"
     else:
         window = f"{start} until {format_time(fact.invalid_at, UTC)}"
     notes = [window, tier_note(fact.tier) or "no tier"]
     if isinstance(fact, ScoredFact) and fact.elsewhere and fact.workspace:
         notes.append(f"from {on_one_line(fact.workspace)}")
-    why = history_note(
-        fact.invalid_at, fact.expired_at, fact.retired_reason, _utc, datetime.now(UTC)
-    )
+    why = history_note(fact.invalid_at, fact.expired_at, fact.retired_reason, _utc, now)
     return (
         f"- {triple(fact.subject, fact.predicate, fact.object, fact.written_as)}"
         f" ({', '.join(notes)}){' ' + why if why else ''} id {fact.fact_id[:SHORT_ID]}"

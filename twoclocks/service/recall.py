@@ -80,6 +80,10 @@ WARM_SLOT_NAMES = 500
 """Slot names of an account whose embeddings ``RecallService.warm`` encodes at start: the
 most used ones; an account rarely has more, and a name not warmed is encoded once later."""
 
+MAX_STARTING_LATER = 3
+"""Facts that start later an empty answer names, best first: what the question asks about
+is usually one of them, and the rest are other plans."""
+
 MAX_FORMER_SLOTS = 3
 """Slots whose former value a question names that the ``former`` leg reads (one store
 query each): a question names one or two products."""
@@ -148,18 +152,42 @@ class RecallService:
                 workspaces=keys,
             )
             ranked = await self._ranked(caller.account, req.query, query, req.k, workspace)
+            later: list[tuple[FactVersion, float]] = []
+            if not ranked and req.as_of is None and req.as_believed is None:
+                later = await self._starting_later(caller.account, req, query, workspace)
         except StoreUnavailable as exc:
             log.warning("recall unavailable: %s", exc)
             return RecallResult(status="unavailable", facts=[])
-        here = {
-            i: v.workspace is None or v.workspace in workspace.keys
-            for i, (v, _) in enumerate(ranked)
-        }
+
+        def here_of(v: FactVersion) -> bool:
+            return v.workspace is None or v.workspace in workspace.keys
+
+        here = {i: here_of(v) for i, (v, _) in enumerate(ranked)}
         facts = [
             ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=elsewhere)
             for v, score, elsewhere in here_first(ranked, here)
         ]
-        return RecallResult(status="rows" if facts else "empty", facts=facts)
+        starting = [
+            ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
+            for v, score in later
+        ]
+        return RecallResult(
+            status="rows" if facts else "empty", facts=facts, starting_later=starting
+        )
+
+    async def _starting_later(
+        self, account: str, req: RecallRequest, query: FactQuery, workspace: Workspace
+    ) -> list[tuple[FactVersion, float]]:
+        """What answers the question once it starts, when nothing answers it now.
+
+        "Is there a deploy freeze?" asked on the 4th of a freeze from the 20th: ``empty``
+        alone would read as "no freeze". Asked only when the present answer is empty, so
+        a question memory answers costs nothing more.
+        """
+        believed = query.model_copy(update={"as_believed": query.now, "include_history": True})
+        ranked = await self._ranked(account, req.query, believed, req.k, workspace)
+        later = [(v, s) for v, s in ranked if v.valid_at > query.now and v.expired_at is None]
+        return later[:MAX_STARTING_LATER]
 
     async def warm(self, account: str) -> int:
         """Encode the account's slot names and every gloss recall scores, before any question.

@@ -69,6 +69,12 @@ class RecallResult(BaseModel):
 
     status: Status
     facts: list[ScoredFact]
+    starting_later: list[ScoredFact] = Field(
+        default_factory=list,
+        description="when nothing holds now (status empty, asked of the present): up to 3 "
+        "facts memory holds that start later and answer the question, best first. Not "
+        "true yet; `as_of` a time after their valid_at reads them as facts",
+    )
 
 
 class BlockRequest(BaseModel):
