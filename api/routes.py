@@ -47,6 +47,7 @@ from twoclocks.service.requests import (
     MergeSlotResult,
     RememberRequest,
     RememberResult,
+    ReplacedValue,
     ReviseRequest,
     ReviseResult,
     SplitAliasRequest,
@@ -110,6 +111,12 @@ class FactStatusReply(BaseModel):
 
     fact_id: str
     status: str
+    left_ended: list[ReplacedValue] = Field(
+        default_factory=list,
+        description="retract only, when the slot holds no value after it: the values this "
+        "fact had replaced, which stay ended (a retract gives nothing back; revise with "
+        "reason corrected believes them again)",
+    )
 
 
 @router.post("/facts", status_code=201, response_model=RememberResult)
@@ -140,8 +147,8 @@ async def revise(
 @router.post("/facts/{fact_id}/retract", response_model=FactStatusReply, responses=_BY_ID)
 async def retract(fact_id: str, request: Request, who: CallerDep) -> FactStatusReply:
     """Forget a fact: closed on the record clock, kept as history."""
-    full_id = await runtime_of(request).service.retract(who, fact_id)
-    return FactStatusReply(fact_id=full_id, status="retracted")
+    done = await runtime_of(request).service.retract(who, fact_id)
+    return FactStatusReply(fact_id=done.fact_id, status="retracted", left_ended=done.left_ended)
 
 
 @router.post("/facts/{fact_id}/reopen", response_model=FactStatusReply, responses=_BY_ID)

@@ -187,9 +187,20 @@ async def test_a_printed_short_id_works_in_retract_reopen_and_revise(served: Ser
 async def test_retract_and_reopen_answer_json_with_the_full_id(served: Served) -> None:
     fact_id = json.loads(await served.ok("remember", "a", "b", "c", "--json"))["fact_id"]
     answer = json.loads(await served.ok("retract", fact_id[:8], "--json"))
-    assert answer == {"fact_id": fact_id, "status": "retracted"}
+    assert answer == {"fact_id": fact_id, "status": "retracted", "left_ended": []}
     answer = json.loads(await served.ok("reopen", fact_id[:8], "--json"))
-    assert answer == {"fact_id": fact_id, "status": "live"}
+    assert answer == {"fact_id": fact_id, "status": "live", "left_ended": []}
+
+
+@pytest.mark.anyio
+async def test_a_retract_that_leaves_its_slot_empty_says_what_stays_ended(served: Served) -> None:
+    await served.ok("remember", "api", "cache", "Redis")
+    second = json.loads(await served.ok("remember", "api", "cache", "Memcached", "--json"))
+    lines = (await served.ok("retract", second["fact_id"][:8])).strip().splitlines()
+    assert lines[0] == f"retracted {second['fact_id']}"
+    assert lines[1].startswith(
+        "its slot holds no value now; what it had replaced stays ended: Redis"
+    )
 
 
 @pytest.mark.anyio

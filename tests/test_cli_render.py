@@ -9,6 +9,7 @@ from twoclocks.cli_render import (
     fact_line,
     merge_lines,
     remember_lines,
+    retract_lines,
     revise_lines,
     split_lines,
     timeline_line,
@@ -318,4 +319,23 @@ def test_an_end_still_to_come_is_said_as_one() -> None:
     ]
     assert revise_lines(answer, "ended") == [
         "ended: 3d8ae28e31bc; successor 0556add8daab (asserted)"
+    ]
+
+
+def test_a_retract_that_leaves_its_slot_empty_says_what_stays_ended_and_the_ways_on() -> None:
+    full = "422c592abc524ca584ea0b5a548bfc35"
+    assert retract_lines({"fact_id": full, "status": "retracted", "left_ended": []}) == [
+        f"retracted {full}"
+    ]
+    answer = {
+        "fact_id": full,
+        "status": "retracted",
+        "left_ended": [{"fact_id": "10ceb58edb5a49338633b0f91ecd45a5", "object": "Redis"}],
+    }
+    assert retract_lines(answer) == [
+        f"retracted {full}",
+        "its slot holds no value now; what it had replaced stays ended: Redis (10ceb58edb5a)",
+        "if it was never true: `twoclocks reopen 422c592abc52` then "
+        "`twoclocks revise 422c592abc52 --reason corrected` believes that again; "
+        "if a value holds again, remember it",
     ]

@@ -288,6 +288,19 @@ async def test_retract_hides_the_fact_from_recall(
     assert stored["fact_id"][:12] not in _read(result)
 
 
+async def test_a_retract_that_leaves_its_slot_empty_names_what_stays_ended(
+    runtime: bootstrap.Runtime, key: str, session_dir: Path
+) -> None:
+    async with mcp_over_http(runtime, _headers(key, session_dir)) as client:
+        await _remember(client, subject="api", predicate="cache", object="Redis")
+        second = await _remember(client, subject="api", predicate="cache", object="Memcached")
+        done = await client.call_tool("retract", {"fact_id": second["fact_id"][:12]})
+    assert not done.is_error, _error_text(done)
+    reply = done.structured_content or {}
+    assert reply["fact_id"] == second["fact_id"]  # the full id, not the start given
+    assert [v["object"] for v in reply["left_ended"]] == ["Redis"]
+
+
 async def test_search_episodes_finds_the_persons_own_words(
     runtime: bootstrap.Runtime, key: str
 ) -> None:

@@ -24,6 +24,7 @@ from twoclocks.cli_render import (
     fact_line,
     parse_when,
     remember_lines,
+    retract_lines,
     revise_lines,
     timeline_line,
 )
@@ -291,7 +292,7 @@ def revise(
 def retract(fact_id: FactId, as_json: AsJson = False) -> None:
     """Forget a fact (kept as history; `reopen` undoes it)."""
     answer = call("POST", f"/v1/facts/{quote(fact_id, safe='')}/retract", {})
-    show(answer, as_json, [f"retracted {answer['fact_id']}"])
+    show(answer, as_json, retract_lines(answer))
 
 
 def reopen(fact_id: FactId, as_json: AsJson = False) -> None:

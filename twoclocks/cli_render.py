@@ -286,6 +286,27 @@ def revise_lines(answer: dict[str, Any], reason: str, at: str | None = None) -> 
     return lines
 
 
+def retract_lines(answer: dict[str, Any]) -> list[str]:
+    """What a retract did, and the values it leaves ended when its slot holds none now.
+
+    A retract gives nothing back: Memcached had replaced Redis, and retracting
+    Memcached leaves the cache slot empty with Redis still ended. Said outright, with
+    the two ways on, so the person is not left to find the empty slot later.
+    """
+    full = answer["fact_id"]
+    lines = [f"retracted {full}"]
+    ended = answer.get("left_ended") or []
+    if ended:
+        values = "; ".join(f"{on_one_line(v['object'])} ({v['fact_id'][:12]})" for v in ended)
+        lines += [
+            f"its slot holds no value now; what it had replaced stays ended: {values}",
+            f"if it was never true: `twoclocks reopen {full[:12]}` then "
+            f"`twoclocks revise {full[:12]} --reason corrected` believes that again; "
+            "if a value holds again, remember it",
+        ]
+    return lines
+
+
 def empty_line(elsewhere: int | None) -> str:
     """What an empty read says, pointing at the other workspaces when they hold rows."""
     if not elsewhere:

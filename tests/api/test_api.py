@@ -275,7 +275,8 @@ async def test_a_unique_id_prefix_names_its_fact_in_revise_retract_and_reopen(
     _ids_starting_with(api, "beef")
     other = await _remember(api, "two")
     r = await api.post(f"/v1/facts/{full[:6]}/retract")
-    assert r.status_code == 200 and r.json() == {"fact_id": full, "status": "retracted"}
+    assert r.status_code == 200
+    assert r.json() == {"fact_id": full, "status": "retracted", "left_ended": []}
     r = await api.post(f"/v1/facts/{full[:6]}/reopen")
     assert r.status_code == 200 and r.json()["fact_id"] == full
     r = await api.post(f"/v1/facts/{other[:4]}/revise", json={"reason": "corrected"})

@@ -97,6 +97,26 @@ async def test_a_correction_with_a_replacement_takes_the_mistakes_place(
     assert await values(svc, who, as_of=OCT1) == ["Fly.io"]
 
 
+async def test_a_retract_that_leaves_its_slot_empty_names_what_stays_ended(
+    store: Store, account: str
+) -> None:
+    # A retract gives nothing back (DESIGN.md §3: it only closes the row): retracting AWS
+    # leaves no deploy target, with Render ended in September. The answer says so.
+    svc, who, clock, aws, _ = await heroku_render_aws(store, account)
+    done = await svc.retract(who, aws[:12])
+    assert done.fact_id == aws
+    assert [v.object for v in done.left_ended] == ["Render"]
+    assert await values(svc, who) == []
+    # ... and says nothing when the slot still has a value: reopen AWS, write Fly.io over
+    # it, and retract AWS again; Fly.io holds.
+    await svc.reopen(who, aws)
+    clock.tick(seconds=60)
+    await deploy(svc, who, "Fly.io", OCT1)
+    clock.tick(seconds=60)
+    assert (await svc.retract(who, aws)).left_ended == []
+    assert await values(svc, who) == ["Fly.io"]
+
+
 async def test_restating_a_closed_value_opens_it_again(store: Store, account: str) -> None:
     clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
     svc, who = service_on(store, clock), Caller(account=account, **PERSON)

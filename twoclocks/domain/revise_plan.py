@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from twoclocks.domain.correction import restore_after_correction
+from twoclocks.domain.correction import places_overlap, restore_after_correction
 from twoclocks.domain.errors import (
     FactAlreadyRetired,
     FactNotFound,
@@ -33,6 +33,7 @@ from twoclocks.domain.errors import (
     InvalidTemporalRange,
 )
 from twoclocks.domain.model import (
+    Cardinality,
     EpisodeLink,
     Expiry,
     FactStatus,
@@ -43,7 +44,7 @@ from twoclocks.domain.model import (
     RetiredReason,
     require_aware,
 )
-from twoclocks.domain.temporal import last_version, status_of
+from twoclocks.domain.temporal import is_current, last_version, status_of
 from twoclocks.domain.write_plan import IdFactory, closed_copy, new_version, plan_write
 
 REVISE_REASONS = (RetiredReason.ENDED, RetiredReason.CORRECTED)
@@ -188,6 +189,36 @@ def plan_retract(
         predicate=current.predicate,
         closed=(fact_id,),
     )
+
+
+def left_ended(
+    retracted: Sequence[FactVersion], slot: Sequence[FactVersion], now: datetime
+) -> list[FactVersion]:
+    """The values a retracted fact had replaced, when its slot holds no value now.
+
+    ``retracted`` is the fact's believed versions before the retract; ``slot`` every
+    believed version of its slot after it. A retract closes the fact on the record clock
+    and gives nothing back (a correction does), so saying what stays ended lets the
+    person choose.
+
+    Example: Redis [Jan 5, Jun 1), then Memcached [Jun 1, ∞) closed it. Retract
+    Memcached in July: the slot holds nothing, and Redis [Jan 5, Jun 1) is returned. Had
+    Valkey been written since, nothing would be: the slot has its value.
+    """
+    mine = [v for v in retracted if v.cardinality is Cardinality.ONE]
+    if not mine:
+        return []
+    starts = {v.valid_at for v in mine}
+    others = [
+        v for v in slot
+        if v.fact_id != mine[0].fact_id and v.expired_at is None and places_overlap(v, mine[0])
+    ]  # fmt: skip
+    if any(is_current(v, now) for v in others):
+        return []
+    return [
+        v for v in others
+        if v.invalid_at is not None and v.invalid_at in starts and v.invalid_at <= now
+    ]  # fmt: skip
 
 
 def plan_link(

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from urllib.parse import quote, urlencode
 
 from mcp.server.mcpserver import Context
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.trust import Channel, writer_of
@@ -24,6 +24,8 @@ from twoclocks.service.requests import (
     Fact,
     RememberRequest,
     RememberResult,
+    ReplacedValue,
+    RetractResult,
     ReviseRequest,
     ReviseResult,
 )
@@ -43,10 +45,16 @@ CWD_HEADER = "x-twoclocks-cwd"
 
 
 class FactStatusReply(BaseModel):
-    """The fact a retract acted on, and its status now."""
+    """The fact a retract acted on, its status now, and what its slot is left without."""
 
     fact_id: str
     status: str
+    left_ended: list[ReplacedValue] = Field(
+        default_factory=list,
+        description="when the slot holds no value after the retract: the values this fact "
+        "had replaced, which stay ended (tell the person; if the fact was never true, "
+        "revise as corrected is what believes them again)",
+    )
 
 
 class EpisodeHit(BaseModel):
@@ -89,7 +97,7 @@ class Backend(Protocol):
         """POST /v1/facts/{fact_id}/revise."""
         ...
 
-    async def retract(self, ctx: Context, fact_id: str) -> None:
+    async def retract(self, ctx: Context, fact_id: str) -> RetractResult:
         """POST /v1/facts/{fact_id}/retract."""
         ...
 
@@ -151,9 +159,9 @@ class InProcessBackend:
         """End or correct through MemoryService.revise."""
         return await self._runtime().service.revise(await self._caller(ctx), fact_id, req)
 
-    async def retract(self, ctx: Context, fact_id: str) -> None:
+    async def retract(self, ctx: Context, fact_id: str) -> RetractResult:
         """Forget through MemoryService.retract."""
-        await self._runtime().service.retract(await self._caller(ctx), fact_id)
+        return await self._runtime().service.retract(await self._caller(ctx), fact_id)
 
     async def timeline(
         self,
@@ -205,9 +213,10 @@ class HttpBackend:
         answer = await self._call("POST", f"/v1/facts/{_segment(fact_id)}/revise", body)
         return ReviseResult.model_validate(answer)
 
-    async def retract(self, ctx: Context, fact_id: str) -> None:
+    async def retract(self, ctx: Context, fact_id: str) -> RetractResult:
         """POST /v1/facts/{fact_id}/retract."""
-        await self._call("POST", f"/v1/facts/{_segment(fact_id)}/retract", {})
+        answer = await self._call("POST", f"/v1/facts/{_segment(fact_id)}/retract", {})
+        return RetractResult.model_validate(answer)
 
     async def timeline(
         self,

@@ -139,7 +139,9 @@ Forget a fact: use it when the person asks you to forget something, or for a fac
 that should never have been stored (not about their work, stored by mistake).
 It stops being recalled and is kept only as history, which an operator can reopen.
 If the fact was wrong, revise it as corrected; if it stopped being true, revise it
-as ended: retract records neither, so prefer revise in those cases."""
+as ended: retract records neither, so prefer revise in those cases. A retract gives
+nothing back: when the slot is left with no value, left_ended names the values the fact
+had replaced, which stay ended; tell the person."""
 
 TIMELINE_DOC = """\
 List fact versions in time order on one clock: "world" orders by when things were
@@ -393,8 +395,10 @@ def build_server(backend: Backend) -> MCPServer:
         ctx: Context,
     ) -> FactStatusReply:
         with _tool_errors():
-            await backend.retract(ctx, fact_id)
-            return FactStatusReply(fact_id=fact_id, status="retracted")
+            done = await backend.retract(ctx, fact_id)
+            return FactStatusReply(
+                fact_id=done.fact_id, status="retracted", left_ended=done.left_ended
+            )
 
     @server.tool(
         title="Timeline of facts",

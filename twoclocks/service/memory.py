@@ -28,7 +28,13 @@ from twoclocks.domain.model import (
     require_printable,
 )
 from twoclocks.domain.places import Workspace, resolve_place
-from twoclocks.domain.revise_plan import plan_link, plan_reopen, plan_retract, plan_revise
+from twoclocks.domain.revise_plan import (
+    left_ended,
+    plan_link,
+    plan_reopen,
+    plan_retract,
+    plan_revise,
+)
 from twoclocks.domain.trust import Writer, decide_tier
 from twoclocks.domain.write_plan import plan_write, raised_between
 from twoclocks.embeddings.port import Embedder
@@ -54,6 +60,7 @@ from twoclocks.service.requests import (
     RememberRequest,
     RememberResult,
     ReplacedValue,
+    RetractResult,
     ReviseRequest,
     ReviseResult,
     SplitAliasRequest,
@@ -312,20 +319,28 @@ class MemoryService:
 
     async def retract(
         self, caller: Caller, fact_id: str, reason: RetiredReason = RetiredReason.RETRACTED
-    ) -> str:
+    ) -> RetractResult:
         """Forget a fact (or hold it back): closed on the record clock, kept, reopenable.
 
-        Returns the fact's full id (``fact_id`` may be a unique start of it).
+        Answers with the fact's full id (``fact_id`` may be a unique start of it) and,
+        when its slot is left with no value, the values it had replaced (``left_ended``).
         """
         fact_id = await resolve_fact_id(self.store, caller.account, fact_id)
         current = await self._versions(caller.account, fact_id)
+        subject, predicate = current[0].subject, current[0].predicate
+        believed = [v for v in current if v.expired_at is None]
 
         async def plan(_state: SlotState, now: datetime) -> Plan:
             versions = await self.store.versions_of(caller.account, fact_id)
             return plan_retract(fact_id, versions, now, reason)
 
-        await self._writer.apply(caller.account, current[0].subject, current[0].predicate, plan)
-        return fact_id
+        await self._writer.apply(caller.account, subject, predicate, plan)
+        slot = await self.store.read_slot(caller.account, subject, predicate)
+        ended = left_ended(believed, slot.versions, self.clock())
+        return RetractResult(
+            fact_id=fact_id,
+            left_ended=[ReplacedValue(fact_id=v.fact_id, object=v.object) for v in ended],
+        )
 
     async def link_episode(self, caller: Caller, fact_id: str, episode: Episode) -> str:
         """Keep an episode (e.g. the person's review) and add it to the fact's provenance."""

@@ -93,6 +93,19 @@ class ReplacedValue(BaseModel):
     object: str
 
 
+class RetractResult(BaseModel):
+    """The fact a retract closed, and what its slot holds (or does not) after it."""
+
+    fact_id: str
+    left_ended: list[ReplacedValue] = Field(
+        default_factory=list,
+        description="when the slot holds no value after the retract: the values this fact "
+        "had replaced, which stay ended. A retract gives nothing back; if the fact was never "
+        "true, reopen it and revise it with reason corrected (that believes them again), or "
+        "remember a value that holds again",
+    )
+
+
 class NearSlot(BaseModel):
     """A slot of the subject whose name is close to the one written, yet was not merged.
 

@@ -90,7 +90,8 @@ class ReviewService:
     async def reject(self, caller: Caller, fact_id: str) -> Reviewed:
         """Retract an extracted fact (kept as history; `reopen` undoes it)."""
         _person_only(caller)
-        return Reviewed(fact_id=await self.memory.retract(caller, fact_id), action="rejected")
+        retracted = await self.memory.retract(caller, fact_id)
+        return Reviewed(fact_id=retracted.fact_id, action="rejected")
 
 
 def _person_only(caller: Caller) -> None:

@@ -25,7 +25,7 @@ from twoclocks.domain.model import (
     Plan,
     RetiredReason,
 )
-from twoclocks.domain.revise_plan import plan_reopen, plan_retract, plan_revise
+from twoclocks.domain.revise_plan import left_ended, plan_reopen, plan_retract, plan_revise
 from twoclocks.domain.temporal import is_current, is_visible, status_of
 from twoclocks.domain.write_plan import plan_write
 
@@ -398,3 +398,18 @@ def test_reopen_into_a_restated_value_reopens_nothing() -> None:
     assert plan.outcome is Outcome.RESTATED
     assert plan.fact_id != "f1"
     assert plan.insert == () and plan.expire == ()
+
+
+def test_a_retract_that_leaves_its_slot_empty_names_what_stays_ended() -> None:
+    # Redis [Feb 2, May 1), Memcached [May 1, open) closed it; Memcached is retracted.
+    def cache(vid: str, obj: str, start: datetime, end: datetime | None = None) -> FactVersion:
+        return version(obj, version_id=vid, fact_id=f"f-{vid}", valid_at=start, invalid_at=end)
+
+    redis, memcached = cache("r", "Redis", FEB2, MAY1), cache("m", "Memcached", MAY1)
+    assert [v.object for v in left_ended([memcached], [redis], NOW)] == ["Redis"]
+    # With a value holding now, nothing is left ended; nor when the old value had ended
+    # on its own before the retracted one started.
+    valkey = cache("v", "Valkey", JUL1)
+    assert left_ended([memcached], [redis, valkey], NOW) == []
+    earlier = cache("e", "Redis", FEB2, APR14)
+    assert left_ended([memcached], [earlier], NOW) == []
