@@ -118,6 +118,26 @@ async def test_signing_in_shows_the_accounts_facts_and_a_retract_moves_one_to_hi
     assert "Render" in await retracted.inner_text()
 
 
+async def test_a_retract_that_leaves_its_slot_empty_says_what_stays_ended(
+    page: Any, site: tuple[str, str]
+) -> None:
+    # Fly.io replaced Render; retracting Fly.io gives Render nothing back, and the page
+    # says so instead of leaving the person to find an empty slot.
+    url, key = site
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        reply = await http.post(
+            "/v1/facts",
+            json={"subject": "production", "predicate": "deploy_target", "object": "Fly.io"},
+            headers={"Authorization": f"Bearer {await agent_key(http)}"},
+        )
+        assert reply.status_code == 201, reply.text
+    await sign_in(page, url, key)
+    row = page.locator("#facts tbody tr", has_text="Fly.io")
+    await row.wait_for()
+    await row.get_by_role("button", name="retract").click()
+    await page.locator("#notice", has_text="stays ended: Render.").wait_for()
+
+
 async def test_finding_a_fact_by_text_writer_and_class_asks_the_server_and_says_when_none_match(
     page: Any, site: tuple[str, str]
 ) -> None:

@@ -58,7 +58,7 @@ export async function renderFacts(root, settings, signOut) {
     '<button id="signout" type="button">Sign out</button></form>' +
     `<p class="muted">times in ${zone || "this browser's zone"} · keys: / filter, n next page, p previous page, Esc close</p>` +
     '<div id="settings"></div><div id="merges-panel"></div><div id="revise"></div><div id="history-diagram"></div>' +
-    '<p id="error" class="error" role="alert"></p>' +
+    '<p id="error" class="error" role="alert"></p><p id="notice" aria-live="polite"></p>' +
     '<table id="facts"><thead></thead><tbody></tbody></table>' +
     '<p><button id="prev" type="button">‹ prev</button> <span id="range" class="muted" aria-live="polite"></span> ' +
     '<button id="next" type="button">next ›</button></p>';
@@ -82,8 +82,9 @@ export async function renderFacts(root, settings, signOut) {
 
   async function act(path, body) {
     try {
-      await api("POST", path, body || {});
+      const reply = await api("POST", path, body || {});
       $("#revise").innerHTML = "";
+      $("#notice").textContent = leftEndedNote(reply);
       await load();
     } catch (error) {
       showError(error);
@@ -240,4 +241,16 @@ export async function renderFacts(root, settings, signOut) {
     },
   });
   await load();
+}
+
+// A retract gives nothing back: when it leaves the slot with no value, the server names
+// the values the fact had replaced, which stay ended (Memcached had replaced Redis).
+export function leftEndedNote(reply) {
+  const ended = (reply && reply.left_ended) || [];
+  if (!ended.length) return "";
+  const values = ended.map((v) => v.object).join("; ");
+  return (
+    `Its slot holds no value now; what it had replaced stays ended: ${values}. ` +
+    "If the fact was never true, reopen it (tick history), then revise it as corrected."
+  );
 }
