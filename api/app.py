@@ -65,13 +65,19 @@ def create_app(runtime: Runtime | None = None, start: RuntimeFactory | None = No
 
     @app.get("/healthz", tags=["health"])
     async def healthz(request: Request) -> JSONResponse:
-        """200 once the store and the model are ready, else 503 saying what is missing."""
+        """200 once the store and the model are ready, else 503 saying what is missing.
+
+        ``notices``, when present, lists what the store lost when it was loaded (writes a
+        damaged append-only file held): it serves, and `twoclocks doctor` fails on them.
+        """
         rt: Runtime | None = getattr(request.app.state, "runtime", None)
         problem = rt.store.health() if rt else None
         ready = bool(rt and rt.ready) and problem is None
         body = {"ready": ready, **(rt.details if rt else {})}
         if problem is not None:
             body["problem"] = problem
+        if rt and (notices := rt.store.notices()):
+            body["notices"] = notices  # the store runs, but lost something on load
         return JSONResponse(body, status_code=200 if ready else 503)
 
     mount_mcp(app)

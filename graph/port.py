@@ -157,6 +157,10 @@ class Store(Protocol):
     def health(self) -> str | None:
         """A line saying what is wrong with the engine right now, or None if nothing known."""
 
+    def notices(self) -> list[str]:
+        """What the engine found on start that the store runs without, for a person to read:
+        writes a damaged file lost. Empty when nothing was found."""
+
     async def schema_version(self) -> int | None:
         """The layout version the store records; None for a store from before versions."""
 

@@ -10,7 +10,7 @@ import pytest
 from live_server import serving
 
 from twoclocks import bootstrap
-from twoclocks.doctor import check_server
+from twoclocks.doctor import check_load, check_server
 from twoclocks.embeddings.hashing import HashingEmbedder
 
 pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
@@ -34,11 +34,13 @@ async def test_doctor_names_the_store_and_model_of_a_ready_server(
         async with serving(runtime) as url:
             # The check is a blocking client: off the loop that serves it.
             ready = await asyncio.to_thread(check_server, url)
+            nothing_lost = await asyncio.to_thread(check_load, url)
             runtime.ready = False
             not_ready = await asyncio.to_thread(check_server, url)
     finally:
         await runtime.close()
     assert ready.ok is True and "store FalkorDBStore" in ready.text and "model" in ready.text
+    assert nothing_lost is None
     assert not_ready.ok is False and "not ready (HTTP 503" in not_ready.text
     # Nothing listens there any more: the check says where it looked and what to do.
     gone = await asyncio.to_thread(check_server, url)
@@ -396,3 +398,35 @@ def test_doctor_says_when_it_runs_in_an_agents_shell_without_counting_a_problem(
     assert not any("CLAUDECODE" in line for line in alone)
     # The same problems either way: the shell's line is news, not a failure.
     assert lines[-1].split(" (")[0] == alone[-1].split(" (")[0]
+
+
+async def test_doctor_and_healthz_say_what_a_damaged_file_lost(tmp_path: Path) -> None:
+    # The store starts without the write a damaged append-only file held; before, only
+    # serve's stderr said so, and no one reads that once the terminal is closed.
+    import httpx
+
+    from twoclocks.graph.falkordb.server import EmbeddedFalkorDB
+    from twoclocks.graph.falkordb.store import FalkorDBStore
+
+    data = tmp_path / "db"
+    with EmbeddedFalkorDB(data) as server:
+        graph = server.client().select_graph("t")
+        for name in ("one", "two", "three"):
+            graph.query("CREATE (:Note {name: $name})", {"name": name})
+    aof = next((data / "appendonlydir").glob("*.incr.aof"))
+    aof.write_bytes(aof.read_bytes().replace(b'"two" CREATE', b'"two" CRE)TE'))
+    settings = bootstrap.load_settings(data_dir=tmp_path / "data")
+    runtime = await bootstrap.start_runtime(
+        settings, store=FalkorDBStore.embedded(data), embedder=HashingEmbedder()
+    )
+    try:
+        async with serving(runtime) as url:
+            lost = await asyncio.to_thread(check_load, url)
+            async with httpx.AsyncClient() as http:
+                health = (await http.get(url + "/healthz")).json()
+    finally:
+        await runtime.close()
+    assert health["ready"] is True  # it serves what it has
+    assert lost is not None and lost.ok is False
+    assert "could not replay 1 command(s)" in lost.details[0]
+    assert health["notices"] == list(lost.details)

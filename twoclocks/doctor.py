@@ -94,6 +94,21 @@ def check_server(url: str, url_from: str = "the default", data_dir: Path | None 
     )
 
 
+def check_load(url: str) -> Check | None:
+    """What the store lost when the server loaded it (a damaged file), if anything."""
+    import httpx
+
+    try:
+        notices = httpx.get(url.rstrip("/") + "/healthz", timeout=HTTP_TIMEOUT_S).json()
+    except (httpx.HTTPError, ValueError):
+        return None  # the server check already said what is wrong with the server
+    lost = notices.get("notices") if isinstance(notices, dict) else None
+    if not lost:
+        return None
+    # It serves, but a load lost writes: a failure to act on, not a line to skim past.
+    return Check(False, "the store lost writes when the server loaded it", tuple(lost))
+
+
 def check_key(url: str, key: str | None, data_dir: Path) -> Check:
     """A key is configured and the server accepts it."""
     from urllib.parse import urlencode
@@ -271,6 +286,8 @@ def run(
     started = time.monotonic()
     server = check_server(target.url, target.url_from, target.data_dir)
     checks = [server]
+    if server.ok and (lost := check_load(target.url)):
+        checks.append(lost)
     checks.append(
         check_key(target.url, target.key, target.data_dir)
         if server.ok

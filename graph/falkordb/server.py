@@ -97,6 +97,9 @@ class EmbeddedFalkorDB:
         self._lock_fd: int | None = None
         self._log: IO[bytes] | None = None
         self._log_offset = 0
+        self.notices: list[str] = []
+        """What a load found that the store starts without (a damaged append-only file);
+        every start's, a watchdog restart's too."""
 
     @property
     def socket_path(self) -> Path:
@@ -373,24 +376,26 @@ class EmbeddedFalkorDB:
         """
         text = self._log_since_start()
         failed = replay_failures(text)
+        said: list[str] = []
         if failed:
-            log.warning(
-                "FalkorDB could not replay %d command(s) of the append-only file in %s: "
-                "the writes they carried are not in the store (the file is damaged). The "
-                "first: %s. All of them are in %s; a backup (`twoclocks export`) taken "
-                "before the damage holds them",
-                len(failed),
-                self.data_dir / "appendonlydir",
-                failed[0][:300],
-                self.log_path,
+            said.append(
+                f"FalkorDB could not replay {len(failed)} command(s) of the append-only file "
+                f"in {self.data_dir / 'appendonlydir'}: the writes they carried are not in "
+                f"the store (the file is damaged). The first: {failed[0][:300]}. All of them "
+                f"are in {self.log_path}; a backup (`twoclocks export`) taken before the "
+                "damage holds them"
             )
         if "Truncating the AOF" in text:
-            log.warning(
-                "the append-only file in %s ended mid-command (the engine stopped while "
-                "writing); FalkorDB dropped that unfinished command, which no client had "
-                "been told was stored",
-                self.data_dir / "appendonlydir",
+            said.append(
+                f"the append-only file in {self.data_dir / 'appendonlydir'} ended "
+                "mid-command (the engine stopped while writing); FalkorDB dropped that "
+                "unfinished command, which no client had been told was stored"
             )
+        for line in said:
+            log.warning("%s", line)
+        # Kept for /healthz and `twoclocks doctor`: a warning on serve's stderr alone is
+        # read by no one once the terminal is closed.
+        self.notices.extend(said)
 
     def _log_since_start(self) -> str:
         """What the server logged since this start (raises nothing)."""

@@ -149,6 +149,10 @@ class FalkorDBStore(KeyStore):
         """What the watchdog found wrong with the owned server now, or None."""
         return self._watchdog.current_problem() if self._watchdog is not None else None
 
+    def notices(self) -> list[str]:
+        """What the owned server's loads reported losing (a damaged append-only file)."""
+        return list(self._server.notices) if self._server is not None else []
+
     async def close(self) -> None:
         """Close the connection pool and stop an owned server."""
         if self._watchdog is not None:

@@ -180,6 +180,10 @@ class Neo4jStore(KeyStore):
         """Nothing to report: the driver reconnects itself, and a lost Neo4j is a 503 per call."""
         return None
 
+    def notices(self) -> list[str]:
+        """None to give: Neo4j reports its own recovery in its log."""
+        return []
+
     def _require(self) -> AsyncDriver:
         if self._driver is None:
             raise StoreUnavailable("Neo4jStore is not started: call start() first")

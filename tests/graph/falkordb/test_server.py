@@ -256,6 +256,9 @@ def test_a_write_the_load_could_not_replay_is_reported(
     logger = "twoclocks.graph.falkordb.server"
     with caplog.at_level("WARNING", logger=logger), EmbeddedFalkorDB(tmp_path / "db") as server:
         assert _notes(server) == ["one", "three"]
+        # Kept for /healthz and `twoclocks doctor`, not only logged.
+        (notice,) = server.notices
+        assert "could not replay 1 command(s)" in notice and "not in the store" in notice
     warned = [r.getMessage() for r in caplog.records]
     assert any("could not replay 1 command(s)" in m and "not in the store" in m for m in warned)
 
@@ -268,8 +271,8 @@ def test_a_clean_load_reports_nothing_lost(
     with caplog.at_level("WARNING", logger="twoclocks.graph.falkordb.server"):
         with EmbeddedFalkorDB(tmp_path / "db") as server:
             assert _notes(server) == ["one", "three", "two"]
-        with EmbeddedFalkorDB(tmp_path / "db"):
-            pass
+        with EmbeddedFalkorDB(tmp_path / "db") as again:
+            assert again.notices == []
     assert caplog.records == []
 
 
@@ -281,4 +284,5 @@ def test_a_file_cut_mid_command_is_reported_as_an_unacknowledged_write(
     logger = "twoclocks.graph.falkordb.server"
     with caplog.at_level("WARNING", logger=logger), EmbeddedFalkorDB(tmp_path / "db") as server:
         assert _notes(server) == ["one", "two"]
+        assert [n for n in server.notices if "ended mid-command" in n]
     assert any("ended mid-command" in r.getMessage() for r in caplog.records)
