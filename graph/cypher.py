@@ -343,6 +343,9 @@ def visibility(q: FactQuery) -> tuple[list[str], dict[str, Any]]:
     if q.as_of is None and q.as_believed is None:
         if q.include_history:
             return [], {}
+        if q.include_later:  # current, or believed and starting after now: not yet ended
+            later = "(e.invalid_at_us IS NULL OR $now_us < e.invalid_at_us)"
+            return ["e.expired_at_us IS NULL", later], {"now_us": to_us(q.now)}
         return ["e.expired_at_us IS NULL", _holds("$now_us")], {"now_us": to_us(q.now)}
     conds: list[str] = []
     params: dict[str, Any] = {}

@@ -58,6 +58,9 @@ class FactQuery(BaseModel):
     as_of: datetime | None = None
     as_believed: datetime | None = None
     include_history: bool = False
+    include_later: bool = False
+    """With neither clock given: the current facts and the ones believed now that start
+    later (recall names what is scheduled). Ignored with ``as_of`` or ``as_believed``."""
     workspaces: tuple[str, ...] | None = None
     tiered_only: bool = False
     text: str | None = None

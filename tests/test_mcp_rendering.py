@@ -80,8 +80,13 @@ def test_an_empty_recall_names_what_starts_later_as_not_true_yet() -> None:
     text = recall_text(RecallResult(status="empty", facts=[], starting_later=[later]))
     head, line = text.splitlines()
     assert head == (
-        "empty now: nothing holds now; 1 fact starts later (not true yet, say so if you use them)"
+        "empty now: nothing holds now; 1 fact starts later (not true yet, say so if you use them):"
     )
+    beside = recall_text(RecallResult(status="rows", facts=[fact()], starting_later=[later]))
+    assert beside.splitlines()[2:] == [
+        "1 fact starts later (not true yet, say so if you use them):",
+        line,
+    ]
     assert line.startswith(f"- billing-api · deploy_freeze: on (from {format_time(starts, UTC)},")
 
 

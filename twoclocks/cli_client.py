@@ -215,7 +215,8 @@ def recall(
         ]
     if answer.get("starting_later") and not as_json:
         # "empty" alone would read as "no freeze" when one starts on the 20th.
-        lines.append("nothing holds now; memory holds what starts later (not true yet):")
+        head = "starts later (not true yet):"
+        lines.append(head if answer["facts"] else f"nothing holds now; {head}")
         lines += [fact_line(f, zone.info) for f in answer["starting_later"]]
     show(answer, as_json, lines)
 

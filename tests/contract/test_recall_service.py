@@ -185,3 +185,22 @@ async def test_an_empty_answer_names_what_starts_later(
     got = await service(store).recall(caller, then)
     assert got.status == "rows" and got.starting_later == []
     assert [f.object for f in got.facts] == ["on"]
+
+
+async def test_a_fact_that_starts_later_is_named_beside_the_answer_never_in_it(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # The team's facts hold now; the freeze starts on the 20th. Asked on the 1st, the
+    # current rows answer and the freeze is named apart, as not true yet.
+    await ew.write("team", "release_day", "Tuesday", T0, tier=Tier.ASSERTED)
+    await ew.write("team", "deploy_window", "weekdays 10:00-16:00", T0, tier=Tier.ASSERTED)
+    await ew.write(
+        "team", "deploy_freeze", "on", datetime(2030, 1, 20, tzinfo=UTC), tier=Tier.ASSERTED
+    )
+    caller = Caller(account=account)
+    ask = RecallRequest(query="can we deploy, is there a deploy freeze?", k=3)
+    got = await service(store).recall(caller, ask)
+    assert got.status == "rows"
+    assert "deploy_freeze" not in [f.predicate for f in got.facts]
+    assert all(f.valid_at <= datetime(2030, 1, 1, tzinfo=UTC) for f in got.facts)
+    assert [f.predicate for f in got.starting_later] == ["deploy_freeze"]

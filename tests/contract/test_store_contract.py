@@ -78,7 +78,7 @@ async def test_store_query_agrees_with_pure_predicates_on_every_boundary(
         want = {
             v.version_id
             for v in rows
-            if is_visible(v, q.now, q.as_of, q.as_believed, q.include_history)
+            if is_visible(v, q.now, q.as_of, q.as_believed, q.include_history, q.include_later)
         }
         assert {v.version_id for v in got} == want, kw
         assert [v.valid_at for v in got] == sorted((v.valid_at for v in got), reverse=True)
@@ -89,6 +89,7 @@ async def test_store_query_agrees_with_pure_predicates_on_every_boundary(
         cases += [
             {"now": t},
             {"now": t, "include_history": True},
+            {"now": t, "include_later": True},
             {"now": t, "as_of": t},
             {"now": t, "as_believed": t},
             {"now": t, "as_of": t, "as_believed": t},

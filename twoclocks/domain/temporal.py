@@ -58,10 +58,12 @@ def is_visible(
     as_of: datetime | None = None,
     as_believed: datetime | None = None,
     include_history: bool = False,
+    include_later: bool = False,
 ) -> bool:
     """The read filter every query applies, on either clock or both.
 
-    * neither: current facts only (or, with ``include_history``, every version);
+    * neither: current facts only (or, with ``include_history``, every version; with
+      ``include_later``, current facts and the ones believed now that start later);
     * ``as_of`` alone: believed now and true at ``as_of``;
     * ``as_believed`` alone: "what did we believe then about then": held at
       ``as_believed`` and true at that same instant (``as_of`` defaults to it); with
@@ -75,6 +77,8 @@ def is_visible(
     """
     as_of = world_instant(as_of, as_believed, include_history)
     if as_of is None and as_believed is None:
+        if include_later and version.expired_at is None and version.valid_at > now:
+            return True  # "deploy freeze from the 20th", read on the 4th: not true yet
         return include_history or is_current(version, now)
     if as_believed is None:
         believed = version.expired_at is None

@@ -43,18 +43,18 @@ _STATUS = {
 
 def recall_text(answer: RecallResult) -> str:
     """The lines a model reads for a recall answer."""
-    if answer.status == "empty" and answer.starting_later:
-        later = answer.starting_later
-        verb = "starts" if len(later) == 1 else "start"
-        head = (
-            f"empty now: nothing holds now; {_count(later)} {verb} later (not true yet, "
-            "say so if you use them)"
-        )
-        return "\n".join([head, *(fact_line(f) for f in later)])
+    later = answer.starting_later
+    verb = "starts" if len(later) == 1 else "start"
+    scheduled = [
+        f"{_count(later)} {verb} later (not true yet, say so if you use them):",
+        *(fact_line(f) for f in later),
+    ]
+    if answer.status == "empty" and later:
+        return "\n".join(["empty now: nothing holds now; " + scheduled[0], *scheduled[1:]])
     if answer.status != "rows" or not answer.facts:
         return _STATUS.get(answer.status, _STATUS["empty"])
     head = f"rows: {_count(answer.facts)}, best first (revise and retract take the id)"
-    return "\n".join([head, *(fact_line(f) for f in answer.facts)])
+    return "\n".join([head, *(fact_line(f) for f in answer.facts), *(scheduled if later else [])])
 
 
 def timeline_text(facts: Sequence[Fact], more: int, clock: str) -> str:

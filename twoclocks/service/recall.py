@@ -81,8 +81,8 @@ WARM_SLOT_NAMES = 500
 most used ones; an account rarely has more, and a name not warmed is encoded once later."""
 
 MAX_STARTING_LATER = 3
-"""Facts that start later an empty answer names, best first: what the question asks about
-is usually one of them, and the rest are other plans."""
+"""Facts that start later a recall names beside its answer, best first (those ranked
+among the k best): a question asks about one plan, rarely more."""
 
 MAX_FORMER_SLOTS = 3
 """Slots whose former value a question names that the ``former`` leg reads (one store
@@ -144,20 +144,31 @@ class RecallService:
             keys = await self._keys(
                 caller.account, workspace, readable_spaces(workspace, req.scope)
             )
+            # Asked of the present, recall also reads what is believed to start later, so
+            # "is there a deploy freeze?" on the 4th hears of the one from the 20th.
+            later_too = req.as_of is None and req.as_believed is None and not req.include_history
             query = FactQuery(
                 now=self.clock(),
                 as_of=req.as_of,
                 as_believed=req.as_believed,
                 include_history=req.include_history,
+                include_later=later_too,
                 workspaces=keys,
             )
-            ranked = await self._ranked(caller.account, req.query, query, req.k, workspace)
-            later: list[tuple[FactVersion, float]] = []
-            if not ranked and req.as_of is None and req.as_believed is None:
-                later = await self._starting_later(caller.account, req, query, workspace)
+            extra = MAX_STARTING_LATER if later_too else 0
+            ranked = await self._ranked(
+                caller.account, req.query, query, req.k, workspace, extra=extra
+            )
         except StoreUnavailable as exc:
             log.warning("recall unavailable: %s", exc)
             return RecallResult(status="unavailable", facts=[])
+        now = query.now
+        # A fact that starts later is named beside the answer when it ranks among the k
+        # best, never in place of a current one: it is not true yet.
+        later: list[tuple[FactVersion, float]] = []
+        if later_too:
+            later = [p for i, p in enumerate(ranked) if p[0].valid_at > now and i < req.k]
+            ranked = [p for p in ranked if p[0].valid_at <= now][: req.k]
 
         def here_of(v: FactVersion) -> bool:
             return v.workspace is None or v.workspace in workspace.keys
@@ -169,25 +180,11 @@ class RecallService:
         ]
         starting = [
             ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
-            for v, score in later
+            for v, score in later[:MAX_STARTING_LATER]
         ]
         return RecallResult(
             status="rows" if facts else "empty", facts=facts, starting_later=starting
         )
-
-    async def _starting_later(
-        self, account: str, req: RecallRequest, query: FactQuery, workspace: Workspace
-    ) -> list[tuple[FactVersion, float]]:
-        """What answers the question once it starts, when nothing answers it now.
-
-        "Is there a deploy freeze?" asked on the 4th of a freeze from the 20th: ``empty``
-        alone would read as "no freeze". Asked only when the present answer is empty, so
-        a question memory answers costs nothing more.
-        """
-        believed = query.model_copy(update={"as_believed": query.now, "include_history": True})
-        ranked = await self._ranked(account, req.query, believed, req.k, workspace)
-        later = [(v, s) for v, s in ranked if v.valid_at > query.now and v.expired_at is None]
-        return later[:MAX_STARTING_LATER]
 
     async def warm(self, account: str) -> int:
         """Encode the account's slot names and every gloss recall scores, before any question.
@@ -211,9 +208,18 @@ class RecallService:
         return keys_in_scope(workspace, await self.store.workspace_spaces(account), spaces)
 
     async def _ranked(
-        self, account: str, text: str, query: FactQuery, k: int, workspace: Workspace
+        self,
+        account: str,
+        text: str,
+        query: FactQuery,
+        k: int,
+        workspace: Workspace,
+        extra: int = 0,
     ) -> list[tuple[FactVersion, float]]:
         """The legs run at once (the query embedding in a worker thread meanwhile), then RRF.
+
+        ``extra`` rows past ``k`` come back too (the legs still read for ``k``): room for
+        facts that start later, so they never take a current fact's place.
 
         Every leg asks the store for tiered rows only, so k untiered rows can never crowd
         out the answer. Legs: keyword, vector, a walk from the entities the question
@@ -310,7 +316,7 @@ class RecallService:
             named = {vid for vid, v in by_id.items() if v.subject.lower() in named_subjects}
             kin_share = YES_NO_KIN_SHARE if asks_yes_or_no(text) else KIN_SHARE
             fused = by_score(fused, relevance, cosine, own, named, kin_share)
-        return [(by_id[vid], score) for vid, score in fused[:k]]
+        return [(by_id[vid], score) for vid, score in fused[: k + extra]]
 
     async def _query_vector(self, text: str) -> list[float] | None:
         """The question's embedding; None when no embedder can encode it.
@@ -341,7 +347,13 @@ class RecallService:
         rows = await self.store.search_text(
             account, text, query.model_copy(update={"include_history": True}), pool
         )
-        shown = [v for v in rows if is_visible(v, query.now, query.as_of, query.as_believed)]
+        shown = [
+            v
+            for v in rows
+            if is_visible(
+                v, query.now, query.as_of, query.as_believed, include_later=query.include_later
+            )
+        ]
         held = {v.version_id for v in shown}
         return shown, [v for v in rows if v.version_id not in held]
 

@@ -71,9 +71,10 @@ class RecallResult(BaseModel):
     facts: list[ScoredFact]
     starting_later: list[ScoredFact] = Field(
         default_factory=list,
-        description="when nothing holds now (status empty, asked of the present): up to 3 "
-        "facts memory holds that start later and answer the question, best first. Not "
-        "true yet; `as_of` a time after their valid_at reads them as facts",
+        description="asked of the present (no as_of, as_believed or include_history): up "
+        "to 3 facts believed now that start later and rank among the k best for the "
+        "question, best first. Not true yet, so never in `facts`; `as_of` a time after "
+        "their valid_at reads them as facts",
     )
 
 
