@@ -103,7 +103,9 @@ Search memory for facts relevant to a question, by keyword, meaning and graph li
 unless as_of (what was true at that world time), as_believed (what memory believed at
 that time about that time; with as_of, about as_of) or include_history is given.
 status "empty" means memory has no matching fact; "unavailable" means the store could
-not answer, which is not the same as "no". Each fact reads as one line,
+not answer, which is not the same as "no". Asked of the present, facts memory holds that
+start later (a freeze from the 20th) follow the answer under "start later (not true
+yet)": mention them as plans, never as what holds now. Each fact reads as one line,
 `- subject · predicate: value (since <valid_at> | <valid_at> until <invalid_at>, tier,
 why it is history, from <workspace>) id <start of fact_id>`; revise and retract take
 that id, and timeline shows when memory believed each version. Tier "inferred" is a
