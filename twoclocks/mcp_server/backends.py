@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 from urllib.parse import quote, urlencode
 
 from mcp.server.mcpserver import Context
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.trust import Channel, writer_of
@@ -24,7 +24,6 @@ from twoclocks.service.requests import (
     Fact,
     RememberRequest,
     RememberResult,
-    ReplacedValue,
     RetractResult,
     ReviseRequest,
     ReviseResult,
@@ -42,19 +41,6 @@ CWD_HEADER = "x-twoclocks-cwd"
 
 
 # -- what the tools return -------------------------------------------------------------
-
-
-class FactStatusReply(BaseModel):
-    """The fact a retract acted on, its status now, and what its slot is left without."""
-
-    fact_id: str
-    status: str
-    left_ended: list[ReplacedValue] = Field(
-        default_factory=list,
-        description="when the slot holds no value after the retract: the values this fact "
-        "had replaced, which stay ended (tell the person; if the fact was never true, "
-        "revise as corrected is what believes them again)",
-    )
 
 
 class EpisodeHit(BaseModel):

@@ -28,13 +28,13 @@ from twoclocks.graph.port import Clock
 from twoclocks.mcp_server.backends import (
     Backend,
     EpisodeSearch,
-    FactStatusReply,
 )
 from twoclocks.mcp_server.rendering import recall_text, timeline_text
 from twoclocks.service.recall_requests import RecallRequest
 from twoclocks.service.requests import (
     RememberRequest,
     RememberResult,
+    RetractResult,
     ReviseRequest,
     ReviseResult,
 )
@@ -395,12 +395,9 @@ def build_server(backend: Backend) -> MCPServer:
     async def retract(
         fact_id: Annotated[str, Field(description="The fact_id from recall or timeline")],
         ctx: Context,
-    ) -> FactStatusReply:
+    ) -> RetractResult:
         with _tool_errors():
-            done = await backend.retract(ctx, fact_id)
-            return FactStatusReply(
-                fact_id=done.fact_id, status="retracted", left_ended=done.left_ended
-            )
+            return await backend.retract(ctx, fact_id)
 
     @server.tool(
         title="Timeline of facts",

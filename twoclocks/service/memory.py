@@ -339,6 +339,7 @@ class MemoryService:
         ended = left_ended(believed, slot.versions, self.clock())
         return RetractResult(
             fact_id=fact_id,
+            status=reason.value,
             left_ended=[ReplacedValue(fact_id=v.fact_id, object=v.object) for v in ended],
         )
 

@@ -97,6 +97,9 @@ class RetractResult(BaseModel):
     """The fact a retract closed, and what its slot holds (or does not) after it."""
 
     fact_id: str
+    status: str = Field(
+        "retracted", description="retracted, or held_back for a fact the refusal watch held"
+    )
     left_ended: list[ReplacedValue] = Field(
         default_factory=list,
         description="when the slot holds no value after the retract: the values this fact "
