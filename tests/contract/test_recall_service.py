@@ -187,7 +187,7 @@ async def test_an_empty_answer_names_what_starts_later(
     assert [f.object for f in got.facts] == ["on"]
 
 
-async def test_a_fact_that_starts_later_is_named_beside_the_answer_never_in_it(
+async def test_recall_returns_current_facts_only_and_names_what_starts_later_beside_them(
     store: Store, ew: Writer, account: str
 ) -> None:
     # The team's facts hold now; the freeze starts on the 20th. Asked on the 1st, the
