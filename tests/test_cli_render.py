@@ -48,7 +48,8 @@ def test_a_value_that_starts_later_replaces_the_old_one_from_then() -> None:
     )
     lines = remember_lines(answer, "team", "project", later.isoformat())
     assert lines[1:] == [
-        f"true from {format_time(later, UTC)}: until then `facts` and the block leave it out "
+        f"true from {format_time(later, UTC)}: until then `facts` leaves it out; recall, "
+        "and the block in its last 7 days, name it as not true yet "
         f"(`twoclocks facts --as-of {later.date().isoformat()}` lists it)",
         f"replaced from {format_time(later, UTC)}: Tuesday (cbb0e6da4d9a)",
     ]
@@ -90,7 +91,8 @@ def test_a_value_closed_by_a_later_value_still_to_come_is_not_history() -> None:
     }
     assert remember_lines(answer, "team", "project", start.isoformat()) == [
         "stored: f9 (deploy_freeze, asserted)",
-        f"true from {format_time(start, UTC)}: until then `facts` and the block leave it out "
+        f"true from {format_time(start, UTC)}: until then `facts` leaves it out; recall, "
+        "and the block in its last 7 days, name it as not true yet "
         f"(`twoclocks facts --as-of {start.isoformat()}` lists it)",
         f"true until {format_time(end, UTC)}, when a later value of the slot takes over",
     ]

@@ -170,7 +170,8 @@ def remember_lines(
         later = format_time(starts, starts.tzinfo or UTC)  # as typed: the account's zone
         if answer["outcome"] in ("inserted", "stored_closed"):
             lines.append(
-                f"true from {later}: until then `facts` and the block leave it out "
+                f"true from {later}: until then `facts` leaves it out; recall, and the block in "
+                "its last 7 days, name it as not true yet "
                 f"(`twoclocks facts --as-of {_as_of_arg(starts)}` lists it)"
             )
     if ends is not None:
