@@ -26,7 +26,8 @@ def _describe(errors: list[Any]) -> str:
     parts = []
     for err in errors[:5]:
         where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path"))
-        msg = _ENUM_REPR.sub(r"\1", err.get("msg", "invalid"))
+        # A rule of ours (a validator's ValueError) reads as its own sentence.
+        msg = _ENUM_REPR.sub(r"\1", err.get("msg", "invalid")).removeprefix("Value error, ")
         if err.get("type") == "extra_forbidden":
             msg = "unknown field: remove it (see /docs for the fields this call takes)"
         if err.get("type") == "json_invalid":
@@ -38,7 +39,8 @@ def _describe(errors: list[Any]) -> str:
                 'send one JSON object, e.g. {"subject": "api", ...}'
             )
             continue
-        parts.append(f"{where or 'body'}: {msg}")
+        # A rule over several fields has no field: say where the input was (query, body).
+        parts.append(f"{where or (tuple(err.get('loc', ())) or ('body',))[0]}: {msg}")
     return "; ".join(parts)
 
 

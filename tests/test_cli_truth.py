@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -62,3 +63,39 @@ async def test_a_correction_restores_what_the_mistake_replaced_through_the_cli(
     facts = now["facts"] if isinstance(now, dict) else now
     assert [f["object"] for f in facts] == ["Render"]
     assert facts[0]["tier"] == "asserted"
+
+
+async def test_facts_lists_what_starts_later_after_what_holds_now(
+    falkordb_server: Any, tmp_path: Path
+) -> None:
+    """`twoclocks facts` on the 4th names the freeze from the 20th, marked as not true yet."""
+    from twoclocks.graph.falkordb.store import FalkorDBStore
+
+    settings = bootstrap.load_settings(data_dir=tmp_path / "data")
+    runtime = await bootstrap.start_runtime(
+        settings, store=FalkorDBStore(falkordb_server.socket_path), embedder=HashingEmbedder()
+    )
+    soon = (datetime.now(UTC) + timedelta(days=3)).isoformat()
+    try:
+        key = await runtime.accounts.create("later")
+        async with serving(runtime) as url:
+            env = {"TWOCLOCKS_URL": url, "TWOCLOCKS_KEY": key}
+
+            def play() -> tuple[str, str, Any]:
+                cli(env, "remember", "team", "on_call", "Dana")
+                cli(env, "remember", "team", "deploy_freeze", "on", "--valid-at", soon)
+                run = CliRunner().invoke
+                shown = run(app, ["facts"], env=env)
+                assert shown.exit_code == 0, shown.output
+                current_only = run(app, ["facts", "--no-later"], env=env)
+                return shown.output, current_only.output, cli(env, "facts", "--no-later")
+
+            shown, current_only, as_json = await asyncio.to_thread(play)
+    finally:
+        await runtime.close()
+    lines = shown.splitlines()
+    head = lines.index("starts later (not true yet):")
+    assert "team · on_call: Dana" in "\n".join(lines[:head])
+    assert "team · deploy_freeze: on" in "\n".join(lines[head:])
+    assert "deploy_freeze" not in current_only and "Dana" in current_only
+    assert [f["object"] for f in as_json["facts"]] == ["Dana"]

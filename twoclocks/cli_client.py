@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from datetime import UTC, datetime
 from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
@@ -22,6 +23,8 @@ from twoclocks.cli_render import (
     WHEN_HELP,
     empty_line,
     fact_line,
+    facts_lines,
+    later_lines,
     parse_when,
     remember_lines,
     retract_lines,
@@ -213,11 +216,9 @@ def recall(
             + (f"  [elsewhere: {on_one_line(f['workspace'])}]" if f.get("elsewhere") else "")
             for f in answer["facts"]
         ]
-    if answer.get("starting_later") and not as_json:
-        # "empty" alone would read as "no freeze" when one starts on the 20th.
-        head = "starts later (not true yet):"
-        lines.append(head if answer["facts"] else f"nothing holds now; {head}")
-        lines += [fact_line(f, zone.info) for f in answer["starting_later"]]
+    if not as_json:
+        later = [fact_line(f, zone.info) for f in answer.get("starting_later") or []]
+        lines = later_lines(lines, later)
     show(answer, as_json, lines)
 
 
@@ -232,25 +233,37 @@ def facts(
         bool,
         typer.Option("--history", "--include-history", help="Every version, not only current"),
     ] = False,
+    later: Annotated[
+        bool,
+        typer.Option(
+            "--later/--no-later",
+            help="With no clock given, also what starts later (listed after what holds now)",
+        ),
+    ] = True,
     all_workspaces: AllWorkspaces = False,
     as_json: AsJson = False,
 ) -> None:
-    """List facts now, as of a valid time, or as believed at a record time."""
+    """List facts now (and what starts later), as of a valid time, or as believed then."""
     zone = AccountZone()
+    now_read = not (as_of or as_believed or history)
     query = {
         "subject": subject,
         "predicate": predicate,
         "as_of": zone.when(as_of, "--as-of"),
         "as_believed": zone.when(as_believed, "--as-believed"),
         "include_history": "true" if history else None,
+        "include_later": "true" if later and now_read else None,
         "all_workspaces": "true" if all_workspaces else None,
         "cwd": str(Path.cwd()),
     }
+    asked_at = datetime.now(UTC)
     answer = call("GET", "/v1/facts?" + query_string(query))
     if as_json:
         show(answer, True)
     elif not answer["facts"]:
         show(answer, False, [empty_line(answer.get("elsewhere"))])
+    elif now_read:
+        show(answer, False, facts_lines(answer["facts"], zone.info, asked_at))
     else:
         show(answer, False, [fact_line(f, zone.info) for f in answer["facts"]])
 

@@ -317,3 +317,24 @@ def empty_line(elsewhere: int | None) -> str:
         f"result: empty here; {elsewhere} {rows} in other workspaces "
         "(add --all-workspaces to list them)"
     )
+
+
+LATER_HEAD = "starts later (not true yet):"
+"""The line above the facts a read names that start after now (recall, facts)."""
+
+
+def later_lines(current: list[str], later: list[str]) -> list[str]:
+    """Current facts' lines, then the ones still to start under their own head.
+
+    "result: empty" alone would read as "no freeze" when one starts on the 20th.
+    """
+    if not later:
+        return current
+    return [*current, LATER_HEAD if current else f"nothing holds now; {LATER_HEAD}", *later]
+
+
+def facts_lines(facts: list[dict[str, Any]], zone: ZoneInfo, now: datetime) -> list[str]:
+    """A read of now: what holds, then what starts later (``valid_at`` after ``now``)."""
+    later = [f for f in facts if datetime.fromisoformat(f["valid_at"]) > now]
+    current = [f for f in facts if f not in later]
+    return later_lines([fact_line(f, zone) for f in current], [fact_line(f, zone) for f in later])

@@ -3,6 +3,8 @@ GET /v1/facts filtered on the server, and GET /v1/facts/{id}/episodes."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime, timedelta
+
 import httpx
 import pytest
 
@@ -111,3 +113,26 @@ async def test_a_page_without_its_count_answers_the_same_rows_and_no_total(
     alone = (await api.get("/v1/facts", params={"limit": 2, "count": False})).json()
     assert alone["facts"] == counted["facts"] and len(alone["facts"]) == 2
     assert counted["total"] == 3 and alone["total"] is None
+
+
+async def test_include_later_adds_what_starts_after_now_to_a_read_of_now(
+    api: httpx.AsyncClient,
+) -> None:
+    """The memory screen and `twoclocks facts` show "deploy freeze from the 20th" on the 4th."""
+    soon = (datetime.now(UTC) + timedelta(days=5)).isoformat()
+    await remember(api, subject="team", predicate="on_call", object="Dana")
+    await remember(api, subject="team", predicate="deploy_freeze", object="on", valid_at=soon)
+    assert await objects(api) == ["Dana"]
+    assert await objects(api, include_later="true") == ["Dana", "on"]
+    counted = (await api.get("/v1/facts", params={"include_later": True, "limit": 1})).json()
+    assert counted["total"] == 2
+
+
+async def test_include_later_beside_a_clock_is_a_422_saying_what_to_drop(
+    api: httpx.AsyncClient,
+) -> None:
+    for clock in ("as_of", "as_believed"):
+        params = {"include_later": "true", clock: datetime.now(UTC).isoformat()}
+        reply = await api.get("/v1/facts", params=params)
+        assert reply.status_code == 422, reply.text
+        assert "drop as_of and as_believed" in reply.json()["message"], reply.text

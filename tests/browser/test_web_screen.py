@@ -118,6 +118,30 @@ async def test_signing_in_shows_the_accounts_facts_and_a_retract_moves_one_to_hi
     assert "Render" in await retracted.inner_text()
 
 
+async def test_the_table_of_now_shows_what_starts_later_marked_as_not_true_yet(
+    page: Any, site: tuple[str, str]
+) -> None:
+    # "Deploy freeze from the 20th", looked at on the 4th: on the screen of what holds now,
+    # marked as starting later, and still a row (so it can be revised or retracted).
+    url, key = site
+    soon = datetime.now(UTC) + timedelta(days=3)
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        reply = await http.post(
+            "/v1/facts",
+            json={"subject": "team", "predicate": "deploy_freeze", "object": "on",
+                  "valid_at": soon.isoformat()},
+        )  # fmt: skip
+        assert reply.status_code == 201, reply.text
+    await sign_in(page, url, key)
+    row = page.locator("#facts tbody tr", has_text="deploy_freeze")
+    await row.wait_for()
+    assert "starts later: from" in await row.inner_text()
+    assert await row.get_by_role("button", name="retract").count() == 1
+    current = page.locator("#facts tbody tr", has_text="deploy_target")
+    assert "starts later" not in await current.inner_text()
+    await page.locator("#range", has_text="1–2 of 2").wait_for()
+
+
 async def test_a_retract_that_leaves_its_slot_empty_says_what_stays_ended(
     page: Any, site: tuple[str, str]
 ) -> None:

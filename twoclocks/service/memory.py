@@ -429,6 +429,7 @@ class MemoryService:
             as_of=req.as_of,
             as_believed=req.as_believed,
             include_history=req.include_history,
+            include_later=req.include_later,
             workspaces=None if req.all_workspaces else workspace.keys,
             text=req.text,
             tier=req.tier,

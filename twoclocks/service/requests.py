@@ -12,6 +12,7 @@ from pydantic import (
     Field,
     ValidationInfo,
     field_validator,
+    model_validator,
 )
 
 from twoclocks.domain.model import (
@@ -332,6 +333,12 @@ class FactsRequest(BaseModel):
         "unless as_of is given (with include_history: every version it held then)",
     )
     include_history: bool = Field(False, description="every version, not only current ones")
+    include_later: bool = Field(
+        False,
+        description="also the values believed now that start later (valid_at after now: "
+        '"deploy freeze from the 20th", read on the 4th); a read of now only, so not with '
+        "as_of or as_believed",
+    )
     text: Line | None = Field(
         None,
         max_length=MAX_TEXT,
@@ -365,6 +372,16 @@ class FactsRequest(BaseModel):
     @classmethod
     def _aware(cls, value: datetime | None) -> datetime | None:
         return require_aware(value)
+
+    @model_validator(mode="after")
+    def _later_reads_now(self) -> FactsRequest:
+        # "What starts later" is relative to now; beside a clock it would silently mean nothing.
+        if self.include_later and (self.as_of is not None or self.as_believed is not None):
+            raise ValueError(
+                "include_later adds what starts after now to a read of now: drop as_of and "
+                "as_believed, or ask as_of the later date instead"
+            )
+        return self
 
 
 class Fact(BaseModel):

@@ -30,6 +30,8 @@ export function historyNote(fact, zone) {
     const replaced = !fact.retired_reason || ["ended", "rewritten"].includes(fact.retired_reason);
     return replaced ? `believed until ${when(fact.expired_at, zone)}` : fact.retired_reason;
   }
+  // A start still to come: listed beside what holds now, never read as holding yet.
+  if (new Date(fact.valid_at) > new Date()) return `starts later: from ${when(fact.valid_at, zone)}`;
   // An end still to come is not history: the value holds until then (fact_text.history_note).
   if (fact.invalid_at && new Date(fact.invalid_at) > new Date()) return "";
   return fact.invalid_at && fact.retired_reason ? fact.retired_reason : "";
@@ -168,7 +170,9 @@ export async function renderFacts(root, settings, signOut) {
   }
 
   function readQuery() {
-    const query = new URLSearchParams({ include_history: $("#history").checked });
+    // Without history the table is "now": what holds, and what is believed to start later.
+    const history = $("#history").checked;
+    const query = new URLSearchParams({ include_history: history, include_later: !history });
     for (const name of FILTERS) {
       const value = $(`#${name}`).value.trim();
       if (value) query.set(name, value);
