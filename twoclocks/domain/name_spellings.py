@@ -80,8 +80,14 @@ _MAX_COMPOUND = 24
 two lexicon lookups per existing slot name."""
 
 
-def split_compounds(tokens: list[str], other: set[str], qualifiers: frozenset[str]) -> list[str]:
-    """The name's run-together words cut into the other name's words (or ``qualifiers``)."""
+def split_compounds(
+    tokens: list[str], other: set[str], qualifiers: frozenset[str], loose: bool = True
+) -> list[str]:
+    """The name's run-together words cut into the other name's words (or ``qualifiers``).
+
+    Each piece is read as ``canonical_tokens`` reads a word, loose readings only when
+    ``loose`` (a strict comparison does not let "wikidocs" become documentation twice).
+    """
     # "dbname" meets "database_name", "pyver" "python_version": a word the other name lacks
     # that is two abbreviations or words run together is those words, when each of them
     # (made canonical) is a word of the other name, or one is and the other is a qualifier
@@ -89,12 +95,12 @@ def split_compounds(tokens: list[str], other: set[str], qualifiers: frozenset[st
     out: list[str] = []
     for token in tokens:
         runs_together = token not in other and len(token) <= _MAX_COMPOUND
-        out.extend(_split_into(token, other, qualifiers) if runs_together else [token])
+        out.extend(_split_into(token, other, qualifiers, loose) if runs_together else [token])
     return out
 
 
-def _split_into(token: str, other: set[str], qualifiers: frozenset[str]) -> list[str]:
-    for parts in _cuts(token):
+def _split_into(token: str, other: set[str], qualifiers: frozenset[str], loose: bool) -> list[str]:
+    for parts in _cuts(token, loose):
         known = [part in other for part in parts]
         if all(known) or (any(known) and all(p in other or p in qualifiers for p in parts)):
             return list(parts)
@@ -102,10 +108,10 @@ def _split_into(token: str, other: set[str], qualifiers: frozenset[str]) -> list
 
 
 @lru_cache(maxsize=4096)  # a subject's names are compared again at every write
-def _cuts(token: str) -> tuple[tuple[str, ...], ...]:
+def _cuts(token: str, loose: bool) -> tuple[tuple[str, ...], ...]:
     # Every way to read the word as two, each half made canonical, left to right.
     return tuple(
-        (*canonical_tokens(token[:cut]), *canonical_tokens(token[cut:]))
+        (*canonical_tokens(token[:cut], loose), *canonical_tokens(token[cut:], loose))
         for cut in range(_MIN_PART, len(token) - _MIN_PART + 1)
     )
 

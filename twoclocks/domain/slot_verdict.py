@@ -283,8 +283,8 @@ def lexical_verdict(a: str, b: str, subject: str = "", loose: bool = True) -> Le
     canon_a = canonical_tokens("_".join(spelt_a), loose)
     canon_b = canonical_tokens("_".join(spelt_b), loose)
     canon_a, canon_b = (
-        split_compounds(canon_a, set(canon_b), _ABSENCE_DISCRIMINATORS),
-        split_compounds(canon_b, set(canon_a), _ABSENCE_DISCRIMINATORS),
+        split_compounds(canon_a, set(canon_b), _ABSENCE_DISCRIMINATORS, loose),
+        split_compounds(canon_b, set(canon_a), _ABSENCE_DISCRIMINATORS, loose),
     )
     canon_a, canon_b = (
         join_compounds(canon_a, set(canon_b)),

@@ -673,3 +673,11 @@ def test_slot_drift_a_loose_reading_is_told_from_a_spelling() -> None:
     for a, b in (("db_engine", "database_engine"), ("pkg_mgr", "package_manager")):
         assert not same_only_by_a_loose_reading(a, b), (a, b)
     assert not same_only_by_a_loose_reading("deploy_target", "deploy_region")  # not same
+
+
+def test_slot_drift_a_loose_reading_inside_a_run_together_word_is_loose_too() -> None:
+    # "wikitool" is "wiki" and "tool" run together: cut apart, the wiki is documentation
+    # only loosely, as it is when written "wiki_tool". A run-together abbreviation is not.
+    assert same_only_by_a_loose_reading("wikitool", "documentation_tool")
+    assert same_only_by_a_loose_reading("bugtracker", "issue_tracker")
+    assert not same_only_by_a_loose_reading("dbname", "database_name")
