@@ -60,10 +60,11 @@ from twoclocks.domain.block_lines import (
 from twoclocks.domain.coming_up import HEADING as COMING_HEADING
 from twoclocks.domain.coming_up import coming_line, coming_up
 from twoclocks.domain.errors import InvalidInput
-from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Kind, Tier
+from twoclocks.domain.model import FactClass, FactVersion, Kind, Tier
 from twoclocks.domain.restatement import is_restatement
 from twoclocks.domain.slot_names import predicate_tokens
 from twoclocks.domain.slot_verdict import name_used
+from twoclocks.domain.succession import replacements, successor
 from twoclocks.domain.temporal import is_current
 from twoclocks.domain.trust import shown_to_model
 
@@ -224,7 +225,7 @@ def _earlier_in_window(
     # dozens of endings in 48 h, and asking again at each link grew with their square.
     replaced_by: dict[str, list[FactVersion]] = {}
     for p in same_slot:
-        if (s := _successor(p, rows)) is not None:
+        if (s := successor(p, rows)) is not None:
             replaced_by.setdefault(s.version_id, []).append(p)
     chain = [old]
     while before := [
@@ -301,39 +302,6 @@ def _ordered(
     return sorted(rows, key=key)
 
 
-def _replacements(old: FactVersion, rows: Sequence[FactVersion]) -> list[FactVersion]:
-    """Believed versions that took over when ``old`` ended, whatever their tier or workspace.
-
-    One that names ``old`` (``supersedes``: a revise with a replacement) replaced it;
-    otherwise, in a one-value slot, one that holds the slot at the instant ``old``
-    ended: usually it opens there (the write planner closes a value at its successor's
-    ``valid_at``); a value widened to everywhere held since before (Zed, said again for
-    every place, ends another worktree's Helix). A value that starts after a gap did not
-    replace anything: ``old`` had ended before it.
-    """
-    end = old.invalid_at
-    assert end is not None
-    others = [v for v in rows if v.expired_at is None and v.fact_id != old.fact_id]
-    pointing = [v for v in others if v.supersedes == old.fact_id]
-    if pointing or old.cardinality is not Cardinality.ONE:
-        return pointing
-    return [
-        v for v in others
-        if v.slot == old.slot and v.valid_at <= end and (v.invalid_at is None or v.invalid_at > end)
-    ]  # fmt: skip
-
-
-def _successor(old: FactVersion, rows: Sequence[FactVersion]) -> FactVersion | None:
-    """The version that replaced ``old`` in its workspace, or None when nothing did."""
-    found = _replacements(old, rows)
-    pointing = [v for v in found if v.supersedes == old.fact_id]
-    # A revise keeps the replaced fact's workspace, so a pointer is the successor
-    # wherever it lives; a same-slot value from another place is not this one's, unless
-    # it applies everywhere, this place included.
-    mine = pointing or [v for v in found if v.workspace in (old.workspace, None)]
-    return min(mine, key=lambda v: (v.valid_at, v.version_id)) if mine else None
-
-
 def _is_recent_ending(v: FactVersion, now: datetime) -> bool:
     return (
         v.expired_at is None
@@ -353,7 +321,7 @@ def unreplaced_endings(rows: Sequence[FactVersion], now: datetime) -> list[FactV
     found = [
         v
         for v in rows
-        if shown_to_model(v.tier) and _is_recent_ending(v, now) and not _replacements(v, rows)
+        if shown_to_model(v.tier) and _is_recent_ending(v, now) and not replacements(v, rows)
     ]
     # Newest end first, as the block lists them.
     return sorted(found, key=lambda v: (-(v.invalid_at or now).timestamp(), v.version_id))
@@ -367,9 +335,9 @@ def _change(
     None means the line is left out: the successor is not shown (no tier, another
     workspace) or says the same value again, so no line could be both true and useful.
     """
-    if not _replacements(old, rows):
+    if not replacements(old, rows):
         return None if old.version_id in replaced_elsewhere else (None,)
-    new = _successor(old, rows)
+    new = successor(old, rows)
     if new is None or not shown_to_model(new.tier):
         return None
     if new.predicate == old.predicate and is_restatement(old.object, new.object):

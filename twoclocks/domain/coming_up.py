@@ -11,8 +11,8 @@ freeze starts tomorrow. Worked example (``now`` 2026-12-18 12:00 UTC)::
 
 Rules: believed versions only, shown to a model (a tier), starting after ``now`` and
 at most ``COMING_WINDOW`` later; soonest first, at most ``MAX_COMING``; a value that
-replaces one (``supersedes``, else the same slot's value ending where it starts) names
-the old value. Pure.
+replaces one (``domain.succession``: the one the block's recent changes would name as
+its successor) names the old value. Pure.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from datetime import datetime, timedelta, tzinfo
 
 from twoclocks.domain.block_lines import format_time, one_line, slot_label, tier_note
 from twoclocks.domain.model import FactVersion
+from twoclocks.domain.succession import predecessor
 from twoclocks.domain.trust import shown_to_model
 
 COMING_WINDOW = timedelta(days=7)
@@ -44,22 +45,9 @@ def coming_up(rows: Sequence[FactVersion], now: datetime) -> list[FactVersion]:
     return found[:MAX_COMING]
 
 
-def replaced_by(new: FactVersion, rows: Sequence[FactVersion]) -> FactVersion | None:
-    """The believed value ``new`` takes over from when it starts, or None."""
-    others = [v for v in rows if v.expired_at is None and v.fact_id != new.fact_id]
-    pointing = [v for v in others if v.fact_id == new.supersedes]
-    if pointing:
-        return pointing[0]
-    ending = [
-        v for v in others
-        if v.slot == new.slot and v.workspace == new.workspace and v.invalid_at == new.valid_at
-    ]  # fmt: skip
-    return min(ending, key=lambda v: (v.valid_at, v.version_id)) if ending else None
-
-
 def coming_line(new: FactVersion, rows: Sequence[FactVersion], tz: tzinfo) -> str:
     """One line of the section: ``old -> new (changes ...)`` or ``new (starts ...)``."""
-    old = replaced_by(new, rows)
+    old = predecessor(new, rows)
     value = one_line(new.object)
     when = "starts"
     if old is not None:
