@@ -48,9 +48,9 @@ def test_a_value_that_starts_later_replaces_the_old_one_from_then() -> None:
     )
     lines = remember_lines(answer, "team", "project", later.isoformat())
     assert lines[1:] == [
-        f"true from {format_time(later, UTC)}: until then `facts` leaves it out; recall, "
-        "and the block in its last 7 days, name it as not true yet "
-        f"(`twoclocks facts --as-of {later.date().isoformat()}` lists it)",
+        f"true from {format_time(later, UTC)}: not true until then; `facts` lists it as "
+        "starting later, recall names it so when asked, the block in its last 7 days before "
+        f"(`twoclocks facts --as-of {later.date().isoformat()}` shows it as true)",
         f"replaced from {format_time(later, UTC)}: Tuesday (cbb0e6da4d9a)",
     ]
     earlier = (datetime.now(UTC) - timedelta(days=30)).isoformat()
@@ -91,9 +91,9 @@ def test_a_value_closed_by_a_later_value_still_to_come_is_not_history() -> None:
     }
     assert remember_lines(answer, "team", "project", start.isoformat()) == [
         "stored: f9 (deploy_freeze, asserted)",
-        f"true from {format_time(start, UTC)}: until then `facts` leaves it out; recall, "
-        "and the block in its last 7 days, name it as not true yet "
-        f"(`twoclocks facts --as-of {start.isoformat()}` lists it)",
+        f"true from {format_time(start, UTC)}: not true until then; `facts` lists it as "
+        "starting later, recall names it so when asked, the block in its last 7 days before "
+        f"(`twoclocks facts --as-of {start.isoformat()}` shows it as true)",
         f"true until {format_time(end, UTC)}, when a later value of the slot takes over",
     ]
 

@@ -170,9 +170,9 @@ def remember_lines(
         later = format_time(starts, starts.tzinfo or UTC)  # as typed: the account's zone
         if answer["outcome"] in ("inserted", "stored_closed"):
             lines.append(
-                f"true from {later}: until then `facts` leaves it out; recall, and the block in "
-                "its last 7 days, name it as not true yet "
-                f"(`twoclocks facts --as-of {_as_of_arg(starts)}` lists it)"
+                f"true from {later}: not true until then; `facts` lists it as starting "
+                "later, recall names it so when asked, the block in its last 7 days before "
+                f"(`twoclocks facts --as-of {_as_of_arg(starts)}` shows it as true)"
             )
     if ends is not None:
         # Closed at once because a later value of the slot was already known: say until
