@@ -5,19 +5,17 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
-from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, BackgroundTasks, Depends, Query, Request
 from fastapi.responses import StreamingResponse
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, Field
 
 from twoclocks.api.state import runtime_of
 from twoclocks.client import CHANNEL_HEADER
 from twoclocks.domain.account_settings import AccountSettings
-from twoclocks.domain.model import require_aware
 from twoclocks.domain.trust import channel_named, writer_of
-from twoclocks.graph.port import Clock, Episode, SlotAlias, SlotsApart
+from twoclocks.graph.port import Episode, SlotAlias, SlotsApart
 from twoclocks.service import explore
 from twoclocks.service.backup import (
     MAX_LINE_BYTES,
@@ -42,7 +40,6 @@ from twoclocks.service.requests import (
     Fact,
     FactsRequest,
     KeepApartRequest,
-    Line,
     MergeSlotRequest,
     MergeSlotResult,
     RememberRequest,
@@ -52,6 +49,7 @@ from twoclocks.service.requests import (
     ReviseResult,
     SplitAliasRequest,
     SplitAliasResult,
+    TimelineRequest,
 )
 from twoclocks.service.turns import TurnStats
 
@@ -302,29 +300,20 @@ async def block(body: BlockRequest, request: Request, who: CallerDep) -> BlockRe
     return await runtime_of(request).recall.block(who, body)
 
 
-class TimelineQuery(BaseModel):
-    """Query of GET /v1/timeline."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    clock: Clock = Field(Clock.WORLD, description="world orders by valid_at, system by created_at")
-    since: datetime | None = Field(None, description="inclusive")
-    until: datetime | None = Field(None, description="exclusive")
-    subject: Line | None = Field(None, max_length=500)
-
-    @field_validator("since", "until")
-    @classmethod
-    def _aware(cls, value: datetime | None) -> datetime | None:
-        return require_aware(value)
-
-
-@router.get("/timeline", response_model=FactList)
+@router.get(
+    "/timeline",
+    response_model=FactList,
+    responses={403: {"model": ErrorBody, "description": "ReadNotAllowed: all_workspaces"}},
+)
 async def timeline(
-    q: Annotated[TimelineQuery, Query()], request: Request, who: CallerDep
+    q: Annotated[TimelineRequest, Query()], request: Request, who: CallerDep
 ) -> FactList:
-    """Every version in time order on one clock."""
-    rows = await runtime_of(request).service.timeline(who, q.clock, q.since, q.until, q.subject)
-    return FactList(facts=rows)
+    """Every version in time order on one clock, in cwd's workspace (and unplaced rows)."""
+    service = runtime_of(request).service
+    rows = await service.timeline(who, q)
+    if rows or q.all_workspaces:
+        return FactList(facts=rows)
+    return FactList(facts=rows, elsewhere=await service.timeline_elsewhere(who, q))
 
 
 @router.get(

@@ -7,7 +7,7 @@ All time comparisons use the ``*_us`` integers (see ``schema``), half-open every
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Sequence
 from datetime import datetime
 from typing import Any
 
@@ -438,8 +438,14 @@ def timeline_query(
     since: datetime | None,
     until: datetime | None,
     subject: str | None,
+    predicate: str | None = None,
+    workspaces: Collection[str] | None = None,
 ) -> tuple[str, dict[str, Any]]:
-    """Every version ordered on one clock, within the half-open range [since, until)."""
+    """Every version ordered on one clock, within the half-open range [since, until).
+
+    ``workspaces`` as in ``FactQuery``: those workspaces' rows and the unplaced ones; None
+    reads every workspace (the person's own read).
+    """
     field = "e.valid_at_us" if clock is Clock.WORLD else "e.created_at_us"
     other = "e.created_at_us" if clock is Clock.WORLD else "e.valid_at_us"
     conds = ["e.group_id = $g"]
@@ -447,11 +453,17 @@ def timeline_query(
         conds.append(f"{field} >= $since_us")
     if until is not None:
         conds.append(f"{field} < $until_us")
+    if predicate is not None:
+        conds.append("e.predicate = $predicate")
+    if workspaces is not None:
+        conds.append("(e.workspace IS NULL OR e.workspace IN $workspaces)")
     params = {
         "g": account,
         "subject": subject,
         "since_us": opt_us(since),
         "until_us": opt_us(until),
+        "predicate": predicate,
+        "workspaces": None if workspaces is None else list(workspaces),
     }
     cypher = (
         f"{_anchor(subject)}\nWHERE {' AND '.join(conds)}\nRETURN {VERSION_RETURN}\n"

@@ -6,7 +6,7 @@ decisions about the rules. Every call carries the account: nothing crosses it.
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
@@ -213,8 +213,14 @@ class Store(Protocol):
         since: datetime | None,
         until: datetime | None,
         subject: str | None,
+        predicate: str | None = None,
+        workspaces: Collection[str] | None = None,
     ) -> list[FactVersion]:
-        """Every version in time order on one clock (valid_at or created_at), half-open range."""
+        """Every version in time order on one clock (valid_at or created_at), half-open range.
+
+        ``predicate`` keeps one slot name; ``workspaces`` as in ``FactQuery`` (those
+        workspaces' rows and the unplaced ones; None: every workspace).
+        """
 
     def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, both clocks, oldest record first."""

@@ -171,6 +171,24 @@ async def test_the_model_reads_one_line_a_fact_and_revise_takes_the_id_it_shows(
     assert "(recorded " in history and "Drone" in history
 
 
+async def test_timeline_reads_the_sessions_workspace_and_one_slot_when_asked(
+    runtime: bootstrap.Runtime, key: str, tmp_path: Path
+) -> None:
+    # Two checkouts of one account: a session in the second must not read the first's
+    # worktree task as its own history (DESIGN §4: a read is its workspace's rows).
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir(), two.mkdir()
+    async with mcp_over_http(runtime, _headers(key, one)) as client:
+        await _remember(client, subject="api", predicate="working_on", object="router cache")
+        await _remember(client, subject="api", predicate="cache", object="Redis")
+        mine = _read(await client.call_tool("timeline", {"predicate": "working_on"}))
+    async with mcp_over_http(runtime, _headers(key, two)) as client:
+        await _remember(client, subject="api", predicate="working_on", object="login timeout")
+        theirs = _read(await client.call_tool("timeline", {"subject": "api"}))
+    assert "router cache" in mine and "Redis" not in mine
+    assert "login timeout" in theirs and "router cache" not in theirs and "Redis" not in theirs
+
+
 async def test_revise_ended_keeps_history_and_a_second_revise_is_refused(
     runtime: bootstrap.Runtime, key: str, session_dir: Path
 ) -> None:

@@ -348,6 +348,8 @@ def timeline(
     since: Annotated[str | None, typer.Option(help=f"From (inclusive): {WHEN_HELP}")] = None,
     until: Annotated[str | None, typer.Option(help=f"Until (exclusive): {WHEN_HELP}")] = None,
     subject: Annotated[str | None, typer.Option(help="Only this subject")] = None,
+    predicate: Annotated[str | None, typer.Option(help="Only this slot name")] = None,
+    all_workspaces: AllWorkspaces = False,
     as_json: AsJson = False,
 ) -> None:
     """Every version in time order on one clock, each with that clock's window."""
@@ -357,10 +359,13 @@ def timeline(
         "since": zone.when(since, "--since"),
         "until": zone.when(until, "--until"),
         "subject": subject,
+        "predicate": predicate,
+        "all_workspaces": "true" if all_workspaces else None,
+        "cwd": str(Path.cwd()),
     }
     answer = call("GET", "/v1/timeline?" + query_string(q))
     if as_json or not answer["facts"]:
-        show(answer, as_json, ["result: empty"])
+        show(answer, as_json, [empty_line(answer.get("elsewhere"))])
         return
     show(answer, False, [timeline_line(f, clock.value, zone.info) for f in answer["facts"]])
 

@@ -12,7 +12,7 @@ import asyncio
 import functools
 import os
 import uuid
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -274,10 +274,14 @@ class FalkorDBStore(KeyStore):
         since: datetime | None,
         until: datetime | None,
         subject: str | None,
+        predicate: str | None = None,
+        workspaces: Collection[str] | None = None,
     ) -> list[FactVersion]:
         """Every version in time order on one clock, half-open [since, until)."""
         graph = await self._graph(account)
-        statement, params = cypher.timeline_query(account, clock, since, until, subject)
+        statement, params = cypher.timeline_query(
+            account, clock, since, until, subject, predicate, workspaces
+        )
         result = await graph.ro_query(statement, params)
         return versions_from_rows(result.result_set)
 

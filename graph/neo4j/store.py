@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import re
 import uuid
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Collection, Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -300,10 +300,14 @@ class Neo4jStore(KeyStore):
         since: datetime | None,
         until: datetime | None,
         subject: str | None,
+        predicate: str | None = None,
+        workspaces: Collection[str] | None = None,
     ) -> list[FactVersion]:
         """Every version in time order on one clock, half-open [since, until)."""
         return await self._read(
-            *cypher.timeline_query(check_account(account), clock, since, until, subject)
+            *cypher.timeline_query(
+                check_account(account), clock, since, until, subject, predicate, workspaces
+            )
         )
 
     async def export(self, account: str) -> AsyncIterator[FactVersion]:

@@ -15,9 +15,11 @@ from twoclocks.domain.errors import (
     FactNotFound,
     InvalidInput,
     InvalidTemporalRange,
+    ReadNotAllowed,
     SecretRefused,
 )
 from twoclocks.domain.places import Workspace
+from twoclocks.domain.trust import Writer
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import (
@@ -26,6 +28,7 @@ from twoclocks.service.requests import (
     RememberRequest,
     Replacement,
     ReviseRequest,
+    TimelineRequest,
 )
 
 pytestmark = pytest.mark.anyio
@@ -375,3 +378,31 @@ async def test_account_settings_round_trip_and_belong_to_one_account(
     assert await accounts.update_settings(account, wanted) == wanted
     assert await accounts.settings(account) == wanted
     assert await accounts.settings(account + "b") == AccountSettings()
+
+
+async def test_a_read_returns_the_workspaces_rows_plus_rows_with_no_place_timeline_too(
+    store: Store, account: str
+) -> None:
+    # DESIGN §4: an agent in /w/two reading the history must not see /w/one's worktree task;
+    # a fact with no place shows in both; only the person may read every workspace.
+    svc, clock = two_worktrees(store)
+    person = Caller(account=account, writer=Writer.PERSON)
+    agent = Caller(account=account, writer=Writer.AGENT)
+    for cwd, value in (("/w/one", "router cache"), ("/w/two", "login timeout"), (None, "3")):
+        clock.tick(seconds=60)
+        predicate = "working_on" if cwd else "replicas"
+        await svc.remember(
+            person, RememberRequest(subject="api", predicate=predicate, object=value, cwd=cwd)
+        )
+
+    async def seen(who: Caller, **query: object) -> list[str]:
+        return [f.object for f in await svc.timeline(who, TimelineRequest(**query))]
+
+    assert await seen(agent, cwd="/w/two") == ["login timeout", "3"]
+    assert await seen(agent, cwd="/w/one", predicate="working_on") == ["router cache"]
+    assert await seen(agent) == ["3"]  # no directory: the rows with no place only
+    assert await seen(person, all_workspaces=True) == ["router cache", "login timeout", "3"]
+    with pytest.raises(ReadNotAllowed):
+        await seen(agent, all_workspaces=True)
+    elsewhere = TimelineRequest(cwd="/w/two", predicate="working_on", subject="api")
+    assert await svc.timeline_elsewhere(agent, elsewhere) == 2

@@ -17,7 +17,6 @@ from pydantic import BaseModel
 
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.trust import Channel, writer_of
-from twoclocks.graph.port import Clock
 from twoclocks.service.recall_requests import RecallRequest, RecallResult
 from twoclocks.service.requests import (
     Caller,
@@ -27,6 +26,7 @@ from twoclocks.service.requests import (
     RetractResult,
     ReviseRequest,
     ReviseResult,
+    TimelineRequest,
 )
 
 if TYPE_CHECKING:
@@ -87,14 +87,7 @@ class Backend(Protocol):
         """POST /v1/facts/{fact_id}/retract."""
         ...
 
-    async def timeline(
-        self,
-        ctx: Context,
-        clock: Clock,
-        since: datetime | None,
-        until: datetime | None,
-        subject: str | None,
-    ) -> list[Fact]:
+    async def timeline(self, ctx: Context, req: TimelineRequest) -> list[Fact]:
         """GET /v1/timeline."""
         ...
 
@@ -149,17 +142,9 @@ class InProcessBackend:
         """Forget through MemoryService.retract."""
         return await self._runtime().service.retract(await self._caller(ctx), fact_id)
 
-    async def timeline(
-        self,
-        ctx: Context,
-        clock: Clock,
-        since: datetime | None,
-        until: datetime | None,
-        subject: str | None,
-    ) -> list[Fact]:
+    async def timeline(self, ctx: Context, req: TimelineRequest) -> list[Fact]:
         """Versions in time order through MemoryService.timeline."""
-        caller = await self._caller(ctx)
-        return await self._runtime().service.timeline(caller, clock, since, until, subject)
+        return await self._runtime().service.timeline(await self._caller(ctx), req)
 
     async def search_episodes(self, ctx: Context, query: str, k: int) -> EpisodeSearch:
         """Episodes through MemoryService.search_episodes."""
@@ -204,22 +189,10 @@ class HttpBackend:
         answer = await self._call("POST", f"/v1/facts/{_segment(fact_id)}/retract", {})
         return RetractResult.model_validate(answer)
 
-    async def timeline(
-        self,
-        ctx: Context,
-        clock: Clock,
-        since: datetime | None,
-        until: datetime | None,
-        subject: str | None,
-    ) -> list[Fact]:
+    async def timeline(self, ctx: Context, req: TimelineRequest) -> list[Fact]:
         """GET /v1/timeline."""
-        query = {
-            "clock": clock.value,
-            "since": since.isoformat() if since else None,
-            "until": until.isoformat() if until else None,
-            "subject": subject,
-        }
-        path = "/v1/timeline?" + urlencode({k: v for k, v in query.items() if v is not None})
+        query = req.model_dump(mode="json", exclude_none=True, exclude_defaults=True)
+        path = "/v1/timeline?" + urlencode(query)
         answer = await self._call("GET", path)
         return [Fact.model_validate(f) for f in answer["facts"]]
 

@@ -22,9 +22,8 @@ from mcp_types import ToolAnnotations
 from pydantic import Field, ValidationError
 
 from twoclocks.domain.errors import InvalidInput, TwoclocksError
-from twoclocks.domain.model import require_aware, require_one_line
+from twoclocks.domain.model import require_aware
 from twoclocks.domain.scope import Scope as RecallScope
-from twoclocks.graph.port import Clock
 from twoclocks.mcp_server.backends import (
     Backend,
     EpisodeSearch,
@@ -37,6 +36,7 @@ from twoclocks.service.requests import (
     RetractResult,
     ReviseRequest,
     ReviseResult,
+    TimelineRequest,
 )
 
 if TYPE_CHECKING:
@@ -148,11 +148,13 @@ had replaced, which stay ended; tell the person."""
 TIMELINE_DOC = """\
 List fact versions in time order on one clock: "world" orders by when things were
 true (valid_at), "system" by when memory learned them (created_at). Use it for
-"what changed", "when did we switch X", or to find an old version's fact_id.
-since is inclusive and until exclusive, both RFC 3339 with an offset; limit caps
-the rows (the rest are counted in `more`). Each version reads as a recall line, with
-`(recorded <created_at> until <expired_at>)`: when memory believed it (a belief a
-later record replaced says its end once, as `[believed until <expired_at>]`)."""
+"what changed", "when did we switch X", or to find an old version's fact_id; subject
+and predicate narrow it to one slot. It reads this session's workspace (and facts that
+apply everywhere), as recall does. since is inclusive and until exclusive, both RFC
+3339 with an offset; limit caps the rows (the rest are counted in `more`). Each version
+reads as a recall line, with `(recorded <created_at> until <expired_at>)`: when memory
+believed it (a belief a later record replaced says its end once, as `[believed until
+<expired_at>]`)."""
 
 SEARCH_EPISODES_DOC = """\
 Search the raw episodes facts came from (the person's own messages, tool events)
@@ -416,16 +418,29 @@ def build_server(backend: Backend) -> MCPServer:
         subject: Annotated[
             str | None, Field(description="only facts about this subject", max_length=500)
         ] = None,
+        predicate: Annotated[
+            str | None,
+            Field(description="only this slot name, e.g. 'deploy_target'", max_length=500),
+        ] = None,
         limit: Annotated[
             int, Field(ge=1, le=TIMELINE_LIMIT, description="most rows to return")
         ] = 100,
     ) -> str:
         with _tool_errors():
-            # The same rule as the HTTP route's subject (a NUL would reach the engine).
-            named = None if subject is None else require_one_line(subject, "subject")
-            rows = await backend.timeline(
-                ctx, Clock(clock), _time(since, "since"), _time(until, "until"), named
+            # The session's workspace, as every read: another project's history stays there.
+            req = TimelineRequest.model_validate(
+                _drop_none(
+                    {
+                        "clock": clock,
+                        "since": _time(since, "since"),
+                        "until": _time(until, "until"),
+                        "subject": subject,
+                        "predicate": predicate,
+                        "cwd": backend.cwd(ctx),
+                    }
+                )
             )
+            rows = await backend.timeline(ctx, req)
             return timeline_text(rows[:limit], max(0, len(rows) - limit), clock)
 
     @server.tool(title="Search episodes", description=SEARCH_EPISODES_DOC, annotations=reads)

@@ -40,7 +40,6 @@ from twoclocks.domain.write_plan import plan_write, raised_between
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import (
-    Clock,
     Episode,
     FactQuery,
     SlotAlias,
@@ -65,6 +64,7 @@ from twoclocks.service.requests import (
     ReviseResult,
     SplitAliasRequest,
     SplitAliasResult,
+    TimelineRequest,
 )
 from twoclocks.service.slot_aliases import SlotAliases
 from twoclocks.service.slot_judge import SlotJudge
@@ -408,29 +408,40 @@ class MemoryService:
         query = await self.fact_query(caller, req)
         return await self.store.count(caller.account, query)
 
-    async def fact_query(self, caller: Caller, req: FactsRequest) -> FactQuery:
-        """The store query of a read: its workspace, its slot (aliases merged), its filters."""
-        if req.all_workspaces and caller.writer is not Writer.PERSON:
+    def read_workspaces(
+        self, caller: Caller, cwd: str | None, all_workspaces: bool
+    ) -> tuple[str, ...] | None:
+        """The workspaces a read sees: cwd's (and the unplaced rows), or every one (None).
+
+        Every workspace is the person's own read; an agent's stays in its session's.
+        """
+        if all_workspaces and caller.writer is not Writer.PERSON:
             raise ReadNotAllowed(
                 "all_workspaces is for the person's own reads (the CLI): an agent reads "
                 "the facts of its session's workspace; drop all_workspaces"
             )
-        workspace = self.resolve_workspace(req.cwd)
-        predicate = req.predicate
-        if req.subject and predicate:
-            # Reads merge aliased slots: asking for ci_platform finds ci_provider.
-            predicate = (await self.store.slot_names(caller.account, req.subject)).get(
-                predicate, predicate
-            )
+        return None if all_workspaces else tuple(self.resolve_workspace(cwd).keys)
+
+    async def slot_name(
+        self, caller: Caller, subject: str | None, predicate: str | None
+    ) -> str | None:
+        """The slot a read names: reads merge aliased slots (ci_platform finds ci_provider)."""
+        if not (subject and predicate):
+            return predicate
+        return (await self.store.slot_names(caller.account, subject)).get(predicate, predicate)
+
+    async def fact_query(self, caller: Caller, req: FactsRequest) -> FactQuery:
+        """The store query of a read: its workspace, its slot (aliases merged), its filters."""
+        workspaces = self.read_workspaces(caller, req.cwd, req.all_workspaces)
         return FactQuery(
             now=self.clock(),
             subject=req.subject,
-            predicate=predicate,
+            predicate=await self.slot_name(caller, req.subject, req.predicate),
             as_of=req.as_of,
             as_believed=req.as_believed,
             include_history=req.include_history,
             include_later=req.include_later,
-            workspaces=None if req.all_workspaces else workspace.keys,
+            workspaces=workspaces,
             text=req.text,
             tier=req.tier,
             place=req.place,
@@ -454,17 +465,39 @@ class MemoryService:
         inside = {f.version_id for f in await self.facts(caller, here)}
         return sum(f.version_id not in inside for f in await self.facts(person, everywhere))
 
-    async def timeline(
-        self,
-        caller: Caller,
-        clock: Clock,
-        since: datetime | None = None,
-        until: datetime | None = None,
-        subject: str | None = None,
-    ) -> list[Fact]:
-        """Every version in time order on one clock: world (valid_at) or system (created_at)."""
-        rows = await self.store.timeline(caller.account, clock, since, until, subject)
+    async def timeline(self, caller: Caller, req: TimelineRequest) -> list[Fact]:
+        """Every version in time order on one clock: world (valid_at) or system (created_at).
+
+        In the caller's workspace, as every read: a session in one project does not read
+        another project's history (the person may, with ``all_workspaces``).
+        """
+        workspaces = self.read_workspaces(caller, req.cwd, req.all_workspaces)
+        rows = await self.store.timeline(
+            caller.account,
+            req.clock,
+            req.since,
+            req.until,
+            req.subject,
+            predicate=await self.slot_name(caller, req.subject, req.predicate),
+            workspaces=workspaces,
+        )
         return [Fact.of(v) for v in rows]
+
+    async def timeline_elsewhere(self, caller: Caller, req: TimelineRequest) -> int:
+        """How many versions the same timeline read finds across every workspace.
+
+        Asked when the caller's workspace had none, so the person learns that the history
+        lives elsewhere; the count is all an agent learns.
+        """
+        everywhere = await self.store.timeline(
+            caller.account,
+            req.clock,
+            req.since,
+            req.until,
+            req.subject,
+            predicate=await self.slot_name(caller, req.subject, req.predicate),
+        )
+        return len(everywhere)
 
     async def search_episodes(self, caller: Caller, query: str, k: int = 10) -> list[Episode]:
         """The raw episodes (the person's words, tool events) matching a query, newest first."""

@@ -30,6 +30,7 @@ from twoclocks.domain.model import (
     require_printable,
 )
 from twoclocks.domain.trust import Channel, Writer
+from twoclocks.graph.port import Clock
 
 _STRICT = ConfigDict(extra="forbid", populate_by_name=True)
 
@@ -382,6 +383,42 @@ class FactsRequest(BaseModel):
                 "as_believed, or ask as_of the later date instead"
             )
         return self
+
+
+TIMELINE_TEXT = 500
+"""The longest subject or slot name a timeline read takes."""
+
+
+class TimelineRequest(BaseModel):
+    """A read of every version in time order on one clock, in the caller's workspace."""
+
+    model_config = _STRICT
+
+    clock: Clock = Field(Clock.WORLD, description="world orders by valid_at, system by created_at")
+    since: datetime | None = Field(None, description="inclusive")
+    until: datetime | None = Field(None, description="exclusive")
+    subject: Line | None = Field(None, max_length=TIMELINE_TEXT, description="only this subject")
+    predicate: Line | None = Field(
+        None,
+        max_length=TIMELINE_TEXT,
+        description="only this slot name (with subject: its aliases too, as GET /v1/facts)",
+    )
+    cwd: Text | None = Field(
+        None,
+        max_length=4096,
+        description="the session's working directory: its workspace's rows and the unplaced "
+        "ones (none: the unplaced ones only)",
+    )
+    all_workspaces: bool = Field(
+        False,
+        description="every workspace of the account (the person's CLI only; an agent's read "
+        "stays in its workspace: 403)",
+    )
+
+    @field_validator("since", "until")
+    @classmethod
+    def _aware(cls, value: datetime | None) -> datetime | None:
+        return require_aware(value)
 
 
 class Fact(BaseModel):
