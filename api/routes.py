@@ -276,7 +276,11 @@ async def graph_entities(
     return EntityList(entities=names)
 
 
-@router.get("/graph/neighbourhood", response_model=explore.Neighbourhood)
+@router.get(
+    "/graph/neighbourhood",
+    response_model=explore.Neighbourhood,
+    responses={403: {"model": ErrorBody, "description": "ReadNotAllowed: all_workspaces"}},
+)
 async def graph_neighbourhood(
     query: Annotated[explore.NeighbourhoodRequest, Query()], request: Request, who: CallerDep
 ) -> explore.Neighbourhood:

@@ -381,6 +381,37 @@ async def test_dragging_the_world_slider_to_a_past_date_shows_the_old_value_on_t
     assert await page.locator("#graph-diagram #diagram rect").count() == 2
 
 
+async def test_the_persons_screen_shows_facts_of_every_workspace_in_table_diagram_and_graph(
+    page: Any, site: tuple[str, str], tmp_path: Path
+) -> None:
+    # Facts written in two checkouts (an agent's task, a project fact) live in workspaces;
+    # the person's screen sends no directory, and must still show them, each with its place.
+    url, key = site
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir(), two.mkdir()
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        http.headers["Authorization"] = f"Bearer {await agent_key(http)}"
+        for cwd, value in ((one, "router cache"), (two, "login timeout")):
+            task = {"subject": "checkout", "predicate": "working_on", "object": value}
+            reply = await http.post("/v1/facts", json={**task, "cwd": str(cwd)})
+            assert reply.status_code == 201 and reply.json()["workspace"], reply.text
+    await sign_in(page, url, key)
+    row = page.locator("#facts tbody tr", has_text="router cache")
+    await row.wait_for()
+    await page.locator("#facts tbody tr", has_text="login timeout").wait_for()
+    assert "worktree:" in await row.inner_text()
+    # One worktree's slot history is its own: the other checkout's value is not a version.
+    await row.get_by_role("button", name="diagram").click()
+    await page.locator("#diagram").wait_for()
+    assert await page.locator("#diagram rect").count() == 1
+    await page.click("#to-graph")
+    await page.fill("#entity", "checkout")
+    await page.click("#graph-search button")
+    edges = page.locator("#edges")
+    await edges.get_by_text("checkout · working_on → router cache").wait_for()
+    await edges.get_by_text("checkout · working_on → login timeout").wait_for()
+
+
 async def test_a_fact_held_back_by_the_refusal_watch_is_restored_from_history(
     page: Any, live: tuple[str, str, Any]
 ) -> None:

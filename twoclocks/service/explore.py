@@ -36,6 +36,11 @@ class NeighbourhoodRequest(BaseModel):
         300, ge=1, le=MAX_NEIGHBOURHOOD, description="at most this many facts, nearest first"
     )
     cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
+    all_workspaces: bool = Field(
+        False,
+        description="every workspace of the account, not only cwd's (the person's reads: the "
+        "web screen; an agent's read stays in its workspace: 403)",
+    )
 
     @field_validator("as_of", "as_believed")
     @classmethod
@@ -65,7 +70,7 @@ async def neighbourhood(
         now=service.clock(),
         as_of=req.as_of,
         as_believed=req.as_believed,
-        workspaces=service.resolve_workspace(req.cwd).keys,
+        workspaces=service.read_workspaces(caller, req.cwd, req.all_workspaces),
     )
     rows = await service.store.traverse(caller.account, [req.entity], query, 1, req.limit)
     return Neighbourhood(entity=req.entity, facts=[Fact.of(v) for v in rows])

@@ -417,8 +417,8 @@ class MemoryService:
         """
         if all_workspaces and caller.writer is not Writer.PERSON:
             raise ReadNotAllowed(
-                "all_workspaces is for the person's own reads (the CLI): an agent reads "
-                "the facts of its session's workspace; drop all_workspaces"
+                "all_workspaces is for the person's own reads (the CLI, the web screen): an "
+                "agent reads the facts of its session's workspace; drop all_workspaces"
             )
         return None if all_workspaces else tuple(self.resolve_workspace(cwd).keys)
 

@@ -125,8 +125,17 @@ function versionDetail(svg, versions, zone) {
 }
 
 export async function showSlotHistory(host, fact, zone) {
-  const query = new URLSearchParams({ subject: fact.subject, predicate: fact.predicate, include_history: true });
-  const { facts } = await api("GET", `/v1/facts?${query}`);
+  const query = new URLSearchParams({
+    subject: fact.subject,
+    predicate: fact.predicate,
+    include_history: true,
+    all_workspaces: true,
+  });
+  // One slot's history is its workspace's: another worktree's values of the same name are
+  // that worktree's slot (a value that applies everywhere belongs to both).
+  const facts = (await api("GET", `/v1/facts?${query}`)).facts.filter(
+    (f) => !f.workspace || !fact.workspace || f.workspace === fact.workspace,
+  );
   host.innerHTML = "";
   const heading = document.createElement("h3");
   heading.textContent = `${fact.subject} · ${fact.predicate}: ${facts.length} version(s)`;

@@ -172,7 +172,8 @@ export async function renderFacts(root, settings, signOut) {
   function readQuery() {
     // Without history the table is "now": what holds, and what is believed to start later.
     const history = $("#history").checked;
-    const query = new URLSearchParams({ include_history: history, include_later: !history });
+    // The person's own screen: every workspace, each row's in its workspace column.
+    const query = new URLSearchParams({ include_history: history, include_later: !history, all_workspaces: true });
     for (const name of FILTERS) {
       const value = $(`#${name}`).value.trim();
       if (value) query.set(name, value);

@@ -65,7 +65,8 @@ export async function renderGraph(root, settings) {
   }
 
   async function around(entity) {
-    const query = new URLSearchParams({ entity, limit: PER_ENTITY });
+    // The person's screen: every workspace, each fact's own in its workspace column.
+    const query = new URLSearchParams({ entity, limit: PER_ENTITY, all_workspaces: true });
     for (const [name, when] of Object.entries(clocks())) if (when) query.set(name, when.toISOString());
     return (await api("GET", `/v1/graph/neighbourhood?${query}`)).facts;
   }

@@ -62,7 +62,7 @@ export function mergesPanel(host, showError, onChange) {
   }
 
   async function drawClose() {
-    const { close: pairs } = await api("GET", "/v1/aliases/close");
+    const { close: pairs } = await api("GET", "/v1/aliases/close?all_workspaces=true");
     empty(close, pairs, "None: every pair of names is plainly apart or merged.");
     for (const pair of pairs) {
       const item = document.createElement("li");
