@@ -413,9 +413,17 @@ async def episodes(
     who: CallerDep,
     query: Annotated[str, Query(min_length=1, max_length=2000, description="words to find")],
     k: Annotated[int, Query(ge=1, le=200, description="how many episodes (1-200)")] = 10,
+    cwd: Annotated[
+        str | None,
+        Query(
+            max_length=4096,
+            description="the session's working directory: its project's episodes and the "
+            "unplaced ones (none: the unplaced ones only)",
+        ),
+    ] = None,
 ) -> EpisodeList:
     """Search the raw episodes (the person's own words, tool events) facts came from."""
-    found = await runtime_of(request).service.search_episodes(who, query, k)
+    found = await runtime_of(request).service.search_episodes(who, query, k, cwd)
     return EpisodeList(status="rows" if found else "empty", episodes=found)
 
 

@@ -277,7 +277,7 @@ EXPORT_EPISODES = """
 MATCH (n:Episodic)
 WHERE n.group_id = $g
 RETURN n.uuid AS episode_id, n.source_description AS source, n.content AS content,
-       n.created_at_us AS created_at_us, n.valid_at_us AS valid_at_us
+       n.created_at_us AS created_at_us, n.valid_at_us AS valid_at_us, n.workspace AS workspace
 ORDER BY n.created_at_us, n.uuid
 """
 """Every episode of the account, oldest record first (for a backup)."""
@@ -286,7 +286,7 @@ EPISODES_BY_ID = """
 MATCH (n:Episodic)
 WHERE n.group_id = $g AND n.uuid IN $ids
 RETURN n.uuid AS episode_id, n.source_description AS source, n.content AS content,
-       n.created_at_us AS created_at_us, n.valid_at_us AS valid_at_us
+       n.created_at_us AS created_at_us, n.valid_at_us AS valid_at_us, n.workspace AS workspace
 ORDER BY n.created_at_us, n.uuid
 """
 """The episodes with these ids (those a fact's versions name), oldest record first."""

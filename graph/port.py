@@ -11,7 +11,7 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any, Protocol
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from twoclocks.domain.model import FactClass, FactVersion, Place, Plan, Tier
 from twoclocks.domain.temporal import world_instant
@@ -94,6 +94,11 @@ class Episode(BaseModel):
     content: str
     created_at: datetime
     valid_at: datetime
+    workspace: str | None = Field(
+        None,
+        description="the workspace it was said or done in (a read from another one does not "
+        "find it); None: no place, or kept before 2026-12-04",
+    )
 
 
 class QueuedTurn(BaseModel):
@@ -326,8 +331,13 @@ class Store(Protocol):
     async def save_account_settings(self, account: str, settings: str) -> bool:
         """Replace the account's settings (JSON text); False if there is no such account."""
 
-    async def search_episodes(self, account: str, text: str, k: int) -> list[Episode]:
-        """Episodes whose content matches the text (fulltext), newest first among matches."""
+    async def search_episodes(
+        self, account: str, text: str, k: int, workspaces: Collection[str] | None = None
+    ) -> list[Episode]:
+        """Episodes whose content matches the text (fulltext), newest first among matches.
+
+        ``workspaces`` as in ``FactQuery``: those workspaces' episodes and the unplaced ones.
+        """
 
     async def queue_turn(self, account: str, turn_id: str, payload: str, at: datetime) -> bool:
         """Queue a turn (JSON text) for the extractor; False when this id was queued before."""

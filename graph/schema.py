@@ -222,5 +222,7 @@ def episode_params(account: str, episode: Episode, encode: TimeEncoder) -> dict[
             "valid_at": encode(episode.valid_at),
             "created_at_us": to_us(episode.created_at),
             "valid_at_us": to_us(episode.valid_at),
+            # Only when there is one: a null in a property map is refused by some engines.
+            **({"workspace": episode.workspace} if episode.workspace else {}),
         },
     }

@@ -16,7 +16,7 @@ word ``ci`` (of ``ci provider`` and of ``Circle CI``), which no tokenizer finds 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable, Iterable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -529,33 +529,39 @@ async def traverse_leg(
 
 EPISODE_RETURN = (
     "n.uuid AS episode_id, n.source_description AS source, n.content AS content, "
-    "n.created_at_us AS created_at_us, n.valid_at_us AS valid_at_us"
+    "n.created_at_us AS created_at_us, n.valid_at_us AS valid_at_us, n.workspace AS workspace"
 )
 
 
 def episode_from_row(row: Sequence[Any]) -> Episode:
     """An Episode from a row of EPISODE_RETURN columns."""
-    episode_id, source, content, created_us, valid_us = row
+    episode_id, source, content, created_us, valid_us, workspace = row
     created, valid = from_us(created_us), from_us(valid_us)
     if created is None or valid is None:
         raise ValueError(f"episode {episode_id} has no clocks")
     return Episode(
         episode_id=episode_id, source=source or "", content=content or "",
-        created_at=created, valid_at=valid,
+        created_at=created, valid_at=valid, workspace=workspace,
     )  # fmt: skip
 
 
 async def search_episodes_leg(
-    rows: Rows, dialect: Dialect, account: str, text: str, k: int
+    rows: Rows,
+    dialect: Dialect,
+    account: str,
+    text: str,
+    k: int,
+    workspaces: Collection[str] | None = None,
 ) -> list[Episode]:
     """Episodes whose content matches: those with every word first, then any word; newest
-    first within each."""
+    first within each. ``workspaces``: only theirs and the unplaced ones (None: all)."""
     terms = query_terms(text)
     if not terms or k <= 0:
         return []
+    placed = "" if workspaces is None else " AND (n.workspace IS NULL OR n.workspace IN $ws)"
     statement = (
-        f"{dialect.episode_call}\nWITH n, score WHERE n.group_id = $g AND NOT n.uuid IN $seen\n"
-        f"RETURN {EPISODE_RETURN}\nORDER BY n.created_at_us DESC, n.uuid\nLIMIT $k"
+        f"{dialect.episode_call}\nWITH n, score WHERE n.group_id = $g AND NOT n.uuid IN $seen"
+        f"{placed}\nRETURN {EPISODE_RETURN}\nORDER BY n.created_at_us DESC, n.uuid\nLIMIT $k"
     )
     out: list[Episode] = []
     queries = [dialect.fulltext.all_of("content", terms)]
@@ -563,7 +569,8 @@ async def search_episodes_leg(
         queries.append(dialect.fulltext.any_of("content", terms))
     for ftq in queries:
         params = {"g": account, "ftq": ftq, "k": k - len(out),
-                  "seen": [e.episode_id for e in out]}  # fmt: skip
+                  "seen": [e.episode_id for e in out],
+                  "ws": None if workspaces is None else list(workspaces)}  # fmt: skip
         out.extend(episode_from_row(row) for row in await rows(statement, params))
         if len(out) >= k:
             break

@@ -355,12 +355,23 @@ async def test_http_backend_forwards_to_a_running_server(
         v1 = V1Client(url, key, timeout=10)
         backend = HttpBackend(v1, str(session_dir))
         async with Client(build_server(backend)) as client:
-            stored = await _remember(client, subject="db", predicate="engine", object="Postgres 16")
+            stored = await _remember(
+                client, subject="db", predicate="engine", object="Postgres 16",
+                evidence="the db engine is Postgres 16",
+            )  # fmt: skip
             recalled = await client.call_tool("recall", {"query": "Postgres database engine"})
+            # Both reads carry the session's directory: the fact and its words are this
+            # worktree's, so without it both would answer nothing.
+            history = await client.call_tool("timeline", {"subject": "db"})
+            said = await client.call_tool("search_episodes", {"query": "Postgres"})
             missing = await client.call_tool("retract", {"fact_id": "nope"})
             # A model-supplied id stays one path segment: it cannot reach another route.
             sneaky = await client.call_tool("retract", {"fact_id": "../../healthz"})
     assert "db · engine: Postgres 16 (since " in _read(recalled)
+    assert "db · engine: Postgres 16 (" in _read(history)
+    assert [e["content"] for e in said.structured_content["episodes"]] == [
+        "the db engine is Postgres 16"
+    ]
     assert stored["workspace"] == f"worktree:{os.path.realpath(session_dir)}"
     assert "FactNotFound" in _error_text(missing)
     assert sneaky.is_error

@@ -507,10 +507,14 @@ class FalkorDBStore(KeyStore):
         rows = search.reader(await self._graph(account))
         return await search_cypher.traverse_leg(rows, account, entities, query, depth, k)
 
-    async def search_episodes(self, account: str, text: str, k: int) -> list[Episode]:
+    async def search_episodes(
+        self, account: str, text: str, k: int, workspaces: Collection[str] | None = None
+    ) -> list[Episode]:
         """Episodes whose content matches the text, newest first among matches."""
         rows = search.reader(await self._graph(account))
-        return await search_cypher.search_episodes_leg(rows, search.DIALECT, account, text, k)
+        return await search_cypher.search_episodes_leg(
+            rows, search.DIALECT, account, text, k, workspaces
+        )
 
 
 def _unix_client(socket_path: str) -> FalkorDB:

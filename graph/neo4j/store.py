@@ -495,8 +495,10 @@ class Neo4jStore(KeyStore):
             self._rows, check_account(account), entities, query, depth, k
         )
 
-    async def search_episodes(self, account: str, text: str, k: int) -> list[Episode]:
+    async def search_episodes(
+        self, account: str, text: str, k: int, workspaces: Collection[str] | None = None
+    ) -> list[Episode]:
         """Episodes whose content matches the text, newest first among matches."""
         return await search_cypher.search_episodes_leg(
-            self._rows, search.DIALECT, check_account(account), text, k
+            self._rows, search.DIALECT, check_account(account), text, k, workspaces
         )

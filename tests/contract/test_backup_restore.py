@@ -19,7 +19,7 @@ from storekit import T0, FakeClock, Writer, fresh_account
 from twoclocks import bootstrap
 from twoclocks.api.app import create_app
 from twoclocks.domain.account_settings import AccountSettings
-from twoclocks.domain.errors import AccountNotEmpty, InvalidInput, WriteNotAllowed
+from twoclocks.domain.errors import AccountNotEmpty, InvalidInput, ReadNotAllowed, WriteNotAllowed
 from twoclocks.domain.model import FactClass, Place, RetiredReason, Tier
 from twoclocks.domain.trust import Channel
 from twoclocks.domain.trust import Writer as WriterKind
@@ -209,6 +209,18 @@ async def test_only_the_person_may_restore_a_backup(store: Store, account: str) 
     service = service_on(store, FakeClock())
     with pytest.raises(WriteNotAllowed):
         await restore_backup(service, Accounts(store, lambda: T0), agent, read_backup([]), False)
+
+
+async def test_only_the_person_may_export_a_backup(store: Store, account: str) -> None:
+    # A backup is every workspace's facts and the person's words: an agent's read stays in
+    # its session's workspace (DESIGN §4), so its key exports nothing.
+    await store.save_episode(
+        account,
+        Episode(episode_id="e1", source="remember", content="x", created_at=T0, valid_at=T0),
+    )
+    with pytest.raises(ReadNotAllowed):
+        await anext(export_backup(store, Caller(account=account)))
+    assert [line async for line in export_backup(store, person(account))]
 
 
 @pytest.mark.parametrize(

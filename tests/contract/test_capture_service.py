@@ -14,6 +14,7 @@ import pytest
 from storekit import FakeClock
 
 from twoclocks.domain.account_settings import AccountSettings
+from twoclocks.domain.model import Place
 from twoclocks.domain.places import Workspace
 from twoclocks.graph.port import Store
 from twoclocks.service.accounts import Accounts
@@ -91,6 +92,11 @@ async def test_captured_facts_are_observed_and_point_to_the_event(rig: Rig) -> N
     assert done.event_id in {e.episode_id for e in found}
     evidence = await rig.store.search_episodes(rig.caller.account, "captured", 50)
     assert any(done.event_id in e.content for e in evidence)  # the fact's evidence names it
+    # The event is kept in its session's project: another project's search does not find it.
+    (event,) = [e for e in found if e.episode_id == done.event_id]
+    assert event.workspace == rig.resolve("/src/acme-web").key_for(Place.PROJECT)
+    elsewhere = await rig.memory.search_episodes(rig.caller, "acme", 50, "/elsewhere")
+    assert done.event_id not in {e.episode_id for e in elsewhere}
 
 
 async def test_capture_off_stores_nothing_and_on_again_resumes(rig: Rig) -> None:

@@ -20,7 +20,7 @@ from twoclocks.domain.errors import (
 )
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.trust import Writer
-from twoclocks.graph.port import Store
+from twoclocks.graph.port import Episode, Store
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import (
     Caller,
@@ -406,3 +406,35 @@ async def test_a_read_returns_the_workspaces_rows_plus_rows_with_no_place_timeli
         await seen(agent, all_workspaces=True)
     elsewhere = TimelineRequest(cwd="/w/two", predicate="working_on", subject="api")
     assert await svc.timeline_elsewhere(agent, elsewhere) == 2
+
+
+async def test_a_read_returns_the_workspaces_rows_plus_rows_with_no_place_episodes_too(
+    store: Store, account: str
+) -> None:
+    # The person's words said in one checkout are not searchable from another project's
+    # session; words kept with no place are found from everywhere.
+    svc, clock = two_worktrees(store)
+    agent = Caller(account=account, writer=Writer.AGENT)
+    said = "we deploy the router to Fly.io from now on"
+    req = RememberRequest(
+        subject="router", predicate="deploy_target", object="Fly.io", cwd="/w/one", evidence=said
+    )
+    await svc.remember(agent, req)
+    clock.tick(seconds=60)
+    unplaced = Episode(
+        episode_id=uuid.uuid4().hex,
+        source="remember",
+        content="the router deploys on Fridays",
+        created_at=clock.now,
+        valid_at=clock.now,
+    )
+    await store.save_episode(account, unplaced)
+
+    async def found(cwd: str | None) -> list[str]:
+        return [e.content for e in await svc.search_episodes(agent, "router", 10, cwd)]
+
+    assert sorted(await found("/w/one")) == sorted([said, unplaced.content])
+    assert await found("/w/two") == [unplaced.content]
+    assert await found(None) == [unplaced.content]
+    kept = {e.content: e.workspace for e in await store.export_episodes(account)}
+    assert kept == {said: "worktree:/w/one", unplaced.content: None}

@@ -148,7 +148,8 @@ class InProcessBackend:
 
     async def search_episodes(self, ctx: Context, query: str, k: int) -> EpisodeSearch:
         """Episodes through MemoryService.search_episodes."""
-        found = await self._runtime().service.search_episodes(await self._caller(ctx), query, k)
+        caller = await self._caller(ctx)
+        found = await self._runtime().service.search_episodes(caller, query, k, self.cwd(ctx))
         hits = [EpisodeHit.model_validate(e.model_dump()) for e in found]
         return EpisodeSearch(status="rows" if hits else "empty", episodes=hits)
 
@@ -198,7 +199,8 @@ class HttpBackend:
 
     async def search_episodes(self, ctx: Context, query: str, k: int) -> EpisodeSearch:
         """GET /v1/episodes."""
-        answer = await self._call("GET", "/v1/episodes?" + urlencode({"query": query, "k": k}))
+        asked = {"query": query, "k": k} | ({"cwd": self._cwd} if self._cwd else {})
+        answer = await self._call("GET", "/v1/episodes?" + urlencode(asked))
         return EpisodeSearch.model_validate(answer)
 
 

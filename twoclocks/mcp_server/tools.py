@@ -158,8 +158,9 @@ believed it (a belief a later record replaced says its end once, as `[believed u
 
 SEARCH_EPISODES_DOC = """\
 Search the raw episodes facts came from (the person's own messages, tool events)
-for quotes and context that short facts leave out. status "empty" means no episode
-matched: that is a measured "no record", not an error."""
+for quotes and context that short facts leave out, in this session's project (and what
+was kept with no place). status "empty" means no episode matched: that is a measured
+"no record", not an error."""
 
 
 # -- translating errors at this edge -----------------------------------------------------

@@ -22,7 +22,13 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from twoclocks.domain.account_settings import AccountSettings
-from twoclocks.domain.errors import AccountNotEmpty, InvalidInput, WriteConflict, WriteNotAllowed
+from twoclocks.domain.errors import (
+    AccountNotEmpty,
+    InvalidInput,
+    ReadNotAllowed,
+    WriteConflict,
+    WriteNotAllowed,
+)
 from twoclocks.domain.model import FactVersion, Plan, require_one_line, require_text
 from twoclocks.domain.slot_names import fact_text
 from twoclocks.domain.trust import Writer
@@ -48,7 +54,15 @@ def backup_line(record: str, fields: dict[str, Any]) -> str:
 
 
 async def export_backup(store: Store, caller: Caller) -> AsyncIterator[str]:
-    """Every line of the account's backup: settings, aliases, pairs apart, episodes, versions."""
+    """Every line of the account's backup: settings, aliases, pairs apart, episodes, versions.
+
+    Every workspace's facts and the person's words: the person's own read, like restoring.
+    """
+    if caller.writer is not Writer.PERSON:
+        raise ReadNotAllowed(
+            "a backup holds every workspace's facts and the person's own words: export with "
+            "the person's key (`twoclocks export`, outside an agent's shell), not an agent's"
+        )
     account = caller.account
     raw = await store.account_settings(account)
     if raw:

@@ -39,7 +39,7 @@ from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Episode, Store
 from twoclocks.secret_scan import secret_in
 from twoclocks.service.capture_pending import PendingEvents
-from twoclocks.service.memory import MemoryService
+from twoclocks.service.memory import MemoryService, place_of_words
 from twoclocks.service.requests import Caller, RememberRequest
 from twoclocks.service.turns import TurnService
 
@@ -263,6 +263,7 @@ class CaptureService:
                 content=episode_text(raw, event),
                 created_at=at,
                 valid_at=at,
+                workspace=place_of_words(self.resolve_workspace, event.cwd),
             ),
         )
 

@@ -23,6 +23,7 @@ from twoclocks.domain.model import (
     FactClass,
     FactVersion,
     Incoming,
+    Place,
     Plan,
     RetiredReason,
     require_printable,
@@ -77,6 +78,21 @@ RecordClock = Callable[[], datetime]
 IdFactory = Callable[[], str]
 SettingsLookup = Callable[[str], Awaitable[AccountSettings]]
 WorkspaceResolver = Callable[[str | None], Workspace]
+
+
+def place_of_words(resolve: WorkspaceResolver, cwd: str | None) -> str | None:
+    """The workspace key a session's words and tool events are kept under: its project's.
+
+    A session in one project does not search another project's words (DESIGN §4); the
+    worktrees of one project share theirs, as they share its facts. None when the directory
+    names no place (or cannot be read: the words are kept, unplaced, rather than lost).
+    """
+    if not cwd:
+        return None
+    try:
+        return resolve(cwd).key_for(Place.PROJECT)
+    except TwoclocksError:
+        return None
 
 
 def incoming(**fields: Any) -> Incoming:
@@ -178,6 +194,7 @@ class MemoryService:
                     content=req.evidence,
                     created_at=now,
                     valid_at=new.valid_at,
+                    workspace=new.workspace,  # where the fact it carries applies
                 ),
             )
 
@@ -499,14 +516,21 @@ class MemoryService:
         )
         return len(everywhere)
 
-    async def search_episodes(self, caller: Caller, query: str, k: int = 10) -> list[Episode]:
-        """The raw episodes (the person's words, tool events) matching a query, newest first."""
+    async def search_episodes(
+        self, caller: Caller, query: str, k: int = 10, cwd: str | None = None
+    ) -> list[Episode]:
+        """The raw episodes (the person's words, tool events) matching a query, newest first.
+
+        In cwd's workspace, as every read (and the episodes kept with no place).
+        """
         text = require_printable(query, "query").strip()
         if not text:
             raise InvalidInput("query is blank: ask in words, e.g. 'router cache'")
         if not 1 <= k <= 200:
             raise InvalidInput(f"k must be between 1 and 200, not {k}")
-        return await self.store.search_episodes(caller.account, text, k)
+        where = require_printable(cwd, "cwd") if cwd else None
+        workspaces = self.read_workspaces(caller, where, all_workspaces=False)
+        return await self.store.search_episodes(caller.account, text, k, workspaces)
 
     async def export(self, caller: Caller) -> AsyncIterator[Fact]:
         """Every version with both clocks, for NDJSON export."""

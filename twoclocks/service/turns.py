@@ -34,7 +34,7 @@ from twoclocks.domain.trust import Channel, Writer, value_in_evidence
 from twoclocks.graph.port import Episode, QueuedTurn, Store
 from twoclocks.secret_scan import secret_in
 from twoclocks.service.held import HeldFacts, turn_source
-from twoclocks.service.memory import MemoryService
+from twoclocks.service.memory import MemoryService, place_of_words
 from twoclocks.service.requests import Caller, RememberRequest
 from twoclocks.service.slot_judge import SlotJudgeState
 
@@ -160,6 +160,7 @@ class TurnService:
                 content=turn_episode(turn),
                 created_at=now,
                 valid_at=now,
+                workspace=place_of_words(self.memory.resolve_workspace, turn.cwd),
             ),
         )
         if not created:
