@@ -115,7 +115,7 @@ def check_claude_tool(setup: Setup, claude: str) -> None:
     run.check(
         "claude -p, stand-in model: the failed tool call and the turn are stored before "
         "claude exits (capture hooks `asyncRewake`)",
-        *delivered_before_exit(url, data_dir, prompt),
+        *delivered_before_exit(url, data_dir, project, prompt),
     )
     tool = "mcp__twoclocks__recall"
     with FakeMessagesApi(tool=tool, tool_input={"query": "which CI do we use"}) as api:

@@ -129,9 +129,9 @@ def check_codex_tool(setup: Setup, codex: str) -> None:
         *block_in(api.requests),
     )
     failed = episodes_holding(
-        url, data_dir, "the shell of codex", CALL_ID, '"twoclocks_exit_code": 3'
+        url, data_dir, project, "the shell of codex", CALL_ID, '"twoclocks_exit_code": 3'
     )
-    turns = episodes_holding(url, data_dir, prompt, prompt, source="turn:codex")
+    turns = episodes_holding(url, data_dir, project, prompt, prompt, source="turn:codex")
     run.check(
         "codex exec, stand-in model: the failed command's PostToolUse carries its exit "
         "status (read from the rollout), and the turn is stored",

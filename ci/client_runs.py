@@ -173,18 +173,20 @@ def first_fact(answer: str) -> str:
 
 
 def episodes_holding(
-    url: str, data_dir: Path, query: str, *texts: str, source: str | None = None
+    url: str, data_dir: Path, cwd: Path, query: str, *texts: str, source: str | None = None
 ) -> int:
-    """How many episodes GET /v1/episodes finds for ``query`` that hold every one of
-    ``texts`` (and come from ``source``, when given)."""
-    path = "/v1/episodes?" + urllib.parse.urlencode({"query": query, "k": 50})
+    """How many episodes GET /v1/episodes finds for ``query``, asked from ``cwd`` (the
+    session's directory: episodes are kept in its project), that hold every one of ``texts``
+    (and come from ``source``, when given)."""
+    asked = {"query": query, "k": 50, "cwd": str(cwd)}
+    path = "/v1/episodes?" + urllib.parse.urlencode(asked)
     found = api_get(url, data_dir, path)["episodes"]
     return sum(
         1 for e in found if all(t in e["content"] for t in texts) and source in (None, e["source"])
     )
 
 
-def delivered_before_exit(url: str, data_dir: Path, prompt: str) -> tuple[bool, str]:
+def delivered_before_exit(url: str, data_dir: Path, project: Path, prompt: str) -> tuple[bool, str]:
     """Whether the failed Bash call and the finished turn were stored by the time
     `claude -p` exited: no drain, no wait, nothing left in the spool.
 
@@ -196,9 +198,9 @@ def delivered_before_exit(url: str, data_dir: Path, prompt: str) -> tuple[bool, 
     spool = data_dir / "spool.jsonl"
     spooled = spool.exists() and TOOL_USE_ID in spool.read_text()
     failed = episodes_holding(
-        url, data_dir, "the agent's Bash tool", TOOL_USE_ID, "PostToolUseFailure"
+        url, data_dir, project, "the agent's Bash tool", TOOL_USE_ID, "PostToolUseFailure"
     )
-    turns = episodes_holding(url, data_dir, prompt, prompt, source="turn:claude-code")
+    turns = episodes_holding(url, data_dir, project, prompt, prompt, source="turn:claude-code")
     detail = f"{failed} PostToolUseFailure episode(s) with {TOOL_USE_ID}, {turns} turn(s)" + (
         "; the tool event was spooled" if spooled else ""
     )

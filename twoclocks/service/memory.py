@@ -489,16 +489,7 @@ class MemoryService:
         another project's history (the person may, with ``all_workspaces``).
         """
         workspaces = self.read_workspaces(caller, req.cwd, req.all_workspaces)
-        rows = await self.store.timeline(
-            caller.account,
-            req.clock,
-            req.since,
-            req.until,
-            req.subject,
-            predicate=await self.slot_name(caller, req.subject, req.predicate),
-            workspaces=workspaces,
-        )
-        return [Fact.of(v) for v in rows]
+        return [Fact.of(v) for v in await self._timeline_rows(caller, req, workspaces)]
 
     async def timeline_elsewhere(self, caller: Caller, req: TimelineRequest) -> int:
         """How many versions the same timeline read finds across every workspace.
@@ -506,15 +497,21 @@ class MemoryService:
         Asked when the caller's workspace had none, so the person learns that the history
         lives elsewhere; the count is all an agent learns.
         """
-        everywhere = await self.store.timeline(
+        return len(await self._timeline_rows(caller, req, workspaces=None))
+
+    async def _timeline_rows(
+        self, caller: Caller, req: TimelineRequest, workspaces: tuple[str, ...] | None
+    ) -> list[FactVersion]:
+        predicate = await self.slot_name(caller, req.subject, req.predicate)
+        return await self.store.timeline(
             caller.account,
             req.clock,
             req.since,
             req.until,
             req.subject,
-            predicate=await self.slot_name(caller, req.subject, req.predicate),
+            predicate=predicate,
+            workspaces=workspaces,
         )
-        return len(everywhere)
 
     async def search_episodes(
         self, caller: Caller, query: str, k: int = 10, cwd: str | None = None
