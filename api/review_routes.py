@@ -23,7 +23,11 @@ _ACTS: dict[int | str, dict[str, Any]] = {
 router = APIRouter(prefix="/v1", tags=["review"])
 
 
-@router.get("/held", response_model=HeldList)
+@router.get(
+    "/held",
+    response_model=HeldList,
+    responses={403: {"model": ErrorBody, "description": "ReadNotAllowed: not the person"}},
+)
 async def held(request: Request, who: CallerDep) -> HeldList:
     """Facts a model wrote that rode refused turns and were held back, newest first."""
     return await runtime_of(request).turns.held.held(who)

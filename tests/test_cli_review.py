@@ -66,6 +66,8 @@ async def test_held_lists_a_held_back_fact_and_only_the_person_restores_it(
     assert fact_id[:12] in listed and value in listed and "[held_back]" in listed
     refused = await asyncio.to_thread(as_agent, live, "POST", f"/v1/held/{fact_id}/restore")
     assert refused.status_code == 403 and refused.json()["error"] == "WriteNotAllowed"
+    unlisted = await asyncio.to_thread(as_agent, live, "GET", "/v1/held")
+    assert unlisted.status_code == 403 and unlisted.json()["error"] == "ReadNotAllowed"
     assert f"restored {fact_id}" in await live.ok("held", "restore", fact_id[:12])
     assert "nothing held back" in await live.ok("held")
     assert value in await live.ok("facts")

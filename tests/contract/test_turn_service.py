@@ -14,7 +14,7 @@ from dropped_cancel import dropping_one_cancel
 from fake_llm import FakeLLM, fact, facts, serving
 from storekit import FakeClock
 
-from twoclocks.domain.errors import FactNotRetracted, WriteNotAllowed
+from twoclocks.domain.errors import FactNotRetracted, ReadNotAllowed, WriteNotAllowed
 from twoclocks.domain.model import RetiredReason
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.trust import Channel, Writer
@@ -393,10 +393,13 @@ async def test_refusal_watch_holds_back_a_model_fact_that_rides_two_refused_turn
     rig.clock.tick(days=2)
     await rig.turn(refused(2))
     assert RISKY[2] not in [o for _, o, _ in await rig.facts()]
-    held = (await rig.turns.held.held(rig.caller)).held
+    person = Caller(account=rig.account, writer=Writer.PERSON, channel=Channel.CLI)
+    held = (await rig.turns.held.held(person)).held
     assert [(h.fact.fact_id, h.fact.retired_reason) for h in held] == [
         (fact_id, RetiredReason.HELD_BACK)
     ]
+    with pytest.raises(ReadNotAllowed):  # every workspace's: the person's review only
+        await rig.turns.held.held(rig.caller)
     recall = RecallService(store, lambda: rig.clock.now, None, rig.resolve, UTC)
     assert RISKY[2] not in (await recall.block(rig.caller, BlockRequest(cwd=CWD))).text
 
@@ -427,7 +430,8 @@ async def test_refusal_watch_keeps_a_fact_a_turn_answered_normally(store: Store)
     await rig.turn(refused(1))
     await rig.turn(refused(2))
     assert RISKY[2] in [o for _, o, _ in await rig.facts()]
-    assert (await rig.turns.held.held(rig.caller)).held == []
+    person = Caller(account=rig.account, writer=Writer.PERSON, channel=Channel.CLI)
+    assert (await rig.turns.held.held(person)).held == []
 
 
 async def test_refusal_watch_never_holds_back_what_the_person_said(store: Store) -> None:

@@ -16,7 +16,7 @@ from datetime import datetime
 from pydantic import BaseModel, Field
 
 from twoclocks.capture.turns import Turn
-from twoclocks.domain.errors import FactNotRetracted, WriteNotAllowed
+from twoclocks.domain.errors import FactNotRetracted, ReadNotAllowed, WriteNotAllowed
 from twoclocks.domain.model import FactStatus, FactVersion, RetiredReason
 from twoclocks.domain.refusal_watch import MODEL_WRITERS, Answered, Sighting, hold_back
 from twoclocks.domain.temporal import last_version, status_of
@@ -113,7 +113,16 @@ class HeldFacts:
         return found
 
     async def held(self, caller: Caller) -> HeldList:
-        """Every fact of the account the refusal watch holds back now, newest first."""
+        """Every fact of the account the refusal watch holds back now, newest first.
+
+        Every workspace's: the person's review (the web screen, `twoclocks held`), like
+        restoring one; an agent's read stays in its session's workspace.
+        """
+        if caller.writer is not Writer.PERSON:
+            raise ReadNotAllowed(
+                "only the person lists held-back facts (every workspace's): use "
+                "`twoclocks held` or the web screen"
+            )
         rows = await self.store.query(
             caller.account, FactQuery(now=self.clock(), include_history=True)
         )
