@@ -115,8 +115,9 @@ class HeldFacts:
     async def held(self, caller: Caller) -> HeldList:
         """Every fact of the account the refusal watch holds back now, newest first.
 
-        Every workspace's: the person's review (the web screen, `twoclocks held`), like
-        restoring one; an agent's read stays in its session's workspace.
+        The person's review (the web screen, `twoclocks held`), like restoring one: these
+        facts are held back from every model's reads, and an agent key listing them would
+        undo the hold (and read every workspace's).
         """
         if caller.writer is not Writer.PERSON:
             raise ReadNotAllowed(
