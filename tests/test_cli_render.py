@@ -6,7 +6,9 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from twoclocks.cli_render import (
+    empty_line,
     fact_line,
+    facts_lines,
     merge_lines,
     remember_lines,
     retract_lines,
@@ -341,3 +343,28 @@ def test_a_retract_that_leaves_its_slot_empty_says_what_stays_ended_and_the_ways
         "`twoclocks revise 422c592abc52 --reason corrected` believes that again; "
         "if a value holds again, remember it",
     ]
+
+
+def test_a_read_across_every_workspace_names_each_rows_workspace() -> None:
+    # Two checkouts' `working_on`: without the place they read as two current values of
+    # one slot. A value that applies everywhere has no place to name.
+    utc = ZoneInfo("UTC")
+    base = {"fact_id": "f6a3e87e41d2aaaa", "subject": "api", "predicate": "working_on",
+            "valid_at": "2026-12-04T23:51:00Z", "tier": "asserted"}  # fmt: skip
+    hotfix = base | {"object": "login timeout", "workspace": "worktree:/src/api-hotfix"}
+    main = base | {"object": "router cache", "workspace": "worktree:/src/api"}
+    everywhere = base | {"object": "docs", "workspace": None}
+    now = datetime(2026, 12, 5, tzinfo=UTC)
+    lines = facts_lines([hotfix, main, everywhere], utc, now, with_place=True)
+    assert lines[0].endswith("login timeout  (from 2026-12-04 23:51 +00, asserted)  "
+                             "[worktree:/src/api-hotfix]")  # fmt: skip
+    assert lines[1].endswith("[worktree:/src/api]") and lines[2].endswith("asserted)")
+    assert "[worktree" not in facts_lines([hotfix], utc, now)[0]  # one workspace's read
+
+
+def test_an_empty_timeline_counts_versions_elsewhere_not_facts() -> None:
+    assert empty_line(6, "version") == (
+        "result: empty here; 6 versions in other workspaces (add --all-workspaces to list them)"
+    )
+    assert empty_line(1).startswith("result: empty here; 1 fact in other")
+    assert empty_line(None) == "result: empty"

@@ -25,7 +25,9 @@ from twoclocks.cli_render import (
     fact_line,
     facts_lines,
     later_lines,
+    line_of,
     parse_when,
+    placed,
     remember_lines,
     retract_lines,
     revise_lines,
@@ -263,9 +265,9 @@ def facts(
     elif not answer["facts"]:
         show(answer, False, [empty_line(answer.get("elsewhere"))])
     elif now_read:
-        show(answer, False, facts_lines(answer["facts"], zone.info, asked_at))
+        show(answer, False, facts_lines(answer["facts"], zone.info, asked_at, all_workspaces))
     else:
-        show(answer, False, [fact_line(f, zone.info) for f in answer["facts"]])
+        show(answer, False, [line_of(f, zone.info, all_workspaces) for f in answer["facts"]])
 
 
 def revise(
@@ -365,9 +367,12 @@ def timeline(
     }
     answer = call("GET", "/v1/timeline?" + query_string(q))
     if as_json or not answer["facts"]:
-        show(answer, as_json, [empty_line(answer.get("elsewhere"))])
+        show(answer, as_json, [empty_line(answer.get("elsewhere"), "version")])
         return
-    show(answer, False, [timeline_line(f, clock.value, zone.info) for f in answer["facts"]])
+    lines = [timeline_line(f, clock.value, zone.info) for f in answer["facts"]]
+    if all_workspaces:
+        lines = [placed(line, f) for line, f in zip(lines, answer["facts"], strict=True)]
+    show(answer, False, lines)
 
 
 def export(

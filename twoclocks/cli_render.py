@@ -308,15 +308,24 @@ def retract_lines(answer: dict[str, Any]) -> list[str]:
     return lines
 
 
-def empty_line(elsewhere: int | None) -> str:
+def empty_line(elsewhere: int | None, noun: str = "fact") -> str:
     """What an empty read says, pointing at the other workspaces when they hold rows."""
     if not elsewhere:
         return "result: empty"
-    rows = "fact" if elsewhere == 1 else "facts"
+    rows = noun if elsewhere == 1 else f"{noun}s"
     return (
         f"result: empty here; {elsewhere} {rows} in other workspaces "
         "(add --all-workspaces to list them)"
     )
+
+
+def placed(line: str, fact: dict[str, Any]) -> str:
+    """A row of a read across every workspace, with the workspace it lives in.
+
+    Two checkouts' ``working_on`` read as two current values of one slot without it.
+    """
+    where = fact.get("workspace")
+    return f"{line}  [{on_one_line(where)}]" if where else line
 
 
 LATER_HEAD = "starts later (not true yet):"
@@ -333,8 +342,19 @@ def later_lines(current: list[str], later: list[str]) -> list[str]:
     return [*current, LATER_HEAD if current else f"nothing holds now; {LATER_HEAD}", *later]
 
 
-def facts_lines(facts: list[dict[str, Any]], zone: ZoneInfo, now: datetime) -> list[str]:
+def line_of(fact: dict[str, Any], zone: ZoneInfo, with_place: bool = False) -> str:
+    """A fact's line, with its workspace when the read spans every workspace."""
+    line = fact_line(fact, zone)
+    return placed(line, fact) if with_place else line
+
+
+def facts_lines(
+    facts: list[dict[str, Any]], zone: ZoneInfo, now: datetime, with_place: bool = False
+) -> list[str]:
     """A read of now: what holds, then what starts later (``valid_at`` after ``now``)."""
     later = [f for f in facts if datetime.fromisoformat(f["valid_at"]) > now]
     current = [f for f in facts if f not in later]
-    return later_lines([fact_line(f, zone) for f in current], [fact_line(f, zone) for f in later])
+    return later_lines(
+        [line_of(f, zone, with_place) for f in current],
+        [line_of(f, zone, with_place) for f in later],
+    )
