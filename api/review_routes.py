@@ -4,9 +4,9 @@ into the service function the CLI calls too; only the person may act on them."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 
 from twoclocks.api.routes import CallerDep, ErrorBody
 from twoclocks.api.state import runtime_of
@@ -40,9 +40,20 @@ async def restore_held(fact_id: str, request: Request, who: CallerDep) -> Restor
 
 
 @router.get("/review", response_model=ReviewList)
-async def to_review(request: Request, who: CallerDep) -> ReviewList:
+async def to_review(
+    request: Request,
+    who: CallerDep,
+    cwd: Annotated[
+        str | None,
+        Query(
+            max_length=4096,
+            description="an agent's session directory: its workspace's facts and the unplaced "
+            "ones (the person's key lists every workspace's)",
+        ),
+    ] = None,
+) -> ReviewList:
     """Facts the turn extractor wrote that the person has not reviewed, newest first."""
-    return await ReviewService(runtime_of(request).service).to_review(who)
+    return await ReviewService(runtime_of(request).service).to_review(who, cwd)
 
 
 @router.post("/review/{fact_id}/accept", response_model=Reviewed, responses=_ACTS)

@@ -464,6 +464,10 @@ async def test_review_lists_what_a_model_extracted_and_the_person_accepts_fixes_
     review = ReviewService(rig.memory)
     listed = {f.object: f.fact_id for f in (await review.to_review(person)).to_review}
     assert sorted(listed) == ["Postgres", "Redis", "SQS"]  # the person's own fact is not listed
+    # An agent lists its own session's workspace only (DESIGN §4), as every read of its.
+    mine = (await review.to_review(rig.caller, CWD)).to_review
+    assert sorted(f.object for f in mine) == ["Postgres", "Redis", "SQS"]
+    assert (await review.to_review(rig.caller, "/src/elsewhere")).to_review == []
     with pytest.raises(WriteNotAllowed):
         await review.accept(rig.caller, listed["SQS"])
     assert (await review.accept(person, listed["SQS"][:10])).action == "accepted"

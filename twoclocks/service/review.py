@@ -54,9 +54,13 @@ class ReviewService:
         self.clock = memory.clock
         self.new_id = memory.new_id
 
-    async def to_review(self, caller: Caller) -> ReviewList:
-        """Current facts the turn extractor wrote, in every workspace, not yet reviewed."""
-        rows = await self.store.query(caller.account, FactQuery(now=self.clock()))
+    async def to_review(self, caller: Caller, cwd: str | None = None) -> ReviewList:
+        """Current facts the turn extractor wrote, not yet reviewed: every workspace's for
+        the person; for anyone else, as every read, cwd's workspace and the unplaced ones."""
+        person = caller.writer is Writer.PERSON
+        workspaces = None if person else self.memory.read_workspaces(caller, cwd, False)
+        query = FactQuery(now=self.clock(), workspaces=workspaces)
+        rows = await self.store.query(caller.account, query)
         waiting = [
             Fact.of(v)
             for v in rows
