@@ -422,11 +422,15 @@ async def test_doctor_and_healthz_say_what_a_damaged_file_lost(tmp_path: Path) -
     try:
         async with serving(runtime) as url:
             lost = await asyncio.to_thread(check_load, url)
+            ready = await asyncio.to_thread(check_server, url)
             async with httpx.AsyncClient() as http:
                 health = (await http.get(url + "/healthz")).json()
     finally:
         await runtime.close()
     assert health["ready"] is True  # it serves what it has
     assert lost is not None and lost.ok is False
+    # doctor reads /healthz once: the server check's answer serves the load check (the
+    # server is gone by now, so a second read could not have answered).
+    assert check_load(url, ready.health) == lost
     assert "could not replay 1 command(s)" in lost.details[0]
     assert health["notices"] == list(lost.details)

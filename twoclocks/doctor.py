@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 from twoclocks import client_file
 from twoclocks.client_file import Target
@@ -33,6 +34,8 @@ class Check:
     ok: bool | None
     text: str
     details: tuple[str, ...] = ()
+    health: Mapping[str, Any] | None = field(default=None, compare=False, repr=False)
+    """The server check's /healthz answer, so the load check reads it without asking again."""
 
     def lines(self) -> Iterator[str]:
         """The check as printed."""
@@ -86,6 +89,7 @@ def check_server(url: str, url_from: str = "the default", data_dir: Path | None 
             True,
             f"server ready at {url} (store {body.get('store')}, model {body.get('model')}"
             f"{runtime})",
+            health=body if isinstance(body, dict) else None,
         )
     return Check(
         False,
@@ -94,14 +98,19 @@ def check_server(url: str, url_from: str = "the default", data_dir: Path | None 
     )
 
 
-def check_load(url: str) -> Check | None:
-    """What the store lost when the server loaded it (a damaged file), if anything."""
+def check_load(url: str, health: Mapping[str, Any] | None = None) -> Check | None:
+    """What the store lost when the server loaded it (a damaged file), if anything.
+
+    ``health``: the /healthz answer the server check already read (else it is asked).
+    """
     import httpx
 
-    try:
-        notices = httpx.get(url.rstrip("/") + "/healthz", timeout=HTTP_TIMEOUT_S).json()
-    except (httpx.HTTPError, ValueError):
-        return None  # the server check already said what is wrong with the server
+    notices: Any = health
+    if notices is None:
+        try:
+            notices = httpx.get(url.rstrip("/") + "/healthz", timeout=HTTP_TIMEOUT_S).json()
+        except (httpx.HTTPError, ValueError):
+            return None  # the server check already said what is wrong with the server
     lost = notices.get("notices") if isinstance(notices, dict) else None
     if not lost:
         return None
@@ -286,7 +295,7 @@ def run(
     started = time.monotonic()
     server = check_server(target.url, target.url_from, target.data_dir)
     checks = [server]
-    if server.ok and (lost := check_load(target.url)):
+    if server.ok and (lost := check_load(target.url, server.health)):
         checks.append(lost)
     checks.append(
         check_key(target.url, target.key, target.data_dir)
