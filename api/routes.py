@@ -44,7 +44,7 @@ from twoclocks.service.requests import (
     MergeSlotResult,
     RememberRequest,
     RememberResult,
-    ReplacedValue,
+    RetractResult,
     ReviseRequest,
     ReviseResult,
     SplitAliasRequest,
@@ -105,16 +105,10 @@ class FactList(BaseModel):
 
 
 class FactStatusReply(BaseModel):
-    """The fact a retract or reopen acted on."""
+    """The fact a reopen acted on."""
 
     fact_id: str
     status: str
-    left_ended: list[ReplacedValue] = Field(
-        default_factory=list,
-        description="retract only, when the slot holds no value after it: the values this "
-        "fact had replaced, which stay ended (a retract gives nothing back; revise with "
-        "reason corrected believes them again)",
-    )
 
 
 @router.post("/facts", status_code=201, response_model=RememberResult)
@@ -142,11 +136,10 @@ async def revise(
     return await runtime_of(request).service.revise(who, fact_id, body)
 
 
-@router.post("/facts/{fact_id}/retract", response_model=FactStatusReply, responses=_BY_ID)
-async def retract(fact_id: str, request: Request, who: CallerDep) -> FactStatusReply:
+@router.post("/facts/{fact_id}/retract", response_model=RetractResult, responses=_BY_ID)
+async def retract(fact_id: str, request: Request, who: CallerDep) -> RetractResult:
     """Forget a fact: closed on the record clock, kept as history."""
-    done = await runtime_of(request).service.retract(who, fact_id)
-    return FactStatusReply(fact_id=done.fact_id, status="retracted", left_ended=done.left_ended)
+    return await runtime_of(request).service.retract(who, fact_id)
 
 
 @router.post("/facts/{fact_id}/reopen", response_model=FactStatusReply, responses=_BY_ID)
