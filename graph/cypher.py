@@ -389,9 +389,12 @@ def _row_filters(q: FactQuery, params: dict[str, Any]) -> list[str]:
     conds = []
     if q.text:
         params["text"] = q.text.lower()
+        # The workspace too: on the person's screen of every workspace, "api-hotfix"
+        # narrows it to that checkout.
         conds.append(
             "(toLower(e.subject) CONTAINS $text OR toLower(e.predicate) CONTAINS $text"
-            " OR toLower(e.object) CONTAINS $text)"
+            " OR toLower(e.object) CONTAINS $text"
+            " OR (e.workspace IS NOT NULL AND toLower(e.workspace) CONTAINS $text))"
         )
     for field in ("tier", "place", "writer", "fact_class"):
         value = getattr(q, field)

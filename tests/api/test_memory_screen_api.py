@@ -4,6 +4,7 @@ GET /v1/facts filtered on the server, and GET /v1/facts/{id}/episodes."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import httpx
 import pytest
@@ -136,3 +137,20 @@ async def test_include_later_beside_a_clock_is_a_422_saying_what_to_drop(
         reply = await api.get("/v1/facts", params=params)
         assert reply.status_code == 422, reply.text
         assert "drop as_of and as_believed" in reply.json()["message"], reply.text
+
+
+async def test_the_text_filter_finds_a_checkouts_rows_by_its_workspace(
+    api: httpx.AsyncClient, tmp_path: Path
+) -> None:
+    # The person's screen lists every workspace; typing a checkout's name narrows it.
+    hotfix, main = tmp_path / "api-hotfix", tmp_path / "api-main"
+    hotfix.mkdir(), main.mkdir()
+    for cwd, value in ((hotfix, "login timeout"), (main, "router cache")):
+        await remember(api, subject="api", predicate="working_on", object=value, cwd=str(cwd))
+    await remember(api, subject="team", predicate="standup", object="09:30")
+    every = {"all_workspaces": "true"}
+    headers = PERSON
+    reply = await api.get("/v1/facts", params={**every, "text": "API-HOTFIX"}, headers=headers)
+    assert [f["object"] for f in reply.json()["facts"]] == ["login timeout"]
+    reply = await api.get("/v1/facts", params={**every, "text": "09:30"}, headers=headers)
+    assert [f["object"] for f in reply.json()["facts"]] == ["09:30"]  # unplaced rows still match

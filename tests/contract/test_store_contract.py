@@ -355,6 +355,26 @@ async def test_query_keeps_this_workspace_and_unplaced_rows(
     assert [v.object for v in await store.query(account, FactQuery(now=now, limit=1))]
 
 
+async def test_the_text_filter_matches_subject_slot_value_or_workspace_in_any_case(
+    store: Store, writer: Writer, account: str
+) -> None:
+    await writer.write("api", "working_on", "login timeout", T0, workspace="worktree:/src/hotfix")
+    # Another slot: this raw writer (no service) would close a same-slot value elsewhere.
+    await writer.write("api", "current_task", "router cache", T0, workspace="worktree:/src/api")
+    await writer.write("team", "standup", "09:30", T0)
+    now = writer.clock.tick()
+
+    async def found(text: str) -> list[str]:
+        return sorted(v.object for v in await store.query(account, FactQuery(now=now, text=text)))
+
+    assert await found("HOTFIX") == ["login timeout"]
+    assert await found("_") == ["login timeout", "router cache"]
+    assert await found("Router") == ["router cache"]
+    assert await found("team") == ["09:30"]
+    assert await found("nowhere") == []
+    assert await store.count(account, FactQuery(now=now, text="src")) == 2
+
+
 async def test_a_page_of_a_query_is_its_limit_after_its_offset_and_count_ignores_both(
     store: Store, writer: Writer, account: str
 ) -> None:

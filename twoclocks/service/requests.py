@@ -343,7 +343,8 @@ class FactsRequest(BaseModel):
     text: Line | None = Field(
         None,
         max_length=MAX_TEXT,
-        description="only rows whose subject, slot name or value holds this text (any case)",
+        description="only rows whose subject, slot name, value or workspace holds this text "
+        "(any case)",
     )
     tier: Tier | None = Field(None, description="only this tier")
     place: Place | None = Field(None, description="only this place")
