@@ -352,9 +352,9 @@ def facts_lines(
     facts: list[dict[str, Any]], zone: ZoneInfo, now: datetime, with_place: bool = False
 ) -> list[str]:
     """A read of now: what holds, then what starts later (``valid_at`` after ``now``)."""
-    later = [f for f in facts if datetime.fromisoformat(f["valid_at"]) > now]
-    current = [f for f in facts if f not in later]
-    return later_lines(
-        [line_of(f, zone, with_place) for f in current],
-        [line_of(f, zone, with_place) for f in later],
-    )
+    current: list[str] = []
+    later: list[str] = []
+    for f in facts:
+        starts_later = datetime.fromisoformat(f["valid_at"]) > now
+        (later if starts_later else current).append(line_of(f, zone, with_place))
+    return later_lines(current, later)

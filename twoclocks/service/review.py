@@ -57,8 +57,8 @@ class ReviewService:
     async def to_review(self, caller: Caller, cwd: str | None = None) -> ReviewList:
         """Current facts the turn extractor wrote, not yet reviewed: every workspace's for
         the person; for anyone else, as every read, cwd's workspace and the unplaced ones."""
-        person = caller.writer is Writer.PERSON
-        workspaces = None if person else self.memory.read_workspaces(caller, cwd, False)
+        everywhere = caller.writer is Writer.PERSON
+        workspaces = self.memory.read_workspaces(caller, cwd, all_workspaces=everywhere)
         query = FactQuery(now=self.clock(), workspaces=workspaces)
         rows = await self.store.query(caller.account, query)
         waiting = [
