@@ -238,6 +238,25 @@ async def test_rows_from_elsewhere_rank_below_equally_good_rows_from_here(walled
     assert got[0]["fact_id"] == mine["fact_id"]
 
 
+async def test_a_slots_value_here_ranks_above_its_values_elsewhere(walled: World) -> None:
+    # A's task shares every word of the question but one; B's own task shares none, and
+    # still answers first when asked from B: the slot's value here is the one that holds.
+    await walled.remember(walled.a, subject="user", predicate="working_on", object="kafka lag")
+    mine = await walled.remember(
+        walled.b, subject="user", predicate="working_on", object="invoice export"
+    )
+    got = [
+        f
+        for f in await walled.recall(walled.b, "working on kafka lag", scope="wide")
+        if f["predicate"] == "working_on" and f["subject"] == "user"
+    ]
+    assert [(f["object"], f["elsewhere"]) for f in got] == [
+        ("invoice export", False),
+        ("kafka lag", True),
+    ]
+    assert got[0]["fact_id"] == mine["fact_id"]
+
+
 async def test_both_clocks_apply_across_projects(walled: World) -> None:
     await walled.project_fact(walled.a, "ingest", "queue", "RabbitMQ", valid_at=T1)
     await walled.project_fact(walled.a, "ingest", "queue", "Kafka topics", valid_at=T2)

@@ -11,7 +11,7 @@ it. A ``wide`` read sees every key registered to its own space or to a space it
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from enum import StrEnum
 from typing import TypeVar
 
@@ -22,9 +22,9 @@ IMPLICIT_SPACE = ""
 """The space of every checkout no configured space claims (no configured id is empty)."""
 
 ELSEWHERE_WEIGHT = 0.97
-"""A row from another workspace keeps 97% of its fused score: about two places lower at
-the top of a reciprocal-rank list, so an equally good row from here comes first, while a
-clearly better answer from another project still wins."""
+"""A row from another workspace keeps 97% of its score (about 0.03 at the top of a recall
+list), so an equally good row from here comes first, while a clearly better answer from
+another project still wins; of one slot, the value here always does (``here_first``)."""
 
 
 class Scope(StrEnum):
@@ -84,7 +84,9 @@ Row = TypeVar("Row")
 
 
 def here_first(
-    ranked: Sequence[tuple[Row, float]], is_here: Mapping[int, bool]
+    ranked: Sequence[tuple[Row, float]],
+    is_here: Mapping[int, bool],
+    slot_of: Mapping[int, Hashable] | None = None,
 ) -> list[tuple[Row, float, bool]]:
     """Rows from elsewhere lose ``ELSEWHERE_WEIGHT`` of their score, then all re-sort.
 
@@ -93,11 +95,29 @@ def here_first(
 
     >>> here_first([("a", 1.0), ("b", 1.0)], {0: False, 1: True})
     [('b', 1.0, False), ('a', 0.97, True)]
+
+    ``slot_of`` maps a position to its row's slot (subject and name). Another workspace's
+    value of a slot that also holds a value here ranks below this one, however much
+    closer its words are to the question: asked from ``billing-api`` "what am I working
+    on?", the task written there answers, and ``web-app``'s task for the same slot
+    follows it. A question that names the other place asks of another subject's slot.
+
+    >>> here_first([("web-app task", 0.96), ("billing task", 0.84)], {0: False, 1: True},
+    ...            {0: "user.working_on", 1: "user.working_on"})
+    [('billing task', 0.84, False), ('web-app task', 0.8148, True)]
     """
-    scored = [
-        (row, score if is_here[i] else score * ELSEWHERE_WEIGHT, not is_here[i])
-        for i, (row, score) in enumerate(ranked)
-    ]
+    slots = slot_of or {}
+    best_here: dict[Hashable, float] = {}
+    for i, (_, score) in enumerate(ranked):
+        if is_here[i] and i in slots:
+            best_here[slots[i]] = max(score, best_here.get(slots[i], score))
+    scored = []
+    for i, (row, score) in enumerate(ranked):
+        if not is_here[i]:
+            score *= ELSEWHERE_WEIGHT
+            if i in slots and slots[i] in best_here:
+                score = min(score, round(best_here[slots[i]] * ELSEWHERE_WEIGHT, 4))
+        scored.append((row, score, not is_here[i]))
     return sorted(scored, key=lambda t: (-t[1], t[2]))
 
 

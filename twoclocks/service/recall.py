@@ -174,9 +174,10 @@ class RecallService:
             return v.workspace is None or v.workspace in workspace.keys
 
         here = {i: here_of(v) for i, (v, _) in enumerate(ranked)}
+        slots = {i: (v.subject, v.predicate) for i, (v, _) in enumerate(ranked)}
         facts = [
             ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=elsewhere)
-            for v, score, elsewhere in here_first(ranked, here)
+            for v, score, elsewhere in here_first(ranked, here, slots)
         ]
         starting = [
             ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))

@@ -79,3 +79,21 @@ def test_reads_from_an_unknown_space_names_the_space() -> None:
 def test_reads_from_round_a_loop_names_the_space() -> None:
     with pytest.raises(ConfigError, match='space "a" reads_from makes a loop: a -> b -> c -> a'):
         check_reads_from({"a": ["b"], "b": ["c"], "c": ["a"]}, ["a", "b", "c"])
+
+
+def test_a_slots_value_here_ranks_above_its_values_elsewhere() -> None:
+    # Asked from billing-api "what am I working on?": web-app's task for the same slot
+    # is closer in words, and still follows the one written here.
+    ranked = [("web-app task", 0.96), ("billing task", 0.84), ("docs port", 0.83)]
+    slots = {0: ("user", "working_on"), 1: ("user", "working_on"), 2: ("docs", "port")}
+    out = here_first(ranked, {0: False, 1: True, 2: False}, slots)
+    assert [row for row, _, _ in out] == ["billing task", "web-app task", "docs port"]
+    assert out[1][1] < out[0][1]
+
+
+def test_another_subjects_slot_elsewhere_keeps_its_place() -> None:
+    # search-api's port asked from billing-api: no slot here holds it, so it stays first.
+    ranked = [("search-api port", 0.9), ("billing port", 0.5)]
+    slots = {0: ("search-api", "port"), 1: ("billing-api", "port")}
+    out = here_first(ranked, {0: False, 1: True}, slots)
+    assert out[0][0] == "search-api port"
