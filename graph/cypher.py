@@ -291,6 +291,21 @@ ORDER BY n.created_at_us, n.uuid
 """
 """The episodes with these ids (those a fact's versions name), oldest record first."""
 
+PLACE_EPISODES = """
+MATCH ()-[e:RELATES_TO]->()
+WHERE size(coalesce(e.episodes, [])) > 0
+UNWIND e.episodes AS episode_id
+WITH e.group_id AS g, episode_id, collect(coalesce(e.workspace, '')) AS places
+MATCH (ep:Episodic {uuid: episode_id})
+WHERE ep.group_id = g AND ep.workspace IS NULL
+  AND places[0] <> '' AND all(p IN places WHERE p = places[0])
+SET ep.workspace = places[0]
+RETURN count(ep) AS placed
+"""
+"""Schema 2 -> 3: an episode kept with no place takes the workspace of the facts that cite
+it, when every one of them has the same one (one edge scan, then a lookup by id). An
+episode cited by an unplaced fact, by facts of two workspaces, or by none stays unplaced."""
+
 EXPORT_ALIASES = """
 MATCH (a:SlotAlias)
 WHERE a.group_id = $g AND ($d IS NULL OR a.decided_by = $d)

@@ -97,7 +97,8 @@ class Episode(BaseModel):
     workspace: str | None = Field(
         None,
         description="the workspace it was said or done in (a read from another one does not "
-        "find it); None: no place, or kept before 2026-12-04",
+        "find it); None: no place (one kept before episodes had a place and cited by no fact of "
+        "one workspace stays so)",
     )
 
 
@@ -324,6 +325,9 @@ class Store(Protocol):
 
     async def adopt_account_keys(self) -> int:
         """Schema 1 -> 2: each account's single key becomes its person key; how many."""
+
+    async def place_unplaced_episodes(self) -> int:
+        """Schema 2 -> 3: episodes kept with no place take their facts' one workspace; how many."""
 
     async def account_settings(self, account: str) -> str | None:
         """The account's settings as JSON text, or None when never saved."""

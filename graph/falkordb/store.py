@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
-from twoclocks.domain.errors import StoreUnavailable
+from twoclocks.domain.errors import InvalidInput, StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.graph import cypher, paging, search_cypher
 from twoclocks.graph.falkordb import search
@@ -343,6 +343,19 @@ class FalkorDBStore(KeyStore):
         graph = await self._graph(account)
         key = slot_key(alias.subject, alias.alias)
         await graph.query(cypher.RECORD_ALIAS, {"g": account, "key": key, **alias.model_dump()})
+
+    async def place_unplaced_episodes(self) -> int:
+        """Schema 2 -> 3: episodes kept with no place take their facts' one workspace; how many."""
+        assert self._client is not None
+        placed = 0
+        for name in sorted(set(await self._client.list_graphs()) - {ACCOUNTS_GRAPH}):
+            try:
+                graph = await self._graph(name)
+            except InvalidInput:  # not an account's graph: nothing of ours to place
+                continue
+            rows = (await graph.query(cypher.PLACE_EPISODES, {})).result_set
+            placed += int(rows[0][0]) if rows else 0
+        return placed
 
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""

@@ -355,6 +355,11 @@ class Neo4jStore(KeyStore):
         params = {"g": check_account(account), "key": slot_key(alias.subject, alias.alias)}
         await self._run(cypher.RECORD_ALIAS, {**params, **alias.model_dump()})
 
+    async def place_unplaced_episodes(self) -> int:
+        """Schema 2 -> 3: episodes kept with no place take their facts' one workspace; how many."""
+        rows = await self._run(cypher.PLACE_EPISODES, {}, repeatable=True)
+        return int(rows[0]["placed"]) if rows else 0
+
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""
         params = {"g": check_account(account), "subject": subject, "alias": alias}

@@ -15,7 +15,7 @@ from storekit import T0, Writer
 
 from twoclocks import bootstrap
 from twoclocks.domain.errors import SchemaTooNew
-from twoclocks.graph.port import Store
+from twoclocks.graph.port import Episode, Store
 from twoclocks.service.schema_versions import CURRENT_SCHEMA, ensure_schema
 
 pytestmark = pytest.mark.anyio
@@ -101,6 +101,33 @@ async def test_a_store_from_before_versions_is_migrated_and_reads_its_facts_as_b
     assert await store.schema_version() == CURRENT_SCHEMA
     assert [v async for v in store.export(account)] == before
     assert before[0].fact_id == plan.fact_id
+
+
+async def test_episodes_kept_before_they_had_a_place_take_their_facts_workspace(
+    store: Store, account: str, restored_version: None
+) -> None:
+    # Schema 2 kept episodes with no workspace: every workspace's episode search found them.
+    def kept(episode_id: str) -> Episode:
+        return Episode(episode_id=episode_id, source="remember", content=f"said {episode_id}",
+                       created_at=T0, valid_at=T0)  # fmt: skip
+
+    for episode_id in ("one-place", "two-places", "unplaced-fact", "no-fact"):
+        assert await store.save_episode(account, kept(episode_id))
+    writer, api, web = Writer(store, account), "worktree:/src/api", "worktree:/src/web"
+    await writer.write("api", "ci", "CircleCI", T0, episode_id="one-place", workspace=api)
+    await writer.write("api", "db", "Postgres", T0, episode_id="two-places", workspace=api)
+    await writer.write("web", "db", "SQLite", T0, episode_id="two-places", workspace=web)
+    await writer.write("team", "editor", "Zed", T0, episode_id="unplaced-fact")
+    await store.record_schema_version(2)
+    assert await ensure_schema(store) == 2
+    assert await store.schema_version() == CURRENT_SCHEMA
+    placed = {e.episode_id: e.workspace for e in await store.export_episodes(account)}
+    assert placed == {"one-place": api, "two-places": None, "unplaced-fact": None, "no-fact": None}
+    # Read from another workspace, the placed episode is no longer found; from its own, it is.
+    from_web = await store.search_episodes(account, "said", 10, workspaces=(web,))
+    from_api = await store.search_episodes(account, "said", 10, workspaces=(api,))
+    assert "one-place" not in {e.episode_id for e in from_web}
+    assert "one-place" in {e.episode_id for e in from_api}
 
 
 async def test_a_server_started_on_a_newer_store_refuses_with_a_clear_message(

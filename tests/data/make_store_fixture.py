@@ -33,8 +33,8 @@ def at(day: int) -> datetime:
     return datetime(2026, 1, day, tzinfo=UTC)
 
 
-async def write(data_dir: Path) -> list[dict[str, object]]:
-    """A few facts with history, a revision and a retraction; their export, projected."""
+async def write(data_dir: Path) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """A few facts with history, a revision and a retraction; their export and episodes."""
     settings = bootstrap.load_settings(data_dir=data_dir, store="embedded")
     runtime = await bootstrap.start_runtime(settings, embedder=HashingEmbedder(384))
     try:
@@ -43,8 +43,10 @@ async def write(data_dir: Path) -> list[dict[str, object]]:
         memory = runtime.service
 
         async def remember(subject: str, predicate: str, obj: str, day: int) -> str:
+            # The person's words are kept as an episode (placed since schema 3).
             req = RememberRequest(subject=subject, predicate=predicate, object=obj,
-                                  valid_at=at(day), cwd="/work/acme-api")  # fmt: skip
+                                  valid_at=at(day), cwd="/work/acme-api",
+                                  evidence=f"{subject} {predicate} is {obj}")  # fmt: skip
             return (await memory.remember(who, req)).fact_id
 
         await remember("acme-api", "deploy_target", "Heroku", 1)
@@ -56,11 +58,16 @@ async def write(data_dir: Path) -> list[dict[str, object]]:
         await memory.revise(who, ci, ReviseRequest.model_validate(ended))
         await memory.retract(who, await remember("acme-api", "linter", "flake8", 4))
         assert fly
-        return [
+        versions = [
             {k: v[k] for k in FIELDS}
             async for version in runtime.store.export(ACCOUNT)
             for v in [version.model_dump(mode="json")]
         ]
+        episodes = [
+            e.model_dump(mode="json", include={"episode_id", "content", "workspace"})
+            for e in await runtime.store.export_episodes(ACCOUNT)
+        ]
+        return versions, episodes
     finally:
         await runtime.close()
 
@@ -69,14 +76,15 @@ def main() -> None:
     """Write the store in a temp dir, keep its AOF and what its export must read."""
     target = HERE / f"store_v{CURRENT_SCHEMA}"
     with tempfile.TemporaryDirectory(prefix="tc-fixture-") as tmp:
-        expected = asyncio.run(write(Path(tmp)))
+        versions, episodes = asyncio.run(write(Path(tmp)))
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(Path(tmp) / "falkordb" / "appendonlydir", target / "appendonlydir")
-    (target / "expected.json").write_text(json.dumps(
-        {"schema": CURRENT_SCHEMA, "account": ACCOUNT, "versions": expected}, indent=1
-    ) + "\n")  # fmt: skip
+    expected = {"schema": CURRENT_SCHEMA, "account": ACCOUNT, "versions": versions,
+                "episodes": episodes}  # fmt: skip
+    (target / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
     size = sum(f.stat().st_size for f in target.rglob("*") if f.is_file())
-    print(f"wrote {target} ({size / 1024:.0f} KB, {len(expected)} versions)")
+    print(f"wrote {target} ({size / 1024:.0f} KB, {len(versions)} versions, "
+          f"{len(episodes)} episodes)")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from twoclocks.graph.port import Store
 
 log = logging.getLogger(__name__)
 
-CURRENT_SCHEMA = 2
+CURRENT_SCHEMA = 3
 """The layout this release writes and reads."""
 
 Migration = Callable[[Store], Awaitable[None]]
@@ -37,7 +37,21 @@ async def _keys_carry_a_role(store: Store) -> None:
     log.warning("schema 2: %d account key(s) kept as person keys", adopted)
 
 
-MIGRATIONS: dict[int, Migration] = {0: _from_unversioned, 1: _keys_carry_a_role}
+async def _episodes_take_their_facts_place(store: Store) -> None:
+    # Layout 3: an episode carries the workspace it was said in, and a read from another
+    # workspace does not find it. Episodes kept before had none, so every workspace could
+    # quote them; each takes the one workspace of the facts that cite it. One cited by
+    # none (a tool event or turn that yielded nothing), or by facts of several places, has
+    # no place to take: it stays readable from everywhere, as it was.
+    placed = await store.place_unplaced_episodes()
+    log.warning("schema 3: %d episode(s) placed in their facts' workspace", placed)
+
+
+MIGRATIONS: dict[int, Migration] = {
+    0: _from_unversioned,
+    1: _keys_carry_a_role,
+    2: _episodes_take_their_facts_place,
+}
 """Version N -> the step that turns a layout-N store into layout N + 1."""
 
 
