@@ -471,6 +471,11 @@ async def test_review_lists_what_a_model_extracted_and_the_person_accepts_fixes_
     with pytest.raises(WriteNotAllowed):
         await review.accept(rig.caller, listed["SQS"])
     assert (await review.accept(person, listed["SQS"][:10])).action == "accepted"
+    # The person's review is kept where the fact applies: another workspace's search of
+    # episodes does not quote it (DESIGN §4), the fact's own workspace does.
+    sqs = (await store.versions_of(rig.account, listed["SQS"]))[-1]
+    said = [e for e in await store.export_episodes(rig.account) if e.source == "review:accepted"]
+    assert [e.workspace for e in said] == [sqs.workspace] and sqs.workspace is not None
     fixed = await review.fix(person, listed["Postgres"], Replacement(object="MySQL"))
     assert fixed.action == "fixed" and fixed.successor_id
     assert (await review.reject(person, listed["Redis"])).action == "rejected"

@@ -365,6 +365,8 @@ class MemoryService:
         fact_id = await resolve_fact_id(self.store, caller.account, fact_id)
         current = await self._versions(caller.account, fact_id)
         plan_link(fact_id, current, self.clock(), episode.episode_id)  # refuses a retired fact
+        if episode.workspace is None:  # kept where the fact applies, as the person's words are
+            episode = episode.model_copy(update={"workspace": current[0].workspace})
         await self.store.save_episode(caller.account, episode)
 
         async def plan(_state: SlotState, now: datetime) -> Plan:
