@@ -293,7 +293,7 @@ ORDER BY n.created_at_us, n.uuid
 
 PLACE_EPISODES = """
 MATCH ()-[e:RELATES_TO]->()
-WHERE size(coalesce(e.episodes, [])) > 0
+WHERE ($g IS NULL OR e.group_id = $g) AND size(coalesce(e.episodes, [])) > 0
 UNWIND e.episodes AS episode_id
 WITH e.group_id AS g, episode_id, collect(coalesce(e.workspace, '')) AS places
 MATCH (ep:Episodic {uuid: episode_id})
@@ -302,9 +302,10 @@ WHERE ep.group_id = g AND ep.workspace IS NULL
 SET ep.workspace = places[0]
 RETURN count(ep) AS placed
 """
-"""Schema 2 -> 3: an episode kept with no place takes the workspace of the facts that cite
-it, when every one of them has the same one (one edge scan, then a lookup by id). An
-episode cited by an unplaced fact, by facts of two workspaces, or by none stays unplaced."""
+"""Schema 2 -> 3, and a restored backup from before: an episode kept with no place takes the
+workspace of the facts that cite it, when every one of them has the same one (one edge
+scan, then a lookup by id; ``$g`` one account, or null for all). An episode cited by an
+unplaced fact, by facts of two workspaces, or by none stays unplaced."""
 
 EXPORT_ALIASES = """
 MATCH (a:SlotAlias)

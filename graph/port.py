@@ -326,8 +326,10 @@ class Store(Protocol):
     async def adopt_account_keys(self) -> int:
         """Schema 1 -> 2: each account's single key becomes its person key; how many."""
 
-    async def place_unplaced_episodes(self) -> int:
-        """Schema 2 -> 3: episodes kept with no place take their facts' one workspace; how many."""
+    async def place_unplaced_episodes(self, account: str | None = None) -> int:
+        """Episodes kept with no place take their facts' one workspace; how many.
+
+        Schema 2 -> 3 for every account (None), and one account's restored old backup."""
 
     async def account_settings(self, account: str) -> str | None:
         """The account's settings as JSON text, or None when never saved."""

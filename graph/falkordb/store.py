@@ -344,16 +344,20 @@ class FalkorDBStore(KeyStore):
         key = slot_key(alias.subject, alias.alias)
         await graph.query(cypher.RECORD_ALIAS, {"g": account, "key": key, **alias.model_dump()})
 
-    async def place_unplaced_episodes(self) -> int:
-        """Schema 2 -> 3: episodes kept with no place take their facts' one workspace; how many."""
-        assert self._client is not None
+    async def place_unplaced_episodes(self, account: str | None = None) -> int:
+        """Episodes kept with no place take their facts' one workspace (None: every account)."""
+        if account is not None:
+            names = [check_account(account)]
+        else:
+            assert self._client is not None
+            names = sorted(set(await self._client.list_graphs()) - {ACCOUNTS_GRAPH})
         placed = 0
-        for name in sorted(set(await self._client.list_graphs()) - {ACCOUNTS_GRAPH}):
+        for name in names:
             try:
                 graph = await self._graph(name)
             except InvalidInput:  # not an account's graph: nothing of ours to place
                 continue
-            rows = (await graph.query(cypher.PLACE_EPISODES, {})).result_set
+            rows = (await graph.query(cypher.PLACE_EPISODES, {"g": name})).result_set
             placed += int(rows[0][0]) if rows else 0
         return placed
 

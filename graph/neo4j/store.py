@@ -355,9 +355,10 @@ class Neo4jStore(KeyStore):
         params = {"g": check_account(account), "key": slot_key(alias.subject, alias.alias)}
         await self._run(cypher.RECORD_ALIAS, {**params, **alias.model_dump()})
 
-    async def place_unplaced_episodes(self) -> int:
-        """Schema 2 -> 3: episodes kept with no place take their facts' one workspace; how many."""
-        rows = await self._run(cypher.PLACE_EPISODES, {}, repeatable=True)
+    async def place_unplaced_episodes(self, account: str | None = None) -> int:
+        """Episodes kept with no place take their facts' one workspace (None: every account)."""
+        params = {"g": None if account is None else check_account(account)}
+        rows = await self._run(cypher.PLACE_EPISODES, params, repeatable=True)
         return int(rows[0]["placed"]) if rows else 0
 
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:

@@ -180,6 +180,24 @@ async def test_the_import_itself_is_logged_as_an_episode(store: Store, account: 
     assert "7 versions of 6 facts" in logged.content
 
 
+async def test_a_backup_from_before_episodes_had_a_place_restores_them_in_their_facts_workspace(
+    store: Store, account: str
+) -> None:
+    source = fresh_account()
+    await fill(store, source)
+    assert await store.save_account(account, f"hash-{account}", T0)
+    # A backup written before 2026-12-04 has no workspace field on its episode lines.
+    old = [
+        json.dumps({k: v for k, v in json.loads(line).items() if k != "workspace"})
+        if json.loads(line).get("record") == "episode"
+        else line
+        for line in await backup_lines(store, source)
+    ]
+    await restore(store, account, old)
+    (said,) = [e for e in await store.export_episodes(account) if e.episode_id == "ep-said"]
+    assert said.workspace == "github.com/acme/api"  # the one workspace of the fact citing it
+
+
 async def test_a_dry_run_counts_and_writes_nothing(store: Store, account: str) -> None:
     source = fresh_account()
     await fill(store, source)

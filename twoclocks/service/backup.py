@@ -100,6 +100,9 @@ class Backup:
         self.aliases: list[SlotAlias] = []
         self.apart: list[SlotsApart] = []
         self.episodes: list[Episode] = []
+        self.episodes_before_places = False
+        """True when an episode line has no ``workspace`` field: written before episodes had
+        a place (schema 2), so it takes its facts' workspace once restored."""
         self.versions: list[FactVersion] = []
         self._version_ids: set[str] = set()
         self._episode_ids: set[str] = set()
@@ -142,6 +145,7 @@ class Backup:
             _known_fields(body, Episode, where)
             episode = Episode.model_validate(body)
             _once(episode.episode_id, self._episode_ids, f"{where}: episode_id")
+            self.episodes_before_places |= "workspace" not in body
             self.episodes.append(episode)
         elif record == "alias":
             _known_fields(body, SlotAlias, where)
@@ -232,6 +236,10 @@ async def restore_backup(
     for apart in backup.apart:
         await store.record_apart(account, apart)
     await _restore_versions(service, account, backup.versions)
+    if backup.episodes_before_places:
+        # From before episodes had a place: each takes its facts' workspace, as a store's
+        # own did when it moved to schema 3. A newer backup is restored exactly as written.
+        await store.place_unplaced_episodes(account)
     now = service.clock()
     logged = Episode(
         episode_id=service.new_id(),
