@@ -19,6 +19,7 @@ from twoclocks.api.routes import router
 from twoclocks.api.web import ui_token_router, web_router
 from twoclocks.bootstrap import Runtime
 from twoclocks.mcp_server.http import mount_mcp
+from twoclocks.mcp_server.path import MCP_PATH
 
 log = logging.getLogger("twoclocks.api")
 
@@ -56,7 +57,7 @@ def create_app(runtime: Runtime | None = None, start: RuntimeFactory | None = No
     app.state.runtime = runtime
     install_error_handlers(app)
     app.add_middleware(JsonByDefault)
-    app.add_middleware(BodySizeLimit)
+    app.add_middleware(BodySizeLimit, jsonrpc_paths=(MCP_PATH,))
     app.include_router(router)
     app.include_router(review_router)
     app.include_router(keys_router)

@@ -19,13 +19,16 @@ import pytest
 from live_server import serving
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
+from mcp.shared.exceptions import MCPError
 
 from twoclocks import bootstrap
 from twoclocks.api.app import create_app
 from twoclocks.embeddings.hashing import HashingEmbedder
+from twoclocks.graph.port import Clock
 from twoclocks.mcp_server.backends import CWD_HEADER, HttpBackend
 from twoclocks.mcp_server.http import mount_mcp
-from twoclocks.mcp_server.tools import MCP_PATH, build_server
+from twoclocks.mcp_server.path import MCP_PATH
+from twoclocks.mcp_server.tools import build_server
 
 pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
 
@@ -138,6 +141,26 @@ async def test_remember_then_recall_in_the_headers_workspace(
     assert "ci · ci_provider: CircleCI (since " in text and stored["fact_id"][:12] in text
     # No class -> task -> worktree: the workspace came from the header's directory.
     assert stored["workspace"] == f"worktree:{os.path.realpath(session_dir)}"
+
+
+async def test_a_call_over_64_kb_is_refused_with_a_message_the_client_shows(
+    runtime: bootstrap.Runtime, key: str, session_dir: Path
+) -> None:
+    # The HTTP edge refuses the body before MCP reads it; the client must still hear why
+    # ("Server returned an error response" was all it had), and nothing is stored.
+    big = {"subject": "ci", "predicate": "ci_provider", "object": "x" * 450,
+           "evidence": "y" * 70_000}  # fmt: skip
+    async with mcp_over_http(runtime, _headers(key, session_dir)) as client:
+        with pytest.raises(MCPError) as refused:
+            await client.call_tool("remember", big)
+        assert refused.value.message == (
+            "BodyTooLarge: request body is over 64 KB: send shorter facts"
+        )
+        # The session goes on: the next call is answered.
+        assert await _remember(client, subject="ci", predicate="ci_provider", object="Drone")
+    account = (await runtime.accounts.authenticate(key)).account
+    history = await runtime.store.timeline(account, Clock.SYSTEM, None, None, "ci")
+    assert [v.object for v in history] == ["Drone"]
 
 
 async def test_the_model_reads_one_line_a_fact_and_revise_takes_the_id_it_shows(

@@ -35,7 +35,7 @@ from twoclocks.embeddings.hashing import HashingEmbedder
 from twoclocks.graph.port import Store
 from twoclocks.mcp_server.backends import CWD_HEADER
 from twoclocks.mcp_server.http import mount_mcp
-from twoclocks.mcp_server.tools import MCP_PATH
+from twoclocks.mcp_server.path import MCP_PATH
 
 pytestmark = pytest.mark.anyio
 

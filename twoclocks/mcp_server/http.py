@@ -12,7 +12,8 @@ from mcp.server.transport_security import TransportSecuritySettings
 
 from twoclocks.domain.errors import StoreUnavailable, TwoclocksError, Unauthorized
 from twoclocks.mcp_server.backends import InProcessBackend
-from twoclocks.mcp_server.tools import MCP_PATH, build_server
+from twoclocks.mcp_server.path import MCP_PATH
+from twoclocks.mcp_server.tools import build_server
 
 if TYPE_CHECKING:
     from fastapi import FastAPI

@@ -44,8 +44,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("twoclocks.mcp")
 
-MCP_PATH = "/mcp"
-"""Over HTTP the server cannot see the client's directory; a client config may send it here."""
 
 TIMELINE_LIMIT = 500
 
