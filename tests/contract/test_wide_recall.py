@@ -257,6 +257,20 @@ async def test_a_slots_value_here_ranks_above_its_values_elsewhere(walled: World
     assert got[0]["fact_id"] == mine["fact_id"]
 
 
+async def test_the_block_leaves_out_another_workspaces_value_of_a_slot_held_here(
+    one_way: World,
+) -> None:
+    # C's space reads from A's: the person's task in A must not read as C's second task.
+    await one_way.remember(one_way.a, subject="user", predicate="working_on", object="kafka lag")
+    await one_way.remember(one_way.c, subject="user", predicate="working_on", object="sso login")
+    block = await one_way.block(one_way.c)
+    assert "user · working on: sso login (since " in block
+    assert "kafka lag" not in block
+    # What only A holds still shows, saying where it is from.
+    line = next(x for x in block.splitlines() if "KafkaJS group ingest-a" in x)
+    assert line.endswith(", asserted, from project:personal)")
+
+
 async def test_both_clocks_apply_across_projects(walled: World) -> None:
     await walled.project_fact(walled.a, "ingest", "queue", "RabbitMQ", valid_at=T1)
     await walled.project_fact(walled.a, "ingest", "queue", "Kafka topics", valid_at=T2)

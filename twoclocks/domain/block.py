@@ -20,6 +20,8 @@ Rules:
 
 * a row with no tier is never rendered; a ``rule`` the person asserted is quoted
   verbatim under "Rules you set"; an inferred line is marked as a guess;
+* another workspace's value of a slot that holds a value here is left out (``held_here``),
+  and so is its recent change; a fact of another workspace says ``from`` which;
 * facts of this workspace come first, then unplaced ones, then the rest; inside each
   group ``query_rank`` order when given, then facts before events, newest ``valid_at``
   first; the events of one slot (captured edits, commits) share one line, the newest
@@ -160,7 +162,10 @@ def _held_since(v: FactVersion, rows: Sequence[FactVersion]) -> datetime:
 
 
 def _fact_lines(
-    current: Sequence[FactVersion], shown: Sequence[FactVersion], tz: tzinfo
+    current: Sequence[FactVersion],
+    shown: Sequence[FactVersion],
+    tz: tzinfo,
+    workspace_keys: Collection[str],
 ) -> list[_Line]:
     """One line per fact, and one per slot of events, in ``current``'s order."""
     events: dict[tuple[tuple[str, str], str | None], list[FactVersion]] = {}
@@ -169,11 +174,32 @@ def _fact_lines(
             events.setdefault((v.slot, v.workspace), []).append(v)
     lines: list[_Line] = []
     for v in current:
+        elsewhere = not _here(v, workspace_keys)
         if v.kind is not Kind.EVENT:
-            lines.append(_Line(fact_line(v, _held_since(v, shown), tz)))
+            lines.append(_Line(fact_line(v, _held_since(v, shown), tz, elsewhere=elsewhere)))
         elif same := events.pop((v.slot, v.workspace), None):
-            lines.append(_Line(_events_line(same, tz), len(same)))
+            lines.append(_Line(_events_line(same, tz, elsewhere), len(same)))
     return lines
+
+
+def _here(v: FactVersion, workspace_keys: Collection[str]) -> bool:
+    """Of the session's workspace, or of none (applies everywhere)."""
+    return v.workspace is None or v.workspace in workspace_keys
+
+
+def held_here(rows: Sequence[FactVersion], workspace_keys: Collection[str]) -> list[FactVersion]:
+    """Leave out another workspace's values of a slot that holds a value here.
+
+    A space that reads from another (``reads_from``) sees its workspaces' facts, and
+    the person's own slots repeat across them: in a client checkout, the block said
+    ``user · working on: client portal login`` and, from a personal checkout, ``user ·
+    working on: kafka retry worker``, two current tasks for one session. The value
+    here is the one that applies; the other workspace keeps its own, and recall still
+    reads it with scope ``wide``. A slot held only elsewhere stays, marked ``from``
+    its workspace.
+    """
+    here = {v.slot for v in rows if _here(v, workspace_keys)}
+    return [v for v in rows if _here(v, workspace_keys) or v.slot not in here]
 
 
 def _event_key(v: FactVersion) -> tuple[str, str | None, str]:
@@ -181,7 +207,7 @@ def _event_key(v: FactVersion) -> tuple[str, str | None, str]:
     return (v.subject, v.workspace, one_line(v.object))
 
 
-def _events_line(events: Sequence[FactVersion], tz: tzinfo) -> str:
+def _events_line(events: Sequence[FactVersion], tz: tzinfo, elsewhere: bool = False) -> str:
     """Events of one slot, newest first, on one line; an event says when it happened.
 
     Captured edits file one event per file: twenty lines of "edited file" would fill the
@@ -194,7 +220,7 @@ def _events_line(events: Sequence[FactVersion], tz: tzinfo) -> str:
     ("since" would read as if a commit were still going on.)
     """
     if len(events) == 1:
-        return fact_line(events[0], events[0].valid_at, tz, begun="at")
+        return fact_line(events[0], events[0].valid_at, tz, begun="at", elsewhere=elsewhere)
     newest = sorted(events, key=lambda v: (-v.valid_at.timestamp(), v.version_id))
     values = [one_line(v.object) for v in newest[:MAX_EVENTS_SHOWN]]
     if len(newest) > MAX_EVENTS_SHOWN:
@@ -202,9 +228,10 @@ def _events_line(events: Sequence[FactVersion], tz: tzinfo) -> str:
     first = newest[0]
     tiers = {tier_note(v.tier) for v in newest}
     tier = tier_note(first.tier) if len(tiers) == 1 else "mixed tiers"
+    place = f", from {one_line(first.workspace)}" if elsewhere and first.workspace else ""
     return (
         f"- {one_line(first.subject)} · {slot_label(first)} ({len(newest)}, newest first): "
-        f"{'; '.join(values)} (latest {format_time(first.valid_at, tz)}, {tier})"
+        f"{'; '.join(values)} (latest {format_time(first.valid_at, tz)}, {tier}{place})"
     )
 
 
@@ -354,10 +381,14 @@ def _sections(
     replaced_elsewhere: Collection[str],
 ) -> dict[str, list[_Line]]:
     shown = [v for v in facts if shown_to_model(v.tier)]
-    current = _ordered([v for v in shown if is_current(v, now)], workspace_keys, query_rank)
+    holding = [v for v in shown if is_current(v, now)]
+    current = _ordered(held_here(holding, workspace_keys), workspace_keys, query_rank)
+    here_slots = {v.slot for v in holding if _here(v, workspace_keys)}
+    # Another workspace's change of a slot that holds a value here is not this session's.
     closed = [
         v for v in shown
         if v.expired_at is None and v.invalid_at is not None and v.invalid_at <= now
+        and (_here(v, workspace_keys) or v.slot not in here_slots)
     ]  # fmt: skip
     # Newest end first: the latest change is the one the model is likeliest to trip on.
     closed.sort(key=lambda v: (-(v.invalid_at or now).timestamp(), v.version_id))
@@ -393,7 +424,9 @@ def _sections(
 
     return {
         "rule": [_Line(f"- {one_line(v.object)}") for v in rules],
-        "fact": _fact_lines([v for v in current if v.version_id not in rule_ids], shown, tz),
+        "fact": _fact_lines(
+            [v for v in current if v.version_id not in rule_ids], shown, tz, workspace_keys
+        ),
         "change": changes,
         "coming": [_Line(coming_line(v, shown, tz)) for v in coming_up(shown, now)],
         "invalid": [

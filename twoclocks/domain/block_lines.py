@@ -59,11 +59,15 @@ def tier_note(tier: Tier | None) -> str:
     return tier.value if tier else ""
 
 
-def fact_line(v: FactVersion, since: datetime, tz: tzinfo, begun: str = "since") -> str:
-    """One fact's line: subject, slot, value, when it began (and ends), tier."""
+def fact_line(
+    v: FactVersion, since: datetime, tz: tzinfo, begun: str = "since", elsewhere: bool = False
+) -> str:
+    """One fact's line: subject, slot, value, when it began (and ends), tier, and its
+    workspace when that is ``elsewhere`` (another workspace than the session's)."""
     # A current value with a scheduled end says so: "since" alone would read as open-ended.
     until = f" until {format_time(v.invalid_at, tz)}" if v.invalid_at is not None else ""
+    place = f", from {one_line(v.workspace)}" if elsewhere and v.workspace else ""
     return (
         f"- {one_line(v.subject)} · {slot_label(v)}: {one_line(v.object)}"
-        f" ({begun} {format_time(since, tz)}{until}, {tier_note(v.tier)})"
+        f" ({begun} {format_time(since, tz)}{until}, {tier_note(v.tier)}{place})"
     )

@@ -150,7 +150,8 @@ def test_typical_block():
             "- api · ci provider: Buildkite"
             " (since 2026-02-25 12:00 +03, inferred — a guess, verify)",
             "- user · name: Selin (since 2026-01-31 12:00 +03, asserted)",
-            "- web · framework: Next.js 15 (since 2026-02-28 12:00 +03, observed)",
+            "- web · framework: Next.js 15"
+            " (since 2026-02-28 12:00 +03, observed, from project:other)",
             "Recent changes (last 48 h):",
             "- production · deploy target: Hetzner Cloud, Falkenstein region"
             " -> Render, Oregon region"
@@ -748,3 +749,29 @@ def test_a_change_the_events_line_already_tells_leaves_its_room_to_other_changes
     assert "- api · last commit: c2 on main: step 2" in block.text
     # Without the events line the change is news, and it is told.
     assert changes(render(commits + deploy))[0].startswith("- api · last commit: c0 on main")
+
+
+def test_another_workspaces_value_of_a_slot_held_here_is_left_out_of_the_block():
+    # A client checkout that reads from the person's space: its own task is the session's;
+    # a personal checkout's task for the same slot, and that slot's change there, are not.
+    other = "worktree:/home/me/side-project"
+    facts = [
+        fv("mine", "user", "working_on", "client portal login", days(1), workspace=HERE),
+        fv("theirs", "user", "working_on", "kafka retry worker", days(0.1), workspace=other),
+        fv(
+            "theirs0",
+            "user",
+            "working_on",
+            "kafka lag",
+            days(1),
+            workspace=other,
+            invalid_at=days(0.1),
+        ),
+        fv("port", "side", "port", "8080", days(2), workspace=other),
+    ]
+    lines = body(render(facts))
+    assert lines == [
+        "Facts:",
+        "- user · working on: client portal login (since 2026-03-01 12:00 +03, asserted)",
+        "- side · port: 8080 (since 2026-02-28 12:00 +03, asserted, from " + other + ")",
+    ]
