@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -57,11 +58,18 @@ def test_an_unreachable_server_is_named_with_how_to_start_it_or_point_at_it(
     assert "twoclocks serve" in result.output and "TWOCLOCKS_URL" in result.output
 
 
+def free_port() -> int:
+    """A port nothing listens on now (the kernel's pick, released at once)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
 def test_serve_with_a_model_that_cannot_load_stops_with_its_path(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-model"
     result = CliRunner().invoke(
         app,
-        ["serve", "--data-dir", str(tmp_path), "--port", "1"],
+        ["serve", "--data-dir", str(tmp_path), "--port", str(free_port())],
         env={"TWOCLOCKS_MODEL": str(missing)},
     )
     assert result.exit_code == 2
@@ -71,6 +79,27 @@ def test_serve_with_a_model_that_cannot_load_stops_with_its_path(tmp_path: Path)
     assert "twoclocks: loading the embedding model" in result.output
     # It no longer says it is starting: clients go back to "start it with `twoclocks serve`".
     assert not (tmp_path / "serve-starting").exists()
+
+
+def test_serve_on_a_taken_port_stops_before_it_starts_anything(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It used to load the model, start its store, point every client's file at its own
+    # key and say "ready" before uvicorn failed to bind: the running server's clients
+    # then sent a key that server did not know.
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "home" / ".config"))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        data = tmp_path / "data"
+        result = CliRunner().invoke(app, ["serve", "--data-dir", str(data), "--port", str(port)])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"PortInUse: 127.0.0.1:{port} is in use")
+    assert "--port" in result.output and "Traceback" not in result.output
+    assert "loading the embedding model" not in result.output
+    assert not data.exists() and not (tmp_path / "home").exists()
 
 
 def test_admin_purge_fact_needs_yes_and_erases_every_version(tmp_path: Path) -> None:

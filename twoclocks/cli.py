@@ -7,6 +7,7 @@ so there is one code path per operation.
 from __future__ import annotations
 
 import asyncio
+import socket
 from pathlib import Path
 from typing import Annotated
 
@@ -22,6 +23,7 @@ from twoclocks.cli_review import held_app, review_app
 from twoclocks.cli_ui import ui
 from twoclocks.config import Settings
 from twoclocks.domain.errors import ConfigError, TwoclocksError
+from twoclocks.listen_socket import bind_listen_socket
 
 app = typer.Typer(
     help="twoclocks: bi-temporal memory for coding agents.",
@@ -82,15 +84,20 @@ def serve(
     url = f"http://{settings.host}:{settings.port}"
     if warning := exposure_warning(settings.host):
         _say(warning)
+    try:
+        sock = bind_listen_socket(settings.host, settings.port)
+    except TwoclocksError as exc:
+        _fail(exc)
     # Until it listens, a client that finds no server says this one is starting.
     client_file.mark_starting(settings.data_dir)
     try:
-        _serve(settings, url)
+        _serve(settings, url, sock)
     finally:
         client_file.clear_starting(settings.data_dir)
+        sock.close()
 
 
-def _serve(settings: Settings, url: str) -> None:
+def _serve(settings: Settings, url: str, sock: socket.socket) -> None:
     """`serve` from the model's load on; the caller keeps the starting note."""
     import uvicorn
 
@@ -127,10 +134,24 @@ def _serve(settings: Settings, url: str) -> None:
         _say(f"ready: {url} (API docs at {url}/docs, MCP at {url}/mcp)")
         return runtime
 
-    try:
-        uvicorn.run(
-            create_app(start=start), host=settings.host, port=settings.port, log_level="info"
+    async def run() -> None:
+        # The store starts before uvicorn does, not in its lifespan: a store that cannot
+        # start (another server holds the data directory) stops `serve` with its one line,
+        # where uvicorn's failed startup printed a page of traceback after it.
+        runtime = await start()
+
+        async def started() -> bootstrap.Runtime:
+            return runtime  # the app's lifespan owns it from here and closes it at the end
+
+        config = uvicorn.Config(
+            create_app(start=started), host=settings.host, port=settings.port, log_level="info"
         )
+        await uvicorn.Server(config).serve(sockets=[sock])
+
+    try:
+        asyncio.run(run())
+    except KeyboardInterrupt:
+        pass  # Ctrl-C: uvicorn has shut down and closed the store already
     except TwoclocksError as exc:
         _fail(exc)
 

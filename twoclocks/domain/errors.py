@@ -163,5 +163,10 @@ class ExtractorUnavailable(TwoclocksError):
     http_status = 503
 
 
+class PortInUse(TwoclocksError):
+    """Raised by ``twoclocks serve`` when its listen address is taken, before it starts
+    anything (usually a twoclocks server already runs there); names the address."""
+
+
 class ConfigError(TwoclocksError):
     """Raised at start when a setting is missing or contradictory; names the setting."""
