@@ -238,8 +238,9 @@ class EmbeddedFalkorDB:
                 holder = os.pread(fd, 32, 0).decode(errors="replace").strip() or "unknown"
                 os.close(fd)
                 raise StoreUnavailable(
-                    f"Another FalkorDB server (pid {holder}) is already using {self.data_dir}; "
-                    "stop it or point this one at a different data directory."
+                    f"Another FalkorDB server (pid {holder}) is already using {self.data_dir}, "
+                    "usually another `twoclocks serve` on this data directory (`twoclocks "
+                    "doctor` finds it); stop it or point this one at a different data directory."
                 ) from None
 
     def _spawn(self, lock_fd: int) -> subprocess.Popen[bytes]:
