@@ -186,6 +186,20 @@ async def served(
 
 
 @pytest.mark.anyio
+async def test_recall_that_finds_nothing_here_says_scope_wide_would(
+    served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await served.ok("remember", "api", "runs_on", "Fly")
+    monkeypatch.chdir(tmp_path)  # another checkout of the same (implicit) space
+    out = await served.ok("recall", "api runs_on")
+    assert out.strip() == (
+        "result: empty here; 1 fact in other projects of this space (add --scope wide to read them)"
+    )
+    wide = await served.ok("recall", "api runs_on", "--scope", "wide")
+    assert "api · runs_on: Fly" in wide and "[elsewhere: worktree:" in wide
+
+
+@pytest.mark.anyio
 async def test_facts_in_an_empty_workspace_count_those_elsewhere_and_all_workspaces_lists_them(
     served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -74,6 +74,17 @@ def test_a_recall_heads_its_lines_and_says_empty_and_unavailable_apart() -> None
     assert unavailable.startswith("unavailable:") and "not" in unavailable
 
 
+def test_an_empty_recall_here_points_at_scope_wide_when_other_projects_answer() -> None:
+    # A bare "empty" reads as "never recorded": the model would not think to ask wide.
+    text = recall_text(RecallResult(status="empty", facts=[], elsewhere=3))
+    assert text == (
+        "empty here: nothing recorded in this workspace matches; 3 facts in other projects "
+        'of this space do: call recall again with scope "wide" to read them'
+    )
+    one = recall_text(RecallResult(status="empty", facts=[], elsewhere=1))
+    assert "; 1 fact in other projects of this space does: call recall again" in one
+
+
 def test_an_empty_recall_names_what_starts_later_as_not_true_yet() -> None:
     starts = datetime.now(UTC).replace(microsecond=0) + timedelta(days=16)
     later = fact(predicate="deploy_freeze", object="on", valid_at=starts)

@@ -271,6 +271,20 @@ async def test_the_block_leaves_out_another_workspaces_value_of_a_slot_held_here
     assert line.endswith(", asserted, from project:personal)")
 
 
+async def test_an_empty_recall_here_says_how_many_facts_wide_would_find(walled: World) -> None:
+    # B holds nothing about a node runtime; A, in B's space, does; C's wall keeps it out.
+    body = {"query": "node runtime", "k": 5}
+    here = await walled.http.post("/v1/recall", json={**body, "cwd": str(walled.b)})
+    assert here.json()["status"] == "empty" and here.json()["elsewhere"] >= 1
+    wide = await walled.recall(walled.b, "node runtime", scope="wide")
+    assert [f["object"] for f in wide][:1] == ["Node 18 kafka"]
+    walled_off = await walled.http.post("/v1/recall", json={**body, "cwd": str(walled.c)})
+    assert walled_off.json()["status"] == "empty" and walled_off.json()["elsewhere"] is None
+    # A question wide finds nothing for either: no count.
+    none = await walled.http.post("/v1/recall", json={"query": "zeppelin", "cwd": str(walled.b)})
+    assert none.json()["elsewhere"] is None
+
+
 async def test_both_clocks_apply_across_projects(walled: World) -> None:
     await walled.project_fact(walled.a, "ingest", "queue", "RabbitMQ", valid_at=T1)
     await walled.project_fact(walled.a, "ingest", "queue", "Kafka topics", valid_at=T2)

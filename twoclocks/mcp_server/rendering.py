@@ -51,6 +51,14 @@ def recall_text(answer: RecallResult) -> str:
     ]
     if answer.status == "empty" and later:
         return "\n".join(["empty now: nothing holds now; " + scheduled[0], *scheduled[1:]])
+    if answer.status == "empty" and answer.elsewhere:
+        # Not "never recorded": another project of this space holds an answer.
+        verb = "does" if answer.elsewhere == 1 else "do"
+        return (
+            f"empty here: nothing recorded in this workspace matches; {_count_of(answer.elsewhere)}"
+            f' in other projects of this space {verb}: call recall again with scope "wide" to '
+            "read them"
+        )
     if answer.status != "rows" or not answer.facts:
         return _STATUS.get(answer.status, _STATUS["empty"])
     head = f"rows: {_count(answer.facts)}, best first (revise and retract take the id)"
@@ -99,4 +107,8 @@ def _utc(moment: datetime) -> str:
 
 
 def _count(rows: Sequence[Fact], noun: str = "fact") -> str:
-    return f"{len(rows)} {noun}" + ("" if len(rows) == 1 else "s")
+    return _count_of(len(rows), noun)
+
+
+def _count_of(n: int, noun: str = "fact") -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")

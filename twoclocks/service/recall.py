@@ -30,7 +30,13 @@ from twoclocks.domain.model import Cardinality, FactVersion
 from twoclocks.domain.named_subjects import question_words, self_names, subject_mentions
 from twoclocks.domain.named_things import names_value
 from twoclocks.domain.places import Workspace
-from twoclocks.domain.scope import block_spaces, here_first, keys_in_scope, readable_spaces
+from twoclocks.domain.scope import (
+    Scope,
+    block_spaces,
+    here_first,
+    keys_in_scope,
+    readable_spaces,
+)
 from twoclocks.domain.temporal import is_visible
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.embeddings.port import Embedder
@@ -183,9 +189,41 @@ class RecallService:
             ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
             for v, score in later[:MAX_STARTING_LATER]
         ]
+        elsewhere = None
+        if not facts and not starting and req.scope is Scope.HERE:
+            elsewhere = await self._found_wide(caller.account, req, query, workspace, keys)
         return RecallResult(
-            status="rows" if facts else "empty", facts=facts, starting_later=starting
+            status="rows" if facts else "empty",
+            facts=facts,
+            starting_later=starting,
+            elsewhere=elsewhere,
         )
+
+    async def _found_wide(
+        self,
+        account: str,
+        req: RecallRequest,
+        query: FactQuery,
+        workspace: Workspace,
+        keys: tuple[str, ...],
+    ) -> int | None:
+        """How many facts the question finds in the space's other workspaces, or None.
+
+        Asked only when ``here`` found nothing: a session in a new checkout asking about
+        a service another project holds learns that ``wide`` would answer, instead of a
+        bare "empty" it would take for "never recorded". The same relevance floor applies.
+        """
+        try:
+            wide = await self._keys(account, workspace, readable_spaces(workspace, Scope.WIDE))
+            if set(wide) <= set(keys):
+                return None
+            # What holds (or held, as the clocks ask): what starts later is no answer here.
+            wide_query = query.model_copy(update={"workspaces": wide, "include_later": False})
+            found = await self._ranked(account, req.query, wide_query, req.k, workspace)
+        except StoreUnavailable:
+            return None
+        # The wide read holds this workspace's keys too: count only the others' rows.
+        return sum(1 for v, _ in found[: req.k] if v.workspace not in (None, *keys)) or None
 
     async def warm(self, account: str) -> int:
         """Encode the account's slot names and every gloss recall scores, before any question.

@@ -76,6 +76,11 @@ class RecallResult(BaseModel):
         "question, best first. Not true yet, so never in `facts`; `as_of` a time after "
         "their valid_at reads them as facts",
     )
+    elsewhere: int | None = Field(
+        None,
+        description="when scope here finds nothing: how many facts the same question finds "
+        "in the space's other workspaces (scope wide reads them); null otherwise",
+    )
 
 
 class BlockRequest(BaseModel):
