@@ -131,11 +131,11 @@ async def test_an_engine_lost_mid_run_makes_recall_unavailable_not_an_error(
 async def test_block_leads_with_an_old_fact_the_first_prompt_asks_about(
     store: Store, ew: Writer, account: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from twoclocks.service import recall as recall_module
+    from twoclocks.service import session_block
     from twoclocks.service.recall_requests import BlockRequest
 
     # A small candidate window stands in for 400 newer rows.
-    monkeypatch.setattr(recall_module, "BLOCK_CANDIDATES", 5)
+    monkeypatch.setattr(session_block, "BLOCK_CANDIDATES", 5)
     await ew.write("billing-api", "ci_provider", "CircleCI", T0, tier=Tier.OBSERVED)
     for i in range(8):
         await ew.write(f"svc-{i}", "language", "Python", T0, tier=Tier.OBSERVED)

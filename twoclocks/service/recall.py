@@ -1,4 +1,4 @@
-"""Hybrid recall and the first-turn block (DESIGN.md §6).
+"""Hybrid recall (DESIGN.md §6); the first-turn block's read is service.session_block.
 
 Five legs, each filtered by the same clocks and workspace as a plain read:
 keyword (fulltext), vector (local embeddings through the engine's vector index),
@@ -19,20 +19,14 @@ from typing import NamedTuple
 
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.answer_kinds import asks_yes_or_no
-from twoclocks.domain.block import (
-    MAX_RECENT_CHANGES,
-    render_block,
-    unreplaced_endings,
-)
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
-from twoclocks.domain.model import Cardinality, FactVersion
+from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_subjects import question_words, self_names, subject_mentions
 from twoclocks.domain.named_things import names_value
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import (
     Scope,
-    block_spaces,
     here_first,
     keys_in_scope,
     readable_spaces,
@@ -50,23 +44,15 @@ from twoclocks.service.recall_requests import (
     RecallRequest,
     RecallResult,
     ScoredFact,
-    Status,
 )
 from twoclocks.service.relevance import by_question, relevance_signals, warm_slot_matcher
 from twoclocks.service.requests import Caller, Fact
+from twoclocks.service.session_block import read_block
 
 log = logging.getLogger("twoclocks.recall")
 
 TRAVERSAL_DEPTH = 3
 """Chained questions ("the citizenship of the spouse of the author of X") need three hops."""
-
-BLOCK_CANDIDATES = 400
-"""Newest rows the block considers (plus what recall ranks for the first prompt); 8,000
-characters hold far fewer."""
-
-MAX_ENDING_CHECKS = 2 * MAX_RECENT_CHANGES
-"""Slots the block looks up outside its workspace before saying a value ended: the block
-shows three changes, so a few more lookups cover the ones it would show."""
 
 RELEVANCE_FLOOR = 0.24
 """Below this, no candidate's best relevance signal (``Relevance.best``) is evidence
@@ -455,89 +441,26 @@ class RecallService:
             out += [c for c in candidates if c.lower() == name.lower() and c not in out]
         return out
 
-    async def _replaced_elsewhere(
-        self, account: str, rows: list[FactVersion], now: datetime
-    ) -> set[str]:
-        """Recent endings the block would call "ended" that a value outside this read replaced.
-
-        A value placed in another worktree can close an unplaced or repo-level one; this
-        read does not see it, and "nothing replaced it" would then be false.
-        """
-        out: set[str] = set()
-        for old in unreplaced_endings(rows, now)[:MAX_ENDING_CHECKS]:
-            assert old.invalid_at is not None
-            if old.cardinality is not Cardinality.ONE:
-                continue  # a many-value slot is never closed by another value
-            there = await self.store.query(
-                account,
-                FactQuery(
-                    now=now, subject=old.subject, predicate=old.predicate, as_of=old.invalid_at
-                ),
-            )
-            if any(v.valid_at == old.invalid_at and v.fact_id != old.fact_id for v in there):
-                out.add(old.version_id)
-        return out
-
     async def block(self, caller: Caller, req: BlockRequest) -> BlockResult:
         """The [[CM-MEM]] block: this workspace first, then unplaced, newest first, capped."""
-        workspace = self.resolve_workspace(req.cwd)
-        now = self.clock()
-        status: Status = "rows"
-        rows: list[FactVersion] = []
-        rank: dict[str, int] | None = None
-        replaced: set[str] = set()
-        try:
-            # The block reads the spaces this one reads from, never wider by itself.
-            keys = await self._keys(caller.account, workspace, block_spaces(workspace))
-            # Believed now, whatever the world window: current facts plus the closed
-            # ones the block shows as recent changes or session-state history, and the
-            # ones that start later.
-            believed = await self.store.query(
-                caller.account,
-                FactQuery(
-                    now=now,
-                    as_believed=now,
-                    include_history=True,
-                    workspaces=keys,
-                    limit=BLOCK_CANDIDATES,
-                ),
-            )
-            # Values that start later are kept too: the block says what is coming up.
-            rows = list(believed)
-            if req.query and req.query.strip():
-                ranked = await self._ranked(
-                    caller.account,
-                    req.query.strip(),
-                    FactQuery(now=now, workspaces=keys),
-                    50,
-                    workspace,
-                )
-                rank = {v.version_id: i for i, (v, _) in enumerate(ranked)}
-                # The newest BLOCK_CANDIDATES rows need not hold what the prompt asks about:
-                # an older fact recall ranks is added, so the block can lead with it.
-                held = {v.version_id for v in rows}
-                rows += [v for v, _ in ranked if v.version_id not in held and v.valid_at <= now]
-            replaced = await self._replaced_elsewhere(caller.account, rows, now)
-        except StoreUnavailable as exc:
-            log.warning("block unavailable: %s", exc)
-            status = "unavailable"
-        tz = self.tz
-        if self.settings_of is not None and status != "unavailable":
-            zone = (await self.settings_of(caller.account)).timezone
-            tz = zone_of(zone) if zone else tz
-        rendered = render_block(
-            rows,
-            now=now,
-            tz=tz,
-            workspace_keys=workspace.keys,
-            status=status,
-            budget=req.budget,
-            query_rank=rank,
-            replaced_elsewhere=replaced,
+        return await read_block(
+            self.store,
+            caller.account,
+            req,
+            self.resolve_workspace(req.cwd),
+            self.clock(),
+            keys_of=self._keys,
+            ranked=self._ranked,
+            tz=self.tz,
+            account_zone=self._account_zone,
         )
-        return BlockResult(
-            status=rendered.status, text=rendered.text, rows=rendered.rows, more=rendered.more
-        )
+
+    async def _account_zone(self, account: str) -> tzinfo | None:
+        """The timezone the account set for the times it reads, if any."""
+        if self.settings_of is None:
+            return None
+        zone = (await self.settings_of(account)).timezone
+        return zone_of(zone) if zone else None
 
 
 class Named(NamedTuple):
