@@ -459,11 +459,12 @@ def timeline_query(
     subject: str | None,
     predicate: str | None = None,
     workspaces: Collection[str] | None = None,
+    count: bool = False,
 ) -> tuple[str, dict[str, Any]]:
     """Every version ordered on one clock, within the half-open range [since, until).
 
     ``workspaces`` as in ``FactQuery``: those workspaces' rows and the unplaced ones; None
-    reads every workspace (the person's own read).
+    reads every workspace (the person's own read). ``count``: how many, as ``n``.
     """
     field = "e.valid_at_us" if clock is Clock.WORLD else "e.created_at_us"
     other = "e.created_at_us" if clock is Clock.WORLD else "e.valid_at_us"
@@ -484,11 +485,10 @@ def timeline_query(
         "predicate": predicate,
         "workspaces": None if workspaces is None else list(workspaces),
     }
-    cypher = (
-        f"{_anchor(subject)}\nWHERE {' AND '.join(conds)}\nRETURN {VERSION_RETURN}\n"
-        f"ORDER BY {field}, {other}, e.uuid"
-    )
-    return cypher, params
+    where = f"{_anchor(subject)}\nWHERE {' AND '.join(conds)}\n"
+    if count:
+        return where + "RETURN count(e) AS n", params
+    return where + f"RETURN {VERSION_RETURN}\nORDER BY {field}, {other}, e.uuid", params
 
 
 # --- the turn queue: turns waiting for the extractor, kept in the store (a restart loses none)

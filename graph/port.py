@@ -228,6 +228,18 @@ class Store(Protocol):
         workspaces' rows and the unplaced ones; None: every workspace).
         """
 
+    async def timeline_count(
+        self,
+        account: str,
+        clock: Clock,
+        since: datetime | None,
+        until: datetime | None,
+        subject: str | None,
+        predicate: str | None = None,
+        workspaces: Collection[str] | None = None,
+    ) -> int:
+        """How many versions ``timeline`` with the same arguments returns, without reading them."""
+
     def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, both clocks, oldest record first."""
 

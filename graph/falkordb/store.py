@@ -285,6 +285,24 @@ class FalkorDBStore(KeyStore):
         result = await graph.ro_query(statement, params)
         return versions_from_rows(result.result_set)
 
+    async def timeline_count(
+        self,
+        account: str,
+        clock: Clock,
+        since: datetime | None,
+        until: datetime | None,
+        subject: str | None,
+        predicate: str | None = None,
+        workspaces: Collection[str] | None = None,
+    ) -> int:
+        """How many versions ``timeline`` with the same arguments returns."""
+        graph = await self._graph(account)
+        statement, params = cypher.timeline_query(
+            account, clock, since, until, subject, predicate, workspaces, count=True
+        )
+        result = await graph.ro_query(statement, params)
+        return int(result.result_set[0][0]) if result.result_set else 0
+
     async def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, oldest record first, a page at a time."""
         graph = await self._graph(account)

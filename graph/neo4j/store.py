@@ -310,6 +310,25 @@ class Neo4jStore(KeyStore):
             )
         )
 
+    async def timeline_count(
+        self,
+        account: str,
+        clock: Clock,
+        since: datetime | None,
+        until: datetime | None,
+        subject: str | None,
+        predicate: str | None = None,
+        workspaces: Collection[str] | None = None,
+    ) -> int:
+        """How many versions ``timeline`` with the same arguments returns."""
+        rows = await self._run(
+            *cypher.timeline_query(
+                check_account(account), clock, since, until, subject, predicate, workspaces,
+                count=True,
+            )
+        )  # fmt: skip
+        return int(rows[0]["n"]) if rows else 0
+
     async def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, oldest record first, a page at a time."""
         async for version in cypher.export_pages(check_account(account), self._run):

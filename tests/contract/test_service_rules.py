@@ -404,8 +404,11 @@ async def test_a_read_returns_the_workspaces_rows_plus_rows_with_no_place_timeli
     assert await seen(person, all_workspaces=True) == ["router cache", "login timeout", "3"]
     with pytest.raises(ReadNotAllowed):
         await seen(agent, all_workspaces=True)
+    # What the other workspaces hold (the count an empty timeline answers with).
     elsewhere = TimelineRequest(cwd="/w/two", predicate="working_on", subject="api")
-    assert await svc.timeline_elsewhere(agent, elsewhere) == 2
+    assert await svc.timeline_elsewhere(agent, elsewhere) == 1
+    nowhere = TimelineRequest(cwd="/w/three", predicate="working_on", subject="api")
+    assert await svc.timeline_elsewhere(agent, nowhere) == 2
 
 
 async def test_a_read_returns_the_workspaces_rows_plus_rows_with_no_place_episodes_too(

@@ -282,6 +282,31 @@ async def test_timeline_orders_by_the_chosen_clock(
     assert [v.object for v in everyone] == ["a", "other subject", "b", "c"]
 
 
+async def test_timeline_count_is_how_many_the_same_timeline_returns(
+    store: Store, writer: Writer, account: str
+) -> None:
+    # An empty timeline's "N versions in other workspaces" counts without reading them.
+    await writer.write("x", "p1", "a", T0 + 10 * DAY, workspace="worktree:/a")
+    await writer.write("x", "p1", "b", T0 + 20 * DAY, workspace="worktree:/b")
+    await writer.write("x", "p2", "c", T0 + 30 * DAY)
+    await writer.write("y", "p1", "d", T0 + 15 * DAY, workspace="worktree:/a")
+    cases = [
+        (Clock.WORLD, None, None, "x", None, None),
+        (Clock.WORLD, None, None, None, None, None),
+        (Clock.WORLD, T0 + 15 * DAY, None, "x", None, None),
+        (Clock.SYSTEM, None, None, "x", "p1", None),
+        (Clock.WORLD, None, None, "x", None, ("worktree:/b",)),
+        (Clock.WORLD, None, T0 + 12 * DAY, None, "p1", ("worktree:/a",)),
+    ]
+    counts = []
+    for clock, since, until, subject, predicate, workspaces in cases:
+        rows = await store.timeline(account, clock, since, until, subject, predicate, workspaces)
+        n = await store.timeline_count(account, clock, since, until, subject, predicate, workspaces)
+        assert n == len(rows)
+        counts.append(n)
+    assert counts == [4, 5, 2, 3, 2, 2]  # each filter narrows what is counted
+
+
 async def test_export_has_both_clocks_on_every_version(
     store: Store, writer: Writer, account: str
 ) -> None:

@@ -498,12 +498,19 @@ class MemoryService:
         return [Fact.of(v) for v in await self._timeline_rows(caller, req, workspaces)]
 
     async def timeline_elsewhere(self, caller: Caller, req: TimelineRequest) -> int:
-        """How many versions the same timeline read finds across every workspace.
+        """How many versions the same timeline read finds in the other workspaces (two counts).
 
         Asked when the caller's workspace had none, so the person learns that the history
         lives elsewhere; the count is all an agent learns.
         """
-        return len(await self._timeline_rows(caller, req, workspaces=None))
+        predicate = await self.slot_name(caller, req.subject, req.predicate)
+        here = self.read_workspaces(caller, req.cwd, all_workspaces=False)
+        args = (caller.account, req.clock, req.since, req.until, req.subject, predicate)
+        every, inside = await asyncio.gather(
+            self.store.timeline_count(*args, workspaces=None),
+            self.store.timeline_count(*args, workspaces=here),
+        )
+        return every - inside
 
     async def _timeline_rows(
         self, caller: Caller, req: TimelineRequest, workspaces: tuple[str, ...] | None
