@@ -212,11 +212,8 @@ def recall(
     answer = call("POST", "/v1/recall", {k: v for k, v in body.items() if v is not None})
     lines = [f"result: {answer['status']}"]
     if elsewhere := answer.get("elsewhere"):
-        rows = "fact" if elsewhere == 1 else "facts"
-        lines = [
-            f"result: empty here; {elsewhere} {rows} in other projects of this space "
-            "(add --scope wide to read them)"
-        ]
+        where = "other projects of this space"
+        lines = [empty_line(elsewhere, where=where, how="add --scope wide to read them")]
     if answer["facts"] and not as_json:
         # A row from another project says which, so it is never read as this one's.
         lines += [

@@ -308,15 +308,17 @@ def retract_lines(answer: dict[str, Any]) -> list[str]:
     return lines
 
 
-def empty_line(elsewhere: int | None, noun: str = "fact") -> str:
+def empty_line(
+    elsewhere: int | None,
+    noun: str = "fact",
+    where: str = "other workspaces",
+    how: str = "add --all-workspaces to list them",
+) -> str:
     """What an empty read says, pointing at the other workspaces when they hold rows."""
     if not elsewhere:
         return "result: empty"
     rows = noun if elsewhere == 1 else f"{noun}s"
-    return (
-        f"result: empty here; {elsewhere} {rows} in other workspaces "
-        "(add --all-workspaces to list them)"
-    )
+    return f"result: empty here; {elsewhere} {rows} in {where} ({how})"
 
 
 def placed(line: str, fact: dict[str, Any]) -> str:
