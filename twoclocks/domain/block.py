@@ -187,8 +187,10 @@ def _here(v: FactVersion, workspace_keys: Collection[str]) -> bool:
     return v.workspace is None or v.workspace in workspace_keys
 
 
-def held_here(rows: Sequence[FactVersion], workspace_keys: Collection[str]) -> list[FactVersion]:
-    """Leave out another workspace's values of a slot that holds a value here.
+def held_here(
+    v: FactVersion, here_slots: Collection[tuple[str, str]], workspace_keys: Collection[str]
+) -> bool:
+    """False for another workspace's value of a slot that holds a value here (left out).
 
     A space that reads from another (``reads_from``) sees its workspaces' facts, and
     the person's own slots repeat across them: in a client checkout, the block said
@@ -196,10 +198,9 @@ def held_here(rows: Sequence[FactVersion], workspace_keys: Collection[str]) -> l
     working on: kafka retry worker``, two current tasks for one session. The value
     here is the one that applies; the other workspace keeps its own, and recall still
     reads it with scope ``wide``. A slot held only elsewhere stays, marked ``from``
-    its workspace.
+    its workspace. ``here_slots``: the slots of the current rows of this workspace.
     """
-    here = {v.slot for v in rows if _here(v, workspace_keys)}
-    return [v for v in rows if _here(v, workspace_keys) or v.slot not in here]
+    return _here(v, workspace_keys) or v.slot not in here_slots
 
 
 def _event_key(v: FactVersion) -> tuple[str, str | None, str]:
@@ -382,13 +383,15 @@ def _sections(
 ) -> dict[str, list[_Line]]:
     shown = [v for v in facts if shown_to_model(v.tier)]
     holding = [v for v in shown if is_current(v, now)]
-    current = _ordered(held_here(holding, workspace_keys), workspace_keys, query_rank)
     here_slots = {v.slot for v in holding if _here(v, workspace_keys)}
+    current = _ordered(
+        [v for v in holding if held_here(v, here_slots, workspace_keys)], workspace_keys, query_rank
+    )
     # Another workspace's change of a slot that holds a value here is not this session's.
     closed = [
         v for v in shown
         if v.expired_at is None and v.invalid_at is not None and v.invalid_at <= now
-        and (_here(v, workspace_keys) or v.slot not in here_slots)
+        and held_here(v, here_slots, workspace_keys)
     ]  # fmt: skip
     # Newest end first: the latest change is the one the model is likeliest to trip on.
     closed.sort(key=lambda v: (-(v.invalid_at or now).timestamp(), v.version_id))

@@ -100,9 +100,9 @@ class Backup:
         self.aliases: list[SlotAlias] = []
         self.apart: list[SlotsApart] = []
         self.episodes: list[Episode] = []
+        # An episode line with no ``workspace`` field was written before episodes had a
+        # place (schema 2): once restored, the episodes take their facts' workspace.
         self.episodes_before_places = False
-        """True when an episode line has no ``workspace`` field: written before episodes had
-        a place (schema 2), so it takes its facts' workspace once restored."""
         self.versions: list[FactVersion] = []
         self._version_ids: set[str] = set()
         self._episode_ids: set[str] = set()
