@@ -7,12 +7,11 @@ All time comparisons use the ``*_us`` integers (see ``schema``), half-open every
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Iterable, Sequence
-from datetime import datetime
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from twoclocks.domain.model import FactVersion
-from twoclocks.graph.port import Clock, FactQuery
+from twoclocks.graph.port import Clock, FactQuery, TimelineQuery
 from twoclocks.graph.schema import VERSION_RETURN, opt_us, to_us, versions_from_rows
 
 # --- writes: the parts of one plan, in the order they must run -------------------------
@@ -452,40 +451,33 @@ def fact_count(account: str, q: FactQuery) -> tuple[str, dict[str, Any]]:
 
 
 def timeline_query(
-    account: str,
-    clock: Clock,
-    since: datetime | None,
-    until: datetime | None,
-    subject: str | None,
-    predicate: str | None = None,
-    workspaces: Collection[str] | None = None,
-    count: bool = False,
+    account: str, q: TimelineQuery, count: bool = False
 ) -> tuple[str, dict[str, Any]]:
     """Every version ordered on one clock, within the half-open range [since, until).
 
-    ``workspaces`` as in ``FactQuery``: those workspaces' rows and the unplaced ones; None
+    ``q.workspaces`` as in ``FactQuery``: those workspaces' rows and the unplaced ones; None
     reads every workspace (the person's own read). ``count``: how many, as ``n``.
     """
-    field = "e.valid_at_us" if clock is Clock.WORLD else "e.created_at_us"
-    other = "e.created_at_us" if clock is Clock.WORLD else "e.valid_at_us"
+    field = "e.valid_at_us" if q.clock is Clock.WORLD else "e.created_at_us"
+    other = "e.created_at_us" if q.clock is Clock.WORLD else "e.valid_at_us"
     conds = ["e.group_id = $g"]
-    if since is not None:
+    if q.since is not None:
         conds.append(f"{field} >= $since_us")
-    if until is not None:
+    if q.until is not None:
         conds.append(f"{field} < $until_us")
-    if predicate is not None:
+    if q.predicate is not None:
         conds.append("e.predicate = $predicate")
-    if workspaces is not None:
+    if q.workspaces is not None:
         conds.append("(e.workspace IS NULL OR e.workspace IN $workspaces)")
     params = {
         "g": account,
-        "subject": subject,
-        "since_us": opt_us(since),
-        "until_us": opt_us(until),
-        "predicate": predicate,
-        "workspaces": None if workspaces is None else list(workspaces),
+        "subject": q.subject,
+        "since_us": opt_us(q.since),
+        "until_us": opt_us(q.until),
+        "predicate": q.predicate,
+        "workspaces": None if q.workspaces is None else list(q.workspaces),
     }
-    where = f"{_anchor(subject)}\nWHERE {' AND '.join(conds)}\n"
+    where = f"{_anchor(q.subject)}\nWHERE {' AND '.join(conds)}\n"
     if count:
         return where + "RETURN count(e) AS n", params
     return where + f"RETURN {VERSION_RETURN}\nORDER BY {field}, {other}, e.uuid", params

@@ -84,6 +84,23 @@ class FactQuery(BaseModel):
         return data
 
 
+class TimelineQuery(BaseModel):
+    """A timeline read: every version on one clock within the half-open range [since, until).
+
+    ``subject`` and ``predicate`` keep one subject and one slot name; ``workspaces`` as in
+    ``FactQuery`` (those workspaces' rows and the unplaced ones; None: every workspace).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    clock: Clock
+    since: datetime | None = None
+    until: datetime | None = None
+    subject: str | None = None
+    predicate: str | None = None
+    workspaces: tuple[str, ...] | None = None
+
+
 class Episode(BaseModel):
     """The raw text or tool event a fact came from, kept dated."""
 
@@ -212,33 +229,11 @@ class Store(Protocol):
     async def count(self, account: str, query: FactQuery) -> int:
         """How many versions match the query, ignoring its limit and offset (a page's total)."""
 
-    async def timeline(
-        self,
-        account: str,
-        clock: Clock,
-        since: datetime | None,
-        until: datetime | None,
-        subject: str | None,
-        predicate: str | None = None,
-        workspaces: Collection[str] | None = None,
-    ) -> list[FactVersion]:
-        """Every version in time order on one clock (valid_at or created_at), half-open range.
+    async def timeline(self, account: str, query: TimelineQuery) -> list[FactVersion]:
+        """Every version in time order on the query's clock (valid_at or created_at)."""
 
-        ``predicate`` keeps one slot name; ``workspaces`` as in ``FactQuery`` (those
-        workspaces' rows and the unplaced ones; None: every workspace).
-        """
-
-    async def timeline_count(
-        self,
-        account: str,
-        clock: Clock,
-        since: datetime | None,
-        until: datetime | None,
-        subject: str | None,
-        predicate: str | None = None,
-        workspaces: Collection[str] | None = None,
-    ) -> int:
-        """How many versions ``timeline`` with the same arguments returns, without reading them."""
+    async def timeline_count(self, account: str, query: TimelineQuery) -> int:
+        """How many versions ``timeline`` returns for the same query, without reading them."""
 
     def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, both clocks, oldest record first."""

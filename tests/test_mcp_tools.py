@@ -24,7 +24,7 @@ from mcp.shared.exceptions import MCPError
 from twoclocks import bootstrap
 from twoclocks.api.app import create_app
 from twoclocks.embeddings.hashing import HashingEmbedder
-from twoclocks.graph.port import Clock
+from twoclocks.graph.port import Clock, TimelineQuery
 from twoclocks.mcp_server.backends import CWD_HEADER, HttpBackend
 from twoclocks.mcp_server.http import mount_mcp
 from twoclocks.mcp_server.path import MCP_PATH
@@ -159,7 +159,7 @@ async def test_a_call_over_64_kb_is_refused_with_a_message_the_client_shows(
         # The session goes on: the next call is answered.
         assert await _remember(client, subject="ci", predicate="ci_provider", object="Drone")
     account = (await runtime.accounts.authenticate(key)).account
-    history = await runtime.store.timeline(account, Clock.SYSTEM, None, None, "ci")
+    history = await runtime.store.timeline(account, TimelineQuery(clock=Clock.SYSTEM, subject="ci"))
     assert [v.object for v in history] == ["Drone"]
 
 

@@ -25,13 +25,13 @@ from twoclocks.graph.falkordb.guarded import GuardedGraph
 from twoclocks.graph.falkordb.watchdog import Watchdog
 from twoclocks.graph.key_store import KeyStore
 from twoclocks.graph.port import (
-    Clock,
     Episode,
     FactQuery,
     QueuedTurn,
     SlotAlias,
     SlotsApart,
     SlotState,
+    TimelineQuery,
 )
 from twoclocks.graph.schema import (
     check_account,
@@ -267,40 +267,16 @@ class FalkorDBStore(KeyStore):
         result = await graph.ro_query(*cypher.fact_count(account, query))
         return int(result.result_set[0][0]) if result.result_set else 0
 
-    async def timeline(
-        self,
-        account: str,
-        clock: Clock,
-        since: datetime | None,
-        until: datetime | None,
-        subject: str | None,
-        predicate: str | None = None,
-        workspaces: Collection[str] | None = None,
-    ) -> list[FactVersion]:
+    async def timeline(self, account: str, query: TimelineQuery) -> list[FactVersion]:
         """Every version in time order on one clock, half-open [since, until)."""
         graph = await self._graph(account)
-        statement, params = cypher.timeline_query(
-            account, clock, since, until, subject, predicate, workspaces
-        )
-        result = await graph.ro_query(statement, params)
+        result = await graph.ro_query(*cypher.timeline_query(account, query))
         return versions_from_rows(result.result_set)
 
-    async def timeline_count(
-        self,
-        account: str,
-        clock: Clock,
-        since: datetime | None,
-        until: datetime | None,
-        subject: str | None,
-        predicate: str | None = None,
-        workspaces: Collection[str] | None = None,
-    ) -> int:
-        """How many versions ``timeline`` with the same arguments returns."""
+    async def timeline_count(self, account: str, query: TimelineQuery) -> int:
+        """How many versions ``timeline`` returns for the same query."""
         graph = await self._graph(account)
-        statement, params = cypher.timeline_query(
-            account, clock, since, until, subject, predicate, workspaces, count=True
-        )
-        result = await graph.ro_query(statement, params)
+        result = await graph.ro_query(*cypher.timeline_query(account, query, count=True))
         return int(result.result_set[0][0]) if result.result_set else 0
 
     async def export(self, account: str) -> AsyncIterator[FactVersion]:

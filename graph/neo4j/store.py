@@ -21,13 +21,13 @@ from twoclocks.graph.key_store import KeyStore
 from twoclocks.graph.lost_connection import run_once_more_if_lost
 from twoclocks.graph.neo4j import search
 from twoclocks.graph.port import (
-    Clock,
     Episode,
     FactQuery,
     QueuedTurn,
     SlotAlias,
     SlotsApart,
     SlotState,
+    TimelineQuery,
 )
 from twoclocks.graph.schema import (
     check_account,
@@ -293,40 +293,13 @@ class Neo4jStore(KeyStore):
         rows = await self._run(*cypher.fact_count(check_account(account), query))
         return int(rows[0]["n"]) if rows else 0
 
-    async def timeline(
-        self,
-        account: str,
-        clock: Clock,
-        since: datetime | None,
-        until: datetime | None,
-        subject: str | None,
-        predicate: str | None = None,
-        workspaces: Collection[str] | None = None,
-    ) -> list[FactVersion]:
+    async def timeline(self, account: str, query: TimelineQuery) -> list[FactVersion]:
         """Every version in time order on one clock, half-open [since, until)."""
-        return await self._read(
-            *cypher.timeline_query(
-                check_account(account), clock, since, until, subject, predicate, workspaces
-            )
-        )
+        return await self._read(*cypher.timeline_query(check_account(account), query))
 
-    async def timeline_count(
-        self,
-        account: str,
-        clock: Clock,
-        since: datetime | None,
-        until: datetime | None,
-        subject: str | None,
-        predicate: str | None = None,
-        workspaces: Collection[str] | None = None,
-    ) -> int:
-        """How many versions ``timeline`` with the same arguments returns."""
-        rows = await self._run(
-            *cypher.timeline_query(
-                check_account(account), clock, since, until, subject, predicate, workspaces,
-                count=True,
-            )
-        )  # fmt: skip
+    async def timeline_count(self, account: str, query: TimelineQuery) -> int:
+        """How many versions ``timeline`` returns for the same query."""
+        rows = await self._run(*cypher.timeline_query(check_account(account), query, count=True))
         return int(rows[0]["n"]) if rows else 0
 
     async def export(self, account: str) -> AsyncIterator[FactVersion]:

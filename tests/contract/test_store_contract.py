@@ -21,7 +21,7 @@ from twoclocks.domain.model import (
 )
 from twoclocks.domain.temporal import is_visible
 from twoclocks.domain.write_plan import new_version, plan_write
-from twoclocks.graph.port import Clock, FactQuery, SlotAlias, Store
+from twoclocks.graph.port import Clock, FactQuery, SlotAlias, Store, TimelineQuery
 
 pytestmark = pytest.mark.anyio
 
@@ -253,7 +253,7 @@ async def test_accounts_never_see_each_other(store: Store, writer: Writer, accou
         slot = await store.read_slot(acct, "prod", "hosted_on")
         assert [v.version_id for v in slot.versions] == [plan.version_id] and slot.counter == 1
         for clock in Clock:
-            timeline = await store.timeline(acct, clock, None, None, "prod")
+            timeline = await store.timeline(acct, TimelineQuery(clock=clock, subject="prod"))
             assert [v.version_id for v in timeline] == [plan.version_id]
         assert [v.version_id for v in await everything(store, acct)] == [plan.version_id]
         assert await store.delete_fact(acct, stranger.fact_id) == 0
@@ -270,7 +270,8 @@ async def test_timeline_orders_by_the_chosen_clock(
     await writer.write("y", "p1", "other subject", T0 + 15 * DAY, now=T0 + 4 * DAY)
 
     async def objects(clock: Clock, since: datetime | None, until: datetime | None) -> list[str]:
-        return [v.object for v in await store.timeline(account, clock, since, until, "x")]
+        query = TimelineQuery(clock=clock, since=since, until=until, subject="x")
+        return [v.object for v in await store.timeline(account, query)]
 
     assert await objects(Clock.WORLD, None, None) == ["a", "b", "c"]
     assert await objects(Clock.SYSTEM, None, None) == ["c", "a", "b"]
@@ -278,7 +279,7 @@ async def test_timeline_orders_by_the_chosen_clock(
     assert await objects(Clock.WORLD, T0 + 10 * DAY, T0 + 30 * DAY) == ["a", "b"]
     assert await objects(Clock.WORLD, T0 + 10 * DAY + US, T0 + 30 * DAY + US) == ["b", "c"]
     assert await objects(Clock.SYSTEM, T0 + 2 * DAY, T0 + 3 * DAY) == ["a"]
-    everyone = await store.timeline(account, Clock.WORLD, None, None, None)
+    everyone = await store.timeline(account, TimelineQuery(clock=Clock.WORLD))
     assert [v.object for v in everyone] == ["a", "other subject", "b", "c"]
 
 
@@ -291,17 +292,19 @@ async def test_timeline_count_is_how_many_the_same_timeline_returns(
     await writer.write("x", "p2", "c", T0 + 30 * DAY)
     await writer.write("y", "p1", "d", T0 + 15 * DAY, workspace="worktree:/a")
     cases = [
-        (Clock.WORLD, None, None, "x", None, None),
-        (Clock.WORLD, None, None, None, None, None),
-        (Clock.WORLD, T0 + 15 * DAY, None, "x", None, None),
-        (Clock.SYSTEM, None, None, "x", "p1", None),
-        (Clock.WORLD, None, None, "x", None, ("worktree:/b",)),
-        (Clock.WORLD, None, T0 + 12 * DAY, None, "p1", ("worktree:/a",)),
+        TimelineQuery(clock=Clock.WORLD, subject="x"),
+        TimelineQuery(clock=Clock.WORLD),
+        TimelineQuery(clock=Clock.WORLD, since=T0 + 15 * DAY, subject="x"),
+        TimelineQuery(clock=Clock.SYSTEM, subject="x", predicate="p1"),
+        TimelineQuery(clock=Clock.WORLD, subject="x", workspaces=("worktree:/b",)),
+        TimelineQuery(
+            clock=Clock.WORLD, until=T0 + 12 * DAY, predicate="p1", workspaces=("worktree:/a",)
+        ),
     ]
     counts = []
-    for clock, since, until, subject, predicate, workspaces in cases:
-        rows = await store.timeline(account, clock, since, until, subject, predicate, workspaces)
-        n = await store.timeline_count(account, clock, since, until, subject, predicate, workspaces)
+    for query in cases:
+        rows = await store.timeline(account, query)
+        n = await store.timeline_count(account, query)
         assert n == len(rows)
         counts.append(n)
     assert counts == [4, 5, 2, 3, 2, 2]  # each filter narrows what is counted

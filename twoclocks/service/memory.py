@@ -48,6 +48,7 @@ from twoclocks.graph.port import (
     SlotsApart,
     SlotState,
     Store,
+    TimelineQuery,
 )
 from twoclocks.secret_scan import refuse_secrets
 from twoclocks.service.fact_ids import FACT_ID, resolve_fact_id
@@ -495,7 +496,8 @@ class MemoryService:
         another project's history (the person may, with ``all_workspaces``).
         """
         workspaces = self.read_workspaces(caller, req.cwd, req.all_workspaces)
-        return [Fact.of(v) for v in await self._timeline_rows(caller, req, workspaces)]
+        query = await self._timeline_query(caller, req, workspaces)
+        return [Fact.of(v) for v in await self.store.timeline(caller.account, query)]
 
     async def timeline_elsewhere(self, caller: Caller, req: TimelineRequest) -> int:
         """How many versions the same timeline read finds in the other workspaces (two counts).
@@ -503,26 +505,25 @@ class MemoryService:
         Asked when the caller's workspace had none, so the person learns that the history
         lives elsewhere; the count is all an agent learns.
         """
-        predicate = await self.slot_name(caller, req.subject, req.predicate)
+        query = await self._timeline_query(caller, req, workspaces=None)
         here = self.read_workspaces(caller, req.cwd, all_workspaces=False)
-        args = (caller.account, req.clock, req.since, req.until, req.subject, predicate)
         every, inside = await asyncio.gather(
-            self.store.timeline_count(*args, workspaces=None),
-            self.store.timeline_count(*args, workspaces=here),
+            self.store.timeline_count(caller.account, query),
+            self.store.timeline_count(
+                caller.account, query.model_copy(update={"workspaces": here})
+            ),
         )
         return every - inside
 
-    async def _timeline_rows(
+    async def _timeline_query(
         self, caller: Caller, req: TimelineRequest, workspaces: tuple[str, ...] | None
-    ) -> list[FactVersion]:
-        predicate = await self.slot_name(caller, req.subject, req.predicate)
-        return await self.store.timeline(
-            caller.account,
-            req.clock,
-            req.since,
-            req.until,
-            req.subject,
-            predicate=predicate,
+    ) -> TimelineQuery:
+        return TimelineQuery(
+            clock=req.clock,
+            since=req.since,
+            until=req.until,
+            subject=req.subject,
+            predicate=await self.slot_name(caller, req.subject, req.predicate),
             workspaces=workspaces,
         )
 
