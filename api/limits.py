@@ -7,6 +7,8 @@ from collections.abc import Collection
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from twoclocks.domain.errors import BodyTooLarge
+
 MAX_BODY_BYTES = 64 * 1024
 INVALID_REQUEST = -32600
 """JSON-RPC's code for a request the server will not take."""
@@ -67,16 +69,16 @@ class BodySizeLimit:
                 raise
 
     async def _refuse(self, send: Send, limit: int, jsonrpc: bool) -> None:
-        message = f"request body is over {limit // 1024} KB: send shorter facts"
-        refusal: dict[str, object] = {"error": "BodyTooLarge", "message": message}
+        refused = BodyTooLarge(f"request body is over {limit // 1024} KB: send shorter facts")
+        refusal: dict[str, object] = {"error": refused.name, "message": refused.message}
         if jsonrpc:  # the id is in the body not read: null, as JSON-RPC allows
-            error = {"code": INVALID_REQUEST, "message": f"BodyTooLarge: {message}"}
+            error = {"code": INVALID_REQUEST, "message": f"{refused.name}: {refused.message}"}
             refusal = {"jsonrpc": "2.0", "id": None, "error": error}
         body = json.dumps(refusal).encode()
         await send(
             {
                 "type": "http.response.start",
-                "status": 413,
+                "status": refused.http_status,
                 "headers": [
                     (b"content-type", b"application/json"),
                     (b"content-length", str(len(body)).encode()),

@@ -362,6 +362,17 @@ async def test_a_time_without_an_offset_is_refused_naming_what_is_taken(served: 
 
 
 @pytest.mark.anyio
+async def test_a_write_over_64_kb_is_refused_by_name_and_stores_nothing(served: Served) -> None:
+    # The server refuses the body before reading it; the CLI (and `twoclocks mcp`, on the
+    # same client) printed "TwoclocksError: HTTP 413: ..." for it.
+    result = await served.cli("remember", "ci", "ci_provider", "Drone", "--evidence", "y" * 70_000)
+    assert result.exit_code == 2
+    assert "BodyTooLarge: request body is over 64 KB: send shorter facts" in result.output
+    assert "HTTP 413" not in result.output
+    assert "result: empty" in await served.ok("facts")
+
+
+@pytest.mark.anyio
 async def test_timeline_shows_each_clocks_own_window(served: Served) -> None:
     await served.ok("remember", "api", "runs_on", "Fly", "--valid-at", "2026-01-10T00:00:00Z")
     await served.ok("remember", "api", "runs_on", "Render", "--valid-at", "2026-02-01T00:00:00Z")

@@ -45,6 +45,13 @@ class SecretRefused(InvalidInput):
     """Raised when a write's subject, predicate, object or evidence looks like a credential."""
 
 
+class BodyTooLarge(InvalidInput):
+    """Raised when a request body passes the server's limit (64 KB; a backup import
+    256 MB), before the body is read; the message says to send shorter facts."""
+
+    http_status = 413
+
+
 class FactNotFound(TwoclocksError):
     """Raised when no fact with the given id exists in (or is visible to) the caller's account."""
 
