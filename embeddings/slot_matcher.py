@@ -16,10 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 from numpy.typing import NDArray
 
+from twoclocks.domain.person_roles import another_role_of_people
 from twoclocks.domain.slot_names import humanize_predicate
 from twoclocks.domain.slot_values import holds_same_value, values_verdict
 from twoclocks.domain.slot_verdict import (
-    another_role_of_people,
     lexical_verdict,
     lexicon_wording,
     narrowed_by_a_qualifier,

@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
+from twoclocks.domain.name_core import GENERIC_HEADS, core_words, subject_words
 from twoclocks.domain.name_quantities import (
     numbers_in,
     opposite_directions,
@@ -26,12 +27,11 @@ from twoclocks.domain.name_spellings import (
     split_compounds,
 )
 from twoclocks.domain.name_verbs import (
-    LEADING_VERBS,
-    TRAILING_PARTICLES,
     is_verb_phrase,
     same_verb_and_noun,
     share_a_word,
 )
+from twoclocks.domain.person_roles import SAME_ROLE, another_role
 from twoclocks.domain.slot_names import (
     canonical_tokens,
     humanize_predicate,
@@ -57,20 +57,6 @@ _ATTRIBUTE_NOUNS = frozenset(
 # "deploy_command" / "deploy_script", "ssh_user" / "ssh_username", "formatter" /
 # "format_tool". Their presence on one side only proves nothing.
 _OPTIONAL_ATTRIBUTES = frozenset({"command", "user", "path", "format", "budget", "address", "time"})
-
-# Head nouns that say only "the thing used for": "ci_tool" / "ci_provider" / "ci_platform",
-# "issue_tracker" / "bug_tracker" / "ticketing_system" ("design system" and "operating
-# system" are made one word by the lexicon's phrases first). As
-# the last word of a name they are dropped before
-# two names are compared, so what is left (the slot's subject matter) decides.
-_GENERIC_HEADS = frozenset(
-    {
-        "tool", "platform", "provider", "service", "solution", "software",
-        "product", "vendor", "technology", "tracker", "utility", "app", "application",
-        "suite", "stack", "setup", "choice", "option", "preference", "used",
-        "destination", "network", "system", "layer",
-    }
-)  # fmt: skip
 
 # Ordinals: "first_reviewer" and "second_reviewer" are two slots, as "item_1" and "item_2".
 _ORDINALS = frozenset(
@@ -299,7 +285,7 @@ def lexical_verdict(a: str, b: str, subject: str = "", loose: bool = True) -> Le
         return "different"
     if same_but_for_units(canon_a, canon_b):
         return "same"
-    bare_a, bare_b = _bare(canon_a), _bare(canon_b)
+    bare_a, bare_b = core_words(canon_a), core_words(canon_b)
     if bare_a == bare_b or "".join(bare_a) == "".join(bare_b) or abbreviates(bare_a, bare_b):
         return "same"
     if (is_verb_phrase(canon_a) or is_verb_phrase(canon_b)) and same_verb_and_noun(bare_a, bare_b):
@@ -319,8 +305,8 @@ def lexical_verdict(a: str, b: str, subject: str = "", loose: bool = True) -> Le
         return "different"
     if _two_kinds_of_one_head(bare_a, bare_b):
         return "different"
-    own = _subject_words(subject)
-    if _another_role(bare_a, bare_b, own) or _another_role(bare_b, bare_a, own):
+    own = subject_words(subject)
+    if another_role(bare_a, bare_b, own) or another_role(bare_b, bare_a, own):
         return "different"
     return "unknown"
 
@@ -361,14 +347,14 @@ def narrowed_by_a_qualifier(a: str, b: str, subject: str = "") -> bool:
     >>> narrowed_by_a_qualifier("pronouns", "preferred_pronouns")
     False
     """
-    own = _subject_words(subject)
+    own = subject_words(subject)
     written_a, written_b = _written_words(a), _written_words(b)
     return _narrowed(a, written_a, written_b, own) or _narrowed(b, written_b, written_a, own)
 
 
 # Words a name adds to another's without naming another slot: "standup" / "standup_time",
 # "ci" / "ci_platform". Any other added word says which one ("queue" / "task_queue").
-_LOOSE_ADDITIONS = _OPTIONAL_ATTRIBUTES | _GENERIC_HEADS
+_LOOSE_ADDITIONS = _OPTIONAL_ATTRIBUTES | GENERIC_HEADS
 
 
 def lexicon_wording(a: str, b: str) -> tuple[str, str] | None:
@@ -410,90 +396,14 @@ def name_used(predicate: str, written_as: str | None) -> str | None:
     """
     if not written_as:
         return None
-    if _bare(canonical_tokens(written_as)) == _bare(canonical_tokens(predicate)):
+    if core_words(canonical_tokens(written_as)) == core_words(canonical_tokens(predicate)):
         return None
     return humanize_predicate(written_as)
 
 
-# The last word of a name for a person's role. "product_owner" is not "owner", nor
-# "design_lead" "lead": one team has several, often different people. "manager" is left
-# out: as often a tool ("password_manager", "secret manager", "package_manager").
-_PERSON_ROLES = frozenset(
-    {
-        "owner", "lead", "engineer", "contact", "reviewer", "designer", "architect",
-        "maintainer", "champion", "sponsor", "approver", "director", "officer", "steward",
-    }
-)  # fmt: skip
-
-# Words before a role that still name that role: the main one, the one now.
-_SAME_ROLE = frozenset({"primary", "main", "default", "current", "overall", "official"})
-
-
-# Roles that name a person only when the values are people: "manager" is as often a tool.
-_ROLES_OF_PEOPLE = _PERSON_ROLES | {"manager"}
-
-
-@lru_cache(maxsize=4096)
-def another_role_of_people(a: str, b: str, subject: str = "") -> bool:
-    """True when one name is the other's role with a word of its own, for two people.
-
-    Asked only when both slots hold people: then "manager" is a person's role too, and
-    "product_manager" Sam is not the team's "manager" Dana.
-
-    >>> another_role_of_people("manager", "product_manager")
-    True
-    >>> another_role_of_people("manager", "current_manager")
-    False
-
-    Two roles by their heads are two roles too ("product_manager" / "product_designer"),
-    unless the heads are names of one role ("owner" / "maintainer").
-
-    >>> another_role_of_people("product_manager", "product_designer")
-    True
-    >>> another_role_of_people("service_owner", "maintainer")
-    False
-    """
-    own = _subject_words(subject)
-    bare_a, bare_b = _bare(canonical_tokens(a)), _bare(canonical_tokens(b))
-    if bare_a and bare_b and _two_role_heads(bare_a[-1], bare_b[-1]):
-        return True
-    return _another_role(bare_a, bare_b, own, _ROLES_OF_PEOPLE) or _another_role(
-        bare_b, bare_a, own, _ROLES_OF_PEOPLE
-    )
-
-
-# Role heads that name one role: who answers for a thing, who signs a change off.
-_ONE_ROLE = (
-    frozenset({"owner", "maintainer", "steward", "champion"}),
-    frozenset({"reviewer", "approver"}),
-)
-
-
-def _two_role_heads(a: str, b: str) -> bool:
-    """Whether two last words are two different roles of people."""
-    if a == b or a not in _ROLES_OF_PEOPLE or b not in _ROLES_OF_PEOPLE:
-        return False
-    return not any(a in group and b in group for group in _ONE_ROLE)
-
-
-def _another_role(
-    longer: list[str],
-    shorter: list[str],
-    own: frozenset[str],
-    roles: frozenset[str] = _PERSON_ROLES,
-) -> bool:
-    """True when ``longer`` is the person role ``shorter`` with a word of its own before it."""
-    if not shorter or len(longer) <= len(shorter) or shorter[-1] not in roles:
-        return False
-    if longer[-1] != shorter[-1] or not set(shorter) <= set(longer):
-        return False
-    added = set(longer) - set(shorter)
-    return bool(added - _SAME_ROLE - own)
-
-
 # Words a name may add to another's and still name the same thing: the main one, the one
 # now, the one a person chose ("pronouns" / "preferred_pronouns").
-_RESTATING = _SAME_ROLE | _LOOSE_ADDITIONS | {
+_RESTATING = SAME_ROLE | _LOOSE_ADDITIONS | {
     "preferred", "favorite", "usual", "library", "framework", "server", "engine",
 }  # fmt: skip
 
@@ -501,7 +411,7 @@ _RESTATING = _SAME_ROLE | _LOOSE_ADDITIONS | {
 def _written_words(name: str) -> list[str]:
     # The words as typed, singular, without a leading verb or trailing particle: the
     # lexicon's readings ("vault" -> "secret manager") would add words nobody wrote.
-    return _bare([singular(w) for w in predicate_tokens(name)])
+    return core_words([singular(w) for w in predicate_tokens(name)])
 
 
 def _narrowed(written: str, longer: list[str], shorter: list[str], own: frozenset[str]) -> bool:
@@ -531,15 +441,6 @@ _NAMESPACES = frozenset(
 )  # fmt: skip
 
 
-@lru_cache(maxsize=1024)  # one subject's name, read again for each of its slots
-def _subject_words(subject: str) -> frozenset[str]:
-    # "data-engineering" says "data", "engineering" and its shortenings ("eng"): a role
-    # named by the subject's own domain is the subject's role of that name.
-    words = set(canonical_tokens(subject)) | set(predicate_tokens(subject))
-    short = {w[:n] for w in words for n in (3, 4) if len(w) > n + 2}
-    return frozenset(words | short)
-
-
 def _two_kinds_of_one_head(a: list[str], b: list[str]) -> bool:
     """True when both names qualify one head noun, each with a word the other lacks.
 
@@ -548,17 +449,6 @@ def _two_kinds_of_one_head(a: list[str], b: list[str]) -> bool:
     word by then (the lexicon runs first: "docker_registry" / "container_registry").
     """
     return bool(a and b and a[-1] == b[-1] and set(a) - set(b) and set(b) - set(a))
-
-
-def _bare(tokens: list[str]) -> list[str]:
-    # "ci tool" -> "ci", "uses cache" -> "cache", "hosted on" -> "host"; a name that is
-    # nothing but such words keeps them all.
-    out = list(tokens)
-    while len(out) > 1 and out[0] in LEADING_VERBS:
-        out.pop(0)
-    while len(out) > 1 and (out[-1] in _GENERIC_HEADS or out[-1] in TRAILING_PARTICLES):
-        out.pop()
-    return out
 
 
 def _qualifiers(tokens: list[str]) -> set[str]:

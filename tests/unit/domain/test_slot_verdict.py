@@ -10,7 +10,6 @@ import pytest
 
 from twoclocks.domain import slot_verdict
 from twoclocks.domain.slot_verdict import (
-    another_role_of_people,
     lexical_verdict,
     lexicon_wording,
     narrowed_by_a_qualifier,
@@ -539,14 +538,6 @@ def test_slot_drift_a_persons_role_with_a_word_before_it_is_another_role(a: str,
     assert lexical_verdict(b, a) == "different"
 
 
-def test_slot_drift_a_manager_of_people_with_a_word_before_it_is_another_role() -> None:
-    # Asked only when both slots hold people: "password_manager" is a tool's slot.
-    assert another_role_of_people("manager", "product_manager")
-    assert another_role_of_people("delivery_manager", "manager")
-    assert not another_role_of_people("manager", "current_manager")
-    assert not another_role_of_people("manager", "platform_manager", subject="platform-team")
-
-
 def test_a_role_named_by_the_subjects_own_words_is_left_to_the_embedding() -> None:
     # The security team's lead is its security lead; the main owner is the owner.
     assert lexical_verdict("security_lead", "lead", subject="security-team") == "unknown"
@@ -647,14 +638,6 @@ def test_authentication_and_authorization_are_two_slots() -> None:
     # Who you are (Auth0) and what you may do (OpenFGA) run side by side.
     assert lexical_verdict("authentication_provider", "authorization_service") == "different"
     assert lexical_verdict("auth_provider", "authz_service") == "different"
-
-
-def test_two_people_under_two_role_heads_are_two_roles() -> None:
-    # product_manager Lena and product_designer Marco: one name is not the other plus a word.
-    assert another_role_of_people("product_manager", "product_designer")
-    assert another_role_of_people("tech_lead", "engineering_manager")
-    assert not another_role_of_people("service_owner", "maintainer")  # one role, two words
-    assert not another_role_of_people("code_reviewer", "approver")
 
 
 def test_slot_drift_a_loose_reading_is_told_from_a_spelling() -> None:
