@@ -6,8 +6,7 @@ The record clock and id factory are injected, so tests drive time by hand.
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
@@ -17,7 +16,6 @@ from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.errors import (
     FactNotFound,
     InvalidInput,
-    ReadNotAllowed,
     TwoclocksError,
 )
 from twoclocks.domain.model import (
@@ -27,7 +25,6 @@ from twoclocks.domain.model import (
     Place,
     Plan,
     RetiredReason,
-    require_printable,
 )
 from twoclocks.domain.places import Workspace, resolve_place
 from twoclocks.domain.revise_plan import (
@@ -37,7 +34,7 @@ from twoclocks.domain.revise_plan import (
     plan_retract,
     plan_revise,
 )
-from twoclocks.domain.trust import Writer, decide_tier
+from twoclocks.domain.trust import decide_tier
 from twoclocks.domain.write_plan import plan_write, raised_between
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
@@ -48,14 +45,12 @@ from twoclocks.graph.port import (
     SlotsApart,
     SlotState,
     Store,
-    TimelineQuery,
 )
 from twoclocks.secret_scan import refuse_secrets
 from twoclocks.service.fact_ids import FACT_ID, resolve_fact_id
+from twoclocks.service.fact_reads import FactReads
 from twoclocks.service.requests import (
     Caller,
-    Fact,
-    FactsRequest,
     KeepApartRequest,
     MergeSlotRequest,
     MergeSlotResult,
@@ -67,7 +62,6 @@ from twoclocks.service.requests import (
     ReviseResult,
     SplitAliasRequest,
     SplitAliasResult,
-    TimelineRequest,
 )
 from twoclocks.service.slot_aliases import SlotAliases
 from twoclocks.service.slot_judge import SlotJudge
@@ -114,8 +108,8 @@ def no_workspace(_cwd: str | None) -> Workspace:
     return Workspace()
 
 
-class MemoryService:
-    """The write and read rules of DESIGN.md §2-§4 over one Store."""
+class MemoryService(FactReads):
+    """The write and read rules of DESIGN.md §2-§4 over one Store (reads: ``FactReads``)."""
 
     def __init__(
         self,
@@ -412,141 +406,6 @@ class MemoryService:
     async def kept_apart(self, caller: Caller) -> list[SlotsApart]:
         """Every pair of slot names kept apart in the account (by a split or by hand)."""
         return await self.store.export_apart(caller.account)
-
-    # -- reading -----------------------------------------------------------------
-
-    async def facts(self, caller: Caller, req: FactsRequest) -> list[Fact]:
-        """This workspace's rows plus unplaced rows, on either clock or both.
-
-        ``all_workspaces`` reads every workspace of the account; only the person may
-        (their own memory, across projects): an agent stays in its session's workspace.
-        """
-        query = await self.fact_query(caller, req)
-        return [Fact.of(v) for v in await self.store.query(caller.account, query)]
-
-    async def count_facts(self, caller: Caller, req: FactsRequest) -> int:
-        """How many rows the read matches in all, whatever its limit and offset (a page's total)."""
-        query = await self.fact_query(caller, req)
-        return await self.store.count(caller.account, query)
-
-    def read_workspaces(
-        self, caller: Caller, cwd: str | None, all_workspaces: bool
-    ) -> tuple[str, ...] | None:
-        """The workspaces a read sees: cwd's (and the unplaced rows), or every one (None).
-
-        Every workspace is the person's own read; an agent's stays in its session's.
-        """
-        if all_workspaces and caller.writer is not Writer.PERSON:
-            raise ReadNotAllowed(
-                "all_workspaces is for the person's own reads (the CLI, the web screen): an "
-                "agent reads the facts of its session's workspace; drop all_workspaces"
-            )
-        return None if all_workspaces else tuple(self.resolve_workspace(cwd).keys)
-
-    async def slot_name(
-        self, caller: Caller, subject: str | None, predicate: str | None
-    ) -> str | None:
-        """The slot a read names: reads merge aliased slots (ci_platform finds ci_provider)."""
-        if not (subject and predicate):
-            return predicate
-        return (await self.store.slot_names(caller.account, subject)).get(predicate, predicate)
-
-    async def fact_query(self, caller: Caller, req: FactsRequest) -> FactQuery:
-        """The store query of a read: its workspace, its slot (aliases merged), its filters."""
-        workspaces = self.read_workspaces(caller, req.cwd, req.all_workspaces)
-        return FactQuery(
-            now=self.clock(),
-            subject=req.subject,
-            predicate=await self.slot_name(caller, req.subject, req.predicate),
-            as_of=req.as_of,
-            as_believed=req.as_believed,
-            include_history=req.include_history,
-            include_later=req.include_later,
-            workspaces=workspaces,
-            text=req.text,
-            tier=req.tier,
-            place=req.place,
-            writer=req.writer,
-            fact_class=req.fact_class,
-            limit=req.limit,
-            offset=req.offset,
-        )
-
-    async def count_in_other_workspaces(self, caller: Caller, req: FactsRequest) -> int:
-        """How many rows the same read finds in workspaces other than the caller's.
-
-        Asked when a scoped read came back empty, so a person learns that their facts
-        live elsewhere (and `--all-workspaces` shows them) instead of seeing nothing.
-        """
-        whole = {"limit": None, "offset": 0}
-        everywhere = req.model_copy(update={**whole, "all_workspaces": True})
-        here = req.model_copy(update={**whole, "all_workspaces": False})
-        # The read everywhere is the person's own; the count is all an agent learns. Two
-        # counts, not two reads: an empty checkout in a 100k account read every row.
-        person = caller.model_copy(update={"writer": Writer.PERSON})
-        every, inside = await asyncio.gather(
-            self.count_facts(person, everywhere), self.count_facts(caller, here)
-        )
-        return every - inside
-
-    async def timeline(self, caller: Caller, req: TimelineRequest) -> list[Fact]:
-        """Every version in time order on one clock: world (valid_at) or system (created_at).
-
-        In the caller's workspace, as every read: a session in one project does not read
-        another project's history (the person may, with ``all_workspaces``).
-        """
-        workspaces = self.read_workspaces(caller, req.cwd, req.all_workspaces)
-        query = await self._timeline_query(caller, req, workspaces)
-        return [Fact.of(v) for v in await self.store.timeline(caller.account, query)]
-
-    async def timeline_elsewhere(self, caller: Caller, req: TimelineRequest) -> int:
-        """How many versions the same timeline read finds in the other workspaces (two counts).
-
-        Asked when the caller's workspace had none, so the person learns that the history
-        lives elsewhere; the count is all an agent learns.
-        """
-        query = await self._timeline_query(caller, req, workspaces=None)
-        here = self.read_workspaces(caller, req.cwd, all_workspaces=False)
-        every, inside = await asyncio.gather(
-            self.store.timeline_count(caller.account, query),
-            self.store.timeline_count(
-                caller.account, query.model_copy(update={"workspaces": here})
-            ),
-        )
-        return every - inside
-
-    async def _timeline_query(
-        self, caller: Caller, req: TimelineRequest, workspaces: tuple[str, ...] | None
-    ) -> TimelineQuery:
-        return TimelineQuery(
-            clock=req.clock,
-            since=req.since,
-            until=req.until,
-            subject=req.subject,
-            predicate=await self.slot_name(caller, req.subject, req.predicate),
-            workspaces=workspaces,
-        )
-
-    async def search_episodes(
-        self, caller: Caller, query: str, k: int = 10, cwd: str | None = None
-    ) -> list[Episode]:
-        """The raw episodes (the person's words, tool events) matching a query, newest first.
-
-        In cwd's workspace, as every read (and the episodes kept with no place).
-        """
-        text = require_printable(query, "query").strip()
-        if not text:
-            raise InvalidInput("query is blank: ask in words, e.g. 'router cache'")
-        if not 1 <= k <= 200:
-            raise InvalidInput(f"k must be between 1 and 200, not {k}")
-        where = require_printable(cwd, "cwd") if cwd else None
-        workspaces = self.read_workspaces(caller, where, all_workspaces=False)
-        return await self.store.search_episodes(caller.account, text, k, workspaces)
-
-    async def export(self, caller: Caller) -> AsyncIterator[Fact]:
-        """Every version with both clocks, for NDJSON export."""
-        async for version in self.store.export(caller.account):
-            yield Fact.of(version)
 
     # -- the optimistic write loop -------------------------------------------------
 
