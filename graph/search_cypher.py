@@ -15,18 +15,24 @@ word ``ci`` (of ``ci provider`` and of ``Circle CI``), which no tokenizer finds 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable, Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from twoclocks.domain.errors import ConfigError
 from twoclocks.domain.model import FactVersion
-from twoclocks.domain.slot_names import predicate_tokens
 from twoclocks.graph.cypher import visibility
 from twoclocks.graph.port import Episode, FactQuery
 from twoclocks.graph.schema import VERSION_COLUMNS, VERSION_RETURN, from_us, version_from_row
+from twoclocks.graph.search_terms import (
+    STOP_WORDS,
+    Unit,
+    plain_words,
+    query_terms,
+    query_units,
+    search_text,
+    words,
+)
 
 EMBEDDING_DIMENSION = 384
 """Length of every stored fact embedding and query vector (all-MiniLM-L6-v2).
@@ -35,9 +41,6 @@ The vector indexes are created with this dimension. FalkorDB stores a vector of 
 length without complaint and its index then never returns it, so ``prepare_inserts``
 refuses one before anything is written.
 """
-
-MAX_TERMS = 32
-"""Most query words sent to a fulltext index (Lucene refuses over 1,024 clauses)."""
 
 FETCH_MIN = 100
 FETCH_MAX = 12_800
@@ -48,102 +51,6 @@ is asked for K = max(4k, 100), widened x4 while too few rows pass, up to FETCH_M
 ENTITY_CANDIDATES = 50
 MAX_FRONTIER = 500
 """Most entities one traversal hop expands from (the newest edges' endpoints first)."""
-
-# Words that carry no subject matter in a question about one's own project. Includes the
-# stop lists of RediSearch and of Lucene's English analyzer, so no query is left holding
-# only words the index dropped.
-STOP_WORDS = frozenset(
-    """
-    a about above after again against all also am an and any are as at be because been
-    before being below between both but by can could did do does doing done down during
-    each either else ever every few for from further get gets got had has have having he
-    her here hers herself him himself his how i if in into is it its itself just let lets
-    me more most much must my myself no nor not now of off on once only or other our ours
-    ourselves out over own please same shall she should so some such than that the their
-    theirs them themselves then there these they this those through to too under until
-    up upon us use used uses using very was we were what whats when where whether which
-    while who whom whose why will with would yes yet you your yours yourself yourselves
-    tell know remember recall show find give list s t
-    """.split()
-)
-
-_WORD = re.compile(r"[^\W_]+")
-
-
-def words(text: str) -> list[str]:
-    """Lowercase words of any text, split at punctuation, ``_`` and camelCase.
-
-    >>> words("CircleCI runs ci_provider.yml on api-gateway")
-    ['circle', 'ci', 'runs', 'ci', 'provider', 'yml', 'on', 'api', 'gateway']
-    """
-    return list(_words(text))
-
-
-@lru_cache(maxsize=16384)  # recall reads every candidate entity's name, for every question
-def _words(text: str) -> tuple[str, ...]:
-    return tuple(w for chunk in _WORD.findall(text) for w in predicate_tokens(chunk) if w)
-
-
-def _plain_words(text: str) -> list[str]:
-    """Lowercase words split at punctuation and ``_`` only ("CircleCI" stays whole)."""
-    return [w.lower() for w in _WORD.findall(text)]
-
-
-_NAME = re.compile(r"[^\W_]+(?:[-_][^\W_]+)*")
-"""A run of words joined by ``-`` or ``_``: one name (``billing-api-17``, ``search_api``)."""
-
-Unit = tuple[str, ...]
-"""Words a fulltext match must hold all of: one word, or the words of one name."""
-
-UNIT_WORDS = 8
-"""Most words of one name kept in its unit: 45 pairs of two such units stay well under
-Lucene's 1,024 clauses."""
-
-
-def query_units(text: str) -> list[Unit]:
-    """The question's words to look up, as units: a name joined by ``-`` or ``_`` is one
-    unit (every word of it must match), any other word its own, then camelCase parts.
-
-    >>> query_units("which auth provider does billing-api-17 use?")
-    [('auth',), ('provider',), ('billing', 'api', '17')]
-    >>> query_units("what's our CircleCI config?")
-    [('circleci',), ('config',), ('circle',), ('ci',)]
-    """
-    units: list[Unit] = []
-    parts: list[Unit] = []
-    for name in _NAME.findall(text):
-        plain = tuple(w for w in _plain_words(name) if w not in STOP_WORDS)[:UNIT_WORDS]
-        if len(plain) > 1:
-            units.append(plain)
-            continue
-        units += [(w,) for w in plain]
-        split = words(name)
-        if len(split) > 1:  # CircleCI: also "circle" and "ci"; iOS: also "os"
-            parts += [(w,) for w in split if w not in STOP_WORDS]
-    return list(dict.fromkeys([*units, *parts]))[:MAX_TERMS]
-
-
-def query_terms(text: str) -> list[str]:
-    """The words of a question worth looking up, each once: those of ``query_units``.
-
-    >>> query_terms("Which CI do we use?")
-    ['ci']
-    >>> query_terms("what's our CircleCI config?")
-    ['circleci', 'config', 'circle', 'ci']
-    """
-    return list(dict.fromkeys(w for unit in query_units(text) for w in unit))[:MAX_TERMS]
-
-
-def search_text(subject: str, predicate: str, obj: str, fact: str) -> str:
-    """What the keyword index reads for one version: the fact plus its split words.
-
-    >>> search_text("ci", "ci_provider", "CircleCI", "ci ci provider CircleCI")
-    'ci ci provider circleci circle'
-    """
-    base = fact.lower()
-    seen = set(_plain_words(base))
-    extra = [w for w in (*words(subject), *words(predicate), *words(obj)) if w not in seen]
-    return " ".join([base, *dict.fromkeys(extra)])
 
 
 def prepare_inserts(params: dict[str, Any]) -> dict[str, Any]:
@@ -422,14 +329,14 @@ async def entities_named_leg(
         statement,
         {"g": account, "ftq": dialect.fulltext.any_of("name", terms), "n": ENTITY_CANDIDATES},
     )
-    asked = {_norm(w) for w in (*_plain_words(text), *words(text))}
+    asked = {_norm(w) for w in (*plain_words(text), *words(text))}
     ranked: list[tuple[float, int, float, str]] = []
     for name, score in found:
         tokens = [w for w in words(name) if w not in STOP_WORDS] or words(name)
         if not tokens:
             continue
         hit = sum(1 for w in tokens if _norm(w) in asked)
-        if {_norm(w) for w in _plain_words(name)} <= asked:  # "CircleCI" asked as "circleci"
+        if {_norm(w) for w in plain_words(name)} <= asked:  # "CircleCI" asked as "circleci"
             hit = len(tokens)
         coverage = hit / len(tokens)
         if coverage >= 0.5:

@@ -4,7 +4,7 @@ Each account is its own graph, so an index holds only that account's rows. The f
 index of a label is one RediSearch index over every field added to it (graphiti-core's
 ``name, fact, group_id`` plus our ``search_text``): a query must name its field, or a word
 equal to the account name (``group_id``) would match every edge. RediSearch lowercases,
-stems (English) and drops its default stop words; ``search_cypher.query_terms`` leaves
+stems (English) and drops its default stop words; ``search_terms.query_terms`` leaves
 only plain words, so nothing in a query needs escaping.
 """
 

@@ -43,7 +43,7 @@ from twoclocks.domain.slot_glosses import slot_gloss
 from twoclocks.domain.slot_names import canonical_tokens, humanize_predicate
 from twoclocks.domain.value_categories import kinds_by_slot, value_categories
 from twoclocks.embeddings.slot_matcher import SlotMatcher
-from twoclocks.graph.search_cypher import STOP_WORDS, words
+from twoclocks.graph.search_terms import STOP_WORDS, words
 
 log = logging.getLogger("twoclocks.recall")
 
