@@ -79,10 +79,10 @@ def test_an_empty_recall_here_points_at_scope_wide_when_other_projects_answer() 
     text = recall_text(RecallResult(status="empty", facts=[], elsewhere=3))
     assert text == (
         "empty here: nothing recorded in this workspace matches; 3 facts in other projects "
-        'of this space do: call recall again with scope "wide" to read them'
+        'of this space may answer it: call recall again with scope "wide" to read them'
     )
     one = recall_text(RecallResult(status="empty", facts=[], elsewhere=1))
-    assert "; 1 fact in other projects of this space does: call recall again" in one
+    assert "; 1 fact in other projects of this space may answer it: call recall again" in one
 
 
 def test_an_empty_recall_names_what_starts_later_as_not_true_yet() -> None:

@@ -52,12 +52,12 @@ def recall_text(answer: RecallResult) -> str:
     if answer.status == "empty" and later:
         return "\n".join(["empty now: nothing holds now; " + scheduled[0], *scheduled[1:]])
     if answer.status == "empty" and answer.elsewhere:
-        # Not "never recorded": another project of this space holds an answer.
-        verb = "does" if answer.elsewhere == 1 else "do"
+        # Not "never recorded": another project of this space may hold an answer. "May":
+        # the count passes recall's relevance floor, which does not prove an answer.
         return (
             f"empty here: nothing recorded in this workspace matches; {_count_of(answer.elsewhere)}"
-            f' in other projects of this space {verb}: call recall again with scope "wide" to '
-            "read them"
+            ' in other projects of this space may answer it: call recall again with scope "wide"'
+            " to read them"
         )
     if answer.status != "rows" or not answer.facts:
         return _STATUS.get(answer.status, _STATUS["empty"])
