@@ -25,7 +25,11 @@ def error_body(name: str, message: str) -> dict[str, str]:
 def _describe(errors: list[Any]) -> str:
     parts = []
     for err in errors[:5]:
-        where = ".".join(str(p) for p in err.get("loc", ()) if p not in ("body", "query", "path"))
+        loc = tuple(err.get("loc", ()))
+        # The first part says where the input was (body, query string, path); a field may
+        # be named "query" too (recall's question), so only the first part is dropped.
+        fields = loc[1:] if loc[:1] and loc[0] in ("body", "query", "path") else loc
+        where = ".".join(str(p) for p in fields)
         # A rule of ours (a validator's ValueError) reads as its own sentence.
         msg = _ENUM_REPR.sub(r"\1", err.get("msg", "invalid")).removeprefix("Value error, ")
         if err.get("type") == "extra_forbidden":

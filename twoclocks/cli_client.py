@@ -143,7 +143,7 @@ def query_string(values: dict[str, Any]) -> str:
 def remember(
     subject: Annotated[str, typer.Argument(help="What the fact is about, e.g. api")],
     predicate: Annotated[str, typer.Argument(help="The slot name, e.g. deploy_target")],
-    obj: Annotated[str, typer.Argument(metavar="OBJECT", help="The value, e.g. Render")],
+    obj: Annotated[str, typer.Argument(metavar="object", help="The value, e.g. Render")],
     valid_at: Annotated[
         str | None, typer.Option(help=f"When it became true (default: now): {WHEN_HELP}")
     ] = None,

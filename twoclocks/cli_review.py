@@ -67,7 +67,7 @@ def accept(fact_id: FactId, as_json: AsJson = False) -> None:
 @review_app.command("fix")
 def fix(
     fact_id: FactId,
-    obj: Annotated[str, typer.Argument(metavar="OBJECT", help="The right value")],
+    obj: Annotated[str, typer.Argument(metavar="object", help="The right value")],
     predicate: Annotated[str | None, typer.Option(help="A new slot name, if it changes")] = None,
     as_json: AsJson = False,
 ) -> None:

@@ -52,6 +52,16 @@ async def test_unknown_field_is_422_naming_the_field(api: httpx.AsyncClient) -> 
     assert r.status_code == 422 and "space" in r.json()["message"]
 
 
+async def test_a_field_named_query_is_named_in_the_422(api: httpx.AsyncClient) -> None:
+    # Recall's field "query" shares its name with the query-string location, and the
+    # message said "body: String should have at least 1 character".
+    r = await api.post("/v1/recall", json={"query": ""})
+    assert r.status_code == 422
+    assert r.json()["message"] == "query: String should have at least 1 character"
+    r = await api.get("/v1/facts", params={"limit": "many"})
+    assert r.status_code == 422 and r.json()["message"].startswith("limit: ")
+
+
 async def test_body_over_64_kb_is_413(api: httpx.AsyncClient) -> None:
     r = await api.post(
         "/v1/facts",
