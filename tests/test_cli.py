@@ -422,6 +422,23 @@ def test_every_option_and_argument_of_every_command_has_help_text() -> None:
     assert missing == []
 
 
+def test_every_commands_summary_is_one_line() -> None:
+    # The command list prints a summary's line breaks as they are: a summary wrapped in
+    # its docstring broke the list mid-sentence.
+    import click
+
+    wrapped = []
+
+    def walk(command: click.Command, path: str) -> None:
+        if "\n" in (command.help or "").split("\n\n")[0].strip():
+            wrapped.append(path)
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, f"{path} {name}")
+
+    walk(typer.main.get_command(app), "twoclocks")
+    assert wrapped == []
+
+
 def test_a_revise_reason_outside_the_two_is_refused_naming_both() -> None:
     refused = CliRunner().invoke(app, ["revise", "abcd1234", "--reason", "finished"])
     assert refused.exit_code == 2

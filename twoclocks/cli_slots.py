@@ -17,8 +17,10 @@ from twoclocks.domain.model import on_one_line
 
 
 def aliases(as_json: AsJson = False) -> None:
-    """List the slot-drift merges (which name went under which slot, who decided) and the
-    pairs of names kept apart."""
+    """List the slot-drift merges and the pairs of slot names kept apart.
+
+    Each merge says which name went under which slot, and who decided it.
+    """
     answer = call("GET", "/v1/aliases")
     lines = [
         f"{a['subject']} · {a['alias']} -> {a['canonical']}"
