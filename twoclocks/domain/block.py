@@ -25,7 +25,8 @@ Rules:
 * facts of this workspace come first, then unplaced ones, then the rest; inside each
   group ``query_rank`` order when given, then facts before events, newest ``valid_at``
   first; the events of one slot (captured edits, commits) share one line, the newest
-  5 named and the rest counted;
+  5 named and the rest counted, and a fact whose value an event of its subject names
+  (``last_commit``) is told by that line, put where the fact ranked;
 * at most 3 recent changes: versions whose world-time end falls in the last 48 h,
   each paired with the version that replaced it (old -> new): one that names it
   (``supersedes``), else one opening the same slot, in the same workspace, exactly
@@ -167,18 +168,29 @@ def _fact_lines(
     tz: tzinfo,
     workspace_keys: Collection[str],
 ) -> list[_Line]:
-    """One line per fact, and one per slot of events, in ``current``'s order."""
+    """One line per fact, and one per slot of events, in ``current``'s order.
+
+    A fact whose value an event of its subject names (``last_commit`` beside the
+    ``committed`` events, as capture writes them) is told by the events line, put in the
+    fact's place: "last commit: 1a2b3c4 fix" above "committed: 1a2b3c4 fix" said one
+    commit twice.
+    """
     events: dict[tuple[tuple[str, str], str | None], list[FactVersion]] = {}
+    group_of: dict[tuple[str, str | None, str], tuple[tuple[str, str], str | None]] = {}
     for v in current:
         if v.kind is Kind.EVENT:
             events.setdefault((v.slot, v.workspace), []).append(v)
+            group_of.setdefault(_event_key(v), (v.slot, v.workspace))
     lines: list[_Line] = []
     for v in current:
         elsewhere = not _here(v, workspace_keys)
-        if v.kind is not Kind.EVENT:
+        if v.kind is Kind.EVENT:
+            if same := events.pop((v.slot, v.workspace), None):
+                lines.append(_Line(_events_line(same, tz, elsewhere), len(same)))
+        elif (group := group_of.get(_event_key(v))) is None:
             lines.append(_Line(fact_line(v, _held_since(v, shown), tz, elsewhere=elsewhere)))
-        elif same := events.pop((v.slot, v.workspace), None):
-            lines.append(_Line(_events_line(same, tz, elsewhere), len(same)))
+        elif same := events.pop(group, None):
+            lines.append(_Line(_events_line(same, tz, elsewhere), len(same) + 1))
     return lines
 
 

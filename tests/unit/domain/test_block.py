@@ -746,9 +746,31 @@ def test_a_change_the_events_line_already_tells_leaves_its_room_to_other_changes
         "- api · deploy target: Heroku -> Render (changed 2026-03-01 12:00 +03)",
     ]
     assert "committed (3, newest first): c2 on main: step 2; c1 on main: step 1" in block.text
-    assert "- api · last commit: c2 on main: step 2" in block.text
+    assert "last commit" not in block.text  # the events line names it (its own rule, below)
     # Without the events line the change is news, and it is told.
     assert changes(render(commits + deploy))[0].startswith("- api · last commit: c0 on main")
+
+
+def test_a_fact_whose_value_an_event_line_names_is_told_once_in_its_place():
+    # Capture writes each commit as a "committed" event and as the branch's last_commit:
+    # the block said "last commit: 1a2b3c4 fix" and "committed: 1a2b3c4 fix", one commit twice.
+    last = fv("l1", "api", "last_commit", "1a2b3c4 on main: fix", days(0.1), tier=Tier.OBSERVED,
+              workspace=HERE)  # fmt: skip
+    event = fv("e1", "api", "committed", "1a2b3c4 on main: fix", days(0.1), tier=Tier.OBSERVED,
+               workspace=HERE).model_copy(update={"kind": Kind.EVENT})  # fmt: skip
+    branch = fv("b1", "api", "current_branch", "main", days(1), tier=Tier.OBSERVED,
+                workspace=HERE)  # fmt: skip
+    block = render([last, branch, event])
+    facts = [line for line in block.text.splitlines() if line.startswith("- api")]
+    # One line tells both, where the fact ranked (before the branch), with when it happened.
+    assert facts == [
+        "- api · committed: 1a2b3c4 on main: fix (at 2026-03-02 09:36 +03, observed)",
+        "- api · current branch: main (since 2026-03-01 12:00 +03, observed)",
+    ]
+    assert block.rows == 3 and block.more == 0
+    # A fact of another value, or of another subject, keeps its own line.
+    other = fv("l2", "web", "last_commit", "1a2b3c4 on main: fix", days(0.1), workspace=HERE)
+    assert "- web · last commit: 1a2b3c4 on main: fix" in render([other, event]).text
 
 
 def test_another_workspaces_value_of_a_slot_held_here_is_left_out_of_the_block():
