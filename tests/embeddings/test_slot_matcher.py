@@ -384,3 +384,19 @@ def test_slot_drift_a_qualifier_keeps_two_settings_apart_unless_the_values_are_o
     merged = matcher.match("type_checker", ["static_type_checker"], "Pyright",
                            {"static_type_checker": ["mypy"]})  # fmt: skip
     assert merged == "static_type_checker"
+
+
+@pytest.mark.slow
+def test_the_fast_drift_bench_asks_for_the_pairs_subject_as_the_service_does(
+    matcher: SlotMatcher,
+) -> None:
+    # "team wiki" of the team is its wiki: the subject's own word. The bench's fast path
+    # asked with no subject, so it scored such pairs unlike the service it stands for.
+    from twoclocks.eval.data import DriftPair
+    from twoclocks.eval.drift import match_directly
+
+    pair = DriftPair(subject="team", a="wiki", b="team wiki", value_a="Confluence",
+                     value_b="Notion", merge=True)  # fmt: skip
+    mine = DriftPair(subject="user", a="password manager", b="team password manager",
+                     value_a="1Password", value_b="Bitwarden", merge=False)  # fmt: skip
+    assert [o.merged for o in match_directly(matcher, [pair, mine])] == [True, False]

@@ -110,6 +110,10 @@ _ABSENCE_DISCRIMINATORS = (_ATTRIBUTE_NOUNS - _OPTIONAL_ATTRIBUTES) | frozenset(
     | _ORDINALS
 )  # fmt: skip
 
+# Whose one of several things is: a person's password manager is not their team's. Words of
+# the subject's own name restate it ("team_standup" of the team is its standup).
+_OWNERS = frozenset({"team", "shared", "company", "org", "organization", "family"})
+
 # Side words are qualifiers only before a noun; see _qualifiers.
 _SIDE_WORDS = frozenset({"frontend", "backend"})
 
@@ -299,13 +303,15 @@ def lexical_verdict(a: str, b: str, subject: str = "", loose: bool = True) -> Le
     # different word, and the embedding decides.
     if (only_a | only_b) & _ABSENCE_DISCRIMINATORS and share_a_word(bare_a, bare_b):
         return "different"
+    own = subject_words(subject)
+    if (only_a | only_b) & (_OWNERS - own) and share_a_word(bare_a, bare_b):
+        return "different"
     if only_a & _SWAP_DISCRIMINATORS and only_b & _SWAP_DISCRIMINATORS:
         return "different"
     if (set_a - set_b) and (set_b - set_a) and set_a & set_b & _ATTRIBUTE_NOUNS:
         return "different"
     if _two_kinds_of_one_head(bare_a, bare_b):
         return "different"
-    own = subject_words(subject)
     if another_role(bare_a, bare_b, own) or another_role(bare_b, bare_a, own):
         return "different"
     return "unknown"

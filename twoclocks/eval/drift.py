@@ -119,8 +119,9 @@ def in_grey_zone(matcher: SlotMatcher, pairs: Sequence[DriftPair]) -> list[Drift
 
 
 def _decided(matcher: SlotMatcher, pair: DriftPair) -> SlotMatch:
-    # As the service asks: b arriving where a holds value_a.
-    return matcher.decide(pair.b, [pair.a], pair.value_b, {pair.a: [pair.value_a]})
+    # As the service asks: b arriving where a holds value_a, for the pair's subject (a role
+    # or qualifier named by the subject's own words is the subject's own).
+    return matcher.decide(pair.b, [pair.a], pair.value_b, {pair.a: [pair.value_a]}, pair.subject)
 
 
 def with_a_right_judge(

@@ -664,3 +664,13 @@ def test_slot_drift_a_loose_reading_inside_a_run_together_word_is_loose_too() ->
     assert same_only_by_a_loose_reading("wikitool", "documentation_tool")
     assert same_only_by_a_loose_reading("bugtracker", "issue_tracker")
     assert not same_only_by_a_loose_reading("dbname", "database_name")
+
+
+def test_slot_drift_whose_one_of_several_things_is_another_slot() -> None:
+    # A person's password manager (1Password) beside their team's (Bitwarden): two vaults.
+    assert lexical_verdict("password_manager", "team_password_manager", "user") == "different"
+    assert lexical_verdict("shared_calendar", "calendar", "user") == "different"
+    assert lexical_verdict("channel", "company_channel", "billing-api") == "different"
+    # The subject's own word restates it: the team's "team wiki" is its wiki.
+    assert lexical_verdict("wiki", "team_wiki", "team") == "unknown"
+    assert lexical_verdict("team standup", "standup", "team-7") == "unknown"
