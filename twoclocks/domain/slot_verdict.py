@@ -112,7 +112,7 @@ _ABSENCE_DISCRIMINATORS = (_ATTRIBUTE_NOUNS - _OPTIONAL_ATTRIBUTES) | frozenset(
 
 # Whose one of several things is: a person's password manager is not their team's. Words of
 # the subject's own name restate it ("team_standup" of the team is its standup).
-_OWNERS = frozenset({"team", "shared", "company", "org", "organization", "family"})
+_OWNERS = frozenset({"team", "shared", "company", "org", "organization"})
 
 # Side words are qualifiers only before a noun; see _qualifiers.
 _SIDE_WORDS = frozenset({"frontend", "backend"})

@@ -674,3 +674,4 @@ def test_slot_drift_whose_one_of_several_things_is_another_slot() -> None:
     # The subject's own word restates it: the team's "team wiki" is its wiki.
     assert lexical_verdict("wiki", "team_wiki", "team") == "unknown"
     assert lexical_verdict("team standup", "standup", "team-7") == "unknown"
+    assert lexical_verdict("font", "font_family", "web-app") != "different"  # not an owner
