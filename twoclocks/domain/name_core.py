@@ -50,6 +50,31 @@ def subject_words(subject: str) -> frozenset[str]:
     A role or qualifier named by the subject's own domain is the subject's own of that
     name, so it does not tell two slots apart.
     """
-    words = set(canonical_tokens(subject)) | set(predicate_tokens(subject))
+    words = name_words(subject)
     short = {w[:n] for w in words for n in (3, 4) if len(w) > n + 2}
     return frozenset(words | short)
+
+
+@lru_cache(maxsize=1024)
+def name_words(subject: str) -> frozenset[str]:
+    """The words of a subject's name, as written and as the lexicon reads them.
+
+    >>> sorted(name_words("billing-api"))
+    ['api', 'billing']
+    """
+    return frozenset(set(canonical_tokens(subject)) | set(predicate_tokens(subject)))
+
+
+def without_the_subject(core: list[str], subject: str) -> list[str]:
+    """A name's core words less the subject's own name, when any word is left.
+
+    ``billing_api_port`` of billing-api is its ``port``; a name that is nothing but the
+    subject's words keeps them.
+
+    >>> without_the_subject(["billing", "api", "port"], "billing-api")
+    ['port']
+    >>> without_the_subject(["api"], "billing-api")
+    ['api']
+    """
+    own = name_words(subject)
+    return [w for w in core if w not in own] or core

@@ -38,6 +38,9 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     "min": ("minimum",),
     "max": ("maximum",),
     "num": ("count",),
+    "pw": ("password",),
+    "pwd": ("password",),
+    "passwd": ("password",),
     "number": ("count",),
     "addr": ("address",),
     "svc": ("service",),
@@ -446,6 +449,8 @@ LOOSE_PHRASES = frozenset(
         ("static", "analysis"), ("meeting", "tool"), ("meeting", "app"),
         ("design", "system"), ("build", "server"), ("second", "brain"), ("edge", "cache"),
         ("task", "tracker"), ("incident", "report"), ("incident", "review"),
+        # "language" alone is as often the one a person speaks
+        ("programming", "language"), ("coding", "language"),
     }
 )  # fmt: skip
 

@@ -14,7 +14,12 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal
 
-from twoclocks.domain.name_core import GENERIC_HEADS, core_words, subject_words
+from twoclocks.domain.name_core import (
+    GENERIC_HEADS,
+    core_words,
+    subject_words,
+    without_the_subject,
+)
 from twoclocks.domain.name_quantities import (
     numbers_in,
     opposite_directions,
@@ -292,6 +297,8 @@ def lexical_verdict(a: str, b: str, subject: str = "", loose: bool = True) -> Le
     bare_a, bare_b = core_words(canon_a), core_words(canon_b)
     if bare_a == bare_b or "".join(bare_a) == "".join(bare_b) or abbreviates(bare_a, bare_b):
         return "same"
+    if subject and without_the_subject(bare_a, subject) == without_the_subject(bare_b, subject):
+        return "same"  # "billing_api_port" of billing-api is its "port"
     if (is_verb_phrase(canon_a) or is_verb_phrase(canon_b)) and same_verb_and_noun(bare_a, bare_b):
         return "same"
 

@@ -538,10 +538,11 @@ def test_slot_drift_a_persons_role_with_a_word_before_it_is_another_role(a: str,
     assert lexical_verdict(b, a) == "different"
 
 
-def test_a_role_named_by_the_subjects_own_words_is_left_to_the_embedding() -> None:
+def test_a_role_named_by_the_subjects_own_words_is_its_role() -> None:
     # The security team's lead is its security lead; the main owner is the owner.
-    assert lexical_verdict("security_lead", "lead", subject="security-team") == "unknown"
-    assert lexical_verdict("platform_eng_lead", "lead", subject="platform-engineering") == "unknown"
+    assert lexical_verdict("security_lead", "lead", subject="security-team") == "same"
+    # The lexicon reads "eng" as "engineering", the subject's own word.
+    assert lexical_verdict("platform_eng_lead", "lead", subject="platform-engineering") == "same"
     assert lexical_verdict("primary_owner", "owner") == "unknown"
     # A tool's name ends in words that are roles elsewhere: those rules do not apply.
     assert lexical_verdict("password_manager", "password vault") != "different"
@@ -672,6 +673,30 @@ def test_slot_drift_whose_one_of_several_things_is_another_slot() -> None:
     assert lexical_verdict("shared_calendar", "calendar", "user") == "different"
     assert lexical_verdict("channel", "company_channel", "billing-api") == "different"
     # The subject's own word restates it: the team's "team wiki" is its wiki.
-    assert lexical_verdict("wiki", "team_wiki", "team") == "unknown"
-    assert lexical_verdict("team standup", "standup", "team-7") == "unknown"
+    assert lexical_verdict("wiki", "team_wiki", "team") == "same"
+    assert lexical_verdict("team standup", "standup", "team-7") == "same"
     assert lexical_verdict("font", "font_family", "web-app") != "different"  # not an owner
+
+
+def test_slot_drift_a_name_that_repeats_its_subject_is_the_subjects_slot() -> None:
+    # Agents write the subject into the name: billing-api's "billing_api_port" is its port
+    # ("api" alone would otherwise say "another slot", as "api" / "admin_api" do).
+    assert lexical_verdict("port", "billing_api_port", "billing-api") == "same"
+    assert lexical_verdict("app_name", "name", "mobile-app") == "same"
+    # Without the subject, or with another subject, the words still qualify.
+    assert lexical_verdict("port", "billing_api_port") != "same"
+    assert lexical_verdict("port", "billing_api_port", "checkout-api") != "same"
+    # A name of nothing but the subject's words is not every other name.
+    assert lexical_verdict("api", "billing_api", "billing-api") != "same"
+
+
+def test_slot_drift_an_abbreviated_password_is_the_password() -> None:
+    assert lexical_verdict("pw_manager", "password_manager") == "same"
+    assert lexical_verdict("db_pwd_location", "database_password_location") == "same"
+
+
+def test_slot_drift_a_programming_language_is_a_language_only_by_a_loose_reading() -> None:
+    # "preferred_language" English beside "preferred_programming_language" TypeScript: the
+    # values decide (a person's spoken language, a coding one), as for any loose reading.
+    assert same_only_by_a_loose_reading("preferred_language", "preferred_programming_language")
+    assert lexical_verdict("programming_language", "language", "data-pipeline") == "same"
