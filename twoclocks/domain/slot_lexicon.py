@@ -267,6 +267,7 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("written", "in"): ("language",),
     ("coded", "in"): ("language",),
     ("implemented", "in"): ("language",),
+    ("lead", "engineer"): ("tech", "lead"),
     ("programming", "language"): ("language",),
     ("coding", "language"): ("language",),
     ("edge", "network"): ("cdn",),

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from twoclocks.domain import slot_verdict
+from twoclocks.domain.person_roles import another_role_of_people
 from twoclocks.domain.slot_verdict import (
     lexical_verdict,
     lexicon_wording,
@@ -700,3 +701,10 @@ def test_slot_drift_a_programming_language_is_a_language_only_by_a_loose_reading
     # values decide (a person's spoken language, a coding one), as for any loose reading.
     assert same_only_by_a_loose_reading("preferred_language", "preferred_programming_language")
     assert lexical_verdict("programming_language", "language", "data-pipeline") == "same"
+
+
+def test_slot_drift_a_lead_engineer_is_the_tech_lead() -> None:
+    # Two role heads ("engineer", "lead") read as two people; this one is one role.
+    assert lexical_verdict("tech_lead", "lead_engineer", "team") == "same"
+    assert not another_role_of_people("lead_engineer", "tech_lead", "team")
+    assert lexical_verdict("lead_engineer", "engineer", "team") != "same"
