@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from twoclocks.domain.slot_names import predicate_tokens
+from twoclocks.domain.slot_names import case_split_words
 
 MAX_TERMS = 32
 """Most query words sent to a fulltext index (Lucene refuses over 1,024 clauses)."""
@@ -47,7 +47,7 @@ def words(text: str) -> list[str]:
 
 @lru_cache(maxsize=16384)  # recall reads every candidate entity's name, for every question
 def _words(text: str) -> tuple[str, ...]:
-    return tuple(w for chunk in _WORD.findall(text) for w in predicate_tokens(chunk) if w)
+    return tuple(w for chunk in _WORD.findall(text) for w in case_split_words(chunk) if w)
 
 
 def plain_words(text: str) -> list[str]:

@@ -400,3 +400,12 @@ def test_the_fast_drift_bench_asks_for_the_pairs_subject_as_the_service_does(
     mine = DriftPair(subject="user", a="password manager", b="team password manager",
                      value_a="1Password", value_b="Bitwarden", merge=False)  # fmt: skip
     assert [o.merged for o in match_directly(matcher, [pair, mine])] == [True, False]
+
+
+@pytest.mark.slow
+def test_slot_drift_a_persons_preferred_ide_is_their_editor(matcher: SlotMatcher) -> None:
+    # The names score 0.33 as written; in the lexicon's words ("preferred editor") 0.84.
+    merged = matcher.match("preferred_IDE", ["editor"], "Cursor", {"editor": ["VS Code"]})
+    assert merged == "editor"
+    assert matcher.match("IDE", ["preferred_editor"], "Cursor",
+                         {"preferred_editor": ["Sublime Text"]}) == "preferred_editor"  # fmt: skip

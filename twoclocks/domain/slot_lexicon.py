@@ -233,6 +233,31 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     "ooo": ("time", "off"),
     "playbook": ("runbook",),
     "rca": ("postmortem",),
+    # Ninth round (2026-12-05), from general usage and sets C and D's tune misses: short
+    # forms people type in names, and an LLM as the model an agent or app calls.
+    "llm": ("model",),
+    "df": ("dataframe",),
+    "hq": ("headquarters",),
+    "cicd": ("ci",),
+    "tl": ("tech", "lead"),
+    "cron": ("schedule",),
+    "crontab": ("schedule",),
+    "creds": ("credential",),
+    "cred": ("credential",),
+    "bday": ("birthday",),
+    "gw": ("gateway",),
+    "kube": ("kubernetes",),
+    "notif": ("notification",),
+    "perms": ("permission",),
+    "freq": ("cadence",),
+    "qty": ("count",),
+    "amt": ("amount",),
+    "desc": ("description",),
+    "proj": ("project",),
+    "acct": ("account",),
+    "usr": ("user",),
+    "grp": ("group",),
+    "mtg": ("meeting",),
 }
 
 # Phrases (in canonical words, after the table above) that name one thing: "mother
@@ -422,6 +447,14 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("incident", "report"): ("postmortem",),
     ("incident", "review"): ("postmortem",),
     ("root", "cause", "analysis"): ("postmortem",),
+    # Ninth round (as above).
+    ("headquarters",): ("primary", "office"),
+    ("head", "office"): ("primary", "office"),
+    ("continuous", "delivery"): ("cd",),
+    ("continuous", "deployment"): ("cd",),
+    ("language", "model"): ("model",),
+    ("large", "language", "model"): ("model",),
+    ("pretty", "printer"): ("format",),
 }
 
 # Readings that stretch a word to a neighbouring thing rather than spell one thing
@@ -439,7 +472,8 @@ LOOSE_WORDS = frozenset(
         "residence", "identity", "sso", "smtp", "mail", "communication", "comms",
         "conferencing", "wiki", "artifact", "orchestration", "provisioning", "distro",
         "ui", "workflow", "vault", "endpoint", "iteration", "dataset", "playbook", "rca",
-        "compensation", "squad", "forge", "dri",
+        "compensation", "squad", "forge", "dri", "llm", "df", "cron",
+        "crontab",
     }
 )  # fmt: skip
 
@@ -462,6 +496,6 @@ NOT_PLURAL = frozenset(
         "alias", "canvas", "css", "sass", "ios", "macos", "windows", "news", "series",
         "analytics", "always", "less", "process", "access", "address", "class", "bus",
         "dns", "cms", "sms", "sqs", "sns", "ses", "kms", "ecs", "eks", "aks", "rds", "efs",
-        "devops", "ops", "tls", "vcs",
+        "devops", "ops", "tls", "vcs", "headquarters",
     }
 )  # fmt: skip

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from twoclocks.domain.gazetteer import GAZETTEER
 from twoclocks.domain.slot_lexicon import (
     CANONICAL,
     LOOSE_PHRASES,
@@ -52,15 +53,53 @@ def predicate_tokens(name: str) -> list[str]:
     ['on', 'call', 'engineer']
     >>> predicate_tokens("dbURL")
     ['db', 'url']
+    >>> predicate_tokens("IdP"), predicate_tokens("OAuth_scopes")
+    (['idp'], ['oauth', 'scopes'])
+    >>> predicate_tokens("GitHubToken"), predicate_tokens("preferredTypeScriptVersion")
+    (['github', 'token'], ['preferred', 'typescript', 'version'])
     """
     words: list[str] = []
     for part in _SEPARATORS.split(name):
         if not part:
             continue
-        part = _CAMEL_LOWER_UPPER.sub(" ", part)
-        part = _CAMEL_ACRONYM_END.sub(" ", part)
-        words.extend(word.lower() for word in part.split())
+        pieces = _case_pieces(part)
+        if any(len(piece) == 1 and piece.isalpha() for piece in pieces):
+            # A case change that leaves a lone letter is how a word is spelt, not where
+            # two meet: "IdP", "PaaS", "OAuth", "iOS", "IPv6", "VMware", "LaTeX".
+            pieces = [part]
+        lowered = [piece.lower() for piece in pieces]
+        # A product spelt with capitals inside is one word: "GitHub", "TypeScript".
+        words.extend(replace_longest_runs(lowered, _one_word_product, _LONGEST_PRODUCT))
     return words
+
+
+def case_split_words(text: str) -> list[str]:
+    """Every case change a split, lowercased: "CircleCI" -> circle, ci; "iOS" -> i, os.
+
+    What keyword search indexes beside the whole word, so a question that spells a
+    product in two words still finds it; names are read by ``predicate_tokens``.
+
+    >>> case_split_words("CircleCI_config")
+    ['circle', 'ci', 'config']
+    """
+    return [
+        piece.lower() for part in _SEPARATORS.split(text) if part for piece in _case_pieces(part)
+    ]
+
+
+def _case_pieces(part: str) -> list[str]:
+    return _CAMEL_ACRONYM_END.sub(" ", _CAMEL_LOWER_UPPER.sub(" ", part)).split()
+
+
+_ONE_WORD_PRODUCTS = frozenset(
+    name for names in GAZETTEER.values() for name in names if name.isalnum()
+)
+_LONGEST_PRODUCT = 4
+
+
+def _one_word_product(pieces: tuple[str, ...]) -> tuple[str, ...] | None:
+    joined = "".join(pieces)
+    return (joined,) if len(pieces) > 1 and joined in _ONE_WORD_PRODUCTS else None
 
 
 _IRREGULAR_PLURALS = {

@@ -206,6 +206,12 @@ _SWAP_DISCRIMINATORS = (
 )  # fmt: skip
 
 
+# Canonical words that say which one a person or team chose, not which of several things:
+# a person's "preferred_editor" is their editor ("favorite" and "default" are spelt
+# "preferred" and "primary" by then).
+_CHOSEN = SAME_ROLE | {"preferred", "usual"}
+
+
 # Asked of each new name against each of its subject's slots, and again of every pair each
 # time the close-slots list is drawn (the web panel redraws it after each merge).
 @lru_cache(maxsize=65536)  # 45,000 pairs measured about 10 MB
@@ -268,6 +274,8 @@ def lexical_verdict(a: str, b: str, subject: str = "", loose: bool = True) -> Le
     'same'
     >>> lexical_verdict("moved_from", "moved_to")
     'different'
+    >>> lexical_verdict("default_model", "preferred_LLM")
+    'same'
     """
     raw_a, raw_b = predicate_tokens(a), predicate_tokens(b)
     if raw_a == raw_b or "".join(raw_a) == "".join(raw_b):
@@ -303,6 +311,8 @@ def lexical_verdict(a: str, b: str, subject: str = "", loose: bool = True) -> Le
         return "same"
 
     set_a, set_b = set(canon_a), set(canon_b)
+    if set_a & _CHOSEN and set_b & _CHOSEN and set_a - _CHOSEN == set_b - _CHOSEN:
+        return "same"  # "preferred_model" / "default_model": two words for the one chosen
     only_a = _qualifiers(canon_a) - set_b
     only_b = _qualifiers(canon_b) - set_a
     # A qualifier qualifies something both names share ("db" / "db_url"); between names
@@ -383,13 +393,15 @@ def lexicon_wording(a: str, b: str) -> tuple[str, str] | None:
     ('daily sync', 'daily sync time')
     >>> lexicon_wording("broker", "task_queue") is None
     True
+    >>> lexicon_wording("editor", "preferred_IDE")
+    ('editor', 'preferred editor')
     """
     canon_a, canon_b = canonical_tokens(a), canonical_tokens(b)
     if canon_a == predicate_tokens(a) and canon_b == predicate_tokens(b):
         return None
     set_a, set_b = set(canon_a), set(canon_b)
     for fewer, more in ((set_a, set_b), (set_b, set_a)):
-        if fewer < more and not (more - fewer) <= _LOOSE_ADDITIONS:
+        if fewer < more and not (more - fewer) <= _LOOSE_ADDITIONS | _CHOSEN:
             return None
     return " ".join(canon_a), " ".join(canon_b)
 
@@ -471,26 +483,3 @@ def _qualifiers(tokens: list[str]) -> set[str]:
     if tokens and tokens[-1] in _SIDE_WORDS and tokens.count(tokens[-1]) == 1:
         words.discard(tokens[-1])
     return words
-
-
-def should_merge(a: str, b: str, similarity: float, threshold: float) -> bool:
-    """Decide whether predicate ``a`` should be written under existing predicate ``b``.
-
-    The lexical verdict wins when it has one; otherwise the embedding similarity of the
-    humanized names must reach ``threshold``.
-
-    >>> should_merge("db_host", "database_host", similarity=0.1, threshold=0.8)
-    True
-    >>> should_merge("deploy_target", "deploy_region", similarity=0.99, threshold=0.8)
-    False
-    >>> should_merge("search_engine", "search_backend", similarity=0.85, threshold=0.8)
-    True
-    >>> should_merge("search_engine", "search_backend", similarity=0.70, threshold=0.8)
-    False
-    """
-    verdict = lexical_verdict(a, b)
-    if verdict == "same":
-        return True
-    if verdict == "different":
-        return False
-    return similarity >= threshold

@@ -77,3 +77,19 @@ def test_docstring_examples() -> None:
     result = doctest.testmod(slot_names, raise_on_error=False)
     assert result.attempted > 0
     assert result.failed == 0
+
+
+def test_slot_drift_a_word_spelt_with_capitals_inside_is_one_word() -> None:
+    # "IdP" read as "id p" put an attribute noun ("id") in the name: "different" from the
+    # SSO provider it is. A case change that strands one letter, or splits a product's
+    # name, is spelling.
+    assert predicate_tokens("IdP") == ["idp"]
+    assert predicate_tokens("OAuth_scopes") == ["oauth", "scopes"]
+    assert predicate_tokens("iOS_version") == ["ios", "version"]
+    assert predicate_tokens("GitHubToken") == ["github", "token"]
+    assert predicate_tokens("preferredTypeScriptVersion") == ["preferred", "typescript", "version"]
+    # Real word boundaries still split.
+    assert predicate_tokens("deployTargetURL") == ["deploy", "target", "url"]
+    assert predicate_tokens("userID") == ["user", "id"]
+    # Keyword search indexes every case change, so "circle ci" still finds CircleCI.
+    assert slot_names.case_split_words("CircleCI") == ["circle", "ci"]
