@@ -3,9 +3,11 @@
     .venv/bin/python bench/recall_signals.py --out /tmp/signals.pickle
 
 Loads tests/data/recall_facts.jsonl through the service (as bench/quality.py does), asks
-every question of recall_questions.jsonl with every leg at weight 1 and no relevance
-floor, and pickles, per question: the legs' rankings, the relevance signals and cosines
-of every candidate, the named subjects, and the candidate facts themselves. Tuning reads
+every question of recall_questions.jsonl with the service's leg weights and no relevance
+floor, and pickles, per question: the rankings fused (the legs that found something, in
+``service.recall.LEGS`` order), the relevance signals and cosines of every candidate, the named
+subjects, the fused scores and the candidate facts themselves. Rescoring them with
+``recall_order.by_score`` gives the service's order (bench/recall_fit.py). Tuning reads
 the ``tune`` rows only (tests/data/README.md); heldout is measured through the service.
 """
 
@@ -24,7 +26,6 @@ from twoclocks.eval import data, recall
 from twoclocks.eval.scratch_store import scratch_store
 from twoclocks.graph.port import FactQuery
 from twoclocks.service import recall as recall_module
-from twoclocks.service.recall import LEGS
 from twoclocks.service.recall_requests import RecallRequest
 from twoclocks.service.requests import Caller
 
@@ -63,7 +64,7 @@ async def capture(out: Path, folder: Path = data.DATA_DIR) -> None:
             loaded.account, FactQuery(now=loaded.now, include_history=True, limit=10_000)
         )
         by_id = {v.version_id: v for v in every}
-        service = recall.recall_service(store, embedder, loaded, dict.fromkeys(LEGS, 1.0))
+        service = recall.recall_service(store, embedder, loaded, None)
         service.relevance_floor = -1.0
         rows = []
         for q in questions:
@@ -71,11 +72,10 @@ async def capture(out: Path, folder: Path = data.DATA_DIR) -> None:
             got = await service.recall(
                 Caller(account=loaded.account), RecallRequest(query=q.question, k=5)
             )
-            rankings = dict(zip(LEGS, seen.get("rankings", []), strict=False))
             rows.append(
                 {
                     "question": q,
-                    "rankings": rankings,
+                    "rankings": seen.get("rankings", []),
                     "relevance": seen.get("relevance", {}),
                     "cosine": seen.get("cosine", {}),
                     "named": seen.get("named", set()),

@@ -37,7 +37,7 @@ from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.accounts import zone_of
-from twoclocks.service.recall_order import KIN_SHARE, YES_NO_KIN_SHARE, by_score
+from twoclocks.service.recall_order import YES_NO_KIN_SHARE, by_score
 from twoclocks.service.recall_requests import (
     BlockRequest,
     BlockResult,
@@ -339,7 +339,7 @@ class RecallService:
             own = set(rankings.get("workspace_walk", []))
             named_subjects = {e.lower() for e in (await named_task).names}
             named = {vid for vid, v in by_id.items() if v.subject.lower() in named_subjects}
-            kin_share = YES_NO_KIN_SHARE if asks_yes_or_no(text) else KIN_SHARE
+            kin_share = YES_NO_KIN_SHARE if asks_yes_or_no(text) else 0.0
             fused = by_score(fused, relevance, cosine, own, named, kin_share)
         return [(by_id[vid], score) for vid, score in fused[: k + extra]]
 

@@ -12,8 +12,14 @@ from collections.abc import Mapping, Set
 
 from twoclocks.service.relevance import Relevance
 
-SLOT_SHARE = 0.3
-"""In the final score, how much the question-to-slot-name cosine adds to the fact's cosine."""
+SLOT_SHARE = 0.4
+"""In the final score, how much the question-to-slot-name cosine adds to the fact's cosine.
+
+0.3 until 2026-12-05, fitted on set A's tune part; refitted with every share of this
+module on the tune parts of sets A, B and D together (233 single-fact questions,
+coordinate ascent over 0-0.7, bench/recall_signals.py captures): 0.4, and no kin share
+for a question that is not a yes/no one. Pooled tune hit@1 0.893 -> 0.901; held-out,
+measured once after, 0.796 -> 0.805 (docs/benchmarks.md)."""
 
 FUSION_SHARE = 0.1
 """In the final score, how much the legs' fused rank (scaled so the best is 1) adds.
@@ -56,16 +62,15 @@ CATEGORY_SHARE = 0.2
 payments, charges, ..." for ``payment_processor = Stripe``. Tune single hit@1 0.771 ->
 0.795 alone; 0.15-0.25 score the same with ``KIN_SHARE``, 0.5 falls to 0.72."""
 
-KIN_SHARE = 0.1
-"""What a fact adds when the question names another thing of its value's kind
-("is the docs site still on Jekyll?" for ``static_site_generator = Docusaurus 3``)."""
-
 YES_NO_KIN_SHARE = 0.3
-"""``KIN_SHARE`` for a question a yes or a no answers ("are we an AWS shop?", "am I on
-Linux?", ``domain.answer_kinds.asks_yes_or_no``): the thing it names is the one to check,
-so the slot holding that kind of thing answers it. Tune parts (bench/quality.py), KIN_SHARE
-0.3 for every question: A unchanged, B 0.893 -> 0.920, D 0.907 -> 0.893 (lost "which AWS
-region is production in?", no yes/no question); so for yes/no questions only."""
+"""What a fact adds when a question a yes or a no answers names another thing of its
+value's kind ("is the docs site still on Jekyll?" for ``static_site_generator =
+Docusaurus 3``, "are we an AWS shop?", ``domain.answer_kinds.asks_yes_or_no``): the thing
+it names is the one to check, so the slot holding that kind of thing answers it. Tune
+parts (bench/quality.py), 0.3 for every question: A unchanged, B 0.893 -> 0.920, D 0.907
+-> 0.893 (lost "which AWS region is production in?", no yes/no question); so for yes/no
+questions only. Other questions had 0.1 until the refit of ``SLOT_SHARE`` found none
+better (the product named in "which AWS region is production in?" is not its answer)."""
 
 FORMER_SHARE = 0.2
 """What a fact adds when the question names a value its slot held before ("do we still
@@ -78,12 +83,13 @@ def by_score(
     cosine: Mapping[str, float],
     own_workspace: Set[str],
     named: Set[str] = frozenset(),
-    kin_share: float = KIN_SHARE,
+    kin_share: float = 0.0,
 ) -> list[tuple[str, float]]:
     """The fused facts ordered by cosine, the relevance signals and fused rank (``FUSION_SHARE``).
 
     A fact the vector leg did not reach scores the lowest cosine it returned: it is no
-    closer to the question than the last one the index found.
+    closer to the question than the last one the index found. ``kin_share`` is
+    ``YES_NO_KIN_SHARE`` for a yes/no question, nothing otherwise.
     """
     if not fused:
         return fused

@@ -9,7 +9,6 @@ from twoclocks.service.recall_order import (
     CATEGORY_SHARE,
     FORMER_SHARE,
     FUSION_SHARE,
-    KIN_SHARE,
     KIND_SHARE,
     NAMED_SHARE,
     SUBJECT_SHARE,
@@ -70,8 +69,6 @@ def test_a_fact_of_the_entity_the_question_names_beats_a_look_alike_of_another()
         ("subject", SUBJECT_SHARE),
         # "do we still use Black?": the formatter slot, now Ruff, answers.
         ("former", FORMER_SHARE),
-        # "still on Jekyll?" names a thing of the docs generator's kind.
-        ("kin", KIN_SHARE),
         # "who handles card charges?" is close to the payment processor's gloss.
         ("category", CATEGORY_SHARE),
     ],
@@ -90,9 +87,10 @@ def test_a_signal_the_question_gives_beats_a_cosine_lead_of_half_its_share(
 
 def test_a_yes_or_no_question_lets_the_kind_of_thing_it_names_weigh_more() -> None:
     # "are we an AWS shop?": the cloud slot (GCP) answers it, though "AWS region" facts are
-    # closer in words; a plain question's kin share would leave the region first.
+    # closer in words; a plain question ("which AWS region is production in?") asks the
+    # region, and the product it names adds nothing.
     fused = [("region", 0.03), ("cloud", 0.03)]
-    cos = {"region": 0.5, "cloud": 0.5 - (KIN_SHARE + YES_NO_KIN_SHARE) / 2}
+    cos = {"region": 0.5, "cloud": 0.5 - YES_NO_KIN_SHARE / 2}
     rel = {
         "region": Relevance(lexical=0.0, slot=0.0, vector=None),
         "cloud": Relevance(lexical=0.0, slot=0.0, vector=None, kin=1.0),
