@@ -455,6 +455,19 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("language", "model"): ("model",),
     ("large", "language", "model"): ("model",),
     ("pretty", "printer"): ("format",),
+    # What a server listens on or binds to is its port or address.
+    ("listen", "port"): ("port",),
+    ("listening", "port"): ("port",),
+    ("bind", "port"): ("port",),
+    ("listen", "address"): ("address",),
+    ("listening", "address"): ("address",),
+    ("bind", "address"): ("address",),
+    # How to reach someone: a contact email is the email; a git repository the repository.
+    ("contact", "email"): ("email",),
+    ("contact", "phone"): ("phone",),
+    ("contact", "count"): ("phone",),
+    ("git", "repository"): ("repository",),
+    ("code", "repository"): ("repository",),
 }
 
 # Readings that stretch a word to a neighbouring thing rather than spell one thing

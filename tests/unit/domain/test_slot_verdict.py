@@ -737,3 +737,19 @@ def test_slot_drift_a_chosen_word_added_keeps_the_lexicon_wording() -> None:
 )
 def test_slot_drift_short_forms_people_type_in_names(a: str, b: str) -> None:
     assert lexical_verdict(a, b) == "same"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("grpc_port", "grpc_listen_port"),
+        ("address", "bind_address"),
+        ("ownerEmail", "ownerContactEmail"),
+        ("phone", "contact_number"),
+        ("repository", "git_repository"),
+    ],
+)
+def test_slot_drift_where_a_server_listens_and_how_to_reach_someone_restate(a: str, b: str) -> None:
+    assert lexical_verdict(a, b) == "same"
+    # The word that says which one still does.
+    assert lexical_verdict("grpc_listen_port", "http_port") == "different"
