@@ -3,7 +3,8 @@
 Writers name one slot in many ways (``ci_provider``, ``ciPlatform``, ``ci-provider``).
 This module turns a name into words (``predicate_tokens``), words a person reads
 (``humanize_predicate``) and words with one spelling per meaning (``canonical_tokens``,
-through ``slot_lexicon``). Whether two names are one slot is ``slot_verdict``'s concern.
+through ``slot_lexicon`` and ``slot_phrases``). Whether two names are one slot is
+``slot_verdict``'s concern.
 
 Everything here is pure: no model, no I/O.
 """
@@ -14,13 +15,8 @@ import re
 from functools import lru_cache
 
 from twoclocks.domain.gazetteer import GAZETTEER
-from twoclocks.domain.slot_lexicon import (
-    CANONICAL,
-    LOOSE_PHRASES,
-    LOOSE_WORDS,
-    NOT_PLURAL,
-    PHRASES,
-)
+from twoclocks.domain.slot_lexicon import CANONICAL, LOOSE_WORDS, NOT_PLURAL
+from twoclocks.domain.slot_phrases import LOOSE_PHRASES, PHRASES
 from twoclocks.domain.token_runs import replace_longest_runs
 
 # Splits "ciProvider" and "HTTPServerPort" at case changes but keeps digits on the
