@@ -11,10 +11,11 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import datetime, tzinfo
 
-from twoclocks.domain.block import MAX_RECENT_CHANGES, render_block, unreplaced_endings
+from twoclocks.domain.block import render_block
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import Cardinality, FactVersion
 from twoclocks.domain.places import Workspace
+from twoclocks.domain.recent_changes import MAX_RECENT_CHANGES, unreplaced_endings
 from twoclocks.domain.scope import block_spaces
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.recall_requests import BlockRequest, BlockResult, Status

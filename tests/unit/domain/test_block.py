@@ -14,10 +14,10 @@ from twoclocks.domain.block import (
     format_time,
     is_session_state,
     render_block,
-    unreplaced_endings,
 )
 from twoclocks.domain.errors import InvalidInput
 from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Kind, Tier
+from twoclocks.domain.recent_changes import unreplaced_endings
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 IST = ZoneInfo("Europe/Istanbul")  # +03 all year: no DST in the goldens

@@ -1,0 +1,127 @@
+"""The first-turn block's "Recent changes": values that ended in the last 48 h, old -> new.
+
+Which ending gets a line, what replaced it and how the line reads (DESIGN.md §6); the
+block (``domain.block``) decides where the lines go and fits them in the budget. A slot
+that changed three times in two days is one line ("Heroku -> Render -> Fly.io"). Pure.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+from datetime import datetime, timedelta, tzinfo
+
+from twoclocks.domain.block_lines import format_time, one_line, slot_label
+from twoclocks.domain.model import FactVersion, Tier
+from twoclocks.domain.restatement import is_restatement
+from twoclocks.domain.slot_verdict import name_used
+from twoclocks.domain.succession import replacements, successor
+from twoclocks.domain.temporal import is_current
+from twoclocks.domain.trust import shown_to_model
+
+MAX_RECENT_CHANGES = 3
+"""Change lines the block holds at most."""
+MAX_EARLIER_NAMED = 2
+"""A slot's earlier values in the 48 h before its last change, named on its change line."""
+RECENT_WINDOW = timedelta(hours=48)
+
+
+def is_recent_ending(v: FactVersion, now: datetime) -> bool:
+    """True for a version still believed whose world-time end fell in the last 48 h."""
+    return (
+        v.expired_at is None
+        and v.invalid_at is not None
+        and v.invalid_at <= now
+        and now - v.invalid_at <= RECENT_WINDOW
+    )
+
+
+def unreplaced_endings(rows: Sequence[FactVersion], now: datetime) -> list[FactVersion]:
+    """Versions that ended in the last 48 h with no successor among ``rows``, newest end first.
+
+    The block would say these ``ended``; the caller checks each slot outside the
+    workspace first (``replaced_elsewhere``), since a value can be replaced from a
+    place this read does not see, and then "ended" would be false.
+    """
+    found = [
+        v
+        for v in rows
+        if shown_to_model(v.tier) and is_recent_ending(v, now) and not replacements(v, rows)
+    ]
+    # Newest end first, as the block lists them.
+    return sorted(found, key=lambda v: (-(v.invalid_at or now).timestamp(), v.version_id))
+
+
+def recent_change(
+    old: FactVersion, rows: Sequence[FactVersion], replaced_elsewhere: Collection[str]
+) -> tuple[FactVersion | None] | None:
+    """What the block says about a recent ending: (successor,), (None,) for ended, or None.
+
+    None means the line is left out: the successor is not shown (no tier, another
+    workspace) or says the same value again, so no line could be both true and useful.
+    """
+    if not replacements(old, rows):
+        return None if old.version_id in replaced_elsewhere else (None,)
+    new = successor(old, rows)
+    if new is None or not shown_to_model(new.tier):
+        return None
+    if new.predicate == old.predicate and is_restatement(old.object, new.object):
+        return None
+    return (new,)
+
+
+def earlier_in_window(
+    old: FactVersion, closed: Sequence[FactVersion], rows: Sequence[FactVersion], now: datetime
+) -> list[FactVersion]:
+    """The values ``old`` itself replaced in the last 48 h, oldest first, each by the next.
+
+    A slot that changed three times in a day reads as one line, "Heroku -> Render ->
+    Fly.io": three lines for it would leave no room for any other slot's change.
+    """
+    same_slot = [
+        p for p in closed
+        if p.version_id != old.version_id and is_recent_ending(p, now)
+        and p.slot == old.slot and p.workspace == old.workspace
+    ]  # fmt: skip
+    # Who replaced whom, asked once per version: a slot closed at every commit has
+    # dozens of endings in 48 h, and asking again at each link grew with their square.
+    replaced_by: dict[str, list[FactVersion]] = {}
+    for p in same_slot:
+        if (s := successor(p, rows)) is not None:
+            replaced_by.setdefault(s.version_id, []).append(p)
+    chain = [old]
+    while before := [
+        p for p in replaced_by.get(chain[0].version_id, [])
+        if p not in chain and not is_restatement(p.object, chain[0].object)
+    ]:  # fmt: skip
+        chain.insert(0, min(before, key=lambda p: (p.valid_at, p.version_id)))
+    return chain[:-1]
+
+
+def change_line(
+    old: FactVersion,
+    new: FactVersion | None,
+    now: datetime,
+    tz: tzinfo,
+    earlier: Sequence[FactVersion] = (),
+) -> str:
+    """The "Recent changes" line of ``old``: ``a -> b (changed …)``, or ended with nothing."""
+    assert old.invalid_at is not None
+    head = f"- {one_line(old.subject)} · {slot_label(old)}: "
+    if earlier:
+        named = earlier[-MAX_EARLIER_NAMED:]
+        cut = "… -> " if len(earlier) > len(named) else ""
+        head += cut + "".join(f"{one_line(v.object)} -> " for v in named)
+    when = format_time(old.invalid_at, tz)
+    if new is None:
+        return f"{head}{one_line(old.object)} (ended {when}, nothing replaced it)"
+    value, written = one_line(new.object), ""
+    if new.predicate != old.predicate:
+        value = f"{slot_label(new)}: {value}"
+    elif (used := name_used(new.predicate, new.written_as)) and slot_label(new) != slot_label(old):
+        # The slot is named once, at the head; repeating it before the new value read as
+        # a second fact ("Render -> deploy target (written as hosting): Fly.io").
+        written = f"written as {one_line(used)}, "
+    guess = ", new value inferred — a guess" if new.tier is Tier.INFERRED else ""
+    # With its own change cut from the block, "a -> b" would read as "b is current".
+    gone = ", new value no longer current" if not is_current(new, now) else ""
+    return f"{head}{one_line(old.object)} -> {value} ({written}changed {when}{guess}{gone})"
