@@ -207,9 +207,10 @@ _SWAP_DISCRIMINATORS = (
 
 
 # Canonical words that say which one a person or team chose, not which of several things:
-# a person's "preferred_editor" is their editor ("favorite" and "default" are spelt
-# "preferred" and "primary" by then).
-_CHOSEN = SAME_ROLE | {"preferred", "usual"}
+# a person's "preferred_editor" is their editor ("favorite", "default" and "main" are
+# spelt "preferred" and "primary" by then). Not "current" (the one now, beside the one
+# wanted: "current_node_version" / "preferred_node_version") nor "official".
+_CHOSEN = frozenset({"primary", "preferred", "usual"})
 
 
 # Asked of each new name against each of its subject's slots, and again of every pair each

@@ -716,6 +716,9 @@ def test_slot_drift_two_words_for_the_one_chosen_are_one_slot() -> None:
     # Chosen against refused, or one of several against another, stay two.
     assert lexical_verdict("preferred_language", "avoided_language") == "different"
     assert lexical_verdict("primary_db", "replica_db") == "different"
+    # The one now is not the one wanted; a country's language is not a person's choice.
+    assert lexical_verdict("current_node_version", "preferred_node_version") != "same"
+    assert lexical_verdict("official_language", "preferred_language") != "same"
 
 
 def test_slot_drift_a_chosen_word_added_keeps_the_lexicon_wording() -> None:
