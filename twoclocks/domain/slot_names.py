@@ -23,6 +23,8 @@ from twoclocks.domain.token_runs import replace_longest_runs
 # word they follow, so "s3Bucket" stays "s3 bucket" and "oauth2" stays whole.
 _CAMEL_LOWER_UPPER = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 _CAMEL_ACRONYM_END = re.compile(r"(?<=[A-Z])(?=[A-Z][a-z])")
+# In a name, an acronym's plural stays whole: "allowedURLs" is allowed URLs, not "UR Ls".
+_ACRONYM_END_NOT_PLURAL = re.compile(r"(?<=[A-Z])(?=[A-Z][a-z])(?![A-Z]s(?:[^a-z]|$))")
 _SEPARATORS = re.compile(r"[\s_.\-/:]+")
 
 
@@ -53,12 +55,14 @@ def predicate_tokens(name: str) -> list[str]:
     (['idp'], ['oauth', 'scopes'])
     >>> predicate_tokens("GitHubToken"), predicate_tokens("preferredTypeScriptVersion")
     (['github', 'token'], ['preferred', 'typescript', 'version'])
+    >>> predicate_tokens("allowedURLs")
+    ['allowed', 'urls']
     """
     words: list[str] = []
     for part in _SEPARATORS.split(name):
         if not part:
             continue
-        pieces = _case_pieces(part)
+        pieces = _case_pieces(part, _ACRONYM_END_NOT_PLURAL)
         if any(len(piece) == 1 and piece.isalpha() for piece in pieces):
             # A case change that leaves a lone letter is how a word is spelt, not where
             # two meet: "IdP", "PaaS", "OAuth", "iOS", "IPv6", "VMware", "LaTeX".
@@ -83,8 +87,8 @@ def case_split_words(text: str) -> list[str]:
     ]
 
 
-def _case_pieces(part: str) -> list[str]:
-    return _CAMEL_ACRONYM_END.sub(" ", _CAMEL_LOWER_UPPER.sub(" ", part)).split()
+def _case_pieces(part: str, acronym_end: re.Pattern[str] = _CAMEL_ACRONYM_END) -> list[str]:
+    return acronym_end.sub(" ", _CAMEL_LOWER_UPPER.sub(" ", part)).split()
 
 
 _ONE_WORD_PRODUCTS = frozenset(

@@ -91,5 +91,9 @@ def test_slot_drift_a_word_spelt_with_capitals_inside_is_one_word() -> None:
     # Real word boundaries still split.
     assert predicate_tokens("deployTargetURL") == ["deploy", "target", "url"]
     assert predicate_tokens("userID") == ["user", "id"]
+    # An acronym's plural is one word too: "URLs", not "UR Ls".
+    assert predicate_tokens("allowedURLs") == ["allowed", "urls"]
+    assert predicate_tokens("getAPIsList") == ["get", "apis", "list"]
+    assert predicate_tokens("HTTPServerPort") == ["http", "server", "port"]
     # Keyword search indexes every case change, so "circle ci" still finds CircleCI.
     assert slot_names.case_split_words("CircleCI") == ["circle", "ci"]
