@@ -4,8 +4,8 @@
     .venv/bin/python bench/recall_signals.py --out /tmp/sig_b.pickle --data tests/data/set_b
     .venv/bin/python bench/recall_fit.py /tmp/sig_a.pickle /tmp/sig_b.pickle --fit
 
-Rescores the captured candidates of single-fact questions as ``recall_order.by_score``
-does (the service's order, reproduced exactly with the shares as they are), then, with
+Ranks the captured candidates of single-fact questions through ``recall_order.by_score``
+(the service's order, reproduced exactly with the service's shares), then, with
 ``--fit``, walks every share over a grid one at a time (coordinate ascent) on the tune
 questions alone, maximising hit@1 + MRR / 2. Held-out hit@1 / MRR are printed for the
 shares as they are and for the fitted ones: read them once, after the fit, and do not
@@ -15,6 +15,7 @@ refit on what they say.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import pickle
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -22,25 +23,30 @@ from pathlib import Path
 from typing import Any
 
 from twoclocks.domain.answer_kinds import asks_yes_or_no
-from twoclocks.service import recall_order
+from twoclocks.service.recall_order import SERVICE_SHARES, YES_NO_KIN_SHARE, Shares, by_score
 
 GRID = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.7)
 ROUNDS = 3
 
-SHARES: Mapping[str, float] = {
-    "slot": recall_order.SLOT_SHARE,
-    "fusion": recall_order.FUSION_SHARE,
-    "kind": recall_order.KIND_SHARE,
-    "subject": recall_order.SUBJECT_SHARE,
-    "category": recall_order.CATEGORY_SHARE,
-    "kin": 0.0,
-    "yes_no_kin": recall_order.YES_NO_KIN_SHARE,
-    "former": recall_order.FORMER_SHARE,
-    "named": recall_order.NAMED_SHARE,
-    "lexical": 0.0,
-}
-"""The shares as the service has them; ``kin`` (plain questions) and ``lexical`` are
-signals the service computes and gives no share."""
+
+@dataclass(frozen=True)
+class Fit:
+    """The shares ``by_score`` takes, and the kin share for each kind of question."""
+
+    shares: Shares = SERVICE_SHARES
+    kin: float = 0.0
+    """For a question that is not a yes/no one (the service gives none)."""
+    yes_no_kin: float = YES_NO_KIN_SHARE
+
+    def moved(self, name: str, value: float) -> Fit:
+        """This fit with one share set to ``value``."""
+        if name in ("kin", "yes_no_kin"):
+            return dataclasses.replace(self, **{name: value})
+        return dataclasses.replace(self, shares=dataclasses.replace(self.shares, **{name: value}))
+
+    def named(self) -> dict[str, float]:
+        """Every share by name."""
+        return {**dataclasses.asdict(self.shares), "kin": self.kin, "yes_no_kin": self.yes_no_kin}
 
 
 @dataclass(frozen=True)
@@ -66,63 +72,44 @@ def load(paths: Sequence[Path], split: str) -> list[Question]:
     return out
 
 
-def reciprocal_rank(shares: Mapping[str, float], q: Question, k: int = 5) -> float:
+def reciprocal_rank(fit: Fit, q: Question, k: int = 5) -> float:
     """1 / rank of the first wanted fact among the k best, as ``by_score`` orders them."""
-    rel, cosine, fused, named = q.row["relevance"], q.row["cosine"], q.row["fused"], q.row["named"]
-    unreached = min(cosine.values())
-    best = max(score for _, score in fused) or 1.0
-    kin = shares["yes_no_kin"] if q.yes_no else shares["kin"]
-    scored = sorted(
-        (
-            (
-                cosine.get(vid, unreached)
-                + shares["slot"] * rel[vid].slot
-                + shares["fusion"] * rank_score / best
-                + shares["kind"] * rel[vid].kind
-                + shares["subject"] * rel[vid].subject
-                + shares["category"] * rel[vid].category
-                + kin * rel[vid].kin
-                + shares["former"] * rel[vid].former
-                + shares["lexical"] * rel[vid].lexical
-                + (shares["named"] if vid in named else 0.0),
-                vid,
-            )
-            for vid, rank_score in fused
-        ),
-        key=lambda pair: pair[0],
-        reverse=True,
+    row = q.row
+    kin = fit.yes_no_kin if q.yes_no else fit.kin
+    ranked = by_score(
+        row["fused"], row["relevance"], row["cosine"], row["own"], row["named"], kin, fit.shares
     )
-    for rank, (_, vid) in enumerate(scored[:k], start=1):
+    for rank, (vid, _) in enumerate(ranked[:k], start=1):
         if q.ids.get(vid) in q.want:
             return 1.0 / rank
     return 0.0
 
 
-def measure(shares: Mapping[str, float], questions: Sequence[Question]) -> tuple[float, float]:
-    """hit@1 and MRR of ``questions`` under ``shares``."""
-    ranks = [reciprocal_rank(shares, q) for q in questions]
+def measure(fit: Fit, questions: Sequence[Question]) -> tuple[float, float]:
+    """hit@1 and MRR of ``questions`` under ``fit``."""
+    ranks = [reciprocal_rank(fit, q) for q in questions]
     return sum(r == 1.0 for r in ranks) / len(ranks), sum(ranks) / len(ranks)
 
 
-def fit(questions: Sequence[Question]) -> dict[str, float]:
+def refit(questions: Sequence[Question]) -> Fit:
     """Coordinate ascent over ``GRID`` from the service's shares, on ``questions``."""
-    shares = dict(SHARES)
+    fit = Fit()
 
-    def objective(s: Mapping[str, float]) -> float:
-        hit, mrr = measure(s, questions)
+    def objective(f: Fit) -> float:
+        hit, mrr = measure(f, questions)
         return hit + mrr / 2
 
-    best = objective(shares)
+    best = objective(fit)
     for _ in range(ROUNDS):
         moved = False
-        for name in SHARES:
+        for name in fit.named():
             for value in GRID:
-                trial = {**shares, name: value}
+                trial = fit.moved(name, value)
                 if (score := objective(trial)) > best + 1e-9:
-                    best, shares, moved = score, trial, True
+                    best, fit, moved = score, trial, True
         if not moved:
             break
-    return shares
+    return fit
 
 
 def main() -> None:
@@ -132,17 +119,18 @@ def main() -> None:
     args = parser.parse_args()
     tune, held = load(args.captures, "tune"), load(args.captures, "heldout")
     print(f"{len(tune)} tune and {len(held)} held-out single-fact questions")
-    print("as they are  tune", _figures(SHARES, tune))
+    print("as they are  tune", _figures(Fit(), tune))
     if args.fit:
-        fitted = fit(tune)
+        fitted = refit(tune)
         print("fitted       tune", _figures(fitted, tune))
-        print("  changed:", {k: v for k, v in fitted.items() if v != SHARES[k]} or "nothing")
+        before, after = Fit().named(), fitted.named()
+        print("  changed:", {k: v for k, v in after.items() if v != before[k]} or "nothing")
         print("fitted       held-out", _figures(fitted, held))
-    print("as they are  held-out", _figures(SHARES, held))
+    print("as they are  held-out", _figures(Fit(), held))
 
 
-def _figures(shares: Mapping[str, float], questions: Sequence[Question]) -> str:
-    hit, mrr = measure(shares, questions)
+def _figures(fit: Fit, questions: Sequence[Question]) -> str:
+    hit, mrr = measure(fit, questions)
     return f"hit@1 {hit:.3f} MRR {mrr:.3f}"
 
 

@@ -9,6 +9,7 @@ share below was measured on the tune part of tests/data/recall_questions.jsonl
 from __future__ import annotations
 
 from collections.abc import Mapping, Set
+from dataclasses import dataclass
 
 from twoclocks.service.relevance import Relevance
 
@@ -77,6 +78,25 @@ FORMER_SHARE = 0.2
 use Black?" for ``python_formatter = Ruff format``): the current value answers it."""
 
 
+@dataclass(frozen=True)
+class Shares:
+    """What each signal adds to a fact's cosine in the final order; the defaults are the
+    service's. A bench that refits them (bench/recall_fit.py) scores through ``by_score``
+    with its own, so it ranks exactly as the service would."""
+
+    slot: float = SLOT_SHARE
+    fusion: float = FUSION_SHARE
+    kind: float = KIND_SHARE
+    subject: float = SUBJECT_SHARE
+    category: float = CATEGORY_SHARE
+    former: float = FORMER_SHARE
+    workspace: float = WORKSPACE_SHARE
+    named: float = NAMED_SHARE
+
+
+SERVICE_SHARES = Shares()
+
+
 def by_score(
     fused: list[tuple[str, float]],
     relevance: Mapping[str, Relevance],
@@ -84,6 +104,7 @@ def by_score(
     own_workspace: Set[str],
     named: Set[str] = frozenset(),
     kin_share: float = 0.0,
+    shares: Shares = SERVICE_SHARES,
 ) -> list[tuple[str, float]]:
     """The fused facts ordered by cosine, the relevance signals and fused rank (``FUSION_SHARE``).
 
@@ -99,15 +120,15 @@ def by_score(
         (
             vid,
             cosine.get(vid, unreached)
-            + SLOT_SHARE * relevance[vid].slot
-            + FUSION_SHARE * rank_score / best_fused
-            + KIND_SHARE * relevance[vid].kind
-            + SUBJECT_SHARE * relevance[vid].subject
-            + CATEGORY_SHARE * relevance[vid].category
+            + shares.slot * relevance[vid].slot
+            + shares.fusion * rank_score / best_fused
+            + shares.kind * relevance[vid].kind
+            + shares.subject * relevance[vid].subject
+            + shares.category * relevance[vid].category
             + kin_share * relevance[vid].kin
-            + FORMER_SHARE * relevance[vid].former
-            + (WORKSPACE_SHARE if vid in own_workspace else 0.0)
-            + (NAMED_SHARE if vid in named else 0.0),
+            + shares.former * relevance[vid].former
+            + (shares.workspace if vid in own_workspace else 0.0)
+            + (shares.named if vid in named else 0.0),
         )
         for vid, rank_score in fused
     ]

@@ -14,6 +14,7 @@ from twoclocks.service.recall_order import (
     SUBJECT_SHARE,
     WORKSPACE_SHARE,
     YES_NO_KIN_SHARE,
+    Shares,
     by_score,
 )
 from twoclocks.service.relevance import Relevance
@@ -98,3 +99,13 @@ def test_a_yes_or_no_question_lets_the_kind_of_thing_it_names_weigh_more() -> No
     assert order(by_score(fused, rel, cos, set())) == ["region", "cloud"]
     yes_no = by_score(fused, rel, cos, set(), kin_share=YES_NO_KIN_SHARE)
     assert order(yes_no) == ["cloud", "region"]
+
+
+def test_shares_given_to_by_score_replace_the_services() -> None:
+    # bench/recall_fit.py refits through by_score itself, so what it measures is the order
+    # the service would give with those shares.
+    fused = [("other", 0.03), ("asked", 0.03)]
+    rel = signals(other=0.1, asked=0.7)
+    cos = {"other": 0.5, "asked": 0.48}
+    assert order(by_score(fused, rel, cos, set())) == ["asked", "other"]
+    assert order(by_score(fused, rel, cos, set(), shares=Shares(slot=0.0))) == ["other", "asked"]
