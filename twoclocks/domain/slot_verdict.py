@@ -379,6 +379,8 @@ def narrowed_by_a_qualifier(a: str, b: str, subject: str = "") -> bool:
 # Words a name adds to another's without naming another slot: "standup" / "standup_time",
 # "ci" / "ci_platform". Any other added word says which one ("queue" / "task_queue").
 _LOOSE_ADDITIONS = _OPTIONAL_ATTRIBUTES | GENERIC_HEADS
+# ...and, in the lexicon's words, the one a person chose ("editor" / "preferred editor").
+_WORDING_ADDITIONS = _LOOSE_ADDITIONS | _CHOSEN
 
 
 def lexicon_wording(a: str, b: str) -> tuple[str, str] | None:
@@ -402,7 +404,7 @@ def lexicon_wording(a: str, b: str) -> tuple[str, str] | None:
         return None
     set_a, set_b = set(canon_a), set(canon_b)
     for fewer, more in ((set_a, set_b), (set_b, set_a)):
-        if fewer < more and not (more - fewer) <= _LOOSE_ADDITIONS | _CHOSEN:
+        if fewer < more and not (more - fewer) <= _WORDING_ADDITIONS:
             return None
     return " ".join(canon_a), " ".join(canon_b)
 
@@ -428,9 +430,10 @@ def name_used(predicate: str, written_as: str | None) -> str | None:
 
 
 # Words a name may add to another's and still name the same thing: the main one, the one
-# now, the one a person chose ("pronouns" / "preferred_pronouns").
-_RESTATING = SAME_ROLE | _LOOSE_ADDITIONS | {
-    "preferred", "favorite", "usual", "library", "framework", "server", "engine",
+# now, the one a person chose ("pronouns" / "preferred_pronouns"), as written (so
+# "favorite" too, which the lexicon spells "preferred").
+_RESTATING = SAME_ROLE | _WORDING_ADDITIONS | {
+    "favorite", "library", "framework", "server", "engine",
 }  # fmt: skip
 
 
