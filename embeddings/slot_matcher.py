@@ -26,6 +26,7 @@ from twoclocks.domain.slot_verdict import (
     same_only_by_a_loose_reading,
 )
 from twoclocks.domain.tool_languages import for_another_language, narrowed_to_its_language
+from twoclocks.domain.value_attributes import names_what_the_values_are
 from twoclocks.domain.value_categories import categories_verdict, value_categories
 
 from .port import Embedder
@@ -166,6 +167,9 @@ class SlotMatcher:
                 and another_role_of_people(predicate, name, subject)
             ):
                 continue  # manager Dana beside product_manager Sam: two people, two roles
+            if value is not None and names_what_the_values_are(predicate, name, value, held):
+                same.append(name)  # office Berlin, then office_location Munich
+                continue
             verdict = lexical_verdict(predicate, name, subject)
             if verdict == "same":
                 if (

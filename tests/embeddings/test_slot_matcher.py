@@ -409,3 +409,15 @@ def test_slot_drift_a_persons_preferred_ide_is_their_editor(matcher: SlotMatcher
     assert merged == "editor"
     assert matcher.match("IDE", ["preferred_editor"], "Cursor",
                          {"preferred_editor": ["Sublime Text"]}) == "preferred_editor"  # fmt: skip
+
+
+def test_slot_drift_an_attribute_word_the_values_already_are_restates(
+    matcher: SlotMatcher,
+) -> None:
+    # "location" is an attribute noun that splits "db" / "db_location"; of an office
+    # holding Berlin it only says what the value is.
+    held = {"office": ["Berlin"]}
+    assert matcher.match("office location", ["office"], "Munich", held) == "office"
+    assert matcher.match("sprint start day", ["sprint_start"], "Monday",
+                         {"sprint_start": ["Wednesday"]}) == "sprint_start"  # fmt: skip
+    assert matcher.match("db_location", ["db"], "eu-west-1", {"db": ["Postgres"]}) is None

@@ -215,6 +215,11 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("contact", "count"): ("phone",),
     ("git", "repository"): ("repository",),
     ("code", "repository"): ("repository",),
+    # What a word before a noun only restates: a project's owning team is its team; a
+    # retrospective is held each sprint.
+    ("owner", "team"): ("team",),
+    ("owning", "team"): ("team",),
+    ("sprint", "retrospective"): ("retrospective",),
 }
 
 # Phrases read as loosely as ``slot_lexicon.LOOSE_WORDS``: a knowledge base is

@@ -756,3 +756,13 @@ def test_slot_drift_where_a_server_listens_and_how_to_reach_someone_restate(a: s
     assert lexical_verdict(a, b) == "same"
     # The word that says which one still does.
     assert lexical_verdict("grpc_listen_port", "http_port") == "different"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("team", "owner_team"), ("owning_team", "team"), ("retro_cadence", "sprint_retro_cadence")],
+)
+def test_slot_drift_a_word_that_only_restates_the_noun_after_it(a: str, b: str) -> None:
+    assert lexical_verdict(a, b) == "same"
+    # Another word before the noun still says which one.
+    assert lexical_verdict("team", "platform_team") != "same"
