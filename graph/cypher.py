@@ -7,12 +7,11 @@ All time comparisons use the ``*_us`` integers (see ``schema``), half-open every
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
+from collections.abc import Iterable
 from typing import Any
 
-from twoclocks.domain.model import FactVersion
 from twoclocks.graph.port import Clock, FactQuery, TimelineQuery
-from twoclocks.graph.schema import VERSION_RETURN, opt_us, to_us, versions_from_rows
+from twoclocks.graph.schema import VERSION_RETURN, opt_us, to_us
 
 # --- writes: the parts of one plan, in the order they must run -------------------------
 
@@ -249,29 +248,6 @@ DELETE e
 RETURN count(*) AS removed
 """
 
-_WINDOW = "e.created_at_us >= $lo AND e.created_at_us < $hi AND e.group_id = $g"
-
-EXPORT_BOUNDS = """
-MATCH ()-[e:RELATES_TO]->()
-WHERE e.group_id = $g
-RETURN min(e.created_at_us) AS lo, max(e.created_at_us) AS hi, count(e) AS n
-"""
-
-EXPORT_COUNT = f"""
-MATCH ()-[e:RELATES_TO]->()
-WHERE {_WINDOW}
-RETURN count(e) AS n
-"""
-
-EXPORT_WINDOW = f"""
-MATCH ()-[e:RELATES_TO]->()
-WHERE {_WINDOW}
-RETURN {VERSION_RETURN}
-ORDER BY e.created_at_us, e.uuid
-"""
-
-EXPORT_PAGE_SIZE = 1000
-
 EXPORT_EPISODES = """
 MATCH (n:Episodic)
 WHERE n.group_id = $g
@@ -314,39 +290,6 @@ RETURN a.subject AS subject, a.alias AS alias, a.canonical AS canonical,
 ORDER BY a.subject, a.alias
 """
 """Every slot alias of the account (for a backup), or those one decider recorded ($d)."""
-
-Rows = Callable[[str, dict[str, Any]], Awaitable[Sequence[Sequence[Any]]]]
-"""An engine's way to run a read and get positional rows."""
-
-
-async def export_pages(account: str, rows: Rows) -> AsyncIterator[FactVersion]:
-    """Every version oldest record first, read in windows of record time of about a page.
-
-    Keyset paging (ORDER BY ... LIMIT after the last row) makes FalkorDB sort everything
-    after the cursor for each page, O(n^2) in all (80 s for 50k rows). A window of
-    ``created_at_us`` is an index range scan instead, and only its own rows are sorted;
-    its width adapts so a window holds about a page (more only when that many versions
-    share one microsecond, i.e. one plan). Rows recorded after the export began are left
-    out, so the export is the account as of its start.
-    """
-    (lo, last, total), *_ = await rows(EXPORT_BOUNDS, {"g": account})
-    if not total:
-        return
-    page = EXPORT_PAGE_SIZE
-    width = max(1, (last - lo + 1) * page // total)
-    while lo <= last:
-        params = {"g": account, "lo": lo, "hi": lo + width}
-        (count,), *_ = await rows(EXPORT_COUNT, params)
-        while count > 2 * page and width > 1:
-            width = max(1, width * page // count)
-            params["hi"] = lo + width
-            (count,), *_ = await rows(EXPORT_COUNT, params)
-        if count:
-            for version in versions_from_rows(await rows(EXPORT_WINDOW, params)):
-                yield version
-        lo = params["hi"]
-        if count < page // 2:
-            width = width * 2 if not count else max(width + 1, width * page // count)
 
 
 def _holds(t: str) -> str:
@@ -482,40 +425,6 @@ def timeline_query(
         return where + "RETURN count(e) AS n", params
     return where + f"RETURN {VERSION_RETURN}\nORDER BY {field}, {other}, e.uuid", params
 
-
-# --- the turn queue: turns waiting for the extractor, kept in the store (a restart loses none)
-
-QUEUE_TURN = """
-MERGE (t:TurnJob {account: $account, uuid: $uuid})
-  ON CREATE SET t.payload = $payload, t.state = 'queued', t.queued_at_us = $at_us,
-    t.saved_by = $token
-RETURN t.saved_by = $token AS created
-"""
-"""Queue a turn once per id; ``created`` says whether this call queued it."""
-
-QUEUED_TURNS = """
-MATCH (t:TurnJob {state: 'queued'})
-WHERE $account IS NULL OR t.account = $account
-RETURN t.account AS account, t.uuid AS uuid, t.payload AS payload
-ORDER BY t.queued_at_us, t.uuid
-LIMIT $limit
-"""
-"""The oldest queued turns (of one account, or of all when ``$account`` is null)."""
-
-FINISH_TURN = """
-MATCH (t:TurnJob {account: $account, uuid: $uuid})
-WHERE t.state = 'queued'
-SET t.state = $state, t.finished_at_us = $at_us, t.payload = null
-RETURN t.uuid AS uuid
-"""
-"""A queued turn is done (extracted, skipped or failed); its text stays only in its episode.
-No row when it was finished already, so a turn is extracted once."""
-
-TURN_COUNTS = """
-MATCH (t:TurnJob {account: $account})
-RETURN t.state AS state, count(t) AS turns
-"""
-"""Turns of an account by state: queued, extracted, failed."""
 
 TOP_PREDICATES = """
 MATCH ()-[e:RELATES_TO]->()

@@ -1,12 +1,12 @@
 """The Store's API-key calls, written once over the Cypher in graph/keys_cypher.py.
 
-Each engine supplies ``_registry_rows`` (run one statement where the accounts live and
-answer rows as dicts); everything else about keys is the same on every engine.
+Each engine supplies ``_registry_rows`` (``graph.registry``: run one statement where the
+accounts live and answer rows as dicts); everything else about keys is the same on every
+engine.
 """
 
 from __future__ import annotations
 
-from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
@@ -14,6 +14,7 @@ from typing import Any
 from twoclocks.domain.trust import KeyRole
 from twoclocks.graph import keys_cypher
 from twoclocks.graph.port import ApiKey
+from twoclocks.graph.registry import RegistryStore
 from twoclocks.graph.schema import check_account, from_us, to_us
 
 
@@ -31,17 +32,8 @@ def key_from_row(row: Mapping[str, Any]) -> ApiKey:
     )
 
 
-class KeyStore(ABC):
+class KeyStore(RegistryStore):
     """Base of each engine's store: the key calls of the Store port, over ``_registry_rows``."""
-
-    @abstractmethod
-    async def _registry_rows(
-        self, statement: str, params: dict[str, Any], *, write: bool
-    ) -> list[dict[str, Any]]:
-        """Run one statement where the engine keeps accounts and keys; rows as dicts.
-
-        ``write`` says whether the statement changes anything (an engine may route reads
-        and writes differently)."""
 
     async def save_key(
         self, account: str, name: str, role: KeyRole, key_hash: str, created_at: datetime

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from twoclocks.domain.errors import InvalidInput, StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
-from twoclocks.graph import cypher, paging, search_cypher
+from twoclocks.graph import cypher, export_cypher, paging, search_cypher
 from twoclocks.graph.falkordb import search
 from twoclocks.graph.falkordb.guarded import GuardedGraph
 from twoclocks.graph.falkordb.watchdog import Watchdog
@@ -27,7 +27,6 @@ from twoclocks.graph.key_store import KeyStore
 from twoclocks.graph.port import (
     Episode,
     FactQuery,
-    QueuedTurn,
     SlotAlias,
     SlotsApart,
     SlotState,
@@ -42,6 +41,7 @@ from twoclocks.graph.schema import (
     to_us,
     versions_from_rows,
 )
+from twoclocks.graph.turn_queue import TurnQueueStore
 
 if TYPE_CHECKING:
     from falkordb.asyncio import FalkorDB
@@ -97,7 +97,7 @@ def _graphiti_indexes() -> tuple[str, ...]:
     return (*get_range_indices(provider), *get_fulltext_indices(provider))
 
 
-class FalkorDBStore(KeyStore):
+class FalkorDBStore(KeyStore, TurnQueueStore):
     """A bi-temporal fact store on FalkorDB; ``close()`` also stops a server it owns."""
 
     def __init__(
@@ -287,7 +287,7 @@ class FalkorDBStore(KeyStore):
             result: list[list[Any]] = (await graph.ro_query(statement, params)).result_set
             return result
 
-        async for version in cypher.export_pages(account, rows):
+        async for version in export_cypher.export_pages(account, rows):
             yield version
 
     async def export_episodes(self, account: str) -> list[Episode]:
@@ -390,14 +390,15 @@ class FalkorDBStore(KeyStore):
         return bool(result.result_set)
 
     async def _registry_rows(
-        self, statement: str, params: dict[str, Any], *, write: bool
+        self, statement: str, params: dict[str, Any], *, write: bool, repeatable: bool = False
     ) -> list[dict[str, Any]]:
-        """Run one statement on the accounts graph (API keys live there); rows as dicts."""
+        """Run one statement on the accounts graph (API keys and the turn queue live there);
+        rows as dicts."""
         graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
         # A key write is run once: a second run of a create or a rotation that landed
         # would answer differently (name taken, old key already gone).
         if write:
-            result = await graph.query(statement, params, repeatable=False)
+            result = await graph.query(statement, params, repeatable=repeatable)
         else:
             result = await graph.ro_query(statement, params)
         names = [column[1] if isinstance(column, list | tuple) else column
@@ -418,41 +419,6 @@ class FalkorDBStore(KeyStore):
             cypher.SAVE_ACCOUNT_SETTINGS, {"name": check_account(account), "settings": settings}
         )
         return bool(result.result_set)
-
-    # The turn queue lives in the accounts graph: one place to find every account's turns.
-
-    async def queue_turn(self, account: str, turn_id: str, payload: str, at: datetime) -> bool:
-        """Queue a turn (JSON text) for the extractor; False when this id was queued before."""
-        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
-        params = {"account": check_account(account), "uuid": turn_id, "payload": payload,
-                  "at_us": to_us(at), "token": uuid.uuid4().hex}  # fmt: skip
-        result = await graph.query(cypher.QUEUE_TURN, params)
-        return bool(result.result_set and result.result_set[0][0])
-
-    async def queued_turns(self, account: str | None, limit: int) -> list[QueuedTurn]:
-        """The oldest queued turns of one account (or of every account when None)."""
-        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
-        params = {"account": None if account is None else check_account(account), "limit": limit}
-        result = await graph.ro_query(cypher.QUEUED_TURNS, params)
-        return [
-            QueuedTurn(account=str(row[0]), turn_id=str(row[1]), payload=str(row[2]))
-            for row in result.result_set
-        ]
-
-    async def finish_turn(self, account: str, turn_id: str, state: str, at: datetime) -> bool:
-        """Mark a queued turn done (its text is dropped); False when it was not queued."""
-        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
-        params = {"account": check_account(account), "uuid": turn_id, "state": state,
-                  "at_us": to_us(at)}  # fmt: skip
-        # Not repeatable: a second run of a finish that landed finds nothing queued.
-        result = await graph.query(cypher.FINISH_TURN, params, repeatable=False)
-        return bool(result.result_set)
-
-    async def turn_counts(self, account: str) -> dict[str, int]:
-        """The account's queued turns by state (queued, extracted, failed, ...)."""
-        graph = await self._select(ACCOUNTS_GRAPH, ACCOUNT_INDEXES)
-        result = await graph.ro_query(cypher.TURN_COUNTS, {"account": check_account(account)})
-        return {str(row[0]): int(row[1]) for row in result.result_set}
 
     async def top_predicates(self, account: str, limit: int) -> list[str]:
         """The account's most used predicates, most versions first."""

@@ -16,14 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion, Plan
-from twoclocks.graph import cypher, paging, search_cypher
+from twoclocks.graph import cypher, export_cypher, paging, search_cypher
 from twoclocks.graph.key_store import KeyStore
 from twoclocks.graph.lost_connection import run_once_more_if_lost
 from twoclocks.graph.neo4j import search
 from twoclocks.graph.port import (
     Episode,
     FactQuery,
-    QueuedTurn,
     SlotAlias,
     SlotsApart,
     SlotState,
@@ -38,6 +37,7 @@ from twoclocks.graph.schema import (
     to_us,
     version_from_row,
 )
+from twoclocks.graph.turn_queue import TurnQueueStore
 
 if TYPE_CHECKING:
     from neo4j import AsyncDriver, AsyncManagedTransaction, AsyncSession
@@ -114,7 +114,7 @@ def _graphiti_schema() -> list[str]:
     return [*get_range_indices(provider), *get_fulltext_indices(provider)]
 
 
-class Neo4jStore(KeyStore):
+class Neo4jStore(KeyStore, TurnQueueStore):
     """A bi-temporal fact store on Neo4j 5.26+ (community is enough)."""
 
     def __init__(
@@ -304,7 +304,7 @@ class Neo4jStore(KeyStore):
 
     async def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, oldest record first, a page at a time."""
-        async for version in cypher.export_pages(check_account(account), self._run):
+        async for version in export_cypher.export_pages(check_account(account), self._run):
             yield version
 
     async def export_episodes(self, account: str) -> list[Episode]:
@@ -386,12 +386,13 @@ class Neo4jStore(KeyStore):
             return False
 
     async def _registry_rows(
-        self, statement: str, params: dict[str, Any], *, write: bool
+        self, statement: str, params: dict[str, Any], *, write: bool, repeatable: bool = False
     ) -> list[dict[str, Any]]:
-        """Run one statement (accounts and API keys share the database); rows as dicts."""
+        """Run one statement (accounts, API keys and the turn queue share the database);
+        rows as dicts."""
         # A key write is run once: a second run of a create or a rotation that landed
         # would answer differently (name taken, old key already gone).
-        rows = await self._run(statement, params, repeatable=not write)
+        rows = await self._run(statement, params, repeatable=repeatable or not write)
         return [record.data() for record in rows]
 
     async def account_settings(self, account: str) -> str | None:
@@ -408,34 +409,10 @@ class Neo4jStore(KeyStore):
         """Queue a turn (JSON text) for the extractor; False when this id was queued before."""
         from neo4j.exceptions import ConstraintError
 
-        params = {"account": check_account(account), "uuid": turn_id, "payload": payload,
-                  "at_us": to_us(at), "token": uuid.uuid4().hex}  # fmt: skip
         try:
-            rows = await self._run(cypher.QUEUE_TURN, params)
+            return await super().queue_turn(account, turn_id, payload, at)
         except ConstraintError:  # a racing queue of the same turn won
             return False
-        return bool(rows and rows[0]["created"])
-
-    async def queued_turns(self, account: str | None, limit: int) -> list[QueuedTurn]:
-        """The oldest queued turns of one account (or of every account when None)."""
-        params = {"account": None if account is None else check_account(account), "limit": limit}
-        rows = await self._run(cypher.QUEUED_TURNS, params)
-        return [
-            QueuedTurn(account=str(r["account"]), turn_id=str(r["uuid"]), payload=str(r["payload"]))
-            for r in rows
-        ]
-
-    async def finish_turn(self, account: str, turn_id: str, state: str, at: datetime) -> bool:
-        """Mark a queued turn done (its text is dropped); False when it was not queued."""
-        params = {"account": check_account(account), "uuid": turn_id, "state": state,
-                  "at_us": to_us(at)}  # fmt: skip
-        # Not repeatable: a second run of a finish that landed finds nothing queued.
-        return bool(await self._run(cypher.FINISH_TURN, params, repeatable=False))
-
-    async def turn_counts(self, account: str) -> dict[str, int]:
-        """The account's queued turns by state (queued, extracted, failed, ...)."""
-        rows = await self._run(cypher.TURN_COUNTS, {"account": check_account(account)})
-        return {str(r["state"]): int(r["turns"]) for r in rows}
 
     async def top_predicates(self, account: str, limit: int) -> list[str]:
         """The account's most used predicates, most versions first."""
