@@ -36,6 +36,7 @@ from twoclocks.service.capture import (
 from twoclocks.service.close_slots import CloseSlotList, CloseSlotsRequest, close_slots
 from twoclocks.service.recall_requests import BlockRequest, BlockResult, RecallRequest, RecallResult
 from twoclocks.service.requests import (
+    AliasesRequest,
     Caller,
     Fact,
     FactsRequest,
@@ -160,11 +161,16 @@ class AliasList(BaseModel):
 
 
 @router.get("/aliases", response_model=AliasList)
-async def aliases(request: Request, who: CallerDep) -> AliasList:
+async def aliases(
+    query: Annotated[AliasesRequest, Query()], request: Request, who: CallerDep
+) -> AliasList:
     """Every slot-drift merge (the alias, the slot it was written under, who decided it),
-    and every pair of names kept apart."""
+    and every pair of names kept apart; one subject's with `subject`."""
     service = runtime_of(request).service
-    return AliasList(aliases=await service.aliases(who), apart=await service.kept_apart(who))
+    return AliasList(
+        aliases=await service.aliases(who, query.subject),
+        apart=await service.kept_apart(who, query.subject),
+    )
 
 
 @router.get(

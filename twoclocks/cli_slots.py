@@ -16,12 +16,15 @@ from twoclocks.cli_render import merge_lines, split_lines
 from twoclocks.domain.model import on_one_line
 
 
-def aliases(as_json: AsJson = False) -> None:
+def aliases(
+    subject: Annotated[str | None, typer.Option(help="Only this subject's")] = None,
+    as_json: AsJson = False,
+) -> None:
     """List the slot-drift merges and the pairs of slot names kept apart.
 
     Each merge says which name went under which slot, and who decided it.
     """
-    answer = call("GET", "/v1/aliases")
+    answer = call("GET", "/v1/aliases?" + query_string({"subject": subject}))
     lines = [
         f"{a['subject']} · {a['alias']} -> {a['canonical']}"
         + (f"  (decided by {a['decided_by']})" if a["decided_by"] else "")

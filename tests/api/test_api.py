@@ -480,6 +480,11 @@ async def test_aliases_lists_a_drift_merge_split_undoes_it_and_an_unknown_alias_
     assert merges == [
         {"subject": "web", "alias": "ci_platform", "canonical": "ci_provider", "decided_by": None}
     ]
+    # One subject's merges: another subject's list is empty, a blank subject is refused.
+    assert (await api.get("/v1/aliases", params={"subject": "web"})).json()["aliases"] == merges
+    assert (await api.get("/v1/aliases", params={"subject": "api"})).json()["aliases"] == []
+    r = await api.get("/v1/aliases", params={"subject": ""})
+    assert r.status_code == 422 and "subject" in r.text
     r = await api.post("/v1/aliases/split", json={"alias": "ci_platform"})
     assert r.status_code == 200, r.text
     assert (await api.get("/v1/aliases")).json()["aliases"] == []
@@ -497,7 +502,8 @@ async def test_aliases_lists_a_drift_merge_split_undoes_it_and_an_unknown_alias_
     assert r.status_code == 404 and r.json()["error"] == "AliasNotFound"
     assert "written_as" in r.json()["message"]
     # The split is remembered: the two names are kept apart, and listed so.
-    assert (await api.get("/v1/aliases")).json()["apart"] == [
+    assert (await api.get("/v1/aliases", params={"subject": "api"})).json()["apart"] == []
+    assert (await api.get("/v1/aliases", params={"subject": "web"})).json()["apart"] == [
         {
             "subject": "web",
             "first": "ci_platform",

@@ -387,9 +387,11 @@ class MemoryService(FactReads):
         await self._writer.apply(caller.account, subject, predicate, plan)
         return fact_id
 
-    async def aliases(self, caller: Caller) -> list[SlotAlias]:
-        """Every slot-drift merge of the account (subject, alias, canonical, who decided)."""
-        return await self.store.export_aliases(caller.account)
+    async def aliases(self, caller: Caller, subject: str | None = None) -> list[SlotAlias]:
+        """Every slot-drift merge of the account (subject, alias, canonical, who decided),
+        or of one subject's slots."""
+        merges = await self.store.export_aliases(caller.account)
+        return [a for a in merges if subject is None or a.subject == subject]
 
     async def split_alias(self, caller: Caller, req: SplitAliasRequest) -> SplitAliasResult:
         """Undo a slot-drift merge (``domain.alias_split``): both slots current again."""
@@ -403,9 +405,11 @@ class MemoryService(FactReads):
         """Two slot names of a subject are two slots: never merged, never listed as close."""
         return await self._aliases.keep_apart(caller, req)
 
-    async def kept_apart(self, caller: Caller) -> list[SlotsApart]:
-        """Every pair of slot names kept apart in the account (by a split or by hand)."""
-        return await self.store.export_apart(caller.account)
+    async def kept_apart(self, caller: Caller, subject: str | None = None) -> list[SlotsApart]:
+        """Every pair of slot names kept apart in the account (by a split or by hand), or of
+        one subject's slots."""
+        pairs = await self.store.export_apart(caller.account)
+        return [p for p in pairs if subject is None or p.subject == subject]
 
     # -- the optimistic write loop -------------------------------------------------
 

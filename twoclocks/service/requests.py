@@ -235,6 +235,16 @@ class ReviseResult(BaseModel):
     )
 
 
+class AliasesRequest(BaseModel):
+    """Which slot-drift merges and kept-apart pairs to list: the account's, or one subject's."""
+
+    model_config = _STRICT
+
+    subject: Line | None = Field(
+        None, min_length=1, max_length=MAX_TEXT, description="only this subject's"
+    )
+
+
 class SplitAliasRequest(BaseModel):
     """Undo a slot-drift merge: the alias becomes its own slot again."""
 
