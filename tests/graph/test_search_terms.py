@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-import doctest
-
-from twoclocks.graph import search_terms
 from twoclocks.graph.search_terms import MAX_TERMS, query_terms, query_units, search_text
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(search_terms, raise_on_error=False)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 def test_a_question_of_stop_words_only_asks_for_nothing() -> None:

@@ -2,15 +2,9 @@
 
 from __future__ import annotations
 
-import doctest
-
 from twoclocks.clients import shells
 from twoclocks.clients.shells import AgentShell, agent_shell
 from twoclocks.install import CLIENTS
-
-
-def test_doctests() -> None:
-    assert doctest.testmod(shells, raise_on_error=False).failed == 0
 
 
 def test_every_installable_client_names_the_variables_of_its_agents_shell() -> None:

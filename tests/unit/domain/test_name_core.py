@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-import doctest
-
-from twoclocks.domain import name_core
 from twoclocks.domain.name_core import core_words, subject_words
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(name_core, raise_on_error=False)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 def test_a_name_of_generic_words_only_keeps_one_word() -> None:

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-
-from twoclocks.domain import named_things
 from twoclocks.domain.named_things import named_categories, names_value
 
 
@@ -39,10 +36,6 @@ def test_a_former_value_is_named_by_its_words_in_a_row() -> None:
 def test_numbers_and_function_words_are_never_named_values() -> None:
     assert not names_value("how many replicas, 2 or 3?", "2")
     assert not names_value("is it on or off?", "on")
-
-
-def test_docstring_examples_hold() -> None:
-    assert doctest.testmod(named_things).failed == 0
 
 
 def test_a_hyphenated_former_value_is_named_by_its_first_part() -> None:

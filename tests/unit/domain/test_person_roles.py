@@ -2,16 +2,7 @@
 
 from __future__ import annotations
 
-import doctest
-
-from twoclocks.domain import person_roles
 from twoclocks.domain.person_roles import another_role_of_people
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(person_roles, raise_on_error=False)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 def test_slot_drift_a_manager_of_people_with_a_word_before_it_is_another_role() -> None:

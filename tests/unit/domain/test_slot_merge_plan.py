@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import doctest
 import itertools
 from datetime import UTC, datetime
 
-from twoclocks.domain import slot_merge
 from twoclocks.domain.model import Cardinality, FactVersion, RetiredReason, Tier
 from twoclocks.domain.slot_merge import plan_merge
 
@@ -37,10 +35,6 @@ def plan(moved: list[FactVersion], kept: list[FactVersion]):  # type: ignore[no-
 
 def windows(p) -> list[tuple[str, str, datetime, datetime | None, str | None]]:  # type: ignore[no-untyped-def]
     return sorted((v.predicate, v.object, v.valid_at, v.invalid_at, v.written_as) for v in p.insert)
-
-
-def test_docstring_examples() -> None:
-    assert doctest.testmod(slot_merge).failed == 0
 
 
 def test_slot_merge_values_in_places_that_do_not_overlap_do_not_cut_each_other() -> None:

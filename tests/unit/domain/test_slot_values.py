@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-
-from twoclocks.domain import slot_values
 from twoclocks.domain.slot_values import holds_same_value, value_kind, values_verdict
 
 
@@ -32,7 +29,3 @@ def test_an_equal_value_folds_case_spacing_and_edge_punctuation() -> None:
     assert not holds_same_value("Redis 7", ["Redis 6"])
     assert not holds_same_value("", [""])
     assert not holds_same_value("Redis", [])
-
-
-def test_docstring_examples() -> None:
-    assert doctest.testmod(slot_values, raise_on_error=False).failed == 0

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import doctest
 import json
 from pathlib import Path
 
 import pytest
 
-from twoclocks.domain import slot_verdict
 from twoclocks.domain.person_roles import another_role_of_people
 from twoclocks.domain.slot_verdict import (
     lexical_verdict,
@@ -157,12 +155,6 @@ def test_lexical_same_never_fires_on_a_labelled_must_not_merge_pair() -> None:
         (a, b) for a, b, merge in _labelled_pairs() if not merge and lexical_verdict(a, b) == "same"
     ]
     assert wrong == []
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(slot_verdict, raise_on_error=False)
-    assert result.attempted > 0
-    assert result.failed == 0
 
 
 def test_names_that_differ_only_by_a_number_or_an_ordinal_never_merge() -> None:

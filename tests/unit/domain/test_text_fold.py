@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-
-from twoclocks.domain import text_fold
 from twoclocks.domain.restatement import bigram_overlap
 from twoclocks.domain.slot_values import holds_same_value
 from twoclocks.domain.text_fold import fold_case_and_spacing, fold_value
@@ -27,7 +24,3 @@ def test_equal_values_and_restatement_overlap_share_the_case_and_spacing_fold() 
     # Edge punctuation makes no other value, but it is wording that overlap measures.
     assert holds_same_value("v2.", ["v2"])
     assert bigram_overlap("v2.", "v2") < 1.0
-
-
-def test_docstring_examples() -> None:
-    assert doctest.testmod(text_fold, raise_on_error=False).failed == 0

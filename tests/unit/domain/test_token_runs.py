@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-
-from twoclocks.domain import token_runs
 from twoclocks.domain.token_runs import replace_longest_runs
 
 _TABLE = {
@@ -32,7 +29,3 @@ def test_unknown_words_are_kept_and_replaced_runs_do_not_overlap() -> None:
     assert replace_longest_runs(["a", "b", "c", "d"], table.get, 2) == ["x", "c", "d"]
     assert replace_longest_runs([], table.get, 2) == []
     assert replace_longest_runs(["a"], table.get, 0) == ["a"]
-
-
-def test_doctests() -> None:
-    assert doctest.testmod(token_runs, raise_on_error=False).failed == 0

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import doctest
-
 import pytest
 
-from twoclocks.domain import tool_languages
 from twoclocks.domain.tool_languages import (
     for_another_language,
     language_of_name,
@@ -62,7 +59,3 @@ def test_slot_drift_a_name_narrowed_to_its_values_language_is_the_same_slot() ->
     )
     assert not narrowed_to_its_language("python_formatter", ["Black"], "formatter", [])
     assert not narrowed_to_its_language("python_formatter", ["Ruff"], "js_formatter", ["Prettier"])
-
-
-def test_doctests() -> None:
-    assert doctest.testmod(tool_languages, raise_on_error=False).failed == 0

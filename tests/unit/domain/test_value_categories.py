@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import doctest
-
 from twoclocks.domain import value_categories
 from twoclocks.domain.value_categories import categories_verdict, kinds_by_slot
 from twoclocks.domain.value_categories import value_categories as cats
@@ -38,10 +36,6 @@ def test_unknown_values_prove_nothing() -> None:
     assert categories_verdict("Lisbon", []) == "unknown"
     assert cats("GitHub Actions") == {"ci"}
     assert cats("github actions") == {"ci"}
-
-
-def test_docstring_examples() -> None:
-    assert doctest.testmod(value_categories, raise_on_error=False).failed == 0
 
 
 def test_a_product_named_after_its_vendor_is_not_a_person() -> None:

@@ -3,11 +3,8 @@ without a store: which slot a new name joins, which slots it must not."""
 
 from __future__ import annotations
 
-import doctest
-
 from twoclocks.domain.trust import Writer
 from twoclocks.graph.port import SlotAlias
-from twoclocks.service import slot_naming
 from twoclocks.service.slot_naming import (
     PERSON_APART,
     PERSON_MERGE,
@@ -47,9 +44,3 @@ def test_slot_drift_only_the_pair_itself_is_held_apart() -> None:
     by_person = apart_pair("web", "tracker", "ticketing", PERSON_APART)
     assert held_apart("web", "ticketing", {"cache": "cache"}, [by_person]) == set()
     assert held_apart("web", "cache_ttl", SLOTS, [by_person]) == set()
-
-
-def test_docstring_examples() -> None:
-    result = doctest.testmod(slot_naming, raise_on_error=False)
-    assert result.attempted > 0
-    assert result.failed == 0
