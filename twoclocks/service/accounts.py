@@ -16,7 +16,7 @@ from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.errors import InvalidInput, Unauthorized
 from twoclocks.domain.trust import KeyRole
 from twoclocks.graph.port import Store
-from twoclocks.service.memory import RecordClock
+from twoclocks.service.collaborators import RecordClock
 
 ACCOUNT_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 KEY_PREFIX = "tck_"

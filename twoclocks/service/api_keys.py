@@ -16,7 +16,7 @@ from twoclocks.domain.errors import InvalidInput, KeyNotFound, KeysNotAllowed
 from twoclocks.domain.trust import KeyRole, Writer
 from twoclocks.graph.port import ApiKey, Store
 from twoclocks.service.accounts import hash_key, new_key
-from twoclocks.service.memory import RecordClock
+from twoclocks.service.collaborators import RecordClock
 from twoclocks.service.requests import Caller
 
 KEY_NAME = re.compile(r"^[a-zA-Z0-9_.-]{1,64}$")

@@ -15,7 +15,7 @@ import logging
 import os
 import re
 from collections import Counter, OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any, Literal
 
@@ -31,14 +31,13 @@ from twoclocks.capture.rules import (
     strip_credentials,
 )
 from twoclocks.capture.turns import is_turn
-from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.errors import InvalidInput, StoreUnavailable, TwoclocksError
 from twoclocks.domain.model import Tier
-from twoclocks.domain.places import Workspace
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Episode, Store
 from twoclocks.secret_scan import secret_in
 from twoclocks.service.capture_pending import PendingEvents
+from twoclocks.service.collaborators import SettingsLookup, WorkspaceResolver
 from twoclocks.service.memory import MemoryService, place_of_words
 from twoclocks.service.requests import Caller, RememberRequest
 from twoclocks.service.turns import TurnService
@@ -132,10 +131,6 @@ class CaptureStats(BaseModel):
     since: datetime = Field(description="counts are kept in memory from this server's start")
     clients: list[ClientCapture]
     refused_facts: dict[str, int] = Field(description="facts the write path refused, by error")
-
-
-SettingsLookup = Callable[[str], Awaitable[AccountSettings]]
-WorkspaceResolver = Callable[[str | None], Workspace]
 
 
 def _scrub(value: Any, in_edit: bool) -> Any:

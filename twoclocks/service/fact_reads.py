@@ -9,16 +9,13 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING
 
 from twoclocks.domain.errors import InvalidInput, ReadNotAllowed
 from twoclocks.domain.model import require_printable
 from twoclocks.domain.trust import Writer
 from twoclocks.graph.port import Episode, FactQuery, Store, TimelineQuery
+from twoclocks.service.collaborators import RecordClock, WorkspaceResolver
 from twoclocks.service.requests import Caller, Fact, FactsRequest, TimelineRequest
-
-if TYPE_CHECKING:  # memory.py holds these and the class that mixes this in
-    from twoclocks.service.memory import RecordClock, WorkspaceResolver
 
 
 class FactReads:

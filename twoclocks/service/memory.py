@@ -6,13 +6,11 @@ The record clock and id factory are injected, so tests drive time by hand.
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from datetime import datetime
 from typing import Any
 
 from pydantic import ValidationError
 
-from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.errors import (
     FactNotFound,
     InvalidInput,
@@ -35,7 +33,7 @@ from twoclocks.domain.revise_plan import (
     plan_revise,
 )
 from twoclocks.domain.trust import decide_tier
-from twoclocks.domain.write_plan import plan_write, raised_between
+from twoclocks.domain.write_plan import IdFactory, plan_write, raised_between
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import (
@@ -47,6 +45,7 @@ from twoclocks.graph.port import (
     Store,
 )
 from twoclocks.secret_scan import refuse_secrets
+from twoclocks.service.collaborators import RecordClock, SettingsLookup, WorkspaceResolver
 from twoclocks.service.fact_ids import FACT_ID, resolve_fact_id
 from twoclocks.service.fact_reads import FactReads
 from twoclocks.service.requests import (
@@ -67,13 +66,6 @@ from twoclocks.service.slot_aliases import SlotAliases
 from twoclocks.service.slot_judge import SlotJudge
 from twoclocks.service.slot_naming import SlotNaming, near_slot
 from twoclocks.service.slot_writer import SlotWriter
-
-RecordClock = Callable[[], datetime]
-"""The store's own clock: the only source of created_at / expired_at."""
-
-IdFactory = Callable[[], str]
-SettingsLookup = Callable[[str], Awaitable[AccountSettings]]
-WorkspaceResolver = Callable[[str | None], Workspace]
 
 
 def place_of_words(resolve: WorkspaceResolver, cwd: str | None) -> str | None:
