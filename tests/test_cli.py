@@ -257,6 +257,8 @@ async def test_aliases_lists_a_merge_split_undoes_it_and_an_unknown_alias_fails_
     assert listed[1].startswith("undo one: twoclocks split ALIAS --subject SUBJECT")
     assert (await served.ok("aliases", "--subject", "web")).strip().splitlines() == listed
     assert "no merges" in await served.ok("aliases", "--subject", "billing")
+    blank = await served.cli("aliases", "--subject", "")
+    assert blank.exit_code == 2 and "InvalidInput: subject" in blank.output
     out = await served.ok("split", "ci_platform")
     assert out.startswith("split ci_platform from ci_provider (web)")
     listed = await served.ok("facts")
