@@ -12,6 +12,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from twoclocks.api.body import is_json
 from twoclocks.domain.errors import TwoclocksError
+from twoclocks.service.invalid_input import field_message
 
 _ENUM_REPR = re.compile(r"<\w+\.\w+: ('[^']*')>")
 """How pydantic shows an enum member in a Literal, ``<RetiredReason.ENDED: 'ended'>``."""
@@ -31,7 +32,7 @@ def _describe(errors: list[Any]) -> str:
         fields = loc[1:] if loc[:1] and loc[0] in ("body", "query", "path") else loc
         where = ".".join(str(p) for p in fields)
         # A rule of ours (a validator's ValueError) reads as its own sentence.
-        msg = _ENUM_REPR.sub(r"\1", err.get("msg", "invalid")).removeprefix("Value error, ")
+        msg = _ENUM_REPR.sub(r"\1", field_message(err)).removeprefix("Value error, ")
         if err.get("type") == "extra_forbidden":
             msg = "unknown field: remove it (see /docs for the fields this call takes)"
         if err.get("type") == "json_invalid":

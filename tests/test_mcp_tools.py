@@ -311,11 +311,14 @@ async def test_arguments_the_schema_refuses_come_back_as_invalid_input(
         wrong_type = await client.call_tool("recall", {"query": "ci", "k": "many"})
         missing = await client.call_tool("remember", {"subject": "a", "predicate": "b"})
         bad_choice = await client.call_tool("revise", {"fact_id": "x", "reason": "oops"})
+        too_long = await client.call_tool("timeline", {"subject": "x" * 600})
     for result, field in ((wrong_type, "k"), (missing, "object"), (bad_choice, "reason")):
         text = _error_text(result)
         assert text.startswith("InvalidInput: "), text
         assert field in text
         assert "Error executing tool" not in text and "pydantic" not in text
+    # A text's length in characters, as the HTTP API says it.
+    assert "subject: String should have at most 500 characters" in _error_text(too_long)
 
 
 async def test_retract_hides_the_fact_from_recall(

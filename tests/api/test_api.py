@@ -62,6 +62,16 @@ async def test_a_field_named_query_is_named_in_the_422(api: httpx.AsyncClient) -
     assert r.status_code == 422 and r.json()["message"].startswith("limit: ")
 
 
+async def test_a_text_too_long_or_blank_is_counted_in_characters(api: httpx.AsyncClient) -> None:
+    # An optional field's bound is checked after its one-line rule, and pydantic worded it
+    # for a list: "Value should have at most 500 items after validation, not 600".
+    r = await api.get("/v1/facts", params={"subject": "x" * 600})
+    assert r.status_code == 422
+    assert r.json()["message"] == "subject: String should have at most 500 characters"
+    r = await api.get("/v1/aliases", params={"subject": ""})
+    assert r.json()["message"] == "subject: String should have at least 1 character"
+
+
 async def test_body_over_64_kb_is_413(api: httpx.AsyncClient) -> None:
     r = await api.post(
         "/v1/facts",

@@ -29,6 +29,7 @@ from twoclocks.mcp_server.backends import (
     EpisodeSearch,
 )
 from twoclocks.mcp_server.rendering import recall_text, timeline_text
+from twoclocks.service.invalid_input import field_message
 from twoclocks.service.recall_requests import RecallRequest
 from twoclocks.service.requests import (
     RememberRequest,
@@ -185,7 +186,7 @@ def _describe_invalid(exc: ValidationError) -> str:
     parts = []
     for err in exc.errors()[:5]:
         where = ".".join(str(p) for p in err.get("loc", ()))
-        parts.append(f"{where or 'input'}: {err.get('msg', 'invalid')}")
+        parts.append(f"{where or 'input'}: {field_message(err)}")
     return "InvalidInput: " + "; ".join(parts)
 
 
