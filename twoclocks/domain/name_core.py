@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from twoclocks.domain.name_verbs import LEADING_VERBS, TRAILING_PARTICLES
-from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens
+from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens, singular
 
 # Head nouns that say only "the thing used for": "ci_tool" / "ci_provider" / "ci_platform",
 # "issue_tracker" / "bug_tracker" / "ticketing_system" ("design system" and "operating
@@ -41,6 +41,18 @@ def core_words(tokens: list[str]) -> list[str]:
     while len(out) > 1 and (out[-1] in GENERIC_HEADS or out[-1] in TRAILING_PARTICLES):
         out.pop()
     return out
+
+
+def written_words(name: str) -> list[str]:
+    """A name's core words as typed, singular: no lexicon reading added.
+
+    The lexicon's readings ("vault" -> "secret manager") would add words nobody wrote;
+    rules about a word a name adds to another compare these.
+
+    >>> written_words("office_locations"), written_words("uses_vault")
+    (['office', 'location'], ['vault'])
+    """
+    return core_words([singular(w) for w in predicate_tokens(name)])
 
 
 @lru_cache(maxsize=1024)  # one subject's name, read again for each of its slots

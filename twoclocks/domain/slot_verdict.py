@@ -19,6 +19,7 @@ from twoclocks.domain.name_core import (
     core_words,
     subject_words,
     without_the_subject,
+    written_words,
 )
 from twoclocks.domain.name_quantities import (
     numbers_in,
@@ -41,7 +42,6 @@ from twoclocks.domain.slot_names import (
     canonical_tokens,
     humanize_predicate,
     predicate_tokens,
-    singular,
 )
 from twoclocks.domain.value_categories import VENDOR_WORDS, value_categories
 
@@ -372,7 +372,7 @@ def narrowed_by_a_qualifier(a: str, b: str, subject: str = "") -> bool:
     False
     """
     own = subject_words(subject)
-    written_a, written_b = _written_words(a), _written_words(b)
+    written_a, written_b = written_words(a), written_words(b)
     return _narrowed(a, written_a, written_b, own) or _narrowed(b, written_b, written_a, own)
 
 
@@ -437,12 +437,6 @@ _RESTATING = SAME_ROLE | _WORDING_ADDITIONS | {
 }  # fmt: skip
 
 
-def _written_words(name: str) -> list[str]:
-    # The words as typed, singular, without a leading verb or trailing particle: the
-    # lexicon's readings ("vault" -> "secret manager") would add words nobody wrote.
-    return core_words([singular(w) for w in predicate_tokens(name)])
-
-
 def _narrowed(written: str, longer: list[str], shorter: list[str], own: frozenset[str]) -> bool:
     """``narrowed_by_a_qualifier`` one way: ``longer`` (spelt ``written``) over ``shorter``."""
     if not shorter or len(longer) <= len(shorter) or not set(shorter) <= set(longer):
@@ -453,7 +447,7 @@ def _narrowed(written: str, longer: list[str], shorter: list[str], own: frozense
     added = set(longer) - set(shorter) - (_RESTATING - inside) - own - VENDOR_WORDS
     head = written.split(".", 1)[0] if "." in written else ""
     if head and (head.lower() in _NAMESPACES or value_categories(head)):
-        added -= set(_written_words(head))
+        added -= set(written_words(head))
     return bool(added)
 
 

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from twoclocks.domain.name_core import core_words
-from twoclocks.domain.slot_names import predicate_tokens, singular
+from twoclocks.domain.name_core import written_words
 from twoclocks.domain.value_categories import value_categories
 
 _PLACES = frozenset({"city", "country", "region"})
@@ -43,7 +42,7 @@ def names_what_the_values_are(a: str, b: str, value: str, held: Sequence[str]) -
     """
     if not held:
         return False
-    words_a, words_b = _words(a), _words(b)
+    words_a, words_b = written_words(a), written_words(b)
     longer, shorter = (words_a, words_b) if len(words_a) > len(words_b) else (words_b, words_a)
     if not shorter or longer[:-1] != shorter:
         return False
@@ -51,7 +50,3 @@ def names_what_the_values_are(a: str, b: str, value: str, held: Sequence[str]) -
     if named is None:
         return False
     return all(value_categories(v) & named for v in (value, *held))
-
-
-def _words(name: str) -> list[str]:
-    return core_words([singular(w) for w in predicate_tokens(name)])
