@@ -134,8 +134,12 @@ def show(answer: Any, as_json: bool, lines: list[str] | None = None) -> None:
 
 
 def query_string(values: dict[str, Any]) -> str:
-    """The URL query of the options given (unset ones left out)."""
-    return urlencode({k: v for k, v in values.items() if v not in (None, False, "")})
+    """The URL query of the options given (unset ones left out).
+
+    An option given empty (``--subject ""``) is sent: the server says what is wrong with
+    it, where leaving it out would read everything.
+    """
+    return urlencode({k: v for k, v in values.items() if v is not None and v is not False})
 
 
 def remember(

@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 from shlex import quote as quote_arg
 from typing import Annotated
-from urllib.parse import urlencode
 
 import typer
 
@@ -25,9 +24,7 @@ def aliases(
 
     Each merge says which name went under which slot, and who decided it.
     """
-    # An empty --subject goes to the server, which refuses it, instead of listing every one.
-    query = "" if subject is None else "?" + urlencode({"subject": subject})
-    answer = call("GET", "/v1/aliases" + query)
+    answer = call("GET", "/v1/aliases?" + query_string({"subject": subject}))
     lines = [
         f"{a['subject']} · {a['alias']} -> {a['canonical']}"
         + (f"  (decided by {a['decided_by']})" if a["decided_by"] else "")
