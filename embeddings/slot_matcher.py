@@ -17,6 +17,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from twoclocks.domain.person_roles import another_role_of_people
+from twoclocks.domain.relation_names import relation_names_the_slot
 from twoclocks.domain.slot_names import humanize_predicate
 from twoclocks.domain.slot_values import holds_same_value, values_verdict
 from twoclocks.domain.slot_verdict import (
@@ -185,6 +186,9 @@ class SlotMatcher:
                     vouching.add(name)
                     continue
                 things = categories_verdict(value, held) if value is not None else "unknown"
+                if things == "same_category" and relation_names_the_slot(predicate, name):
+                    same.append(name)  # hosting Netlify, then deployed_to Vercel
+                    continue
                 kinds = values_verdict(value, held) if value is not None else "unknown"
                 vouched = things in ("same_category", "same_broad_category")
                 if things == "different_category" or (kinds == "different_kind" and not vouched):

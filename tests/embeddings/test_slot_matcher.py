@@ -199,6 +199,44 @@ def test_values_of_different_categories_block_a_merge_the_names_would_make() -> 
 
 
 @pytest.mark.slow
+def test_slot_drift_a_relation_of_use_names_the_slot_its_values_are(
+    matcher: SlotMatcher,
+) -> None:
+    # "deployed_to" only says where the app is served from; Netlify and Vercel are two
+    # hosting platforms, so it is the hosting slot. MiniLM scores the names 0.36.
+    assert matcher.decide("deployed_to", ["hosting"], "Vercel",
+                          {"hosting": ["Netlify"]}, "web-app").name == "hosting"  # fmt: skip
+    assert matcher.decide("hostedOn", ["cloud_provider"], "Google Cloud",
+                          {"cloud_provider": ["AWS"]}, "shop").name == "cloud_provider"  # fmt: skip
+    # A move under way, a copy, another role: two slots, each with its current value.
+    for relation, existing, old, new in (
+        ("migrating_to", "hosting", "Netlify", "Vercel"),
+        ("replicates_to", "database", "PostgreSQL", "MySQL"),
+        ("backs_up_to", "object_storage", "Amazon S3", "Backblaze B2"),
+        ("alerts_sent_to", "chat", "Slack", "Microsoft Teams"),
+    ):
+        found = matcher.decide(relation, [existing], new, {existing: [old]}, "web-app")
+        assert found.name is None, relation
+    # Values of another kind say nothing of the relation.
+    assert matcher.decide("deployed_to", ["hosting"], "eu-west-1",
+                          {"hosting": ["Netlify"]}, "web-app").name is None  # fmt: skip
+
+
+@pytest.mark.slow
+def test_slot_drift_a_browser_test_tool_is_not_the_unit_test_framework(
+    matcher: SlotMatcher,
+) -> None:
+    # Vitest runs the units, Playwright drives the app in a browser: one project keeps both.
+    # Read as one category, the pair was a close slot "holding things of one kind".
+    found = matcher.decide("browser_tests", ["testFramework"], "Playwright",
+                           {"testFramework": ["Vitest"]}, "web-app")  # fmt: skip
+    assert found.name is None and not found.vouched
+    e2e = matcher.decide("end_to_end_test_framework", ["e2e_framework"], "Playwright",
+                         {"e2e_framework": ["Cypress"]}, "web-app")  # fmt: skip
+    assert e2e.name == "e2e_framework"
+
+
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("name", "value"),
     [("data_warehouse", "Snowflake"), ("search_engine", "OpenSearch 2.11")],

@@ -28,6 +28,7 @@ CATEGORY_GLOSSES: dict[str, str] = {
     "os": "operating system the machine runs",
     "package_manager": "package manager that installs dependencies",
     "test_framework": "test framework or runner for unit tests",
+    "ui_test_framework": "end-to-end test framework driving the app's UI in a browser or device",
     "test_helper": "testing library, mocks, fixtures and fakes the tests use",
     "subscription_billing": "subscription billing: plans, invoices, renewals, usage billing",
     "job_title": "job title or role: what a person does, their position",

@@ -103,10 +103,15 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
         "apt", "pdm", "hatch", "rye",
     ),
     "test_framework": (
-        "pytest", "unittest", "nose", "jest", "vitest", "mocha", "jasmine", "ava", "cypress",
-        "playwright", "selenium", "puppeteer", "webdriverio", "junit", "testng", "rspec",
-        "minitest", "go test", "testify", "xunit", "nunit", "phpunit", "karma", "detox",
-        "espresso", "xctest", "hypothesis",
+        "pytest", "unittest", "nose", "jest", "vitest", "mocha", "jasmine", "ava", "junit",
+        "testng", "rspec", "minitest", "go test", "testify", "xunit", "nunit", "phpunit",
+        "karma", "xctest", "hypothesis",
+    ),
+    # Tools that drive a running app's UI from outside; a project keeps one beside its unit
+    # test framework (Vitest for units, Playwright in the browser), rarely instead of it.
+    "ui_test_framework": (
+        "cypress", "playwright", "selenium", "puppeteer", "webdriverio", "testcafe",
+        "nightwatch", "detox", "espresso", "appium", "xcuitest",
     ),
     # Helpers a test framework runs, beside it rather than instead of it.
     "test_helper": (

@@ -142,8 +142,11 @@ def test_kinds_a_team_keeps_side_by_side_are_categories_apart() -> None:
         ("Ansible", "Terraform"),  # configuring hosts, provisioning the cloud
         ("Temporal", "Dagster"),  # workflows in application code, data pipelines
         ("Grafana Alerting", "PagerDuty"),  # alert rules, paging a person
+        ("Playwright", "Vitest"),  # the app driven in a browser, the units run in Node
+        ("Cypress", "Jest"),
     ):
         assert categories_verdict(one, [other]) == "different_category", (one, other)
     assert "person" not in cats("Grafana Alerting")
     assert categories_verdict("Mailgun", ["SendGrid"]) == "same_category"
     assert categories_verdict("Fastmail", ["Gmail"]) == "same_category"
+    assert categories_verdict("Playwright", ["Cypress"]) == "same_category"

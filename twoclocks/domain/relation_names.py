@@ -1,0 +1,47 @@
+"""A slot named as a relation to the thing its values are (slot drift, issue 11).
+
+Writers name a slot by the thing it holds (``hosting = Netlify``) or by the relation to it
+(``deployed_to = Vercel``, ``authenticates_with = Okta``). A relation that only says the
+subject is served by the thing names no role: when its value is a thing of the one
+specific category the other slot's values are (two hosting platforms, two identity
+providers), the two names are one slot. Two relations (``reads_from`` / ``writes_to``) are
+two roles, and so is a relation with any word beyond a verb of use (``migrating_to``,
+``mirrors_to``, ``alerts_sent_to``).
+Pure: names in, a yes or no out; the caller checks the values' categories.
+"""
+
+from __future__ import annotations
+
+from twoclocks.domain.name_verbs import TRAILING_PARTICLES, is_verb_phrase
+from twoclocks.domain.slot_names import predicate_tokens
+
+_USE_VERBS = (
+    "host", "deploy", "run", "serve", "power", "built", "build", "authenticat", "monitor",
+    "provision", "schedul", "manag",
+)  # fmt: skip
+"""Verb starts of a relation that only says the subject is served by the thing (``hosted_on``,
+``deployed_to``, ``runs_on``, ``managed_by``). A relation with any other word names a role of
+its own, whether a verb (``replicates_to``, ``backs_up_to``, ``mirrors_to``) or an object
+(``alerts_sent_to``, ``scripts_written_in``): written to break this rule, 9 of 20 such
+pairs merged when any relation was read as the slot (docs/benchmarks.md)."""
+
+
+def relation_names_the_slot(a: str, b: str) -> bool:
+    """True when one name is a relation to its value and the other a plain name, and the
+    relation names no role of its own.
+
+    >>> relation_names_the_slot("deployed_to", "hosting")
+    True
+    >>> relation_names_the_slot("authentication", "authenticates_with")
+    True
+    >>> relation_names_the_slot("migrating_to", "hosting")
+    False
+    >>> relation_names_the_slot("reads_from", "writes_to")
+    False
+    """
+    words_a, words_b = predicate_tokens(a), predicate_tokens(b)
+    relation_a, relation_b = is_verb_phrase(words_a), is_verb_phrase(words_b)
+    if relation_a == relation_b:
+        return False
+    verbs = [w for w in (words_a if relation_a else words_b) if w not in TRAILING_PARTICLES]
+    return bool(verbs) and all(word.startswith(_USE_VERBS) for word in verbs)
