@@ -294,3 +294,19 @@ async def test_recall_leaves_no_search_running_after_it_answers(
         await service(slow, **weights).recall(Caller(account=account), ask)
         left = [t for t in asyncio.all_tasks() if "RecallService" in t.get_coro().__qualname__]
         assert left == [], weights
+
+
+async def test_recall_a_question_asking_for_one_side_of_opposite_slots_gets_that_side(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # min_replicas and max_replicas read alike to every leg; the question's words say which
+    # side it asks for ("always be up" is the floor, "at most" the ceiling).
+    await ew.write("billing-api", "min_replicas", "2", T0, tier=Tier.OBSERVED)
+    await ew.write("billing-api", "max_replicas", "10", T0, tier=Tier.OBSERVED)
+    recall = service(store, keyword=1.0, vector=3.0, entity_walk=0.5)
+    for question, want in (
+        ("how many billing-api replicas must always be up?", "2"),
+        ("how many billing-api replicas can run at most?", "10"),
+    ):
+        got = await recall.recall(Caller(account=account), RecallRequest(query=question, k=2))
+        assert [f.object for f in got.facts][:1] == [want], question

@@ -77,6 +77,11 @@ FORMER_SHARE = 0.2
 """What a fact adds when the question names a value its slot held before ("do we still
 use Black?" for ``python_formatter = Ruff format``): the current value answers it."""
 
+SIDE_SHARE = 0.1
+"""What a fact adds, times ``Relevance.side``, when its slot is the side of a pair of
+opposites the question asks for (``domain.question_sides``): "how many billing pods must
+always be up?" of ``min_replicas`` against ``max_replicas``; the other side loses as much."""
+
 
 @dataclass(frozen=True)
 class Shares:
@@ -92,6 +97,7 @@ class Shares:
     former: float = FORMER_SHARE
     workspace: float = WORKSPACE_SHARE
     named: float = NAMED_SHARE
+    side: float = SIDE_SHARE
 
 
 SERVICE_SHARES = Shares()
@@ -127,6 +133,7 @@ def by_score(
             + shares.category * relevance[vid].category
             + kin_share * relevance[vid].kin
             + shares.former * relevance[vid].former
+            + shares.side * relevance[vid].side
             + (shares.workspace if vid in own_workspace else 0.0)
             + (shares.named if vid in named else 0.0),
         )

@@ -39,6 +39,7 @@ from twoclocks.domain.errors import ModelUnavailable
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_subjects import subject_mentions
 from twoclocks.domain.named_things import named_categories
+from twoclocks.domain.question_sides import side_agreement
 from twoclocks.domain.slot_glosses import slot_gloss
 from twoclocks.domain.slot_names import canonical_tokens, humanize_predicate
 from twoclocks.domain.value_categories import kinds_by_slot, value_categories
@@ -87,6 +88,9 @@ class Relevance:
     category: float = 0.0
     kin: float = 0.0
     former: float = 0.0
+    side: float = 0.0
+    """1 when the slot is the side of a pair of opposites the question asks for (the floor
+    of "must always be up", ``min_replicas``), -1 for the other side."""
 
     @property
     def question_score(self) -> float:
@@ -217,6 +221,7 @@ async def relevance_signals(
             category=max((gloss_of.get(g, 0.0) for g in glosses(categories[vid])), default=0.0),
             kin=1.0 if kin & categories[vid] else 0.0,
             former=1.0 if v.slot in former_slots else 0.0,
+            side=side_agreement(text, v.predicate),
         )
         for vid, v in facts.items()
     }
