@@ -214,6 +214,7 @@ def test_slot_drift_a_relation_of_use_names_the_slot_its_values_are(
         ("replicates_to", "database", "PostgreSQL", "MySQL"),
         ("backs_up_to", "object_storage", "Amazon S3", "Backblaze B2"),
         ("alerts_sent_to", "chat", "Slack", "Microsoft Teams"),
+        ("hosted_on", "staging_cloud", "GCP", "AWS"),  # the name says which of several
     ):
         found = matcher.decide(relation, [existing], new, {existing: [old]}, "web-app")
         assert found.name is None, relation

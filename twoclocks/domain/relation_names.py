@@ -6,7 +6,8 @@ subject is served by the thing names no role: when its value is a thing of the o
 specific category the other slot's values are (two hosting platforms, two identity
 providers), the two names are one slot. Two relations (``reads_from`` / ``writes_to``) are
 two roles, and so is a relation with any word beyond a verb of use (``migrating_to``,
-``mirrors_to``, ``alerts_sent_to``).
+``mirrors_to``, ``alerts_sent_to``), or one beside a name that says which one of several
+it is (``staging_cloud``, ``docs_hosting``).
 Pure: names in, a yes or no out; the caller checks the values' categories.
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 
 from twoclocks.domain.name_verbs import TRAILING_PARTICLES, is_verb_phrase
 from twoclocks.domain.slot_names import predicate_tokens
+from twoclocks.domain.slot_verdict import says_which_one
 
 _USE_VERBS = (
     "host", "deploy", "run", "serve", "power", "built", "build", "authenticat", "monitor",
@@ -36,6 +38,8 @@ def relation_names_the_slot(a: str, b: str) -> bool:
     True
     >>> relation_names_the_slot("migrating_to", "hosting")
     False
+    >>> relation_names_the_slot("hosted_on", "staging_cloud")
+    False
     >>> relation_names_the_slot("reads_from", "writes_to")
     False
     """
@@ -43,5 +47,7 @@ def relation_names_the_slot(a: str, b: str) -> bool:
     relation_a, relation_b = is_verb_phrase(words_a), is_verb_phrase(words_b)
     if relation_a == relation_b:
         return False
+    if says_which_one(b if relation_a else a):
+        return False  # staging_cloud, docs_hosting: one of several, not the one in use
     verbs = [w for w in (words_a if relation_a else words_b) if w not in TRAILING_PARTICLES]
     return bool(verbs) and all(word.startswith(_USE_VERBS) for word in verbs)

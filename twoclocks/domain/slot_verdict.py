@@ -335,6 +335,17 @@ def lexical_verdict(a: str, b: str, subject: str = "", loose: bool = True) -> Le
     return "unknown"
 
 
+def says_which_one(name: str) -> bool:
+    """True when a name carries a word that says which one of several things it is.
+
+    >>> says_which_one("staging_cloud"), says_which_one("docs_hosting")
+    (True, True)
+    >>> says_which_one("cloud_provider"), says_which_one("hosting")
+    (False, False)
+    """
+    return bool(set(canonical_tokens(name)) & _ABSENCE_DISCRIMINATORS)
+
+
 def same_only_by_a_loose_reading(a: str, b: str, subject: str = "") -> bool:
     """True when two names are one slot only through a loose reading of the lexicon's.
 
