@@ -171,6 +171,7 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
     "auth": (
         "auth0", "okta", "keycloak", "cognito", "amazon cognito", "firebase auth", "clerk",
         "supertokens", "ory", "fusionauth", "azure ad", "entra id", "google identity",
+        "supabase auth",
         "onelogin", "ping identity", "workos", "dex", "authelia",
     ),
     # Libraries in the application's own code that sign users in, beside the identity
@@ -354,6 +355,36 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
     "support_desk": (
         "zendesk", "intercom", "freshdesk", "help scout", "helpscout", "front", "hubspot",
         "salesforce service cloud", "kustomer", "gorgias", "crisp", "drift",
+    ),
+    "uptime_monitoring": (
+        "pingdom", "uptimerobot", "uptime robot", "better uptime", "betterstack uptime",
+        "statuscake", "checkly", "freshping", "site24x7", "hetrixtools", "uptime kuma",
+    ),
+    "crm": (
+        "salesforce", "salesforce sales cloud", "hubspot crm", "pipedrive", "zoho crm",
+        "close crm", "attio", "copper crm", "dynamics 365 sales", "microsoft dynamics crm",
+        "freshsales", "affinity crm",
+    ),
+    "payroll": (
+        "gusto", "adp", "rippling", "deel", "remote.com", "paychex", "justworks", "oyster hr",
+        "personio", "papaya global", "paylocity", "trinet",
+    ),
+    "accounting": (
+        "quickbooks", "quickbooks online", "xero", "freshbooks", "sage accounting",
+        "netsuite", "oracle netsuite", "wave accounting", "zoho books", "datev", "lexoffice",
+    ),
+    "data_ingestion": (
+        "fivetran", "airbyte", "stitch data", "meltano", "hevo", "hevo data", "rudderstack",
+        "estuary flow", "aws dms",
+    ),
+    "bi": (
+        "looker", "looker studio", "tableau", "metabase", "power bi", "apache superset",
+        "qlik", "qlik sense", "redash", "lightdash", "sigma computing",
+        "thoughtspot", "quicksight", "amazon quicksight", "grafana for bi",
+    ),
+    "experiment_tracking": (
+        "mlflow", "weights & biases", "weights and biases", "wandb", "w&b", "neptune.ai",
+        "comet ml", "clearml", "tensorboard", "dvc studio",
     ),
     "status_page": (
         "statuspage", "atlassian statuspage", "instatus", "better stack status", "cachet",
