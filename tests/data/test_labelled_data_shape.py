@@ -61,6 +61,23 @@ def assert_unique_ids(rows: list[Row]) -> None:
     assert len(ids) == len(set(ids))
 
 
+PAIR_FIELDS = ["id", "subject", "a", "value_a", "b", "value_b", "merge", "why", "family", "split"]
+
+
+def assert_pairs_split_by_odd_and_even_ids(rows: list[Row]) -> None:
+    """160 drift pairs with the fields in order, odd ids tune, 40 of 80 merging per part
+    (the later sets' shape: F, G, H)."""
+    assert len(rows) == 160
+    assert_unique_ids(rows)
+    for row in rows:
+        assert list(row) == PAIR_FIELDS, row["id"]
+        assert isinstance(row["merge"], bool), row["id"]
+        assert row["split"] == ("tune" if int(row["id"][1:]) % 2 else "heldout"), row["id"]
+    for split in ("tune", "heldout"):
+        part = [r for r in rows if r["split"] == split]
+        assert sum(r["merge"] for r in part) == 40 and len(part) == 80
+
+
 def test_drift_pairs_are_at_least_320_about_half_merging() -> None:
     pairs = load("drift_pairs.jsonl")
     assert len(pairs) >= 320

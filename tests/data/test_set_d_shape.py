@@ -8,6 +8,7 @@ from datetime import datetime
 from test_labelled_data_shape import (
     DATA,
     FACT_CLASSES,
+    PAIR_FIELDS,
     QUESTION_KINDS,
     Row,
     assert_history_in_order,
@@ -17,7 +18,6 @@ from test_labelled_data_shape import (
 )
 
 SET_D = DATA / "set_d"
-PAIR_FIELDS = ["id", "subject", "a", "value_a", "b", "value_b", "merge", "why", "family", "split"]
 FACT_FIELDS = {"id", "subject", "predicate", "object", "valid_at", "class", "history"}
 QUESTION_FIELDS = {"id", "question", "expect", "kind", "split"}
 SERVICE_REPOS = {"forecast-api", "ingestor", "tiles", "billing", "android-app", "platform"}
