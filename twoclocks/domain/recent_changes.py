@@ -13,6 +13,7 @@ from datetime import datetime, timedelta, tzinfo
 from twoclocks.domain.block_lines import format_time, one_line, slot_label
 from twoclocks.domain.model import FactVersion, Tier
 from twoclocks.domain.restatement import is_restatement
+from twoclocks.domain.slot_names import humanize_predicate
 from twoclocks.domain.slot_verdict import name_used
 from twoclocks.domain.succession import replacements, successor
 from twoclocks.domain.temporal import is_current
@@ -106,22 +107,36 @@ def change_line(
 ) -> str:
     """The "Recent changes" line of ``old``: ``a -> b (changed …)``, or ended with nothing."""
     assert old.invalid_at is not None
-    head = f"- {one_line(old.subject)} · {slot_label(old)}: "
     if earlier:
+        # Each value of a chain was written under its own name: the head names the slot
+        # alone and a value that leans on its name says so ("Netlify -> Vercel (as deployed
+        # to) -> AWS"); a head "hosting (written as deployed to)" read as true of all three.
         named = earlier[-MAX_EARLIER_NAMED:]
         cut = "… -> " if len(earlier) > len(named) else ""
-        head += cut + "".join(f"{one_line(v.object)} -> " for v in named)
+        label = one_line(humanize_predicate(old.predicate))
+        head = f"- {one_line(old.subject)} · {label}: {cut}"
+        head += "".join(f"{_value_as_written(v)} -> " for v in named)
+        before = _value_as_written(old)
+    else:
+        label = slot_label(old)
+        head, before = f"- {one_line(old.subject)} · {label}: ", one_line(old.object)
     when = format_time(old.invalid_at, tz)
     if new is None:
-        return f"{head}{one_line(old.object)} (ended {when}, nothing replaced it)"
+        return f"{head}{before} (ended {when}, nothing replaced it)"
     value, written = one_line(new.object), ""
     if new.predicate != old.predicate:
         value = f"{slot_label(new)}: {value}"
-    elif (used := name_used(new.predicate, new.written_as)) and slot_label(new) != slot_label(old):
+    elif (used := name_used(new.predicate, new.written_as)) and slot_label(new) != label:
         # The slot is named once, at the head; repeating it before the new value read as
         # a second fact ("Render -> deploy target (written as hosting): Fly.io").
         written = f"written as {one_line(used)}, "
     guess = ", new value inferred — a guess" if new.tier is Tier.INFERRED else ""
     # With its own change cut from the block, "a -> b" would read as "b is current".
     gone = ", new value no longer current" if not is_current(new, now) else ""
-    return f"{head}{one_line(old.object)} -> {value} ({written}changed {when}{guess}{gone})"
+    return f"{head}{before} -> {value} ({written}changed {when}{guess}{gone})"
+
+
+def _value_as_written(v: FactVersion) -> str:
+    """A value of a chain, with the name it was written under when that says more."""
+    used = name_used(v.predicate, v.written_as)
+    return f"{one_line(v.object)} (as {one_line(used)})" if used else one_line(v.object)

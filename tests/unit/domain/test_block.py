@@ -797,3 +797,22 @@ def test_another_workspaces_value_of_a_slot_held_here_is_left_out_of_the_block()
         "- user · working on: client portal login (since 2026-03-01 12:00 +03, asserted)",
         "- side · port: 8080 (since 2026-02-28 12:00 +03, asserted, from " + other + ")",
     ]
+
+
+def test_a_chain_of_changes_names_each_value_as_it_was_written():
+    # Netlify, then Vercel written as deployed_to (slot drift), then AWS: a head "hosting
+    # (written as deployed to)" read as true of all three values.
+    rows = [
+        fv("n1", "web", "hosting", "Netlify", days(30), fact_id="N", invalid_at=days(1)),
+        fv("v1", "web", "hosting", "Vercel", days(1), fact_id="V", invalid_at=CHANGED),
+        fv("a1", "web", "hosting", "AWS", CHANGED, fact_id="A"),
+    ]
+    rows[1] = rows[1].model_copy(update={"written_as": "deployed_to"})
+    assert changes(render(rows)) == [
+        "- web · hosting: Netlify -> Vercel (as deployed to) -> AWS (changed 2026-03-02 07:00 +03)",
+    ]
+    # The last value's own name still closes the line.
+    rows[2] = rows[2].model_copy(update={"written_as": "cloud_provider"})
+    assert changes(render(rows))[0].endswith(
+        "-> AWS (written as cloud provider, changed 2026-03-02 07:00 +03)"
+    )
