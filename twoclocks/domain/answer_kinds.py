@@ -79,6 +79,14 @@ _DURATION = re.compile(
     re.IGNORECASE,
 )
 _VERSIONED = re.compile(r"\d+(\.\d+)*")
+# "May" only capitalized: "may 2 people join" is no date.
+_MONTH = r"(?:(?i:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|May)"
+# A calendar date anywhere in a value: "2026-12-10", "March 3, 2027", "20 Dec". A freeze
+# "2026-12-18 to 2027-01-04" is a time, not the number 2026; "Jan 15" is no version.
+_DATE = re.compile(
+    rf"\b\d{{4}}-\d{{2}}-\d{{2}}\b|\b{_MONTH}\s+\d{{1,2}}(st|nd|rd|th)?\b"
+    rf"|\b\d{{1,2}}(st|nd|rd|th)?\s+{_MONTH}(\s|$|,)",
+)
 
 
 def asked_kind(question: str) -> AnswerKind | None:
@@ -158,6 +166,10 @@ def value_kinds(predicate: str, value: str) -> frozenset[AnswerKind]:
     [<AnswerKind.TASK: 'task'>]
     >>> AnswerKind.TASK in value_kinds("working_hours", "09:00-17:30")
     False
+    >>> sorted(value_kinds("code_freeze", "2026-12-18 to 2027-01-04"))
+    [<AnswerKind.TIME: 'time'>]
+    >>> sorted(value_kinds("next_milestone", "holiday load test on 2026-12-10"))
+    [<AnswerKind.TIME: 'time'>]
     """
     # As written and canonical: the drift lexicon may rewrite a word ("on_call").
     words = set(predicate_tokens(predicate)) | set(canonical_tokens(predicate))
@@ -165,16 +177,25 @@ def value_kinds(predicate: str, value: str) -> frozenset[AnswerKind]:
     kinds: set[AnswerKind] = set()
     if words & _PERSON_WORDS:
         kinds.add(AnswerKind.PERSON)
-    if words & _TIME_WORDS or _CLOCK_TIME.search(text) or _WEEKDAYS & set(_WORD.findall(text)):
+    dated = _DATE.search(value) is not None
+    if (
+        words & _TIME_WORDS
+        or dated
+        or _CLOCK_TIME.search(text)
+        or _WEEKDAYS & set(_WORD.findall(text))
+    ):
         kinds.add(AnswerKind.TIME)
     if (
         words & _NUMBER_WORDS
-        or (_LEADING_NUMBER.match(text) and not _CLOCK_TIME.match(text))
+        or (_LEADING_NUMBER.match(text) and not _CLOCK_TIME.match(text) and not dated)
         or _DURATION.search(text)
     ):
         kinds.add(AnswerKind.NUMBER)
     if words & _VERSION_WORDS or (
-        _VERSIONED.search(text) and not _LEADING_NUMBER.match(text) and len(text) <= 24
+        _VERSIONED.search(text)
+        and not _LEADING_NUMBER.match(text)
+        and len(text) <= 24
+        and not dated
     ):
         kinds.add(AnswerKind.VERSION)
     if words & _TASK_WORDS or any(pair <= words for pair in _TASK_PAIRS):

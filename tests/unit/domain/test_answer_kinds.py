@@ -120,3 +120,16 @@ def test_a_question_that_starts_with_a_verb_is_answered_by_yes_or_no(
     question: str, yes_no: bool
 ) -> None:
     assert asks_yes_or_no(question) is yes_no
+
+
+def test_when_agrees_with_a_value_holding_a_date_not_with_a_year_read_as_a_number() -> None:
+    # "when's the load test?" of next_milestone = "holiday load test on 2026-12-10": the
+    # date is the answer's kind. A freeze "2026-12-18 to 2027-01-04" was the number 2026,
+    # a launch "March 3, 2027" a version.
+    when = asked_kind("when's the load test?")
+    assert kind_agreement(when, "next_milestone", "holiday load test on 2026-12-10") == 1.0
+    assert value_kinds("code_freeze", "2026-12-18 to 2027-01-04") == {AnswerKind.TIME}
+    assert value_kinds("launch", "March 3, 2027") == {AnswerKind.TIME}
+    assert value_kinds("audit", "20 Dec") == {AnswerKind.TIME}
+    # "may" is a month only capitalized.
+    assert AnswerKind.TIME not in value_kinds("hiring_note", "may 2 people join")
