@@ -8,8 +8,6 @@ emit onto?" for the output. Pure: a question and a slot name in, -1, 0 or 1 out.
 
 from __future__ import annotations
 
-import re
-from functools import lru_cache
 from typing import NamedTuple
 
 from twoclocks.domain.slot_names import predicate_tokens
@@ -45,33 +43,29 @@ OPPOSITE_SIDES: tuple[tuple[Side, Side], ...] = (
 or a target SDK is no output; "to" and "from" are left out as too common in questions."""
 
 
-@lru_cache(maxsize=256)  # one question, every candidate's slot
-def _question_words(question: str) -> frozenset[str]:
-    return frozenset(re.findall(r"[a-z]+", question.lower()))
-
-
-def side_agreement(question: str, predicate: str) -> int:
+def side_agreement(said: frozenset[str], predicate: str) -> int:
     """1 when the slot is the side of a pair the question asks for, -1 when it is the
-    other side, 0 when the question or the slot says nothing of sides.
+    other side, 0 when the question or the slot says nothing of sides. ``said`` is the
+    question's ``named_subjects.question_words``, read once per question by recall.
 
-    >>> side_agreement("how many billing pods must always be up?", "min_replicas")
-    1
-    >>> side_agreement("how many billing pods must always be up?", "max_replicas")
+    >>> from twoclocks.domain.named_subjects import question_words
+    >>> up = question_words("how many billing pods must always be up?")
+    >>> side_agreement(up, "min_replicas"), side_agreement(up, "max_replicas")
+    (1, -1)
+    >>> side_agreement(question_words("what stream does ingest emit onto?"), "input_topic")
     -1
-    >>> side_agreement("what stream does ingest emit onto?", "input_topic")
-    -1
-    >>> side_agreement("which topics does ingest read from and write to?", "input_topic")
+    >>> both = question_words("which topics does ingest read from and write to?")
+    >>> side_agreement(both, "input_topic")
     0
-    >>> side_agreement("how many replicas does billing run?", "min_replicas")
+    >>> side_agreement(question_words("how many replicas does billing run?"), "min_replicas")
     0
     """
-    asked = _question_words(question)
     slot = frozenset(predicate_tokens(predicate))
     for one, other in OPPOSITE_SIDES:
         for mine, theirs in ((one, other), (other, one)):
             if not slot & mine.slot_words or slot & theirs.slot_words:
                 continue
-            wants_mine, wants_theirs = bool(asked & mine.cues), bool(asked & theirs.cues)
+            wants_mine, wants_theirs = bool(said & mine.cues), bool(said & theirs.cues)
             if wants_mine != wants_theirs:
                 return 1 if wants_mine else -1
     return 0

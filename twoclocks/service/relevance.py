@@ -221,7 +221,7 @@ async def relevance_signals(
             category=max((gloss_of.get(g, 0.0) for g in glosses(categories[vid])), default=0.0),
             kin=1.0 if kin & categories[vid] else 0.0,
             former=1.0 if v.slot in former_slots else 0.0,
-            side=side_agreement(text, v.predicate),
+            side=side_agreement(said, v.predicate),
         )
         for vid, v in facts.items()
     }
