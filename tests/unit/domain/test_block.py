@@ -799,7 +799,7 @@ def test_another_workspaces_value_of_a_slot_held_here_is_left_out_of_the_block()
     ]
 
 
-def test_a_chain_of_changes_names_each_value_as_it_was_written():
+def test_recent_changes_a_chain_names_each_value_as_it_was_written():
     # Netlify, then Vercel written as deployed_to (slot drift), then AWS: a head "hosting
     # (written as deployed to)" read as true of all three values.
     rows = [
