@@ -5,7 +5,7 @@
 
 Runs, one process each, ``bench/quality.py --only drift --fast`` on the drift pairs of
 sets A (tests/data), B, C, D, F, G and H, ``bench/subject_drift.py`` on set E,
-``bench/quality.py --only recall --no-legs`` on the recall sets A, B and D, and
+``bench/quality.py --only recall --no-legs`` on the recall sets A, B, D and I, and
 ``bench/cross_project.py``; then prints drift precision / recall and recall hit@1 / MRR
 per set for one split. Takes some 4 minutes on 2 cores (each run loads MiniLM).
 """
@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "tests" / "data"
 DRIFT_SETS = {"A": DATA, **{s.upper(): DATA / f"set_{s}" for s in "bcdfgh"}}
-RECALL_SETS = {"A": DATA, "B": DATA / "set_b", "D": DATA / "set_d"}
+RECALL_SETS = {"A": DATA, "B": DATA / "set_b", "D": DATA / "set_d", "I": DATA / "set_i"}
 
 
 def quality(args: list[str], data: Path, tune_only: bool) -> dict:

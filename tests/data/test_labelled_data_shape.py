@@ -56,6 +56,42 @@ def assert_history_in_order(fact: Row, current: datetime) -> None:
         previous = when
 
 
+RECALL_FACT_FIELDS = {"id", "subject", "predicate", "object", "valid_at", "class", "history"}
+RECALL_QUESTION_FIELDS = {"id", "question", "expect", "kind", "split"}
+EXPECTED_IDS = {"single": {1}, "multi": {2, 3}, "none": {0}}
+
+
+def assert_recall_facts_shape(rows: list[Row], repos: set[str], now: datetime) -> None:
+    """A later set's facts: known fields and classes, repos from ``repos``, one fact per
+    slot, dated before ``now`` with history in order, 35-45% with older values."""
+    assert_unique_ids(rows)
+    for fact in rows:
+        assert RECALL_FACT_FIELDS <= fact.keys() <= RECALL_FACT_FIELDS | {"repo"}, fact["id"]
+        assert fact["class"] in FACT_CLASSES, fact["id"]
+        assert "repo" not in fact or fact["repo"] in repos, fact["id"]
+        current = datetime.fromisoformat(fact["valid_at"])
+        assert current.tzinfo is not None and current < now, fact["id"]
+        assert_history_in_order(fact, current)
+    slots = [(f["subject"], f["predicate"]) for f in rows]
+    assert len(slots) == len(set(slots))
+    assert 0.35 <= sum(bool(f["history"]) for f in rows) / len(rows) <= 0.45
+
+
+def assert_recall_questions_shape(rows: list[Row], fact_ids: set[str]) -> dict[str, int]:
+    """A later set's questions: known fields, kinds and stored ids, as many ids as the
+    kind asks; returns the count of each kind."""
+    assert_unique_ids(rows)
+    by_kind: dict[str, int] = defaultdict(int)
+    for question in rows:
+        assert question.keys() == RECALL_QUESTION_FIELDS, question["id"]
+        assert question["kind"] in QUESTION_KINDS, question["id"]
+        by_kind[question["kind"]] += 1
+        expect = question["expect"]
+        assert set(expect) <= fact_ids and len(set(expect)) == len(expect), question["id"]
+        assert len(expect) in EXPECTED_IDS[question["kind"]], question["id"]
+    return by_kind
+
+
 def assert_unique_ids(rows: list[Row]) -> None:
     ids = [r["id"] for r in rows]
     assert len(ids) == len(set(ids))

@@ -7,19 +7,16 @@ from datetime import datetime
 
 from test_labelled_data_shape import (
     DATA,
-    FACT_CLASSES,
     PAIR_FIELDS,
-    QUESTION_KINDS,
     Row,
-    assert_history_in_order,
+    assert_recall_facts_shape,
+    assert_recall_questions_shape,
     assert_split_follows_the_rule,
     assert_unique_ids,
     load,
 )
 
 SET_D = DATA / "set_d"
-FACT_FIELDS = {"id", "subject", "predicate", "object", "valid_at", "class", "history"}
-QUESTION_FIELDS = {"id", "question", "expect", "kind", "split"}
 SERVICE_REPOS = {"forecast-api", "ingestor", "tiles", "billing", "android-app", "platform"}
 NOW = datetime.fromisoformat("2026-12-01T00:00:00+00:00")
 
@@ -66,32 +63,13 @@ def test_set_d_drift_split_is_stratified_by_family_and_label() -> None:
 def test_set_d_facts_are_at_least_110_with_older_history() -> None:
     rows = facts()
     assert len(rows) >= 110
-    assert_unique_ids(rows)
-    for fact in rows:
-        assert FACT_FIELDS <= fact.keys() <= FACT_FIELDS | {"repo"}, fact["id"]
-        assert fact["class"] in FACT_CLASSES, fact["id"]
-        assert fact.get("repo", "tiles") in SERVICE_REPOS, fact["id"]
-        current = datetime.fromisoformat(fact["valid_at"])
-        assert current.tzinfo is not None and current < NOW, fact["id"]
-        assert_history_in_order(fact, current)
-    slots = [(f["subject"], f["predicate"]) for f in rows]
-    assert len(slots) == len(set(slots))
-    assert 0.35 <= sum(bool(f["history"]) for f in rows) / len(rows) <= 0.45
+    assert_recall_facts_shape(rows, SERVICE_REPOS, NOW)
 
 
 def test_set_d_questions_are_at_least_220_and_expect_stored_facts() -> None:
     rows = questions()
-    fact_ids = {f["id"] for f in facts()}
     assert len(rows) >= 220
-    assert_unique_ids(rows)
-    by_kind: dict[str, int] = defaultdict(int)
-    for question in rows:
-        assert question.keys() == QUESTION_FIELDS, question["id"]
-        assert question["kind"] in QUESTION_KINDS, question["id"]
-        by_kind[question["kind"]] += 1
-        expect = question["expect"]
-        assert set(expect) <= fact_ids and len(set(expect)) == len(expect), question["id"]
-        assert len(expect) in {"single": {1}, "multi": {2, 3}, "none": {0}}[question["kind"]]
+    by_kind = assert_recall_questions_shape(rows, {f["id"] for f in facts()})
     assert by_kind["single"] >= 180 and by_kind["multi"] >= 20 and by_kind["none"] >= 20
 
 

@@ -10,13 +10,16 @@ the word (docs/SECURITY.md, "Secrets"): after an assignment (``=``), a colon or 
 copula ("is", "are", "was") and in a bare ``bearer <x>``, a *value* (one token, no spaces,
 mixed letters and digits, or a password-like string) is refused; an ordinary word, a
 number, a duration, a version, a host name, a path, an environment variable's name or a
-placeholder is not. The rule is deterministic: no model, no randomness.
+placeholder is not, and neither is a product the gazetteer names (1Password). The rule
+is deterministic: no model, no randomness.
 """
 
 from __future__ import annotations
 
 import re
 from enum import Enum
+
+from twoclocks.domain.value_categories import categories_of_name
 
 KNOWN_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
@@ -132,6 +135,10 @@ def _is_value(raw: str, family: _Family, link: _Link) -> bool:
     """True when ``raw``, introduced by a credential word through ``link``, is a secret."""
     value = raw.strip(_STRIP_AROUND)
     if len(value) < 6 or _names_a_place(raw):
+        return False
+    if categories_of_name(value.lower()):
+        # "secrets: 1Password vault kestrel-dev" says where the secrets live, as the
+        # refusal itself advises; a product the gazetteer names is no one's password.
         return False
     natural = bool(_WORD.match(value) or _VERSION.match(value) or _HOSTNAME.match(value))
     quantity = bool(_QUANTITY.match(value))

@@ -70,6 +70,8 @@ LABELLED = {
 MENTIONS = {
     "rotation": "rotate the token weekly",
     "a product": "password manager is 1Password",
+    "where secrets live": "secrets: 1Password vault 'kestrel-dev', loaded with op run",
+    "a vault product": "deploy token: 1Password, item deploy-key",
     "a place": "API keys are stored in AWS Secrets Manager",
     "a duration": "token expiry is 15 minutes",
     "a policy": "password policy requires 12 characters",
@@ -94,4 +96,5 @@ def test_a_credential_word_followed_by_no_value_is_not_a_credential(text: str) -
 def test_a_slot_named_for_a_credential_labels_its_value_and_the_kind_never_holds_it() -> None:
     assert labelled_pair("db_password", "hunter2Sup3rS3cret!") == "value labelled password"
     assert labelled_pair("password_manager", "1Password") is None
+    assert labelled_pair("secrets", "1Password vault 'kestrel-dev', loaded with op run") is None
     assert labelled_pair("token", "rotated weekly") is None
