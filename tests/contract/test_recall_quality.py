@@ -310,3 +310,27 @@ async def test_recall_a_question_asking_for_one_side_of_opposite_slots_gets_that
     ):
         got = await recall.recall(Caller(account=account), RecallRequest(query=question, k=2))
         assert [f.object for f in got.facts][:1] == [want], question
+
+
+async def test_recall_a_why_a_may_i_or_an_open_items_question_gets_the_reason_rule_or_task(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Each question's words lie closest to the product fact (rtos = Zephyr); what it asks
+    # for is a reason, a rule or a piece of work, which the other three facts state.
+    facts = {
+        "rtos": "Zephyr 3.6",
+        "rtos_decision": "chose Zephyr over FreeRTOS: built-in BLE stack and MCUboot",
+        "branch_policy": "never push to a release branch without a signed tag",
+        "current_task": "fix the CAN timeout to the motor controller on cold start",
+    }
+    for predicate, value in facts.items():
+        await ew.write("firmware", predicate, value, T0, tier=Tier.OBSERVED)
+    recall = service(store, keyword=1.0, vector=3.0, entity_walk=0.5)
+    for question, want in (
+        ("why did we move the firmware off FreeRTOS onto its current RTOS?", "rtos_decision"),
+        ("is it ok to tag a firmware RTOS upgrade release myself?", "branch_policy"),
+        ("any conventions for shipping a firmware RTOS upgrade?", "branch_policy"),
+        ("what's pending on the firmware's RTOS?", "current_task"),
+    ):
+        got = await recall.recall(Caller(account=account), RecallRequest(query=question, k=4))
+        assert [f.predicate for f in got.facts][:1] == [want], question

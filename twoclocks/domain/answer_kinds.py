@@ -24,6 +24,8 @@ class AnswerKind(StrEnum):
     NUMBER = "number"
     VERSION = "version"
     TASK = "task"
+    REASON = "reason"
+    RULE = "rule"
 
 
 _WORD = re.compile(r"[a-z0-9]+")
@@ -54,7 +56,30 @@ _TASK_WORDS = frozenset({"task", "tasks", "focus", "progress", "todo", "wip", "d
 _TASK_PAIRS = (frozenset({"working", "on"}), frozenset({"current", "ticket"}))
 # "What am I working on?", "what is Ana focused on?", "what's in progress?": the form
 # asks for a piece of work, not a tool or a place.
-_ASKS_FOR_WORK = re.compile(r"\b(working on|focus(ed|ing)? on|in progress|busy with|doing)\b")
+_ASKS_FOR_WORK = re.compile(
+    r"\b(working on|focus(ed|ing)? on|in progress|busy with|doing|pending|to-?do|left to do"
+    r"|open (items?|tasks?|work)|next (thing|task|step)s?)\b"
+)
+# "Why did we move off FreeRTOS?", "what was the reasoning behind ...": the answer is a
+# reason, which a decision states ("chose Zephyr over FreeRTOS: ..."), not the choice alone.
+_ASKS_FOR_REASON = re.compile(r"\b(why|reasons?|reasoning|rationale)\b")
+_REASON_WORDS = frozenset({"decision", "reason", "rationale", "why", "because", "choice"})
+_STATES_A_REASON = re.compile(
+    r"\b(because|chose|chosen|so that|due to|in order to|to avoid|instead of)\b|\bover\b[^:]*:"
+)
+# "Can I deploy on a Friday?", "is that ok?", "anything I should know about reviews?",
+# "what convention do we follow ...": the answer is a rule the team keeps.
+_ASKS_FOR_RULE = re.compile(
+    r"\b(is (that|it|this) (ok|okay|fine|allowed)|allowed|may i|can i|can we"
+    r"|anything (i should|i need to|to) (know|remember|keep in mind)"
+    r"|conventions?|polic(y|ies)|rules?|guidelines?)\b"
+)
+_RULE_WORDS = frozenset(
+    "rule rules policy convention conventions guideline guidelines freeze protection".split()
+)
+_STATES_A_RULE = re.compile(
+    r"^(never|always|no|don't|do not|must|only)\b|\b(must|never|always|not allowed|forbidden)\b"
+)
 
 # Verbs of a service a vendor provides: "who processes our card payments?" asks for a
 # company or product (Stripe), not a person, though it starts with "who".
@@ -108,13 +133,25 @@ def asked_kind(question: str) -> AnswerKind | None:
     <AnswerKind.TASK: 'task'>
     >>> asked_kind("who is working on billing?")
     <AnswerKind.PERSON: 'person'>
+    >>> asked_kind("why did we move the firmware off FreeRTOS?")
+    <AnswerKind.REASON: 'reason'>
+    >>> asked_kind("can I deploy to production on a Friday?")
+    <AnswerKind.RULE: 'rule'>
+    >>> asked_kind("firmware open items?")
+    <AnswerKind.TASK: 'task'>
     """
     words = _WORD.findall(question.lower())
-    if "version" in words or "versions" in words:
-        return AnswerKind.VERSION
     # The first question word decides: in "where do I go when I work on site?" the
     # "when" is a conjunction.
     wh = next((i for i, w in enumerate(words) if w in _QUESTION_WORDS), None)
+    if wh is None or words[wh] in ("what", "which", "why"):
+        # Before "version": "what convention do we follow for a new version line?"
+        text = " ".join(words[wh or 0 :])
+        for asks, kind in _PHRASED_KINDS:
+            if asks.search(text):
+                return kind
+    if "version" in words or "versions" in words:
+        return AnswerKind.VERSION
     if wh is None:
         return None
     first, after = words[wh], words[wh + 1 : wh + 3]
@@ -128,9 +165,16 @@ def asked_kind(question: str) -> AnswerKind | None:
         return AnswerKind.TIME
     if first in ("what", "which") and after[:1] and after[0] in ("time", "day", "hour", "days"):
         return None if after[1:] == ["zone"] else AnswerKind.TIME
-    if first in ("what", "which") and _ASKS_FOR_WORK.search(" ".join(words[wh:])):
-        return AnswerKind.TASK
     return None
+
+
+_PHRASED_KINDS = (
+    (_ASKS_FOR_REASON, AnswerKind.REASON),
+    (_ASKS_FOR_WORK, AnswerKind.TASK),
+    (_ASKS_FOR_RULE, AnswerKind.RULE),
+)
+"""Kinds a phrase asks for where no question word says one (``what``, ``which``, ``why``,
+or none): "what's pending for ingest?", "firmware open items?"."""
 
 
 _YES_NO = re.compile(
@@ -167,7 +211,7 @@ def value_kinds(predicate: str, value: str) -> frozenset[AnswerKind]:
     >>> AnswerKind.TASK in value_kinds("working_hours", "09:00-17:30")
     False
     >>> sorted(value_kinds("code_freeze", "2026-12-18 to 2027-01-04"))
-    [<AnswerKind.TIME: 'time'>]
+    [<AnswerKind.RULE: 'rule'>, <AnswerKind.TIME: 'time'>]
     >>> sorted(value_kinds("next_milestone", "holiday load test on 2026-12-10"))
     [<AnswerKind.TIME: 'time'>]
     """
@@ -200,6 +244,10 @@ def value_kinds(predicate: str, value: str) -> frozenset[AnswerKind]:
         kinds.add(AnswerKind.VERSION)
     if words & _TASK_WORDS or any(pair <= words for pair in _TASK_PAIRS):
         kinds.add(AnswerKind.TASK)
+    if words & _REASON_WORDS or _STATES_A_REASON.search(text):
+        kinds.add(AnswerKind.REASON)
+    if words & _RULE_WORDS or _STATES_A_RULE.search(text):
+        kinds.add(AnswerKind.RULE)
     if AnswerKind.NUMBER in kinds and _VERSIONED.fullmatch(text.strip()) and "." in text:
         kinds.add(AnswerKind.VERSION)  # "3.12", "1.30": a bare version number
     return frozenset(kinds)

@@ -29,6 +29,16 @@ from twoclocks.domain.answer_kinds import (
         ("what is Ana focused on this sprint?", AnswerKind.TASK),
         ("what's in progress in orders-svc?", AnswerKind.TASK),
         ("who is working on billing?", AnswerKind.PERSON),  # who asks for the person
+        ("what's pending for telemetry-ingest?", AnswerKind.TASK),
+        ("firmware open items?", AnswerKind.TASK),  # no question word: the phrase says
+        ("who can I ask about billing?", AnswerKind.PERSON),  # "can I" after who
+        ("why did we move off FreeRTOS?", AnswerKind.REASON),
+        ("what was the reasoning behind the maps vendor?", AnswerKind.REASON),
+        ("can I deploy to production on a Friday?", AnswerKind.RULE),
+        ("about to force-push, is that ok?", AnswerKind.RULE),
+        ("anything I should know about code reviews?", AnswerKind.RULE),
+        # before "version": the question asks for the convention, not a version
+        ("what convention do we follow for a new version line?", AnswerKind.RULE),
     ],
 )
 def test_a_questions_form_says_what_kind_of_value_it_asks_for(
@@ -67,6 +77,11 @@ def test_a_question_whose_form_names_no_kind_asks_for_none(question: str) -> Non
         ("current_task", "move refunds onto Adyen webhooks", AnswerKind.TASK),
         ("working_on", "the Node 20 upgrade", AnswerKind.TASK),
         ("current_ticket", "PAY-1432", AnswerKind.TASK),
+        ("rtos_decision", "chose Zephyr over FreeRTOS: built-in BLE stack", AnswerKind.REASON),
+        ("node", "Node 20 because the PDF renderer needs it", AnswerKind.REASON),
+        ("store_rule", "bump the build number on every store upload", AnswerKind.RULE),
+        ("deploys", "no production deploys on Fridays after 15:00", AnswerKind.RULE),
+        ("money", "amounts are integer cents, never floats", AnswerKind.RULE),
         # a span of time anywhere answers "how long": not only a value that starts with it
         ("branch_strategy", "trunk-based; branches are merged within 2 days", AnswerKind.NUMBER),
     ],
@@ -128,7 +143,7 @@ def test_when_agrees_with_a_value_holding_a_date_not_with_a_year_read_as_a_numbe
     # a launch "March 3, 2027" a version.
     when = asked_kind("when's the load test?")
     assert kind_agreement(when, "next_milestone", "holiday load test on 2026-12-10") == 1.0
-    assert value_kinds("code_freeze", "2026-12-18 to 2027-01-04") == {AnswerKind.TIME}
+    assert value_kinds("code_window", "2026-12-18 to 2027-01-04") == {AnswerKind.TIME}
     assert value_kinds("launch", "March 3, 2027") == {AnswerKind.TIME}
     assert value_kinds("audit", "20 Dec") == {AnswerKind.TIME}
     # "may" is a month only capitalized.
