@@ -19,7 +19,7 @@ from numpy.typing import NDArray
 from twoclocks.domain.person_roles import another_role_of_people
 from twoclocks.domain.relation_names import relation_names_the_slot
 from twoclocks.domain.slot_names import humanize_predicate
-from twoclocks.domain.slot_values import holds_same_value, values_verdict
+from twoclocks.domain.slot_values import holds_same_value, one_states_a_decision, values_verdict
 from twoclocks.domain.slot_verdict import (
     lexical_verdict,
     lexicon_wording,
@@ -171,6 +171,8 @@ class SlotMatcher:
             if value is not None and names_what_the_values_are(predicate, name, value, held):
                 same.append(name)  # office Berlin, then office_location Munich
                 continue
+            if value is not None and one_states_a_decision(value, held):
+                continue  # framework Flutter beside framework_choice "chose Flutter over ..."
             verdict = lexical_verdict(predicate, name, subject)
             if verdict == "same":
                 if (

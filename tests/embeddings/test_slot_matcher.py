@@ -460,3 +460,24 @@ def test_slot_drift_an_attribute_word_the_values_already_are_restates(
     assert matcher.match("sprint start day", ["sprint_start"], "Monday",
                          {"sprint_start": ["Wednesday"]}) == "sprint_start"  # fmt: skip
     assert matcher.match("db_location", ["db"], "eu-west-1", {"db": ["Postgres"]}) is None
+
+
+@pytest.mark.slow
+def test_slot_drift_a_decision_about_a_thing_is_not_the_thing(matcher: SlotMatcher) -> None:
+    # `remember ride-api db_decision "chose Postgres over DynamoDB: ..."` closed the
+    # database (db is database, and the decision's words are close to it): the current
+    # database was left as the decision's sentence. A name for the decision, or a value
+    # stating one, is its own slot.
+    for name, existing, old, new in (
+        ("db_decision", "database", "Postgres 16 on RDS", "chose Postgres over DynamoDB: PostGIS"),
+        ("framework_choice", "framework", "Flutter 3.24", "chose Flutter over React Native: BLE"),
+        ("ci_rationale", "ci", "GitHub Actions", "moved off Jenkins because of flaky agents"),
+    ):
+        found = matcher.decide(name, [existing], new, {existing: [old]}, "ride-api")
+        assert (found.name, found.grey) == (None, None), name
+    # Two decisions are one slot; the chosen thing under a name with "choice" is the thing.
+    assert matcher.decide("database_decision", ["db_decision"], "chose Postgres over MySQL: joins",
+                          {"db_decision": ["chose MySQL over Postgres: ops"]}, "ride-api"
+                          ).name == "db_decision"  # fmt: skip
+    assert matcher.decide("framework_choice", ["framework"], "React Native",
+                          {"framework": ["Flutter 3.24"]}, "app").name == "framework"  # fmt: skip

@@ -15,7 +15,17 @@ from typing import Literal
 from twoclocks.domain.text_fold import fold_value
 
 ValueKind = Literal[
-    "number", "quantity", "version", "url", "email", "path", "date", "time", "boolean", "text"
+    "number",
+    "quantity",
+    "version",
+    "url",
+    "email",
+    "path",
+    "date",
+    "time",
+    "boolean",
+    "decision",
+    "text",
 ]
 
 _NUMBER = re.compile(r"^[-+]?(\d{1,3}(,\d{3})+|\d+)(\.\d+)?%?$")
@@ -41,6 +51,11 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _TIME = re.compile(r"^\d{1,2}(:\d{2}){1,2}\s*(am|pm)?(\s*[a-z]{2,5})?$|^\d{1,2}\s*(am|pm)$", re.I)
+_DECISION = re.compile(
+    r"^(we\s+)?(chose|picked|decided|selected|went with|opted for)\b|\bover\b[^:]{1,60}:\s", re.I
+)
+"""A value that states a decision and its reason ("chose Postgres over DynamoDB: PostGIS"),
+not the thing chosen: a slot holding one is not the slot of the thing."""
 _BOOLEAN = frozenset(
     {"true", "false", "yes", "no", "on", "off", "enabled", "disabled", "none", "null"}
 )
@@ -55,6 +70,8 @@ def value_kind(value: str) -> ValueKind:
     ['path', 'date', 'time', 'boolean', 'text']
     >>> value_kind("Python 3.12")
     'version'
+    >>> value_kind("chose Zephyr over FreeRTOS: built-in BLE stack")
+    'decision'
     """
     v = value.strip()
     low = v.lower()
@@ -70,6 +87,7 @@ def value_kind(value: str) -> ValueKind:
         (_URL, "url"),
         (_PATH, "path"),
         (_NAMED_VERSION, "version"),
+        (_DECISION, "decision"),
     )
     for pattern, kind in checks:
         if pattern.match(v):
@@ -103,6 +121,20 @@ def values_verdict(value: str, others: Iterable[str]) -> ValueVerdict:
     if mine in kinds:
         return "unknown" if mine == "text" else "same_kind"
     return "different_kind"
+
+
+def one_states_a_decision(value: str, others: Iterable[str]) -> bool:
+    """True when one side states a decision and the other does not: ``framework`` Flutter
+    3.24 and ``framework_choice`` "chose Flutter over React Native: one BLE stack" are the
+    thing and the decision about it, whatever the names say.
+
+    >>> one_states_a_decision("chose Flutter over React Native: one BLE stack", ["Flutter 3.24"])
+    True
+    >>> one_states_a_decision("Flutter 3.27", ["Flutter 3.24"])
+    False
+    """
+    mine = value_kind(value) == "decision"
+    return any((value_kind(o) == "decision") != mine for o in others)
 
 
 def holds_same_value(value: str, others: Iterable[str]) -> bool:

@@ -115,6 +115,10 @@ _ABSENCE_DISCRIMINATORS = (_ATTRIBUTE_NOUNS - _OPTIONAL_ATTRIBUTES) | frozenset(
     | _ORDINALS
 )  # fmt: skip
 
+# Heads naming a decision about a thing, not the thing: "database" / "db_decision",
+# "ci" / "ci_rationale". A "rule" or "policy" is not one: "retention_policy" is the retention.
+_DECISION_HEADS = frozenset({"decision", "rationale", "reason", "why", "adr"})
+
 # Whose one of several things is: a person's password manager is not their team's. Words of
 # the subject's own name restate it ("team_standup" of the team is its standup).
 _OWNERS = frozenset({"team", "shared", "company", "org", "organization"})
@@ -277,6 +281,8 @@ def lexical_verdict(a: str, b: str, subject: str = "", loose: bool = True) -> Le
     'different'
     >>> lexical_verdict("default_model", "preferred_LLM")
     'same'
+    >>> lexical_verdict("database", "db_decision")
+    'different'
     """
     raw_a, raw_b = predicate_tokens(a), predicate_tokens(b)
     if raw_a == raw_b or "".join(raw_a) == "".join(raw_b):
@@ -296,7 +302,8 @@ def lexical_verdict(a: str, b: str, subject: str = "", loose: bool = True) -> Le
     )
     if canon_a == canon_b or "".join(canon_a) == "".join(canon_b):
         return "same"
-
+    if bool(_DECISION_HEADS & set(canon_a)) != bool(_DECISION_HEADS & set(canon_b)):
+        return "different"  # the decision about the database is not the database
     if numbers_in(canon_a) != numbers_in(canon_b):
         return "different"
     if opposite_directions(canon_a, canon_b):
