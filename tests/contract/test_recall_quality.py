@@ -237,6 +237,25 @@ async def test_a_former_value_named_by_a_first_name_or_a_versioned_part_gets_the
     assert nobody.facts == []  # a surname alone names no one
 
 
+async def test_a_former_value_named_by_its_initials_gets_the_current_value(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # People say "CRA" for Create React App; two letters ("GA") name too many other things.
+    seen, later = Tier.OBSERVED, T0.replace(month=6)
+    await ew.write("fleet-dashboard", "framework", "Create React App", T0, now=T0, tier=seen)
+    await ew.write("fleet-dashboard", "framework", "Next.js 14", later, now=later, tier=seen)
+    await ew.write("fleet-dashboard", "ci", "GitHub Actions", T0, now=T0, tier=seen)
+    await ew.write("fleet-dashboard", "ci", "Buildkite", later, now=later, tier=seen)
+    recall = service(store, former=1.0).recall
+    caller = Caller(account=account)
+    cra = await recall(
+        caller, RecallRequest(query="is the fleet dashboard still a CRA project?", k=3)
+    )
+    assert [f.object for f in cra.facts] == ["Next.js 14"]
+    ga = await recall(caller, RecallRequest(query="is the fleet dashboard CI still GA?", k=3))
+    assert ga.facts == []
+
+
 async def test_the_former_leg_leaves_history_reads_alone(
     store: Store, ew: Writer, account: str
 ) -> None:

@@ -184,6 +184,28 @@ def names_value(question: str, value: str) -> bool:
     whole = [t.lower() for t in _tokens(folded)]
     if _names_a_person_by_first_name(question, value) or _names_a_versioned_part(asked, whole):
         return True
+    if _names_by_initials(question, bare):
+        return True
     # A hyphenated product is named by its first part: "actix" for "actix-web".
     head = wanted[0].split("-")[0] if size == 1 and "-" in wanted[0] else ""
     return len(head) >= 4 and head in asked
+
+
+_INITIALISM = re.compile(r"\b[A-Z]{3,5}\b")
+
+
+def _names_by_initials(question: str, value: str) -> bool:
+    """The question names a value of three to five words by their initials, in capitals:
+    "CRA" for "Create React App", "GCP" for "Google Cloud Platform". Two letters are too
+    many other things ("GA" is general availability as often as GitHub Actions).
+
+    >>> _names_by_initials("is the dashboard still a CRA project?", "create react app")
+    True
+    >>> _names_by_initials("is the CI still GA?", "github actions")
+    False
+    """
+    words = [w for w in value.split() if w[:1].isalpha()]
+    if not 3 <= len(words) <= 5 or len(words) != len(value.split()):
+        return False
+    initials = "".join(w[0] for w in words).upper()
+    return initials in _INITIALISM.findall(question)
