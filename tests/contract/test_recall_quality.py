@@ -256,6 +256,23 @@ async def test_a_former_value_named_by_its_initials_gets_the_current_value(
     assert ga.facts == []
 
 
+async def test_a_former_value_named_by_its_dotted_version_alone_gets_the_current_value(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # "Still on 3.10?" of Python 3.10, now 3.12; a bare "16" names nothing.
+    seen, later = Tier.OBSERVED, T0.replace(month=6)
+    await ew.write("telemetry-ingest", "language", "Python 3.10", T0, now=T0, tier=seen)
+    await ew.write("telemetry-ingest", "language", "Python 3.12", later, now=later, tier=seen)
+    await ew.write("telemetry-ingest", "database", "Postgres 16", T0, now=T0, tier=seen)
+    await ew.write("telemetry-ingest", "database", "Postgres 17", later, now=later, tier=seen)
+    recall = service(store, former=1.0).recall
+    caller = Caller(account=account)
+    py = await recall(caller, RecallRequest(query="telemetry-ingest still on 3.10?", k=3))
+    assert [f.object for f in py.facts] == ["Python 3.12"]
+    pg = await recall(caller, RecallRequest(query="telemetry-ingest still on 16?", k=3))
+    assert pg.facts == []
+
+
 async def test_the_former_leg_leaves_history_reads_alone(
     store: Store, ew: Writer, account: str
 ) -> None:

@@ -184,11 +184,27 @@ def names_value(question: str, value: str) -> bool:
     whole = [t.lower() for t in _tokens(folded)]
     if _names_a_person_by_first_name(question, value) or _names_a_versioned_part(asked, whole):
         return True
-    if _names_by_initials(question, bare):
+    if _names_by_initials(question, bare) or _names_by_its_version(question, folded):
         return True
     # A hyphenated product is named by its first part: "actix" for "actix-web".
     head = wanted[0].split("-")[0] if size == 1 and "-" in wanted[0] else ""
     return len(head) >= 4 and head in asked
+
+
+_DOTTED_VERSION = re.compile(r"\s+v?(\d+\.\d+(?:\.\d+)*)$")
+
+
+def _names_by_its_version(question: str, value: str) -> bool:
+    """The question names a versioned value by its dotted version alone: "still on 3.10?"
+    for "Python 3.10". A bare number ("on 16?") is too many other things.
+
+    >>> _names_by_its_version("telemetry-ingest still on 3.10?", "python 3.10")
+    True
+    >>> _names_by_its_version("still on 3.1?", "python 3.10")
+    False
+    """
+    found = _DOTTED_VERSION.search(value)
+    return found is not None and found.group(1) in _tokens(question)
 
 
 _INITIALISM = re.compile(r"\b[A-Z]{3,5}\b")
