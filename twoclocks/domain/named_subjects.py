@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens
+from twoclocks.domain.value_categories import value_categories
 
 GENERIC_NAME_WORDS = frozenset(
     """
@@ -111,7 +112,23 @@ def subject_mention(asked: frozenset[str], subject: str) -> float:
     ) / len(words)
 
 
-def subject_mentions(asked: frozenset[str], subjects: Iterable[str]) -> dict[str, float]:
+_ASKS_OF_THE_PERSON = re.compile(r"\b(what|which|who|where|when)(\s+is|\s+are|'s|s)?\s+my\b", re.I)
+
+
+def asks_of_the_person(question: str) -> bool:
+    """True when the question asks for something of the person's own: "what's my job
+    title?", "which is my editor?" ("my" right after the question word), not "who should
+    approve my change?" or "why was my merge blocked?", which ask of the change or the team.
+
+    >>> asks_of_the_person("what's my job title?"), asks_of_the_person("why was my merge blocked?")
+    (True, False)
+    """
+    return bool(_ASKS_OF_THE_PERSON.search(question))
+
+
+def subject_mentions(
+    asked: frozenset[str], subjects: Iterable[str], of_the_person: bool = False
+) -> dict[str, float]:
     """``subject_mention`` of each subject, where a subject named whole claims its words.
 
     A question that names one subject whole is about it, not in part about a longer name
@@ -130,6 +147,14 @@ def subject_mentions(asked: frozenset[str], subjects: Iterable[str]) -> dict[str
     {'United Kingdom of Great Britain and Ireland': 0.4}
     """
     scores = {s: subject_mention(asked, s) for s in dict.fromkeys(subjects)}
+    if of_the_person:
+        # "What's my job title?" is about me: a colleague's job_title, however close its
+        # name, answers another question.
+        for s in scores:
+            if s.lower().strip() in PERSON_SELF:
+                scores[s] = 1.0
+            elif scores[s] == 0.0 and "person" in value_categories(s):
+                scores[s] = -1.0
     said = {s: _said_words(s, asked) for s, m in scores.items() if m > 0.0}
     whole = [said[s] for s, m in scores.items() if m == 1.0 and said[s]]
     for subject, words in said.items():

@@ -13,7 +13,8 @@ The signals, each from 0 to 1 (cosines may dip below 0):
 * ``kind``: 1 when the value is the kind the question's form asks for (a person for
   "who", a time for "when", ``domain.answer_kinds``), else 0;
 * ``subject``: how surely the question is about the fact's subject, named, shortened or
-  as "I" / "we" (``domain.named_subjects``);
+  as "I" / "we" (``domain.named_subjects``); -1 for another person's facts when the
+  question asks of the person's own ("what's my job title?");
 * ``category``: the cosine of the question to what the value's kind of thing is for
   (``domain.category_glosses``: Stripe is a payment processor, "card payments, charges");
 * ``kin``: 1 when the question names another thing of the value's kind (Jekyll, asked
@@ -37,7 +38,7 @@ from twoclocks.domain.answer_kinds import asked_kind, kind_agreement
 from twoclocks.domain.category_glosses import CATEGORY_GLOSSES, glosses
 from twoclocks.domain.errors import ModelUnavailable
 from twoclocks.domain.model import FactVersion
-from twoclocks.domain.named_subjects import subject_mentions
+from twoclocks.domain.named_subjects import asks_of_the_person, subject_mentions
 from twoclocks.domain.named_things import named_categories
 from twoclocks.domain.question_sides import side_agreement
 from twoclocks.domain.slot_glosses import slot_gloss
@@ -210,7 +211,7 @@ async def relevance_signals(
                 n: max(cos, gloss_of[said_of[n]] if n in said_of else -1.0)
                 for n, cos in zip(names, dots(vector, vectors), strict=True)
             }
-    mentions = subject_mentions(said, (v.subject for v in facts.values()))
+    mentions = subject_mentions(said, (v.subject for v in facts.values()), asks_of_the_person(text))
     return {
         vid: Relevance(
             lexical=lexical_overlap(asked, v.predicate, v.object),

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from twoclocks.domain.named_subjects import question_words, subject_mention, subject_mentions
+from twoclocks.domain.named_subjects import (
+    asks_of_the_person,
+    question_words,
+    subject_mention,
+    subject_mentions,
+)
 
 
 def mention(question: str, subject: str) -> float:
@@ -80,3 +85,16 @@ def test_i_and_we_claim_no_words() -> None:
     # "team" names the team the way "we" does: weaker evidence than a name of its own.
     asked = question_words("which framework does the team use?")
     assert subject_mentions(asked, ["team", "team-portal"]) == {"team": 1.0, "team-portal": 0.5}
+
+
+def test_what_is_my_asks_of_the_person_not_of_a_colleague() -> None:
+    question = "what's my job title?"
+    assert asks_of_the_person(question)
+    subjects = ["user", "Kenji Watanabe", "ride-api"]
+    mentions = subject_mentions(question_words(question), subjects, asks_of_the_person(question))
+    # Me surely; a colleague not named counts against; a service is left alone.
+    assert mentions == {"user": 1.0, "Kenji Watanabe": -1.0, "ride-api": 0.0}
+    # "my" inside another question asks of the change or the team, not of me.
+    for other in ("who should approve my change?", "why was my merge blocked?"):
+        assert not asks_of_the_person(other)
+    assert subject_mentions(question_words(question), subjects)["user"] == 0.5
