@@ -14,6 +14,7 @@ from enum import StrEnum
 from functools import lru_cache
 
 from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens
+from twoclocks.domain.slot_values import DECISION_WORDS, value_kind
 
 
 class AnswerKind(StrEnum):
@@ -63,10 +64,8 @@ _ASKS_FOR_WORK = re.compile(
 # "Why did we move off FreeRTOS?", "what was the reasoning behind ...": the answer is a
 # reason, which a decision states ("chose Zephyr over FreeRTOS: ..."), not the choice alone.
 _ASKS_FOR_REASON = re.compile(r"\b(why|reasons?|reasoning|rationale)\b")
-_REASON_WORDS = frozenset({"decision", "reason", "rationale", "why", "because", "choice"})
-_STATES_A_REASON = re.compile(
-    r"\b(because|chose|chosen|so that|due to|in order to|to avoid|instead of)\b|\bover\b[^:]*:"
-)
+_REASON_WORDS = DECISION_WORDS | {"because", "choice"}
+_GIVES_A_REASON = re.compile(r"\b(because|so that|due to|in order to|to avoid|instead of)\b")
 # "Can I deploy on a Friday?", "is that ok?", "anything I should know about reviews?",
 # "what convention do we follow ...": the answer is a rule the team keeps.
 _ASKS_FOR_RULE = re.compile(
@@ -244,7 +243,7 @@ def value_kinds(predicate: str, value: str) -> frozenset[AnswerKind]:
         kinds.add(AnswerKind.VERSION)
     if words & _TASK_WORDS or any(pair <= words for pair in _TASK_PAIRS):
         kinds.add(AnswerKind.TASK)
-    if words & _REASON_WORDS or _STATES_A_REASON.search(text):
+    if words & _REASON_WORDS or value_kind(value) == "decision" or _GIVES_A_REASON.search(text):
         kinds.add(AnswerKind.REASON)
     if words & _RULE_WORDS or _STATES_A_RULE.search(text):
         kinds.add(AnswerKind.RULE)

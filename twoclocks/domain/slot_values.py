@@ -51,6 +51,9 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _TIME = re.compile(r"^\d{1,2}(:\d{2}){1,2}\s*(am|pm)?(\s*[a-z]{2,5})?$|^\d{1,2}\s*(am|pm)$", re.I)
+DECISION_WORDS = frozenset({"decision", "rationale", "reason", "why", "adr"})
+"""Words that make a slot name a decision about a thing (``db_decision``, ``ci_rationale``),
+not the thing."""
 _DECISION = re.compile(
     r"^(we\s+)?(chose|picked|decided|selected|went with|opted for)\b|\bover\b[^:]{1,60}:\s", re.I
 )

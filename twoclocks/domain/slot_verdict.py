@@ -43,6 +43,7 @@ from twoclocks.domain.slot_names import (
     humanize_predicate,
     predicate_tokens,
 )
+from twoclocks.domain.slot_values import DECISION_WORDS
 from twoclocks.domain.value_categories import VENDOR_WORDS, value_categories
 
 LexicalVerdict = Literal["same", "different", "unknown"]
@@ -114,10 +115,6 @@ _ABSENCE_DISCRIMINATORS = (_ATTRIBUTE_NOUNS - _OPTIONAL_ATTRIBUTES) | frozenset(
     }
     | _ORDINALS
 )  # fmt: skip
-
-# Heads naming a decision about a thing, not the thing: "database" / "db_decision",
-# "ci" / "ci_rationale". A "rule" or "policy" is not one: "retention_policy" is the retention.
-_DECISION_HEADS = frozenset({"decision", "rationale", "reason", "why", "adr"})
 
 # Whose one of several things is: a person's password manager is not their team's. Words of
 # the subject's own name restate it ("team_standup" of the team is its standup).
@@ -302,8 +299,10 @@ def lexical_verdict(a: str, b: str, subject: str = "", loose: bool = True) -> Le
     )
     if canon_a == canon_b or "".join(canon_a) == "".join(canon_b):
         return "same"
-    if bool(_DECISION_HEADS & set(canon_a)) != bool(_DECISION_HEADS & set(canon_b)):
-        return "different"  # the decision about the database is not the database
+    if bool(DECISION_WORDS & set(canon_a)) != bool(DECISION_WORDS & set(canon_b)):
+        # "database" / "db_decision": the decision about it is not the thing. A "rule" or a
+        # "policy" is no such word: "retention_policy" is the retention.
+        return "different"
     if numbers_in(canon_a) != numbers_in(canon_b):
         return "different"
     if opposite_directions(canon_a, canon_b):
