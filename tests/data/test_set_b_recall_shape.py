@@ -6,9 +6,9 @@ from datetime import datetime
 from test_labelled_data_shape import (
     DATA,
     FACT_CLASSES,
-    QUESTION_KINDS,
     Row,
     assert_history_in_order,
+    assert_recall_questions_shape,
     assert_split_follows_the_rule,
     assert_unique_ids,
     load,
@@ -17,7 +17,6 @@ from test_labelled_data_shape import (
 SET_B = DATA / "set_b"
 FACT_FIELDS = {"id", "subject", "predicate", "object", "valid_at", "class", "history"}
 SERVICE_REPOS = {"orders-svc", "inventory", "notifier", "data-pipeline", "ios-app", "infra"}
-QUESTION_FIELDS = {"id", "question", "expect", "kind", "split"}
 NOW = datetime.fromisoformat("2026-12-01T00:00:00+00:00")
 
 
@@ -83,18 +82,8 @@ def test_set_b_questions_are_at_least_220_of_each_kind_and_expect_stored_facts()
     rows = questions()
     fact_ids = {f["id"] for f in facts()}
     assert len(rows) >= 220
-    assert_unique_ids(rows)
     assert [r["id"] for r in rows] == [f"h{n:03d}" for n in range(1, len(rows) + 1)]
-    by_kind: dict[str, int] = defaultdict(int)
-    for question in rows:
-        assert question.keys() == QUESTION_FIELDS, question["id"]
-        assert question["kind"] in QUESTION_KINDS, question["id"]
-        by_kind[question["kind"]] += 1
-        expect = question["expect"]
-        assert set(expect) <= fact_ids, question["id"]
-        assert len(set(expect)) == len(expect), question["id"]
-        allowed = {"single": {1}, "multi": {2, 3}, "none": {0}}[question["kind"]]
-        assert len(expect) in allowed, question["id"]
+    by_kind = assert_recall_questions_shape(rows, fact_ids)
     assert by_kind["single"] >= 170
     assert by_kind["multi"] >= 20
     assert by_kind["none"] >= 20
