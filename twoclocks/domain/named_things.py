@@ -191,9 +191,6 @@ def names_value(question: str, value: str) -> bool:
     return len(head) >= 4 and head in asked
 
 
-_DOTTED_VERSION = re.compile(r"\s+v?(\d+\.\d+(?:\.\d+)*)$")
-
-
 def _names_by_its_version(question: str, value: str) -> bool:
     """The question names a versioned value by its dotted version alone: "still on 3.10?"
     for "Python 3.10". A bare number ("on 16?") is too many other things.
@@ -203,8 +200,9 @@ def _names_by_its_version(question: str, value: str) -> bool:
     >>> _names_by_its_version("still on 3.1?", "python 3.10")
     False
     """
-    found = _DOTTED_VERSION.search(value)
-    return found is not None and found.group(1) in _tokens(question)
+    found = TRAILING_VERSION.search(value)
+    version = found.group(0).split()[0].lstrip("v") if found else ""
+    return "." in version and version in _tokens(question)
 
 
 _INITIALISM = re.compile(r"\b[A-Z]{3,5}\b")
