@@ -224,6 +224,30 @@ def test_slot_drift_a_relation_of_use_names_the_slot_its_values_are(
 
 
 @pytest.mark.slow
+def test_slot_drift_a_relation_naming_the_slots_own_thing_is_that_slot(
+    matcher: SlotMatcher,
+) -> None:
+    # The relation's object is the plain name's own word, its verb an ordinary use:
+    # images are what a container registry holds, logs what a log destination takes.
+    for relation, existing, old, new in (
+        ("images_pushed_to", "container_registry", "Docker Hub", "GitHub Container Registry"),
+        ("logs_sent_to", "log_destination", "Papertrail", "Grafana Loki"),
+    ):
+        found = matcher.decide(relation, [existing], new, {existing: [old]}, "web-app")
+        assert found.name == existing, relation
+    # Another verb (a mirror, a backup), another object (alerts in the team chat), or a
+    # plain name that says which one: two slots.
+    for relation, existing, old, new in (
+        ("mirrors_images_to", "container_registry", "Docker Hub", "GitHub Container Registry"),
+        ("pushes_backups_to", "object_storage", "Amazon S3", "Backblaze B2"),
+        ("sends_alerts_to", "chat", "Slack", "Microsoft Teams"),
+        ("pushes_images_to", "staging_registry", "Docker Hub", "GitHub Container Registry"),
+    ):
+        found = matcher.decide(relation, [existing], new, {existing: [old]}, "web-app")
+        assert found.name is None, relation
+
+
+@pytest.mark.slow
 def test_slot_drift_a_browser_test_tool_is_not_the_unit_test_framework(
     matcher: SlotMatcher,
 ) -> None:

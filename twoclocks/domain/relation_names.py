@@ -7,14 +7,16 @@ specific category the other slot's values are (two hosting platforms, two identi
 providers), the two names are one slot. Two relations (``reads_from`` / ``writes_to``) are
 two roles, and so is a relation with any word beyond a verb of use (``migrating_to``,
 ``mirrors_to``, ``alerts_sent_to``), or one beside a name that says which one of several
-it is (``staging_cloud``, ``docs_hosting``).
+it is (``staging_cloud``, ``docs_hosting``). One more relation names the slot: one whose
+object is the plain name's own word and whose verb is an ordinary use of it
+(``images_pushed_to`` / ``container_registry``, ``logs_sent_to`` / ``log_destination``).
 Pure: names in, a yes or no out; the caller checks the values' categories.
 """
 
 from __future__ import annotations
 
 from twoclocks.domain.name_verbs import TRAILING_PARTICLES, is_verb_phrase
-from twoclocks.domain.slot_names import predicate_tokens
+from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens, singular
 from twoclocks.domain.slot_verdict import says_which_one
 
 _USE_VERBS = (
@@ -26,6 +28,17 @@ _USE_VERBS = (
 its own, whether a verb (``replicates_to``, ``backs_up_to``, ``mirrors_to``) or an object
 (``alerts_sent_to``, ``scripts_written_in``): written to break this rule, 9 of 20 such
 pairs merged when any relation was read as the slot (docs/benchmarks.md)."""
+
+
+# Verbs of what one does with the thing a slot names: push images to a registry, send
+# logs to a log destination, track bugs in a tracker. Not a mirror, a backup, a copy.
+_ORDINARY_USE = frozenset(
+    """
+    send sends sent sending push pushes pushed pull pulls pulled log logs logged
+    track tracks tracked keep keeps kept store stores stored handle handles handled
+    live lives lived living work works worked working based
+    """.split()
+)
 
 
 def relation_names_the_slot(a: str, b: str) -> bool:
@@ -42,12 +55,35 @@ def relation_names_the_slot(a: str, b: str) -> bool:
     False
     >>> relation_names_the_slot("reads_from", "writes_to")
     False
+    >>> relation_names_the_slot("images_pushed_to", "container_registry")
+    True
+    >>> relation_names_the_slot("mirrors_images_to", "container_registry")
+    False
     """
     words_a, words_b = predicate_tokens(a), predicate_tokens(b)
     relation_a, relation_b = is_verb_phrase(words_a), is_verb_phrase(words_b)
     if relation_a == relation_b:
         return False
-    if says_which_one(b if relation_a else a):
-        return False  # staging_cloud, docs_hosting: one of several, not the one in use
-    verbs = [w for w in (words_a if relation_a else words_b) if w not in TRAILING_PARTICLES]
-    return bool(verbs) and all(word.startswith(_USE_VERBS) for word in verbs)
+    relation, plain = (words_a, b) if relation_a else (words_b, a)
+    words = [w for w in relation if w not in TRAILING_PARTICLES]
+    if words and all(word.startswith(_USE_VERBS) for word in words):
+        # staging_cloud, docs_hosting: one of several, not the one in use
+        return not says_which_one(plain)
+    return _names_its_object(words, plain)
+
+
+def _names_its_object(words: list[str], plain: str) -> bool:
+    """True when the relation's object is the plain name's own word and its verb an
+    ordinary use: ``images_pushed_to`` / ``container_registry``, ``logs_sent_to`` /
+    ``log_destination``; the plain name's other words may not say which one."""
+    other = set(canonical_tokens(plain))
+    said = [w for w in words if _said_in(w, other)]
+    if not said or any(w not in _ORDINARY_USE for w in words if w not in said):
+        return False
+    named = {c for w in said for c in canonical_tokens(w)}
+    rest = [w for w in canonical_tokens(plain) if w not in named]
+    return not says_which_one("_".join(rest))
+
+
+def _said_in(word: str, other: set[str]) -> bool:
+    return singular(word) in other or set(canonical_tokens(word)) <= other

@@ -127,6 +127,8 @@ def value_categories(value: str) -> frozenset[str]:
     ['region']
     >>> sorted(value_categories("make test"))
     []
+    >>> sorted(value_categories("Grafana Loki")), sorted(value_categories("Ava Jenkins"))
+    (['monitoring'], ['person'])
     """
     text = value.strip()
     low = fold_case_and_spacing(text)
@@ -137,9 +139,23 @@ def value_categories(value: str) -> frozenset[str]:
         if pattern.match(low):
             return frozenset({category})
     words = low.split()
+    products = _product_words(words)
+    if products:
+        return products
     if _PERSON.match(text) and words[0] not in VENDOR_WORDS and not THING_WORDS & set(words):
         return frozenset({"person"})
     return frozenset()
+
+
+def _product_words(words: list[str]) -> frozenset[str]:
+    # "Grafana Loki": every word a product the gazetteer lists, all of one kind, so a
+    # vendor's product of that kind, not a person's name. Words of two kinds ("Ava
+    # Jenkins": a test runner, a CI) or a place ("Jordan Lee") keep the person reading.
+    if len(words) < 2:
+        return frozenset()
+    known = [_CATEGORIES.get(w, frozenset()) for w in words]
+    shared = frozenset.intersection(*known)
+    return frozenset() if shared & BROAD_CATEGORIES else shared
 
 
 def categories_verdict(value: str, others: Iterable[str]) -> CategoryVerdict:

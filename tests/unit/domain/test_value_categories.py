@@ -99,6 +99,16 @@ def test_a_value_of_no_known_category_is_of_its_slots_usual_kind() -> None:
     assert kinds["tool"] == frozenset()  # nothing to go by
 
 
+def test_a_vendor_and_its_product_both_listed_of_one_kind_are_that_kind_not_a_person() -> None:
+    # "Grafana Loki" read as a person kept `centralized_logging` apart from a
+    # `log_aggregator` holding Papertrail ("a person beside a product": two slots).
+    assert cats("Grafana Loki") == {"monitoring"}
+    assert categories_verdict("Grafana Loki", ["Papertrail"]) == "same_category"
+    # Two listed words of two kinds, or a place, are still a person's name.
+    for person in ("Ava Jenkins", "Jordan Lee", "Ruby Chen", "Hugo Martin"):
+        assert cats(person) == {"person"}, person
+
+
 def test_a_capitalized_name_of_a_product_or_practice_is_not_a_person() -> None:
     # Read as people, "React Testing Library" kept its slot apart from a test framework by
     # the people rule, and "who ..." questions favoured "Conventional Commits".
