@@ -361,7 +361,7 @@ GAZETTEER: dict[str, tuple[str, ...]] = {
         "statuscake", "checkly", "freshping", "site24x7", "hetrixtools", "uptime kuma",
     ),
     "crm": (
-        "salesforce", "salesforce sales cloud", "hubspot crm", "pipedrive", "zoho crm",
+        "salesforce", "salesforce sales cloud", "hubspot", "hubspot crm", "pipedrive", "zoho crm",
         "close crm", "attio", "copper crm", "dynamics 365 sales", "microsoft dynamics crm",
         "freshsales", "affinity crm",
     ),

@@ -29,6 +29,9 @@ def test_a_value_in_several_categories_meets_each() -> None:
     assert {"cdn", "dns"} <= cats("Cloudflare")
     assert categories_verdict("Cloudflare", ["Fastly"]) == "same_category"
     assert categories_verdict("Cloudflare", ["Route 53"]) == "same_category"
+    # HubSpot is a CRM as much as a help desk.
+    assert categories_verdict("HubSpot", ["Salesforce"]) == "same_category"
+    assert categories_verdict("HubSpot", ["Zendesk"]) == "same_category"
 
 
 def test_unknown_values_prove_nothing() -> None:
