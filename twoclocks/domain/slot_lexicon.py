@@ -258,6 +258,9 @@ CANONICAL: dict[str, tuple[str, ...]] = {
     "usr": ("user",),
     "grp": ("group",),
     "mtg": ("meeting",),
+    # Tenth round (2026-12-05, general usage; sets C and G's tune parts): CD is deployment,
+    # the half of CI/CD that ships; "ci" against "cd" still says two pipelines.
+    "cd": ("deployment",),
 }
 
 # Readings that stretch a word to a neighbouring thing rather than spell one thing

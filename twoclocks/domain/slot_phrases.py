@@ -220,6 +220,10 @@ PHRASES: dict[tuple[str, ...], tuple[str, ...]] = {
     ("owner", "team"): ("team",),
     ("owning", "team"): ("team",),
     ("sprint", "retrospective"): ("retrospective",),
+    # Tenth round (general usage; sets C and H's tune parts): the shell one logs in with is
+    # the default shell; the git remote is where the repository is hosted.
+    ("login", "shell"): ("primary", "shell"),
+    ("git", "remote"): ("vcs", "host"),
 }
 
 # Phrases read as loosely as ``slot_lexicon.LOOSE_WORDS``: a knowledge base is

@@ -758,3 +758,21 @@ def test_slot_drift_a_word_that_only_restates_the_noun_after_it(a: str, b: str) 
     assert lexical_verdict(a, b) == "same"
     # Another word before the noun still says which one.
     assert lexical_verdict("team", "platform_team") != "same"
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("cd_tool", "deployment_tool"),
+        ("deploy_tool", "continuous delivery"),
+        ("login_shell", "default shell"),
+        ("repo_host", "git_remote_service"),
+    ],
+)
+def test_slot_drift_continuous_delivery_the_login_shell_and_the_git_remote(a: str, b: str) -> None:
+    # CD is the deployment half of CI/CD, the login shell the default one, the git remote
+    # where the repository is hosted.
+    assert lexical_verdict(a, b) == "same"
+    # CI against CD is still two pipelines, and a remote's URL is not its host.
+    assert lexical_verdict("ci_tool", "cd_tool") == "different"
+    assert lexical_verdict("git_remote", "git_remote_url") == "different"
