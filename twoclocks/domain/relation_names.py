@@ -27,7 +27,8 @@ _USE_VERBS = (
 ``deployed_to``, ``runs_on``, ``managed_by``). A relation with any other word names a role of
 its own, whether a verb (``replicates_to``, ``backs_up_to``, ``mirrors_to``) or an object
 (``alerts_sent_to``, ``scripts_written_in``): written to break this rule, 9 of 20 such
-pairs merged when any relation was read as the slot (docs/benchmarks.md)."""
+pairs merged when any relation was read as the slot (docs/benchmarks.md). The one exception
+is an object that is the plain name's own word, with a verb of ``_ORDINARY_USE``."""
 
 
 # Verbs of what one does with the thing a slot names: push images to a registry, send

@@ -150,7 +150,8 @@ def value_categories(value: str) -> frozenset[str]:
 def _product_words(words: list[str]) -> frozenset[str]:
     # "Grafana Loki": every word a product the gazetteer lists, all of one kind, so a
     # vendor's product of that kind, not a person's name. Words of two kinds ("Ava
-    # Jenkins": a test runner, a CI) or a place ("Jordan Lee") keep the person reading.
+    # Jenkins": a test runner, a CI), a word nothing lists ("Jordan Lee") or places of one
+    # kind ("Georgia Jordan": two countries) keep the person reading.
     if len(words) < 2:
         return frozenset()
     known = [_CATEGORIES.get(w, frozenset()) for w in words]
