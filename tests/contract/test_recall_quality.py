@@ -186,6 +186,21 @@ async def formatter_changed(ew: Writer) -> None:
     )
 
 
+async def changed_in_june(ew: Writer, subject: str, predicate: str, before: str, now: str) -> None:
+    """One slot's value from January, replaced from June (observed, recorded then)."""
+    later = T0.replace(month=6)
+    await ew.write(subject, predicate, before, T0, now=T0, tier=Tier.OBSERVED)
+    await ew.write(subject, predicate, now, later, now=later, tier=Tier.OBSERVED)
+
+
+async def ask_former(store: Store, account: str, query: str) -> list[str]:
+    """What the former-value leg alone returns for ``query``, by value."""
+    got = await service(store, former=1.0).recall(
+        Caller(account=account), RecallRequest(query=query, k=3)
+    )
+    return [f.object for f in got.facts]
+
+
 async def test_a_question_naming_a_former_value_gets_the_slots_current_value(
     store: Store, ew: Writer, account: str
 ) -> None:
@@ -220,57 +235,42 @@ async def test_a_former_value_named_by_a_first_name_or_a_versioned_part_gets_the
     store: Store, ew: Writer, account: str
 ) -> None:
     # People say "Kwame" for Kwame Mensah and "OTP 26" for "Elixir 1.15 on OTP 26".
-    seen, later = Tier.OBSERVED, T0.replace(month=6)
-    await ew.write("platform", "owner", "Kwame Mensah", T0, now=T0, tier=seen)
-    await ew.write("platform", "owner", "Ingrid Solberg", later, now=later, tier=seen)
-    await ew.write("ingestor", "language", "Elixir 1.15 on OTP 26", T0, now=T0, tier=seen)
-    await ew.write("ingestor", "language", "Elixir 1.17 on OTP 27", later, now=later, tier=seen)
-    await ew.write("platform", "iac_tool", "Terraform", T0, now=T0, tier=seen)
+    await changed_in_june(ew, "platform", "owner", "Kwame Mensah", "Ingrid Solberg")
+    await changed_in_june(
+        ew, "ingestor", "language", "Elixir 1.15 on OTP 26", "Elixir 1.17 on OTP 27"
+    )
+    await ew.write("platform", "iac_tool", "Terraform", T0, now=T0, tier=Tier.OBSERVED)
     # The former leg alone: it reads a slot only when the question names its earlier value.
-    recall = service(store, former=1.0).recall
-    caller = Caller(account=account)
-    owner = await recall(caller, RecallRequest(query="is Kwame still the owner?", k=3))
-    assert [f.object for f in owner.facts] == ["Ingrid Solberg"]
-    otp = await recall(caller, RecallRequest(query="is the ingestor still on OTP 26?", k=3))
-    assert [f.object for f in otp.facts] == ["Elixir 1.17 on OTP 27"]
-    nobody = await recall(caller, RecallRequest(query="is Mensah still the owner?", k=3))
-    assert nobody.facts == []  # a surname alone names no one
+    owner = await ask_former(store, account, "is Kwame still the owner?")
+    assert owner == ["Ingrid Solberg"]
+    otp = await ask_former(store, account, "is the ingestor still on OTP 26?")
+    assert otp == ["Elixir 1.17 on OTP 27"]
+    nobody = await ask_former(store, account, "is Mensah still the owner?")
+    assert nobody == []  # a surname alone names no one
 
 
 async def test_a_former_value_named_by_its_initials_gets_the_current_value(
     store: Store, ew: Writer, account: str
 ) -> None:
     # People say "CRA" for Create React App; two letters ("GA") name too many other things.
-    seen, later = Tier.OBSERVED, T0.replace(month=6)
-    await ew.write("fleet-dashboard", "framework", "Create React App", T0, now=T0, tier=seen)
-    await ew.write("fleet-dashboard", "framework", "Next.js 14", later, now=later, tier=seen)
-    await ew.write("fleet-dashboard", "ci", "GitHub Actions", T0, now=T0, tier=seen)
-    await ew.write("fleet-dashboard", "ci", "Buildkite", later, now=later, tier=seen)
-    recall = service(store, former=1.0).recall
-    caller = Caller(account=account)
-    cra = await recall(
-        caller, RecallRequest(query="is the fleet dashboard still a CRA project?", k=3)
-    )
-    assert [f.object for f in cra.facts] == ["Next.js 14"]
-    ga = await recall(caller, RecallRequest(query="is the fleet dashboard CI still GA?", k=3))
-    assert ga.facts == []
+    await changed_in_june(ew, "fleet-dashboard", "framework", "Create React App", "Next.js 14")
+    await changed_in_june(ew, "fleet-dashboard", "ci", "GitHub Actions", "Buildkite")
+    cra = await ask_former(store, account, "is the fleet dashboard still a CRA project?")
+    assert cra == ["Next.js 14"]
+    ga = await ask_former(store, account, "is the fleet dashboard CI still GA?")
+    assert ga == []
 
 
 async def test_a_former_value_named_by_its_dotted_version_alone_gets_the_current_value(
     store: Store, ew: Writer, account: str
 ) -> None:
     # "Still on 3.10?" of Python 3.10, now 3.12; a bare "16" names nothing.
-    seen, later = Tier.OBSERVED, T0.replace(month=6)
-    await ew.write("telemetry-ingest", "language", "Python 3.10", T0, now=T0, tier=seen)
-    await ew.write("telemetry-ingest", "language", "Python 3.12", later, now=later, tier=seen)
-    await ew.write("telemetry-ingest", "database", "Postgres 16", T0, now=T0, tier=seen)
-    await ew.write("telemetry-ingest", "database", "Postgres 17", later, now=later, tier=seen)
-    recall = service(store, former=1.0).recall
-    caller = Caller(account=account)
-    py = await recall(caller, RecallRequest(query="telemetry-ingest still on 3.10?", k=3))
-    assert [f.object for f in py.facts] == ["Python 3.12"]
-    pg = await recall(caller, RecallRequest(query="telemetry-ingest still on 16?", k=3))
-    assert pg.facts == []
+    await changed_in_june(ew, "telemetry-ingest", "language", "Python 3.10", "Python 3.12")
+    await changed_in_june(ew, "telemetry-ingest", "database", "Postgres 16", "Postgres 17")
+    py = await ask_former(store, account, "telemetry-ingest still on 3.10?")
+    assert py == ["Python 3.12"]
+    pg = await ask_former(store, account, "telemetry-ingest still on 16?")
+    assert pg == []
 
 
 async def test_the_former_leg_leaves_history_reads_alone(
