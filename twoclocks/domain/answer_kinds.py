@@ -76,8 +76,9 @@ _ASKS_FOR_RULE = re.compile(
 _RULE_WORDS = frozenset(
     "rule rules policy convention conventions guideline guidelines freeze protection".split()
 )
+# "never", "always" and "must" say a rule anywhere; "no", "only" and "don't" only first.
 _STATES_A_RULE = re.compile(
-    r"^(never|always|no|don't|do not|must|only)\b|\b(must|never|always|not allowed|forbidden)\b"
+    r"^(no|don't|do not|only)\b|\b(must|never|always|not allowed|forbidden)\b"
 )
 
 # Verbs of a service a vendor provides: "who processes our card payments?" asks for a
