@@ -14,6 +14,7 @@ from twoclocks.cli_render import (
     retract_lines,
     revise_lines,
     split_lines,
+    then_lines,
     timeline_line,
 )
 from twoclocks.domain.block_lines import format_time
@@ -368,3 +369,20 @@ def test_an_empty_timeline_counts_versions_elsewhere_not_facts() -> None:
     )
     assert empty_line(1).startswith("result: empty here; 1 fact in other")
     assert empty_line(None) == "result: empty"
+
+
+def test_a_recall_naming_a_past_time_lists_what_held_then_under_its_own_head() -> None:
+    answered = ["result: rows", "- api · cache: Redis"]
+    then = ["- api · cache: Memcached (until 2026-06-01)"]
+    assert then_lines(answered, "March 2026", then, held_now=True) == [
+        *answered,
+        "held in March 2026 (the question names it), ended since (not true now):",
+        *then,
+    ]
+    assert then_lines(["result: empty"], "March 2026", then, held_now=False)[1] == (
+        "nothing holds now; held in March 2026 (the question names it), ended since (not true now):"
+    )
+    assert then_lines(answered, "March 2026", [], held_now=True)[-1].startswith(
+        "these hold now; the question names March 2026"
+    )
+    assert then_lines(answered, None, [], held_now=True) == answered

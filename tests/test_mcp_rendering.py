@@ -8,7 +8,7 @@ from typing import Any
 from twoclocks.domain.block_lines import format_time
 from twoclocks.domain.model import Kind, RetiredReason, Tier
 from twoclocks.mcp_server.rendering import fact_line, recall_text, timeline_text
-from twoclocks.service.recall_requests import RecallResult, ScoredFact
+from twoclocks.service.recall_requests import PastTime, RecallResult, ScoredFact
 from twoclocks.service.requests import Fact
 
 T0 = datetime(2026, 1, 5, tzinfo=UTC)
@@ -127,3 +127,26 @@ def test_the_lines_cost_a_fraction_of_the_rows_as_json() -> None:
     # What Claude Code would have shown its model: the rows' JSON (structured content).
     answer = RecallResult(status="rows", facts=[fact(object=f"Redis {i}") for i in range(10)])
     assert len(recall_text(answer)) * 4 < len(answer.model_dump_json())
+
+
+def test_a_recall_naming_a_past_time_names_what_held_then_apart_from_what_holds_now() -> None:
+    # "which cache did we use in March?" answered with Redis alone would read as March's.
+    march = PastTime(label="March 2026", said="in march", since=T0, until=T1)
+    then = fact(object="Memcached", invalid_at=T1, retired_reason=RetiredReason.ENDED)
+    text = recall_text(
+        RecallResult(status="rows", facts=[fact()], named_time=march, held_then=[then])
+    )
+    assert text.splitlines()[2:] == [
+        "held in March 2026 (the question names it), ended since (not true now):",
+        fact_line(then),
+    ]
+    empty = recall_text(RecallResult(status="empty", facts=[], named_time=march, held_then=[then]))
+    assert empty.splitlines()[0] == (
+        "empty now: nothing holds now; held in March 2026 (the question names it), ended since "
+        "(not true now):"
+    )
+    none = recall_text(RecallResult(status="rows", facts=[fact()], named_time=march))
+    assert none.splitlines()[2] == (
+        "these hold now; the question names March 2026, and no fact found for it held then "
+        "and ended since"
+    )

@@ -29,6 +29,7 @@ from twoclocks.cli_render import (
     remember_lines,
     retract_lines,
     revise_lines,
+    then_lines,
     timeline_line,
 )
 from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET
@@ -225,7 +226,10 @@ def recall(
         ]
     if not as_json:
         later = [fact_line(f, zone.info) for f in answer.get("starting_later") or []]
-        lines = later_lines(lines, later)
+        named = answer.get("named_time")
+        then = [fact_line(f, zone.info) for f in answer.get("held_then") or []]
+        label = named["label"] if named else None
+        lines = later_lines(then_lines(lines, label, then, bool(answer["facts"])), later)
     show(answer, as_json, lines)
 
 

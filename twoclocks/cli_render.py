@@ -17,6 +17,7 @@ import typer
 from twoclocks.domain.block_lines import format_time
 from twoclocks.domain.fact_text import history_note, triple
 from twoclocks.domain.model import RetiredReason, on_one_line
+from twoclocks.domain.named_times import held_then_head, none_held_line
 
 DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 
@@ -342,6 +343,20 @@ def later_lines(current: list[str], later: list[str]) -> list[str]:
     if not later:
         return current
     return [*current, LATER_HEAD if current else f"nothing holds now; {LATER_HEAD}", *later]
+
+
+def then_lines(lines: list[str], label: str | None, then: list[str], held_now: bool) -> list[str]:
+    """A recall's lines, then the facts that held at the time the question names.
+
+    "What warehouse did we use in March?" answered with today's warehouse alone would read
+    as March's. ``held_now``: the answer has current facts (``lines`` lists them).
+    """
+    if label is None:
+        return lines
+    if not then:
+        return [*lines, none_held_line(label)] if held_now else lines
+    head = held_then_head(label)
+    return [*lines, head if held_now else f"nothing holds now; {head}", *then]
 
 
 def line_of(fact: dict[str, Any], zone: ZoneInfo, with_place: bool = False) -> str:

@@ -204,3 +204,43 @@ async def test_recall_returns_current_facts_only_and_names_what_starts_later_bes
     assert "deploy_freeze" not in [f.predicate for f in got.facts]
     assert all(f.valid_at <= datetime(2030, 1, 1, tzinfo=UTC) for f in got.facts)
     assert [f.predicate for f in got.starting_later] == ["deploy_freeze"]
+
+
+async def test_recall_current_facts_only_and_a_past_time_named_in_words_is_named_beside_them(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Asked on 2030-01-01 "which warehouse did we use in March?": the answer is still what
+    # holds now (BigQuery), and Snowflake, which held in March 2029 and ended in November,
+    # is named beside it. Memcached, retracted (never true), is never named as March's.
+    march = datetime(2029, 3, 1, tzinfo=UTC)
+    await ew.write(
+        "data-team", "warehouse", "Snowflake", march.replace(month=1), tier=Tier.ASSERTED
+    )
+    await ew.write(
+        "data-team", "warehouse", "BigQuery", march.replace(month=11), tier=Tier.ASSERTED
+    )
+    cache = await ew.write("data-team", "cache", "Memcached", march, tier=Tier.ASSERTED)
+    await ew.write("data-team", "cache", "Redis", march.replace(month=6), tier=Tier.ASSERTED)
+    await ew.retract(cache.fact_id)
+    caller = Caller(account=account)
+
+    got = await service(store).recall(
+        caller, RecallRequest(query="which warehouse did we use in march?", k=3)
+    )
+    assert got.facts[0].object == "BigQuery"
+    assert got.named_time is not None and got.named_time.label == "March 2029"
+    assert [(f.object, f.invalid_at) for f in got.held_then] == [
+        ("Snowflake", march.replace(month=11))
+    ]
+    cache_then = RecallRequest(query="which cache did the data-team use in march?", k=3)
+    got = await service(store).recall(caller, cache_then)
+    assert got.facts[0].object == "Redis"
+    assert "Memcached" not in [f.object for f in got.held_then]
+
+    # A question naming no past time, or one read at a time it names, reads no history.
+    plain = await service(store).recall(caller, RecallRequest(query="which warehouse do we use?"))
+    assert (plain.named_time, plain.held_then) == (None, [])
+    asked_then = RecallRequest(query="which warehouse did we use in march?", as_of=march)
+    got = await service(store).recall(caller, asked_then)
+    assert [f.object for f in got.facts][:1] == ["Snowflake"]
+    assert (got.named_time, got.held_then) == (None, [])

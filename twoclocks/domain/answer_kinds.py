@@ -13,6 +13,7 @@ import re
 from enum import StrEnum
 from functools import lru_cache
 
+from twoclocks.domain.calendar_words import MONTH_STEM_PATTERN
 from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens
 from twoclocks.domain.slot_values import DECISION_WORDS, value_kind
 
@@ -81,6 +82,7 @@ _STATES_A_RULE = re.compile(
     r"^(no|don't|do not|only)\b|\b(must|never|always|not allowed|forbidden)\b"
 )
 
+
 # Verbs of a service a vendor provides: "who processes our card payments?" asks for a
 # company or product (Stripe), not a person, though it starts with "who".
 _PROVIDER_VERBS = frozenset(
@@ -105,7 +107,7 @@ _DURATION = re.compile(
 )
 _VERSIONED = re.compile(r"\d+(\.\d+)*")
 # "May" only capitalized: "may 2 people join" is no date.
-_MONTH = r"(?:(?i:jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?|May)"
+_MONTH = rf"(?:(?!(?i:may))(?i:{MONTH_STEM_PATTERN})[a-z]*\.?|May)"
 # A calendar date anywhere in a value: "2026-12-10", "March 3, 2027", "20 Dec". A freeze
 # "2026-12-18 to 2027-01-04" is a time, not the number 2026; "Jan 15" is no version.
 _DATE = re.compile(

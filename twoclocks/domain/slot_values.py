@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Literal
 
+from twoclocks.domain.calendar_words import MONTH_STEM_PATTERN
 from twoclocks.domain.text_fold import fold_value
 
 ValueKind = Literal[
@@ -47,7 +48,7 @@ _PATH = re.compile(
 _DATE = re.compile(
     r"^\d{4}-\d{2}-\d{2}([t ]\d{2}:\d{2}(:\d{2})?(\.\d+)?(z|[+-]\d{2}:?\d{2})?)?$"
     r"|^(mon|tue|wed|thu|fri|sat|sun)[a-z]*(days)?$"
-    r"|^(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}(,?\s+\d{4})?$",
+    rf"|^({MONTH_STEM_PATTERN})[a-z]*\s+\d{{1,2}}(,?\s+\d{{4}})?$",
     re.IGNORECASE,
 )
 _TIME = re.compile(r"^\d{1,2}(:\d{2}){1,2}\s*(am|pm)?(\s*[a-z]{2,5})?$|^\d{1,2}\s*(am|pm)$", re.I)

@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from twoclocks.domain.block_lines import format_time, tier_note
 from twoclocks.domain.fact_text import history_note, replaced_belief, triple
 from twoclocks.domain.model import on_one_line
+from twoclocks.domain.named_times import held_then_head, none_held_line
 from twoclocks.service.recall_requests import RecallResult, ScoredFact
 from twoclocks.service.requests import Fact
 
@@ -49,8 +50,12 @@ def recall_text(answer: RecallResult) -> str:
         f"{_count(later)} {verb} later (not true yet, say so if you use them):",
         *(fact_line(f) for f in later),
     ]
-    if answer.status == "empty" and later:
-        return "\n".join(["empty now: nothing holds now; " + scheduled[0], *scheduled[1:]])
+    then = _held_then(answer)
+    if answer.status == "empty" and (answer.held_then or later):
+        # Nothing holds now, but what held at the time asked about, or what is planned, is
+        # the answer the question wants: said after "empty now", never as a current fact.
+        rest = [*(then if answer.held_then else []), *(scheduled if later else [])]
+        return "\n".join(["empty now: nothing holds now; " + rest[0], *rest[1:]])
     if answer.status == "empty" and answer.elsewhere:
         # Not "never recorded": another project of this space may hold an answer. "May":
         # the count passes recall's relevance floor, which does not prove an answer.
@@ -62,7 +67,19 @@ def recall_text(answer: RecallResult) -> str:
     if answer.status != "rows" or not answer.facts:
         return _STATUS.get(answer.status, _STATUS["empty"])
     head = f"rows: {_count(answer.facts)}, best first (revise and retract take the id)"
-    return "\n".join([head, *(fact_line(f) for f in answer.facts), *(scheduled if later else [])])
+    return "\n".join(
+        [head, *(fact_line(f) for f in answer.facts), *then, *(scheduled if later else [])]
+    )
+
+
+def _held_then(answer: RecallResult) -> list[str]:
+    """The facts that held at the past time the question names, under their own head."""
+    named = answer.named_time
+    if named is None:
+        return []
+    if not answer.held_then:
+        return [none_held_line(named.label)]
+    return [held_then_head(named.label), *(fact_line(f) for f in answer.held_then)]
 
 
 def timeline_text(facts: Sequence[Fact], more: int, clock: str) -> str:

@@ -104,10 +104,13 @@ that time about that time; with as_of, about as_of) or include_history is given.
 status "empty" means memory has no matching fact; "unavailable" means the store could
 not answer, which is not the same as "no". Asked of the present, facts memory holds that
 start later (a freeze from the 20th) follow the answer under "start later (not true
-yet)": mention them as plans, never as what holds now. Each fact reads as one line,
-`- subject · predicate: value (since <valid_at> | <valid_at> until <invalid_at>, tier,
-why it is history, from <workspace>) id <start of fact_id>`; revise and retract take
-that id, and timeline shows when memory believed each version. Tier "inferred" is a
+yet)": mention them as plans, never as what holds now. A question naming a past time in
+words ("in March", "last year", "two weeks ago") is still answered with what holds now;
+the asked slot's facts that held then and have ended since follow under "held in <that
+time>": answer the past from them, or pass as_of to read that time whole. Each fact
+reads as one line, `- subject · predicate: value (since <valid_at> | <valid_at> until
+<invalid_at>, tier, why it is history, from <workspace>) id <start of fact_id>`; revise
+and retract take that id, and timeline shows when memory believed each version. Tier "inferred" is a
 guess, not the person's word.
 
 scope "here" (default) reads this workspace. Use scope "wide" when the person asks

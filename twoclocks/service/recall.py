@@ -24,6 +24,7 @@ from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_subjects import question_words, self_names, subject_mentions
 from twoclocks.domain.named_things import names_value
+from twoclocks.domain.named_times import NamedTime, held_then, past_time_named
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import (
     Scope,
@@ -41,6 +42,7 @@ from twoclocks.service.recall_order import YES_NO_KIN_SHARE, by_score
 from twoclocks.service.recall_requests import (
     BlockRequest,
     BlockResult,
+    PastTime,
     RecallRequest,
     RecallResult,
     ScoredFact,
@@ -148,8 +150,17 @@ class RecallService:
                 workspaces=keys,
             )
             extra = MAX_STARTING_LATER if later_too else 0
+            vector_task = asyncio.create_task(self._query_vector(req.query))
             ranked = await self._ranked(
-                caller.account, req.query, query, req.k, workspace, extra=extra
+                caller.account, req.query, query, req.k, workspace, extra, vector_task
+            )
+            named = (
+                await self._past_time(caller.account, req.query, query.now) if later_too else None
+            )
+            then = (
+                await self._held_then(caller.account, req, query, workspace, named, vector_task)
+                if named is not None
+                else []
             )
         except StoreUnavailable as exc:
             log.warning("recall unavailable: %s", exc)
@@ -183,7 +194,39 @@ class RecallService:
             facts=facts,
             starting_later=starting,
             elsewhere=elsewhere,
+            named_time=None if named is None else PastTime.of(named),
+            held_then=[
+                ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
+                for v, score in then
+            ],
         )
+
+    async def _past_time(self, account: str, text: str, now: datetime) -> NamedTime | None:
+        """The past time the question names, read in the account's own zone."""
+        if past_time_named(text, now, self.tz) is None:
+            return None  # the common case: no settings read for a question naming no time
+        return past_time_named(text, now, await self._account_zone(account) or self.tz)
+
+    async def _held_then(
+        self,
+        account: str,
+        req: RecallRequest,
+        query: FactQuery,
+        workspace: Workspace,
+        named: NamedTime,
+        vector_task: asyncio.Task[list[float] | None],
+    ) -> list[tuple[FactVersion, float]]:
+        """The facts ranked for the question that held during ``named`` and have ended.
+
+        A second read, with history, run only for a question naming a past time: the
+        answer's rows stay what holds now (DESIGN §6), and these are named beside them.
+        """
+        history = query.model_copy(update={"include_history": True, "include_later": False})
+        ranked = await self._ranked(account, req.query, history, req.k, workspace, 0, vector_task)
+        score = {v.version_id: s for v, s in ranked}
+        return [
+            (v, score[v.version_id]) for v in held_then([v for v, _ in ranked], named, query.now)
+        ]
 
     async def _found_wide(
         self,
@@ -240,11 +283,13 @@ class RecallService:
         k: int,
         workspace: Workspace,
         extra: int = 0,
+        vector_task: asyncio.Task[list[float] | None] | None = None,
     ) -> list[tuple[FactVersion, float]]:
         """The legs run at once (the query embedding in a worker thread meanwhile), then RRF.
 
         ``extra`` rows past ``k`` come back too (the legs still read for ``k``): room for
-        facts that start later, so they never take a current fact's place.
+        facts that start later, so they never take a current fact's place. ``vector_task``:
+        the question's embedding when a second read of one question shares it.
 
         Every leg asks the store for tiered rows only, so k untiered rows can never crowd
         out the answer. Legs: keyword, vector, a walk from the entities the question
@@ -255,7 +300,8 @@ class RecallService:
         query = query.model_copy(update={"tiered_only": True})
         weights = self.leg_weights
         said = question_words(text)
-        vector_task = asyncio.create_task(self._query_vector(text))
+        if vector_task is None:
+            vector_task = asyncio.create_task(self._query_vector(text))
         named_task = asyncio.create_task(self._entities_named(account, text, said))
         # One search serves the keyword leg and the former leg; neither weighted, none runs.
         text_task = (

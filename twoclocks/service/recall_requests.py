@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET
 from twoclocks.domain.errors import InvalidInput
 from twoclocks.domain.model import require_aware
+from twoclocks.domain.named_times import NamedTime
 from twoclocks.domain.scope import Scope
 from twoclocks.service.requests import Fact, Text
 
@@ -64,6 +65,20 @@ class ScoredFact(Fact):
     )
 
 
+class PastTime(BaseModel):
+    """A past time a question names in words, as recall read it (``domain.named_times``)."""
+
+    said: str = Field(description="the question's words, e.g. 'in march'")
+    label: str = Field(description="the time they name, e.g. 'March 2026'")
+    since: datetime = Field(description="its start, in the account's zone")
+    until: datetime = Field(description="its end (exclusive); now for 'the past week'")
+
+    @classmethod
+    def of(cls, named: NamedTime) -> PastTime:
+        """The wire form of a domain ``NamedTime``."""
+        return cls(said=named.said, label=named.label, since=named.start, until=named.end)
+
+
 class RecallResult(BaseModel):
     """rows, empty (a measured 'no record'), or unavailable (the store could not answer)."""
 
@@ -80,6 +95,17 @@ class RecallResult(BaseModel):
         None,
         description="when scope here finds nothing: how many facts the same question finds "
         "in the space's other workspaces (scope wide reads them); null otherwise",
+    )
+    named_time: PastTime | None = Field(
+        None,
+        description="asked of the present: the past time the question names in words ('in "
+        "March', 'last year', 'two weeks ago', an ISO date), read in the account's zone; null "
+        "when it names none. `facts` still hold now; `held_then` names what held then",
+    )
+    held_then: list[ScoredFact] = Field(
+        default_factory=list,
+        description="with named_time: up to 3 facts memory believes held during that time and "
+        "have ended since, best first; `as_of` a time within it reads that time whole",
     )
 
 

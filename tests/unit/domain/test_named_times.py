@@ -1,0 +1,91 @@
+"""A past time a question names in words (domain.named_times), read on a fixed clock."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from twoclocks.domain.model import FactVersion
+from twoclocks.domain.named_times import held_then, past_time_named
+
+NOW = datetime(2026, 12, 5, 12, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("question", "label", "start", "end"),
+    [
+        ("what warehouse did we use in march?", "March 2026", "2026-03-01", "2026-04-01"),
+        ("who owned billing last year?", "2025", "2025-01-01", "2026-01-01"),
+        ("which CI did we have back in june 2024", "June 2024", "2024-06-01", "2024-07-01"),
+        ("what did we use last december", "December 2025", "2025-12-01", "2026-01-01"),
+        ("who was on call last week?", "the week of 2026-11-23", "2026-11-23", "2026-11-30"),
+        ("what did we run two weeks ago", "the week of 2026-11-16", "2026-11-16", "2026-11-23"),
+        ("what was the port on 2026-03-15?", "2026-03-15", "2026-03-15", "2026-03-16"),
+        ("which region were we in during 2025", "2025", "2025-01-01", "2026-01-01"),
+        ("what do we use in may", "May 2026", "2026-05-01", "2026-06-01"),
+    ],
+)
+def test_recall_a_past_time_named_in_words_is_read_as_its_span(
+    question: str, label: str, start: str, end: str
+) -> None:
+    named = past_time_named(question, NOW, UTC)
+    assert named is not None
+    assert (named.label, named.start.date().isoformat(), named.end.date().isoformat()) == (
+        label,
+        start,
+        end,
+    )
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "may I merge on friday?",  # a verb, not the month
+        "what do we use in marketing?",  # a word that starts like a month
+        "which CI do we use in december?",  # the month now running is the present
+        "what do we use in 2026?",  # so is the year now running
+        "is there a freeze on 2027-01-04?",  # a time to come: starting_later's work
+        "which CI do we use?",
+    ],
+)
+def test_recall_a_question_naming_no_past_time_reads_none(question: str) -> None:
+    assert past_time_named(question, NOW, UTC) is None
+
+
+def test_recall_the_past_time_is_read_in_the_accounts_zone() -> None:
+    # 00:30 UTC on December 1st is still November 30th in New York: "in November" asks of
+    # the present there, of a past month in UTC.
+    now = datetime(2026, 12, 1, 0, 30, tzinfo=UTC)
+    assert (
+        past_time_named("who was on call in november?", now, ZoneInfo("America/New_York")) is None
+    )
+    named = past_time_named("who was on call in november?", now, UTC)
+    assert named is not None and named.start == datetime(2026, 11, 1, tzinfo=UTC)
+
+
+def version(
+    obj: str, valid: str, until: str | None, expired: bool = False, slot: str = "warehouse"
+) -> FactVersion:
+    at = datetime.fromisoformat(valid).replace(tzinfo=UTC)
+    end = datetime.fromisoformat(until).replace(tzinfo=UTC) if until else None
+    return FactVersion(
+        version_id=f"v-{obj}", fact_id=f"f-{obj}", subject="data", predicate=slot,
+        object=obj, valid_at=at, invalid_at=end, created_at=at,
+        expired_at=at + timedelta(days=1) if expired else None,
+    )  # fmt: skip
+
+
+def test_recall_held_then_names_believed_facts_of_the_asked_slot_that_ended_since() -> None:
+    march = past_time_named("in march", NOW, UTC)
+    assert march is not None
+    ranked = [
+        version("BigQuery", "2026-11-01", None),  # holds now: the answer itself
+        version("Airflow", "2025-01-01", "2026-09-15", slot="orchestrator"),  # not asked
+        version("Snowflake", "2025-06-01", "2026-11-01"),  # held in March, ended since
+        version("Redshift", "2024-01-01", "2025-06-01"),  # ended before March
+        version("Druid", "2026-04-01", "2026-05-01"),  # began after March
+        version("Presto", "2025-01-01", "2026-11-01", expired=True),  # corrected away
+    ]
+    assert [v.object for v in held_then(ranked, march, NOW)] == ["Snowflake"]

@@ -1,0 +1,231 @@
+"""A past time a question names in words, and the facts that held then and hold no more.
+
+Recall answers what holds now unless ``as_of`` says otherwise (DESIGN §6), so "what
+warehouse did we use in March?" gets today's warehouse. Said by a person at the CLI, that
+answer misleads unless recall also names what held in March and has changed since. This
+module reads the time ("in March", "last year", "two weeks ago", "on 2026-03-15") and
+picks those facts; the answer's rows stay the current ones.
+
+Worked example (now 2026-12-05, account zone UTC): "what warehouse did we use in march?"
+names March 2026, [2026-03-01, 2026-04-01). Snowflake, valid [2025-06-01, 2026-11-01),
+held then and has ended: it is named beside the answer (BigQuery, since 2026-11-01).
+A Snowflake corrected away is not (memory no longer believes it ever held), and a value
+valid all year and still current is the answer itself.
+
+Only unambiguous times count: a month after "in", "during", "back in" or before a year
+("March 2025"); a year after "in" or "during"; "last week / month / year"; "the past
+week / month / year"; "yesterday"; "N days / weeks / months / years ago"; an ISO date.
+A time that has not begun is left to ``starting_later``; the month or year now running
+("in December", asked on the 5th) asks of the present. Pure: the clock is passed in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, datetime, timedelta, tzinfo
+
+from twoclocks.domain.calendar_words import MONTH_STEM_PATTERN, month_name, month_number
+from twoclocks.domain.model import FactVersion
+
+MAX_HELD_THEN = 3
+"""Facts at most named as holding then: a question asks about one slot, rarely more."""
+
+
+@dataclass(frozen=True)
+class NamedTime:
+    """A past span a question names: its words, a label, and [start, end) in world time."""
+
+    said: str
+    label: str
+    start: datetime
+    end: datetime
+
+
+_MONTH_WORD = rf"(?:{MONTH_STEM_PATTERN})[a-z]*\.?"
+_MONTH = re.compile(
+    rf"\b(?:(?:back\s+)?in|during|throughout)\s+(?:the\s+month\s+of\s+)?(?P<last>last\s+)?"
+    rf"(?P<month>{_MONTH_WORD})(?:\s+(?P<year>(?:19|20)\d\d))?\b"
+    rf"|\b(?P<last_alone>last)\s+(?P<month_after_last>{_MONTH_WORD})(?!\s+\d)"
+    rf"|\b(?P<month_of_year>{_MONTH_WORD})\s+(?P<year_alone>(?:19|20)\d\d)\b",
+    re.IGNORECASE,
+)
+_YEAR = re.compile(r"\b(?:(?:back\s+)?in|during|throughout)\s+(?P<year>(?:19|20)\d\d)\b", re.I)
+_LAST = re.compile(r"\blast\s+(?P<unit>week|month|year)\b", re.IGNORECASE)
+_PAST = re.compile(r"\b(?:the\s+)?(?:past|last)\s+(?P<unit>week|month|year)\b", re.IGNORECASE)
+_NUMBERS = {
+    "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+    "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
+}  # fmt: skip
+_AGO = re.compile(
+    rf"\b(?P<n>\d{{1,3}}|{'|'.join(_NUMBERS)})\s+(?P<unit>day|week|month|year)s?\s+ago\b",
+    re.IGNORECASE,
+)
+_ISO_DAY = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
+_YESTERDAY = re.compile(r"\byesterday\b", re.IGNORECASE)
+
+
+def past_time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
+    """The past span the question names, in the account's zone ``tz``; None if it names none.
+
+    >>> from datetime import UTC
+    >>> now = datetime(2026, 12, 5, 12, tzinfo=UTC)
+    >>> past_time_named("what warehouse did we use in march?", now, UTC).label
+    'March 2026'
+    >>> past_time_named("who owned billing last year?", now, UTC).label
+    '2025'
+    >>> past_time_named("which CI do we use in december?", now, UTC) is None
+    True
+    >>> past_time_named("may I merge on friday?", now, UTC) is None
+    True
+    """
+    today = now.astimezone(tz).date()
+    for read in (_iso_day, _ago, _yesterday, _the_past, _last, _month, _year):
+        found = read(question, today)
+        if found is None:
+            continue
+        said, label, first, after = found
+        start = _midnight(first, tz)
+        # "The past week" runs up to now; a calendar span that has not ended is the present.
+        end = now if after is None else _midnight(after, tz)
+        if start >= now or (after is not None and end > now):
+            return None
+        return NamedTime(said=said, label=label, start=start, end=end)
+    return None
+
+
+def held_then(ranked: Sequence[FactVersion], named: NamedTime, now: datetime) -> list[FactVersion]:
+    """Of ``ranked`` (best first), the slot it ranks first: its facts of ``named`` ended since.
+
+    The slot of the best row, current or not, is the one the question asks about: "which
+    language did we use in March?" is not asked of the orchestrator that changed in
+    September, however close it ranks in a store of three facts. Believed: not corrected
+    or retracted (``expired_at`` unset), so a row says what memory holds now about then. A
+    fact still valid now is the answer itself, never named twice.
+    """
+    if not ranked:
+        return []
+    asked = ranked[0].slot
+    found = [
+        v for v in ranked
+        if v.slot == asked and v.expired_at is None
+        and v.invalid_at is not None and v.invalid_at <= now
+        and v.valid_at < named.end and v.invalid_at > named.start
+    ]  # fmt: skip
+    return found[:MAX_HELD_THEN]
+
+
+def held_then_head(label: str) -> str:
+    """The line above the facts that held at the named time (``NamedTime.label``)."""
+    return f"held in {label} (the question names it), ended since (not true now):"
+
+
+def none_held_line(label: str) -> str:
+    """Said when the question names a past time and no fact found for it ended since."""
+    return (
+        f"these hold now; the question names {label}, and no fact found for it held then "
+        "and ended since"
+    )
+
+
+_Span = tuple[str, str, date, date | None]
+"""What a reader found: the words, a label, the first day, the day after (None: up to now)."""
+
+
+def _iso_day(question: str, today: date) -> _Span | None:
+    match = _ISO_DAY.search(question)
+    if match is None:
+        return None
+    try:
+        day = date(int(match["y"]), int(match["m"]), int(match["d"]))
+    except ValueError:
+        return None
+    return match[0], day.isoformat(), day, day + timedelta(days=1)
+
+
+def _yesterday(question: str, today: date) -> _Span | None:
+    match = _YESTERDAY.search(question)
+    if match is None:
+        return None
+    day = today - timedelta(days=1)
+    return match[0], f"yesterday ({day.isoformat()})", day, today
+
+
+def _ago(question: str, today: date) -> _Span | None:
+    match = _AGO.search(question)
+    if match is None:
+        return None
+    word = match["n"].lower()
+    n = _NUMBERS[word] if word in _NUMBERS else int(word)
+    return _calendar_span(match[0], match["unit"].lower(), today, n)
+
+
+def _last(question: str, today: date) -> _Span | None:
+    match = _LAST.search(question)
+    # "the last week" is the past seven days (``_the_past``), "last week" the calendar one.
+    if match is None or question[: match.start()].lower().rstrip().endswith("the"):
+        return None
+    return _calendar_span(match[0], match["unit"].lower(), today, 1)
+
+
+def _the_past(question: str, today: date) -> _Span | None:
+    match = _PAST.search(question)
+    if match is None or not match[0].lower().startswith(("the", "past")):
+        return None
+    unit = match["unit"].lower()
+    days = {"week": 7, "month": 30, "year": 365}[unit]
+    return match[0], f"the past {unit}", today - timedelta(days=days), None
+
+
+def _month(question: str, today: date) -> _Span | None:
+    for match in _MONTH.finditer(question):
+        word = match["month"] or match["month_after_last"] or match["month_of_year"]
+        number = month_number(word)
+        if number is None:
+            continue
+        year_said = match["year"] or match["year_alone"]
+        if year_said:
+            year = int(year_said)
+        elif match["last"] or match["last_alone"]:
+            # "last March": the latest March that is over ("last December", in December,
+            # is a year ago).
+            year = today.year if number < today.month else today.year - 1
+        else:
+            # The latest one begun: the month now running is the present (not a past time).
+            year = today.year if number <= today.month else today.year - 1
+        first = date(year, number, 1)
+        return match[0], f"{month_name(number)} {year}", first, _next_month(first)
+    return None
+
+
+def _year(question: str, today: date) -> _Span | None:
+    match = _YEAR.search(question)
+    if match is None:
+        return None
+    year = int(match["year"])
+    return match[0], str(year), date(year, 1, 1), date(year + 1, 1, 1)
+
+
+def _calendar_span(said: str, unit: str, today: date, back: int) -> _Span:
+    """The calendar day, week (from Monday), month or year ``back`` of them before today's."""
+    if unit == "day":
+        day = today - timedelta(days=back)
+        return said, day.isoformat(), day, day + timedelta(days=1)
+    if unit == "week":
+        monday = today - timedelta(days=today.weekday() + 7 * back)
+        return said, f"the week of {monday.isoformat()}", monday, monday + timedelta(days=7)
+    if unit == "month":
+        index = today.year * 12 + today.month - 1 - back
+        first = date(index // 12, index % 12 + 1, 1)
+        return said, f"{month_name(first.month)} {first.year}", first, _next_month(first)
+    year = today.year - back
+    return said, str(year), date(year, 1, 1), date(year + 1, 1, 1)
+
+
+def _midnight(day: date, tz: tzinfo) -> datetime:
+    return datetime(day.year, day.month, day.day, tzinfo=tz)
+
+
+def _next_month(first: date) -> date:
+    return date(first.year + first.month // 12, first.month % 12 + 1, 1)
