@@ -83,6 +83,15 @@ _STATES_A_RULE = re.compile(
 )
 
 
+def states_a_rule(value: str) -> bool:
+    """Whether a value's words state a rule ("never merge on Friday", "no headings").
+
+    >>> states_a_rule("Never merge on Friday"), states_a_rule("09:30")
+    (True, False)
+    """
+    return _STATES_A_RULE.search(value.lower()) is not None
+
+
 # Verbs of a service a vendor provides: "who processes our card payments?" asks for a
 # company or product (Stripe), not a person, though it starts with "who".
 _PROVIDER_VERBS = frozenset(

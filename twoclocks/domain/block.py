@@ -19,7 +19,8 @@ shown in Europe/Istanbul)::
 Rules:
 
 * a row with no tier is never rendered; a ``rule`` the person asserted is quoted
-  verbatim under "Rules you set"; an inferred line is marked as a guess;
+  verbatim under "Rules you set" (with its subject and slot when the value alone states
+  no rule: ``rule_line``); an inferred line is marked as a guess;
 * another workspace's value of a slot that holds a value here is left out (``held_here``),
   and so is its recent change; a fact of another workspace says ``from`` which;
 * facts of this workspace come first, then unplaced ones, then the rest; inside each
@@ -57,6 +58,7 @@ from twoclocks.domain.block_lines import (
     fact_line,
     format_time,
     one_line,
+    rule_line,
     slot_label,
     tier_note,
 )
@@ -339,7 +341,7 @@ def _sections(
         return any(v.slot == old.slot and is_restatement(v.object, old.object) for v in current)
 
     return {
-        "rule": [_Line(f"- {one_line(v.object)}") for v in rules],
+        "rule": [_Line(rule_line(v)) for v in rules],
         "fact": _fact_lines(
             [v for v in current if v.version_id not in rule_ids], shown, tz, workspace_keys
         ),

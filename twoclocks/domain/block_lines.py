@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, tzinfo
 
+from twoclocks.domain.answer_kinds import states_a_rule
 from twoclocks.domain.model import FactVersion, Tier, on_one_line
 from twoclocks.domain.slot_names import humanize_predicate
 from twoclocks.domain.slot_verdict import name_used
@@ -50,6 +51,26 @@ def slot_label(v: FactVersion) -> str:
     used = name_used(v.predicate, v.written_as)
     label = one_line(humanize_predicate(v.predicate))
     return f"{label} (written as {one_line(used)})" if used else label
+
+
+RULE_WORDS_ALONE = 3
+"""Words from which a rule's value reads as a rule on its own ("squash before merging");
+two do when they state one ("no headings")."""
+
+
+def rule_line(v: FactVersion) -> str:
+    """A rule the person set, in their words: alone when they say a rule, else with its slot.
+
+    "never merge on Friday" and "no headings" say the rule by themselves, so they are
+    quoted alone. "09:30" (or "never") written as a rule under ``standup_time``
+    (``force_push``) would read as "- 09:30", a rule about nothing, so it keeps its subject
+    and slot, as a fact's line does: "- team · standup time: 09:30".
+    """
+    value = one_line(v.object)
+    words = len(value.split())
+    if words >= RULE_WORDS_ALONE or (words > 1 and states_a_rule(value)):
+        return f"- {value}"
+    return f"- {one_line(v.subject)} · {slot_label(v)}: {value}"
 
 
 def tier_note(tier: Tier | None) -> str:
