@@ -407,6 +407,10 @@ async def test_recall_and_remember_take_the_apis_flags(served: Served) -> None:
         "recall", "deploy prod", "--as-believed", "2020-01-01", "--as-of", "2020-01-01"
     )
     assert "result: empty" in past
+    # "-k 3" as people type it (pytest's habit) works as "--k 3".
+    await served.ok("remember", "api", "port", "8080", "--tier", "asserted")
+    one = (await served.ok("recall", "port", "-k", "1")).splitlines()
+    assert one[0] == "result: rows" and len(one) == 2 and "api · port: 8080" in one[1]
 
 
 def test_every_option_and_argument_of_every_command_has_help_text() -> None:

@@ -190,7 +190,9 @@ def remember(
 
 def recall(
     query: Annotated[str, typer.Argument(help="What to look for, in words")],
-    k: Annotated[int, typer.Option(min=1, max=200, help="How many facts at most")] = 10,
+    k: Annotated[
+        int, typer.Option("-k", "--k", min=1, max=200, help="How many facts at most")
+    ] = 10,
     as_of: Annotated[str | None, typer.Option(help=f"What was true then: {WHEN_HELP}")] = None,
     as_believed: Annotated[
         str | None, typer.Option(help=f"What the store held then: {WHEN_HELP}")
