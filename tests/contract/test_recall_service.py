@@ -237,6 +237,14 @@ async def test_recall_current_facts_only_and_a_past_time_named_in_words_is_named
     assert got.facts[0].object == "Redis"
     assert "Memcached" not in [f.object for f in got.held_then]
 
+    # A slot changed often ranks its newer versions first; the old one is still found.
+    for version, since in (("Node 20", 2), ("Node 22", 10), ("Node 24", 12)):
+        at = march.replace(month=since)
+        await ew.write("data-team", "node_version", version, at, tier=Tier.ASSERTED)
+    ask = RecallRequest(query="which node version did data-team run in september?", k=1)
+    got = await service(store).recall(caller, ask)
+    assert [f.object for f in got.held_then] == ["Node 20"]
+
     # A question naming no past time, or one read at a time it names, reads no history.
     plain = await service(store).recall(caller, RecallRequest(query="which warehouse do we use?"))
     assert (plain.named_time, plain.held_then) == (None, [])

@@ -30,7 +30,7 @@ from twoclocks.domain.calendar_words import MONTH_STEM_PATTERN, month_name, mont
 from twoclocks.domain.model import FactVersion
 
 MAX_HELD_THEN = 3
-"""Facts at most named as holding then: a question asks about one slot, rarely more."""
+"""Values at most named as holding then: one slot rarely changes more often in a span."""
 
 
 @dataclass(frozen=True)
@@ -95,24 +95,21 @@ def past_time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | Non
     return None
 
 
-def held_then(ranked: Sequence[FactVersion], named: NamedTime, now: datetime) -> list[FactVersion]:
-    """Of ``ranked`` (best first), the slot it ranks first: its facts of ``named`` ended since.
+def held_then(
+    versions: Sequence[FactVersion], named: NamedTime, now: datetime
+) -> list[FactVersion]:
+    """Of one slot's ``versions``, the believed ones valid during ``named`` that ended by now.
 
-    The slot of the best row, current or not, is the one the question asks about: "which
-    language did we use in March?" is not asked of the orchestrator that changed in
-    September, however close it ranks in a store of three facts. Believed: not corrected
-    or retracted (``expired_at`` unset), so a row says what memory holds now about then. A
-    fact still valid now is the answer itself, never named twice.
+    Believed: not corrected or retracted (``expired_at`` unset), so a row says what memory
+    holds now about then. A fact still valid now is the answer itself, never named twice.
+    In the order they began, at most ``MAX_HELD_THEN``.
     """
-    if not ranked:
-        return []
-    asked = ranked[0].slot
     found = [
-        v for v in ranked
-        if v.slot == asked and v.expired_at is None
-        and v.invalid_at is not None and v.invalid_at <= now
+        v for v in versions
+        if v.expired_at is None and v.invalid_at is not None and v.invalid_at <= now
         and v.valid_at < named.end and v.invalid_at > named.start
     ]  # fmt: skip
+    found.sort(key=lambda v: (v.valid_at, v.version_id))
     return found[:MAX_HELD_THEN]
 
 

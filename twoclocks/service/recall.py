@@ -216,17 +216,21 @@ class RecallService:
         named: NamedTime,
         vector_task: asyncio.Task[list[float] | None],
     ) -> list[tuple[FactVersion, float]]:
-        """The facts ranked for the question that held during ``named`` and have ended.
+        """The asked slot's facts that held during ``named`` and have ended since.
 
-        A second read, with history, run only for a question naming a past time: the
-        answer's rows stay what holds now (DESIGN §6), and these are named beside them.
+        Run only for a question naming a past time: the answer's rows stay what holds now
+        (DESIGN §6), and these are named beside them. A read with history ranks the slot
+        the question asks about first; that slot's versions are then read whole, since a
+        slot changed often (node 20, 22, 24) ranks its own old versions past any k.
         """
         history = query.model_copy(update={"include_history": True, "include_later": False})
-        ranked = await self._ranked(account, req.query, history, req.k, workspace, 0, vector_task)
-        score = {v.version_id: s for v, s in ranked}
-        return [
-            (v, score[v.version_id]) for v in held_then([v for v, _ in ranked], named, query.now)
-        ]
+        ranked = await self._ranked(account, req.query, history, 1, workspace, 0, vector_task)
+        if not ranked:
+            return []
+        top, score = ranked[0]
+        slot = history.model_copy(update={"subject": top.subject, "predicate": top.predicate})
+        versions = await self.store.query(account, slot)
+        return [(v, score) for v in held_then(versions, named, query.now)]
 
     async def _found_wide(
         self,

@@ -65,27 +65,30 @@ def test_recall_the_past_time_is_read_in_the_accounts_zone() -> None:
     assert named is not None and named.start == datetime(2026, 11, 1, tzinfo=UTC)
 
 
-def version(
-    obj: str, valid: str, until: str | None, expired: bool = False, slot: str = "warehouse"
-) -> FactVersion:
+def version(obj: str, valid: str, until: str | None, expired: bool = False) -> FactVersion:
     at = datetime.fromisoformat(valid).replace(tzinfo=UTC)
     end = datetime.fromisoformat(until).replace(tzinfo=UTC) if until else None
     return FactVersion(
-        version_id=f"v-{obj}", fact_id=f"f-{obj}", subject="data", predicate=slot,
+        version_id=f"v-{obj}", fact_id=f"f-{obj}", subject="data", predicate="warehouse",
         object=obj, valid_at=at, invalid_at=end, created_at=at,
         expired_at=at + timedelta(days=1) if expired else None,
     )  # fmt: skip
 
 
-def test_recall_held_then_names_believed_facts_of_the_asked_slot_that_ended_since() -> None:
+def test_recall_held_then_names_the_slots_believed_facts_of_that_time_that_ended_since() -> None:
     march = past_time_named("in march", NOW, UTC)
     assert march is not None
     ranked = [
         version("BigQuery", "2026-11-01", None),  # holds now: the answer itself
-        version("Airflow", "2025-01-01", "2026-09-15", slot="orchestrator"),  # not asked
         version("Snowflake", "2025-06-01", "2026-11-01"),  # held in March, ended since
         version("Redshift", "2024-01-01", "2025-06-01"),  # ended before March
         version("Druid", "2026-04-01", "2026-05-01"),  # began after March
         version("Presto", "2025-01-01", "2026-11-01", expired=True),  # corrected away
     ]
     assert [v.object for v in held_then(ranked, march, NOW)] == ["Snowflake"]
+    # Changed within the span: each value it held, in the order they began.
+    changed = [
+        version("Druid", "2026-03-20", "2026-05-01"),
+        version("Snowflake", "2025-06-01", "2026-03-20"),
+    ]
+    assert [v.object for v in held_then(changed, march, NOW)] == ["Snowflake", "Druid"]
