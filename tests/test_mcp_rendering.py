@@ -150,3 +150,12 @@ def test_a_recall_naming_a_past_time_names_what_held_then_apart_from_what_holds_
         "these hold now; the question names March 2026, and no fact found for it held then "
         "and ended since"
     )
+
+
+def test_rows_none_of_which_is_about_the_thing_named_say_other_projects_hold_it() -> None:
+    # "who owns checkout-api?" asked in the storefront: its owner is a row, not the answer.
+    text = recall_text(RecallResult(status="rows", facts=[fact()], elsewhere=2))
+    assert text.splitlines()[2] == (
+        "none of these is about what the question names; 2 facts about it are in other "
+        'projects of this space: call recall again with scope "wide" to read them'
+    )

@@ -24,6 +24,7 @@ from twoclocks.cli_render import (
     facts_lines,
     later_lines,
     line_of,
+    missed_line,
     parse_when,
     placed,
     remember_lines,
@@ -216,9 +217,10 @@ def recall(
     }
     answer = call("POST", "/v1/recall", {k: v for k, v in body.items() if v is not None})
     lines = [f"result: {answer['status']}"]
-    if elsewhere := answer.get("elsewhere"):
-        where = "other projects of this space"
-        lines = [empty_line(elsewhere, where=where, how="add --scope wide to read them")]
+    elsewhere = answer.get("elsewhere")
+    where, how = "other projects of this space", "add --scope wide to read them"
+    if elsewhere and not answer["facts"]:
+        lines = [empty_line(elsewhere, where=where, how=how)]
     if answer["facts"] and not as_json:
         # A row from another project says which, so it is never read as this one's.
         lines += [
@@ -226,6 +228,8 @@ def recall(
             + (f"  [elsewhere: {on_one_line(f['workspace'])}]" if f.get("elsewhere") else "")
             for f in answer["facts"]
         ]
+    if elsewhere and answer["facts"] and not as_json:
+        lines.append(missed_line(elsewhere, where=where, how=how))
     if not as_json:
         later = [fact_line(f, zone.info) for f in answer.get("starting_later") or []]
         named = answer.get("named_time")

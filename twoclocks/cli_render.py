@@ -322,6 +322,12 @@ def empty_line(
     return f"result: empty here; {elsewhere} {rows} in {where} ({how})"
 
 
+def missed_line(elsewhere: int, where: str, how: str) -> str:
+    """Said under rows none of which is about what the question names, when ``where`` is."""
+    rows = "fact about it is" if elsewhere == 1 else "facts about it are"
+    return f"none of these is about what the question names; {elsewhere} {rows} in {where} ({how})"
+
+
 def placed(line: str, fact: dict[str, Any]) -> str:
     """A row of a read across every workspace, with the workspace it lives in.
 

@@ -285,6 +285,22 @@ async def test_an_empty_recall_here_says_how_many_facts_wide_would_find(walled: 
     assert none.json()["elsewhere"] is None
 
 
+async def test_rows_here_about_another_thing_than_the_one_named_say_wide_has_it(
+    walled: World,
+) -> None:
+    # Asked in billing about ingest: billing's own kafka consumer is a row, no "empty", and
+    # a model would read it as ingest's. The answer counts ingest's facts in A.
+    ask = {"query": "which kafka consumer does ingest use?", "k": 5, "cwd": str(walled.b)}
+    here = (await walled.http.post("/v1/recall", json=ask)).json()
+    assert here["status"] == "rows" and {f["subject"] for f in here["facts"]} == {"billing"}
+    assert here["elsewhere"] >= 1
+    # A row about the thing named, or scope wide, needs no count.
+    own = {**ask, "query": "which kafka consumer does billing use?"}
+    assert (await walled.http.post("/v1/recall", json=own)).json()["elsewhere"] is None
+    wide = (await walled.http.post("/v1/recall", json={**ask, "scope": "wide"})).json()
+    assert "ingest" in {f["subject"] for f in wide["facts"]} and wide["elsewhere"] is None
+
+
 async def test_both_clocks_apply_across_projects(walled: World) -> None:
     await walled.project_fact(walled.a, "ingest", "queue", "RabbitMQ", valid_at=T1)
     await walled.project_fact(walled.a, "ingest", "queue", "Kafka topics", valid_at=T2)

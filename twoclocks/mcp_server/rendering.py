@@ -67,8 +67,17 @@ def recall_text(answer: RecallResult) -> str:
     if answer.status != "rows" or not answer.facts:
         return _STATUS.get(answer.status, _STATUS["empty"])
     head = f"rows: {_count(answer.facts)}, best first (revise and retract take the id)"
+    missed = []
+    if answer.elsewhere:
+        # The rows are this workspace's, about something else: a model would read the
+        # storefront's owner as the owner of the service the question names.
+        missed = [
+            f"none of these is about what the question names; {_count_of(answer.elsewhere)}"
+            f" about it {'is' if answer.elsewhere == 1 else 'are'} in other projects of this"
+            ' space: call recall again with scope "wide" to read them'
+        ]
     return "\n".join(
-        [head, *(fact_line(f) for f in answer.facts), *then, *(scheduled if later else [])]
+        [head, *(fact_line(f) for f in answer.facts), *missed, *then, *(scheduled if later else [])]
     )
 
 

@@ -15,15 +15,13 @@ import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, tzinfo
-from typing import NamedTuple
 
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.answer_kinds import asks_yes_or_no
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import FactVersion
-from twoclocks.domain.named_subjects import question_words, self_names, subject_mentions
-from twoclocks.domain.named_things import names_value
+from twoclocks.domain.named_subjects import question_words
 from twoclocks.domain.named_times import NamedTime, held_then, past_time_named
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import (
@@ -32,12 +30,19 @@ from twoclocks.domain.scope import (
     keys_in_scope,
     readable_spaces,
 )
-from twoclocks.domain.temporal import is_visible
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.accounts import zone_of
+from twoclocks.service.former_values import current_of_former, text_search
+from twoclocks.service.named_entities import (
+    Named,
+    entities_named,
+    named_and_missed,
+    names_of,
+    workspace_entities,
+)
 from twoclocks.service.recall_order import YES_NO_KIN_SHARE, by_score
 from twoclocks.service.recall_requests import (
     BlockRequest,
@@ -77,10 +82,6 @@ most used ones; an account rarely has more, and a name not warmed is encoded onc
 MAX_STARTING_LATER = 3
 """Facts that start later a recall names beside its answer, best first (those ranked
 among the k best): a question asks about one plan, rarely more."""
-
-MAX_FORMER_SLOTS = 3
-"""Slots whose former value a question names that the ``former`` leg reads (one store
-query each): a question names one or two products."""
 
 DEFAULT_LEG_WEIGHTS: Mapping[str, float] = {
     "keyword": 0.5,
@@ -151,8 +152,12 @@ class RecallService:
             )
             extra = MAX_STARTING_LATER if later_too else 0
             vector_task = asyncio.create_task(self._query_vector(req.query))
+            said = question_words(req.query)
+            named_task = asyncio.create_task(
+                entities_named(self.store, caller.account, req.query, said)
+            )
             ranked = await self._ranked(
-                caller.account, req.query, query, req.k, workspace, extra, vector_task
+                caller.account, req.query, query, req.k, workspace, extra, vector_task, named_task
             )
             named = (
                 await self._past_time(caller.account, req.query, query.now) if later_too else None
@@ -187,8 +192,12 @@ class RecallService:
             for v, score in later[:MAX_STARTING_LATER]
         ]
         elsewhere = None
-        if not facts and not starting and req.scope is Scope.HERE:
+        if req.scope is Scope.HERE and not facts and not starting:
             elsewhere = await self._found_wide(caller.account, req, query, workspace, keys)
+        elif req.scope is Scope.HERE and (missed := await named_and_missed(named_task, facts)):
+            elsewhere = await self._found_wide(
+                caller.account, req, query, workspace, keys, about=missed
+            )
         return RecallResult(
             status="rows" if facts else "empty",
             facts=facts,
@@ -239,12 +248,15 @@ class RecallService:
         query: FactQuery,
         workspace: Workspace,
         keys: tuple[str, ...],
+        about: frozenset[str] | None = None,
     ) -> int | None:
         """How many facts the question finds in the space's other workspaces, or None.
 
-        Asked only when ``here`` found nothing: a session in a new checkout asking about
-        a service another project holds learns that ``wide`` would answer, instead of a
-        bare "empty" it would take for "never recorded". The same relevance floor applies.
+        Asked when ``here`` found nothing: a session in a new checkout asking about a
+        service another project holds learns that ``wide`` would answer, instead of a bare
+        "empty" it would take for "never recorded". The same relevance floor applies.
+        Asked too when ``here`` has rows but none about the thing the question names
+        (``about``, folded): then only the rows about it count.
         """
         try:
             wide = await self._keys(account, workspace, readable_spaces(workspace, Scope.WIDE))
@@ -256,7 +268,15 @@ class RecallService:
         except StoreUnavailable:
             return None
         # The wide read holds this workspace's keys too: count only the others' rows.
-        return sum(1 for v, _ in found[: req.k] if v.workspace not in (None, *keys)) or None
+        return (
+            sum(
+                1
+                for v, _ in found[: req.k]
+                if v.workspace not in (None, *keys)
+                and (about is None or v.subject.casefold() in about or v.object.casefold() in about)
+            )
+            or None
+        )
 
     async def warm(self, account: str) -> int:
         """Encode the account's slot names and every gloss recall scores, before any question.
@@ -288,12 +308,14 @@ class RecallService:
         workspace: Workspace,
         extra: int = 0,
         vector_task: asyncio.Task[list[float] | None] | None = None,
+        named_task: asyncio.Task[Named] | None = None,
     ) -> list[tuple[FactVersion, float]]:
         """The legs run at once (the query embedding in a worker thread meanwhile), then RRF.
 
         ``extra`` rows past ``k`` come back too (the legs still read for ``k``): room for
         facts that start later, so they never take a current fact's place. ``vector_task``:
-        the question's embedding when a second read of one question shares it.
+        the question's embedding when a second read of one question shares it;
+        ``named_task`` likewise, the entities it names.
 
         Every leg asks the store for tiered rows only, so k untiered rows can never crowd
         out the answer. Legs: keyword, vector, a walk from the entities the question
@@ -306,10 +328,11 @@ class RecallService:
         said = question_words(text)
         if vector_task is None:
             vector_task = asyncio.create_task(self._query_vector(text))
-        named_task = asyncio.create_task(self._entities_named(account, text, said))
+        if named_task is None:
+            named_task = asyncio.create_task(entities_named(self.store, account, text, said))
         # One search serves the keyword leg and the former leg; neither weighted, none runs.
         text_task = (
-            asyncio.create_task(self._text_search(account, text, query, pool))
+            asyncio.create_task(text_search(self.store, account, text, query, pool))
             if weights["keyword"] > 0 or weights["former"] > 0
             else None
         )
@@ -323,7 +346,7 @@ class RecallService:
         async def former_leg() -> list[FactVersion]:
             assert text_task is not None
             _shown, closed = await text_task
-            return await self._current_of_former(account, text, closed, query)
+            return await current_of_former(self.store, account, text, closed, query)
 
         async def vector_leg() -> list[FactVersion]:
             vector = await vector_task
@@ -336,12 +359,12 @@ class RecallService:
         runs: dict[str, Callable[[], Awaitable[list[FactVersion]]]] = {
             "keyword": keyword_leg,
             "vector": vector_leg,
-            "entity_walk": lambda: self._walk(account, _names(named_task), query, pool),
+            "entity_walk": lambda: self._walk(account, names_of(named_task), query, pool),
             # One hop only: the workspace's own facts. Further out, a walk from the
             # workspace reaches every service that shares a value with it (the CI product,
             # the cloud) and would vote for them as loudly as for the workspace's own.
             "workspace_walk": lambda: self._walk(
-                account, self._workspace_entities(account, workspace), query, pool, depth=1
+                account, workspace_entities(self.store, account, workspace), query, pool, depth=1
             ),
             "former": former_leg,
         }
@@ -407,68 +430,6 @@ class RecallService:
             log.warning("recall without the vector leg, the query embedding failed: %s", exc)
             return None
 
-    async def _text_search(
-        self, account: str, text: str, query: FactQuery, pool: int
-    ) -> tuple[list[FactVersion], list[FactVersion]]:
-        """The keyword leg's rows, and the closed versions the same search found.
-
-        One search with history serves both: the rows the read would show rank as the
-        keyword leg; the others are former values the ``former`` leg may follow.
-        """
-        if query.include_history:  # every version is shown: none is "former"
-            return await self.store.search_text(account, text, query, pool), []
-        # The same limit: closed rows take a few places from the keyword leg, which
-        # counts little in the fusion, instead of making the slowest leg read twice as many.
-        rows = await self.store.search_text(
-            account, text, query.model_copy(update={"include_history": True}), pool
-        )
-        shown = [
-            v
-            for v in rows
-            if is_visible(
-                v, query.now, query.as_of, query.as_believed, include_later=query.include_later
-            )
-        ]
-        held = {v.version_id for v in shown}
-        return shown, [v for v in rows if v.version_id not in held]
-
-    async def _current_of_former(
-        self,
-        account: str,
-        text: str,
-        closed: list[FactVersion],
-        query: FactQuery,
-    ) -> list[FactVersion]:
-        """What holds now in the slots whose earlier value the question names.
-
-        "Is the docs site still on Jekyll?": Jekyll was closed, Docusaurus replaced it,
-        and Docusaurus answers.
-        """
-        slots = list(dict.fromkeys(v.slot for v in closed if names_value(text, v.object)))
-        out: list[FactVersion] = []
-        for subject, predicate in slots[:MAX_FORMER_SLOTS]:
-            out += await self.store.query(
-                account, query.model_copy(update={"subject": subject, "predicate": predicate})
-            )
-        return out
-
-    async def _entities_named(self, account: str, text: str, said: frozenset[str]) -> Named:
-        """Entities the question names by a word of their own, not by a word all share.
-
-        The store matches half a name: "the ingestion service" finds ``auth-service``
-        through "service", and a walk from there would vote for auth-service's facts.
-        """
-        found = await self.store.entities_named(account, text, 10)
-        mentions = subject_mentions(said, found)
-        named = [name for name in found if mentions[name] >= 0.5]
-        if not named and (selves := self_names(said)):
-            # "What am I working on?" names nothing but the person: "I" and "we" are no
-            # words of a name, so their entities are found by the names memory gives them.
-            # Beside a named thing ("who do I ping about billing?") the thing leads.
-            found = await self.store.entities_named(account, " ".join(sorted(selves)), 10)
-            return Named([name for name in found if name.lower() in selves], by_self=True)
-        return Named(named)
-
     async def _walk(
         self,
         account: str,
@@ -482,14 +443,6 @@ class RecallService:
         if not found:
             return []
         return await self.store.traverse(account, found, query, depth, k)
-
-    async def _workspace_entities(self, account: str, workspace: Workspace) -> list[str]:
-        """Entities named exactly (ignoring case) like the workspace's repo or project."""
-        out: list[str] = []
-        for name in workspace.names:
-            candidates = await self.store.entities_named(account, name, 5)
-            out += [c for c in candidates if c.lower() == name.lower() and c not in out]
-        return out
 
     async def block(self, caller: Caller, req: BlockRequest) -> BlockResult:
         """The [[CM-MEM]] block: this workspace first, then unplaced, newest first, capped."""
@@ -511,16 +464,3 @@ class RecallService:
             return None
         zone = (await self.settings_of(account)).timezone
         return zone_of(zone) if zone else None
-
-
-class Named(NamedTuple):
-    """The entities a question names, and whether they were found through "I" or "we"."""
-
-    names: list[str]
-    by_self: bool = False
-    """Found as the person's or the team's own entity: a walk from there reaches all their
-    facts, candidates for the signals to judge, not votes."""
-
-
-async def _names(found: Awaitable[Named]) -> list[str]:
-    return (await found).names

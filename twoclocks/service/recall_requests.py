@@ -93,8 +93,10 @@ class RecallResult(BaseModel):
     )
     elsewhere: int | None = Field(
         None,
-        description="when scope here finds nothing: how many facts the same question finds "
-        "in the space's other workspaces (scope wide reads them); null otherwise",
+        description="when scope here finds nothing, or finds rows none of which is about "
+        "the thing the question names: how many facts (about that thing, in the second "
+        "case) the same question finds in the space's other workspaces (scope wide reads "
+        "them); null otherwise",
     )
     named_time: PastTime | None = Field(
         None,
