@@ -87,8 +87,9 @@ async def run(split: str, store: str) -> dict[str, Any]:
                     req = RememberRequest.model_validate(fields)
                     done = await runtime.service.remember(person, req)
                 ids[done.fact_id] = f["id"]
+            repo_of = {f["id"]: f.get("repo") for f in facts}
             return {
-                scope.value: await ask(runtime, person, questions, where, ids, scope)
+                scope.value: await ask(runtime, person, questions, where, ids, scope, repo_of)
                 for scope in (Scope.WIDE, Scope.HERE)
             }
         finally:
@@ -102,13 +103,21 @@ async def ask(
     where: dict[str, Path],
     ids: dict[str, str],
     scope: Scope,
+    repo_of: dict[str, str | None],
 ) -> dict[str, Any]:
-    """Every question in one scope: hit@1, all@5 and the misses."""
+    """Every question in one scope: hit@1, all@5, the misses, and how often ``elsewhere``
+    pointed at other projects (``here``), against how many questions expect a fact there."""
     hit1 = all5 = answerable = empty_none = nones = 0
+    pointed = pointed_rightly = expect_away = 0
     misses: list[str] = []
     for q in questions:
         req = RecallRequest(query=q["question"], k=5, cwd=str(where[q["from_repo"]]), scope=scope)
-        got = [ids.get(f.fact_id, "?") for f in (await runtime.recall.recall(person, req)).facts]
+        answer = await runtime.recall.recall(person, req)
+        got = [ids.get(f.fact_id, "?") for f in answer.facts]
+        away = any(repo_of.get(e) not in (None, q["from_repo"]) for e in q["expect"])
+        expect_away += away
+        pointed += answer.elsewhere is not None
+        pointed_rightly += answer.elsewhere is not None and away
         if not q["expect"]:
             nones += 1
             empty_none += not got
@@ -125,6 +134,9 @@ async def ask(
         "all@5": round(all5 / answerable, 3) if answerable else None,
         "none_questions": nones,
         "none_answered_empty": empty_none,
+        "expect_a_fact_of_another_project": expect_away,
+        "elsewhere_pointed": pointed,
+        "elsewhere_pointed_and_one_was_there": pointed_rightly,
         "misses": misses,
     }
 
