@@ -156,15 +156,17 @@ class RecallService:
             named_task = asyncio.create_task(
                 entities_named(self.store, caller.account, req.query, said)
             )
+            # One embedding and one entity lookup serve every read of this question.
+            asked = (vector_task, named_task)
             ranked = await self._ranked(
-                caller.account, req.query, query, req.k, workspace, extra, vector_task, named_task
+                caller.account, req.query, query, req.k, workspace, extra, *asked
             )
-            named = (
+            past = (
                 await self._past_time(caller.account, req.query, query.now) if later_too else None
             )
             then = (
-                await self._held_then(caller.account, req, query, workspace, named, vector_task)
-                if named is not None
+                await self._held_then(caller.account, req, query, workspace, past, asked)
+                if past is not None
                 else []
             )
         except StoreUnavailable as exc:
@@ -193,17 +195,17 @@ class RecallService:
         ]
         elsewhere = None
         if req.scope is Scope.HERE and not facts and not starting:
-            elsewhere = await self._found_wide(caller.account, req, query, workspace, keys)
+            elsewhere = await self._found_wide(caller.account, req, query, workspace, keys, asked)
         elif req.scope is Scope.HERE and (missed := await named_and_missed(named_task, facts)):
             elsewhere = await self._found_wide(
-                caller.account, req, query, workspace, keys, about=missed
+                caller.account, req, query, workspace, keys, asked, about=missed
             )
         return RecallResult(
             status="rows" if facts else "empty",
             facts=facts,
             starting_later=starting,
             elsewhere=elsewhere,
-            named_time=None if named is None else PastTime.of(named),
+            named_time=None if past is None else PastTime.of(past),
             held_then=[
                 ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
                 for v, score in then
@@ -223,7 +225,7 @@ class RecallService:
         query: FactQuery,
         workspace: Workspace,
         named: NamedTime,
-        vector_task: asyncio.Task[list[float] | None],
+        asked: tuple[asyncio.Task[list[float] | None], asyncio.Task[Named]],
     ) -> list[tuple[FactVersion, float]]:
         """The asked slot's facts that held during ``named`` and have ended since.
 
@@ -233,7 +235,7 @@ class RecallService:
         slot changed often (node 20, 22, 24) ranks its own old versions past any k.
         """
         history = query.model_copy(update={"include_history": True, "include_later": False})
-        ranked = await self._ranked(account, req.query, history, 1, workspace, 0, vector_task)
+        ranked = await self._ranked(account, req.query, history, 1, workspace, 0, *asked)
         if not ranked:
             return []
         top, score = ranked[0]
@@ -248,6 +250,7 @@ class RecallService:
         query: FactQuery,
         workspace: Workspace,
         keys: tuple[str, ...],
+        asked: tuple[asyncio.Task[list[float] | None], asyncio.Task[Named]],
         about: frozenset[str] | None = None,
     ) -> int | None:
         """How many facts the question finds in the space's other workspaces, or None.
@@ -264,7 +267,8 @@ class RecallService:
                 return None
             # What holds (or held, as the clocks ask): what starts later is no answer here.
             wide_query = query.model_copy(update={"workspaces": wide, "include_later": False})
-            found = await self._ranked(account, req.query, wide_query, req.k, workspace)
+            # The question's embedding and named entities are the ones ``here`` used.
+            found = await self._ranked(account, req.query, wide_query, req.k, workspace, 0, *asked)
         except StoreUnavailable:
             return None
         # The wide read holds this workspace's keys too: count only the others' rows.
