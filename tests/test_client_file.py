@@ -118,3 +118,25 @@ def test_a_client_with_no_key_yet_says_the_first_serve_is_still_starting(tmp_pat
     client_file.clear_starting(tmp_path)
     with pytest.raises(Unauthorized, match="no API key"):
         client.call("GET", "/v1/facts")
+
+
+def test_a_server_that_stops_hands_the_client_file_back_to_the_one_it_replaced(
+    no_exports: None, served: Path, tmp_path: Path
+) -> None:
+    # The person's server (port 9311) runs; a second one starts for a while (a check, a
+    # copy of the store) and takes the file over. When it stops, clients point back.
+    before = client_file.read()
+    other = tmp_path / "other-data"
+    other.mkdir()
+    client_file.write("http://127.0.0.1:9400", other)
+    assert client_file.hand_back("http://127.0.0.1:9400", other, before)
+    assert client_file.read() == before
+    # A third server took the file over meanwhile: the stopping one leaves it alone.
+    client_file.write("http://127.0.0.1:9500", other)
+    assert not client_file.hand_back("http://127.0.0.1:9400", other, before)
+    assert client_file.read()["url"] == "http://127.0.0.1:9500"
+    # The same server restarted, or none named before: nothing to hand back.
+    client_file.write("http://127.0.0.1:9400", other)
+    assert not client_file.hand_back("http://127.0.0.1:9400", other, client_file.read())
+    assert not client_file.hand_back("http://127.0.0.1:9400", other, {})
+    assert client_file.read()["url"] == "http://127.0.0.1:9400"

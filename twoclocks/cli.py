@@ -90,11 +90,15 @@ def serve(
         _fail(exc)
     # Until it listens, a client that finds no server says this one is starting.
     client_file.mark_starting(settings.data_dir)
+    before = client_file.read()
     try:
         _serve(settings, url, sock)
     finally:
         client_file.clear_starting(settings.data_dir)
         sock.close()
+        listen = client_file.listen_url(settings.host, settings.port)
+        if client_file.hand_back(listen, settings.data_dir, before):
+            _say(f"clients point at {before['url']} again, the server they named before this one")
 
 
 def _serve(settings: Settings, url: str, sock: socket.socket) -> None:

@@ -93,6 +93,22 @@ def write(url: str, data_dir: Path) -> Path:
     return target
 
 
+def hand_back(url: str, data_dir: Path, before: Mapping[str, Any]) -> bool:
+    """On `serve`'s stop: the file back to the server it named before, if it still names this.
+
+    A second server started for a while (a check, a copy of the store, another port)
+    took the file over, and its clients would keep sending to it after it stopped, while
+    the person's own server still runs. Untouched when another server has taken it since,
+    or when it named this server or none before. True when it was handed back.
+    """
+    mine = {"url": url, "data_dir": str(data_dir.resolve())}
+    earlier = {k: before.get(k) for k in mine}
+    if read() != mine or earlier == mine or not all(isinstance(v, str) for v in earlier.values()):
+        return False
+    write(str(earlier["url"]), Path(str(earlier["data_dir"])))
+    return True
+
+
 def mark_starting(data_dir: Path) -> None:
     """Note that this process, a `serve`, is starting on ``data_dir`` (it is not listening
     until its model and store are loaded: a minute or more for a large store)."""
