@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import signal
 import socket
+import subprocess
+import sys
+import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -63,6 +68,39 @@ def free_port() -> int:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@pytest.mark.slow  # a real `serve`: it loads the model and starts FalkorDB
+def test_serve_stopped_by_sigterm_cleans_up_and_hands_the_client_file_back(
+    tmp_path: Path,
+) -> None:
+    # A second server (a check's harness, a service manager) is stopped with SIGTERM.
+    # uvicorn raised it again after its shutdown and the process died there, so the client
+    # file kept naming the stopped server while the person's own still ran.
+    home = tmp_path / "home"
+    config = home / ".config" / "twoclocks"
+    config.mkdir(parents=True)
+    earlier = {"url": "http://127.0.0.1:9311", "data_dir": str(tmp_path / "persons-data")}
+    (config / "client.json").write_text(json.dumps(earlier))
+    env = {**os.environ, "HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config")}
+    env = {k: v for k, v in env.items() if not k.startswith("TWOCLOCKS_")}
+    log = tmp_path / "serve.log"
+    cli = Path(sys.executable).parent / "twoclocks"
+    cmd = [str(cli), "serve", "--data-dir", str(tmp_path / "data"), "--port", str(free_port())]
+    with log.open("w") as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
+        try:
+            deadline = time.monotonic() + 180
+            while "ready:" not in log.read_text() and proc.poll() is None:
+                assert time.monotonic() < deadline, log.read_text()[-500:]
+                time.sleep(0.5)
+            assert json.loads((config / "client.json").read_text())["url"] != earlier["url"]
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(60) == 0, log.read_text()[-500:]
+        finally:
+            proc.kill()
+    assert json.loads((config / "client.json").read_text()) == earlier
+    assert "clients point at http://127.0.0.1:9311 again" in log.read_text()
 
 
 def test_serve_with_a_model_that_cannot_load_stops_with_its_path(tmp_path: Path) -> None:

@@ -7,6 +7,7 @@ so there is one code path per operation.
 from __future__ import annotations
 
 import asyncio
+import signal
 import socket
 from pathlib import Path
 from typing import Annotated
@@ -91,14 +92,23 @@ def serve(
     # Until it listens, a client that finds no server says this one is starting.
     client_file.mark_starting(settings.data_dir)
     before = client_file.read()
+    # SIGTERM (a service manager, `kill`, a check's harness) ends `serve` as Ctrl-C does.
+    # uvicorn shuts down on it, then raises it again under the handler it found at start:
+    # the default one ended the process before these cleanups ran.
+    on_term = signal.signal(signal.SIGTERM, _interrupt)
     try:
         _serve(settings, url, sock)
     finally:
+        signal.signal(signal.SIGTERM, on_term)
         client_file.clear_starting(settings.data_dir)
         sock.close()
         listen = client_file.listen_url(settings.host, settings.port)
         if client_file.hand_back(listen, settings.data_dir, before):
             _say(f"clients point at {before['url']} again, the server they named before this one")
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _serve(settings: Settings, url: str, sock: socket.socket) -> None:
