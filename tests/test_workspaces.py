@@ -14,6 +14,7 @@ from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import IMPLICIT_SPACE
 from twoclocks.workspaces import (
     SpacesConfig,
+    checked_out_branch,
     find_checkout,
     normalize_remote,
     parse_git_config,
@@ -173,6 +174,28 @@ def test_real_linked_worktrees_get_distinct_worktree_keys_and_one_repo_key(tmp_p
     assert two.worktree == f"worktree:{tmp_path / 'wt-two'}"
     # One project across the worktrees, so a decision moved to the project is shared.
     assert first.project == one.project == two.project == f"project:{main}"
+
+
+def test_the_branch_checked_out_is_read_from_each_worktrees_head(tmp_path):
+    main = tmp_path / "api"
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+    env |= {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com"}
+    env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+
+    def git(*args: str, cwd: Path = main) -> None:
+        subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+
+    main.mkdir()
+    git("init", "-q", "-b", "main")
+    git("commit", "-q", "--allow-empty", "-m", "init")
+    git("worktree", "add", "-q", "-b", "feat/cart", str(tmp_path / "wt"))
+    (main / "src").mkdir()
+    assert checked_out_branch(str(main / "src")) == "main"
+    assert checked_out_branch(str(tmp_path / "wt")) == "feat/cart"  # its own HEAD
+    git("checkout", "-q", "--detach")
+    assert checked_out_branch(str(main)) is None  # a detached HEAD is no branch
+    assert checked_out_branch(str(tmp_path)) is None  # outside git
+    assert checked_out_branch("api") is None and checked_out_branch(None) is None
 
 
 def test_a_directory_outside_git_has_no_repo_key(tmp_path):

@@ -25,7 +25,7 @@ from twoclocks.clients.shells import AgentShell
 from twoclocks.config import Settings
 from twoclocks.domain.errors import ConfigError, InvalidInput, ModelUnavailable, StoreUnavailable
 from twoclocks.domain.places import Workspace
-from twoclocks.workspaces import SpacesConfig, resolve_workspace
+from twoclocks.workspaces import SpacesConfig, checked_out_branch, resolve_workspace
 
 if TYPE_CHECKING:
     # Imported where the runtime is built: a CLI command that only calls the server starts
@@ -253,6 +253,18 @@ async def start_runtime(
         settings_of=accounts.settings,
         slot_judge=open_slot_judge(settings),
     )
+    pending = PendingEvents(settings.data_dir / PENDING_NAME)
+    turns = TurnService(service, store, system_clock, open_extractor(settings))
+    capture = CaptureService(
+        service,
+        store,
+        system_clock,
+        resolver,
+        accounts.settings,
+        pending,
+        turns=turns,
+        branch_of=checked_out_branch,
+    )
     recall = RecallService(
         store,
         system_clock,
@@ -261,11 +273,7 @@ async def start_runtime(
         account_zone(settings),
         settings_of=accounts.settings,
         slot_matcher=matcher,  # one cache of name embeddings for drift and recall
-    )
-    pending = PendingEvents(settings.data_dir / PENDING_NAME)
-    turns = TurnService(service, store, system_clock, open_extractor(settings))
-    capture = CaptureService(
-        service, store, system_clock, resolver, accounts.settings, pending, turns=turns
+        observe_checkout=capture.observe_checkout,
     )
     # Facts of events accepted just before the last stop, written before serving new ones.
     recovered = await capture.recover()

@@ -334,6 +334,32 @@ def _describe(top: str, git_dir: str) -> GitCheckout:
     return GitCheckout(top=top, main_root=main_root, remote_url=remote or None)
 
 
+_HEAD_REF = re.compile(r"^ref: refs/heads/(\S.*?)\s*$")
+
+
+def checked_out_branch(cwd: str | None) -> str | None:
+    """The branch the checkout holding ``cwd`` has out, read from its ``HEAD`` file.
+
+    None outside git, on a detached HEAD (a rebase, a checked-out tag or commit) and when
+    the file cannot be read: then nothing is known, which is never a branch.
+    """
+    if cwd is None or not cwd.strip():
+        return None
+    expanded = os.path.expanduser(cwd.strip())
+    if not os.path.isabs(expanded):
+        return None
+    directory = os.path.realpath(expanded)
+    while True:
+        git_dir = _git_dir_of(directory)
+        if git_dir is not None:
+            match = _HEAD_REF.match(_read(os.path.join(git_dir, "HEAD")) or "")
+            return match[1] if match else None
+        parent = os.path.dirname(directory)
+        if parent == directory:
+            return None
+        directory = parent
+
+
 _SCP_LIKE = re.compile(r"^(?:[^@/]+@)?([^:/]+):(?!//)(.+)$")
 
 

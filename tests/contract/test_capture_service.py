@@ -232,3 +232,59 @@ async def test_day_two_block_names_the_branch_the_pr_and_the_failing_test_of_thi
     text = (await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web"))).text
     assert "web · current branch: feat/token (since" in text
     assert "current branch: feat/login (since" not in text
+
+
+async def test_a_branch_switched_outside_the_agent_is_the_current_one_in_the_next_block(
+    rig: Rig,
+) -> None:
+    from twoclocks.service.recall import RecallService
+    from twoclocks.service.recall_requests import BlockRequest
+
+    heads = {"/src/acme-web": "feat/login", "/src/acme-web-2": "feat/token"}
+    rig.capture.branch_of = lambda cwd: heads.get(cwd or "")
+    recall = RecallService(
+        rig.store,
+        lambda: rig.clock.now,
+        None,
+        rig.resolve,
+        UTC,
+        observe_checkout=rig.capture.observe_checkout,
+    )
+    # Session 1: the agent makes a branch; a rule records it.
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "git_checkout_new_branch"))
+    rig.clock.tick(hours=2)
+    # Before session 2 the person checks out a hotfix branch in their own terminal.
+    heads["/src/acme-web"] = "hotfix/tax"
+    text = (await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web"))).text
+    assert "web · current branch: hotfix/tax (since" in text
+    assert "current branch: feat/login (since" not in text
+    assert "feat/login -> hotfix/tax" in text  # told as a change, the old value kept
+    rows = await rig.memory.facts(
+        rig.caller, FactsRequest(cwd="/src/acme-web", include_history=True)
+    )
+    branch = [f for f in rows if f.predicate == "current_branch"]
+    assert {(f.object, f.tier) for f in branch} == {
+        ("feat/login", "observed"),
+        ("hotfix/tax", "observed"),
+    }
+    # Read again with the same HEAD: nothing more is written.
+    await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web"))
+    again = await rig.memory.facts(
+        rig.caller, FactsRequest(cwd="/src/acme-web", include_history=True)
+    )
+    assert {f.version_id for f in again} == {f.version_id for f in rows}
+    # Where no branch was ever captured, a HEAD alone writes nothing (the other worktree),
+    # and a detached HEAD (None) changes nothing.
+    await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web-2"))
+    assert not [p for p, _ in await rig.facts("/src/acme-web-2") if p == "current_branch"]
+    heads["/src/acme-web"] = None  # type: ignore[assignment]
+    await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web"))
+    assert ("current_branch", "hotfix/tax") in await rig.facts()
+
+
+async def test_with_capture_off_the_head_writes_nothing(rig: Rig) -> None:
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "git_checkout_new_branch"))
+    await rig.accounts.update_settings(rig.caller.account, AccountSettings(capture=False))
+    rig.capture.branch_of = lambda cwd: "hotfix/tax"
+    assert await rig.capture.observe_checkout(rig.caller, "/src/acme-web") is False
+    assert ("current_branch", "feat/login") in await rig.facts()

@@ -149,6 +149,7 @@ async def test_day_two_codex_block_names_branch_pr_and_failing_test_through_the_
                 "prompt": "add validation to the login form and open a PR",
             },
         )
+        git("checkout", "-q", "-b", "feat/login", cwd=a)  # what the recorded command did
         for name in ("git_checkout_new_branch", "git_commit", "git_push", "gh_pr_create"):
             await hooks.capture("claude-code", recorded("claude-code", name, cwd=str(a)))
         await hooks.capture("claude-code", recorded("claude-code", "pytest_failed", cwd=str(a)))
@@ -176,7 +177,9 @@ async def test_day_two_codex_block_names_branch_pr_and_failing_test_through_the_
         assert "test_rejects_empty_email" in block
         assert "feat/token" not in block  # worktree B's branch stays in B
 
-        # A tool event that changes the branch in A closes feat/login.
+        # A tool event that changes the branch in A closes feat/login. (Git keeps one
+        # branch out in one worktree; the HEAD is pointed as the recorded switch left it.)
+        git("symbolic-ref", "HEAD", "refs/heads/feat/token", cwd=a)
         await hooks.capture(
             "codex",
             recorded("codex", "git_switch", cwd=str(a), turn_id="t-a", tool_use_id="call_a"),

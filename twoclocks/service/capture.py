@@ -15,7 +15,7 @@ import logging
 import os
 import re
 from collections import Counter, OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, Literal
 
@@ -34,7 +34,7 @@ from twoclocks.capture.turns import is_turn
 from twoclocks.domain.errors import InvalidInput, StoreUnavailable, TwoclocksError
 from twoclocks.domain.model import Tier
 from twoclocks.domain.trust import Channel, Writer
-from twoclocks.graph.port import Episode, Store
+from twoclocks.graph.port import Episode, FactQuery, Store
 from twoclocks.secret_scan import secret_in
 from twoclocks.service.capture_pending import PendingEvents
 from twoclocks.service.collaborators import SettingsLookup, WorkspaceResolver
@@ -173,8 +173,10 @@ class CaptureService:
         settings_of: SettingsLookup | None = None,
         pending: PendingEvents | None = None,
         turns: TurnService | None = None,
+        branch_of: Callable[[str | None], str | None] | None = None,
     ) -> None:
         self.turns = turns
+        self.branch_of = branch_of
         self.memory = memory
         self.pending = pending
         self.store = store
@@ -228,7 +230,9 @@ class CaptureService:
         key = failure_key(event)
         session = (caller.account, event.session_id or "")
         before = self._failures.get(session, Counter())[key] if key else 0
-        facts = facts_from(event, RuleContext(repo=self._repo_name(event), failures_before=before))
+        facts = facts_from(
+            event, RuleContext(repo=self._repo_name(event.cwd), failures_before=before)
+        )
         if not facts and key is None and event.kind != "prompt":
             return Accepted(result=EventResult(event_id=event.event_id, status="ignored"))
         now = self.clock()
@@ -303,7 +307,7 @@ class CaptureService:
                 event = normalize(req.event, req.client)
                 at = datetime.fromisoformat(str(entry["at"]))
                 context = RuleContext(
-                    repo=self._repo_name(event), failures_before=int(entry["failures_before"])
+                    repo=self._repo_name(event.cwd), failures_before=int(entry["failures_before"])
                 )
                 facts = facts_from(event, context)
                 await self._keep(account, req.event, event, at)
@@ -333,11 +337,56 @@ class CaptureService:
             self.pending.done(caller.account, accepted.result.event_id)
         return written
 
+    async def observe_checkout(self, caller: Caller, cwd: str | None) -> bool:
+        """Correct the worktree's ``current_branch`` from its HEAD; True when it changed.
+
+        A branch changed outside the agent (in the person's own terminal) is an event no
+        hook sees, so the fact a rule wrote earlier would go on naming the old branch in
+        every block. Session start reads the worktree's HEAD and, when the fact stored for
+        this worktree names another branch, writes the one checked out, as the rule
+        would have. Nothing is written where no branch was captured, on a detached HEAD,
+        or with capture off.
+        """
+        branch = self.branch_of(cwd) if self.branch_of is not None and cwd else None
+        if branch is None:
+            return False
+        if self.settings_of is not None and not (await self.settings_of(caller.account)).capture:
+            return False
+        head = CapturedFact(
+            rule="checkout_head",
+            subject=self._repo_name(cwd),
+            predicate="current_branch",
+            object=clean(branch, 200),
+            category="branch",
+        )
+        worktree = self.resolve_workspace(cwd).worktree
+        stored = await self.store.query(
+            caller.account,
+            FactQuery(
+                now=self.clock(),
+                subject=head.subject,
+                predicate=head.predicate,
+                workspaces=(worktree,) if worktree else None,
+            ),
+        )
+        here = [v for v in stored if v.workspace == worktree]
+        if not here or any(v.object == head.object for v in here):
+            return False
+        evidence = f"read from the HEAD of {clean(cwd or '', 300)} at session start"
+        return await self._write_facts(caller, (head,), cwd, evidence) > 0
+
     async def _write(self, caller: Caller, accepted: Accepted) -> int:
         assert accepted.event is not None
+        return await self._write_facts(
+            caller, accepted.facts, accepted.event.cwd, accepted.evidence
+        )
+
+    async def _write_facts(
+        self, caller: Caller, facts: Sequence[CapturedFact], cwd: str | None, evidence: str | None
+    ) -> int:
         rule_writer = Caller(account=caller.account, writer=Writer.TOOL_RULE, channel=Channel.HOOK)
         written = 0
-        for fact in accepted.facts:
+        for fact in facts:
             request = RememberRequest.model_validate(
                 {
                     "subject": fact.subject,
@@ -348,8 +397,8 @@ class CaptureService:
                     "tier": Tier.OBSERVED,
                     "class": fact.fact_class,
                     "category": fact.category,
-                    "cwd": accepted.event.cwd,
-                    "evidence": accepted.evidence,
+                    "cwd": cwd,
+                    "evidence": evidence,
                 }
             )
             try:
@@ -362,15 +411,15 @@ class CaptureService:
                 self._refused.setdefault(caller.account, Counter())[exc.name] += 1
         return written
 
-    def _repo_name(self, event: ToolEvent) -> str:
+    def _repo_name(self, cwd: str | None) -> str:
         """The subject of session facts: the repo's name, else the folder's, else 'workspace'."""
         try:
-            names = self.resolve_workspace(event.cwd).names if event.cwd else ()
+            names = self.resolve_workspace(cwd).names if cwd else ()
         except (InvalidInput, TwoclocksError):
             names = ()
         if names:
             return names[0]
-        folder = os.path.basename((event.cwd or "").rstrip("/\\"))
+        folder = os.path.basename((cwd or "").rstrip("/\\"))
         return re.sub(r"\s+", " ", folder) or "workspace"
 
     def _count_failure(self, session: tuple[str, str], key: str) -> None:

@@ -116,6 +116,7 @@ class RecallService:
         settings_of: Callable[[str], Awaitable[AccountSettings]] | None = None,
         leg_weights: Mapping[str, float] | None = None,
         slot_matcher: SlotMatcher | None = None,
+        observe_checkout: Callable[[Caller, str | None], Awaitable[bool]] | None = None,
     ) -> None:
         unknown = set(leg_weights or {}) - set(LEGS)
         if unknown:
@@ -131,6 +132,7 @@ class RecallService:
         # Slot names are few and repeat across questions: their vectors come from the
         # matcher's cache, so the slot leg costs a dot product per candidate.
         self.slot_matcher = slot_matcher or (SlotMatcher(embedder) if embedder else None)
+        self.observe_checkout = observe_checkout
 
     async def recall(self, caller: Caller, req: RecallRequest) -> RecallResult:
         """Fuse the keyword, vector and graph legs; only tiered rows, since a model reads them."""
@@ -449,7 +451,13 @@ class RecallService:
         return await self.store.traverse(account, found, query, depth, k)
 
     async def block(self, caller: Caller, req: BlockRequest) -> BlockResult:
-        """The [[CM-MEM]] block: this workspace first, then unplaced, newest first, capped."""
+        """The [[CM-MEM]] block: this workspace first, then unplaced, newest first, capped.
+
+        The worktree's checked-out branch is looked at first (``observe_checkout``), so a
+        branch switched outside the agent is never told as the current one.
+        """
+        if self.observe_checkout is not None:
+            await self.observe_checkout(caller, req.cwd)
         return await read_block(
             self.store,
             caller.account,
