@@ -288,3 +288,26 @@ async def test_with_capture_off_the_head_writes_nothing(rig: Rig) -> None:
     rig.capture.branch_of = lambda cwd: "hotfix/tax"
     assert await rig.capture.observe_checkout(rig.caller, "/src/acme-web") is False
     assert ("current_branch", "feat/login") in await rig.facts()
+
+
+async def test_recall_that_tells_the_branch_tells_the_one_checked_out(rig: Rig) -> None:
+    from twoclocks.service.recall import RecallService
+    from twoclocks.service.recall_requests import RecallRequest
+
+    heads = {"/src/acme-web": "feat/login"}
+    rig.capture.branch_of = lambda cwd: heads.get(cwd or "")
+    recall = RecallService(
+        rig.store,
+        lambda: rig.clock.now,
+        None,
+        rig.resolve,
+        UTC,
+        observe_checkout=rig.capture.observe_checkout,
+    )
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "git_checkout_new_branch"))
+    rig.clock.tick(minutes=30)
+    heads["/src/acme-web"] = "hotfix/tax"  # switched in the person's terminal, mid-session
+    asked = RecallRequest(query="which branch is checked out?", cwd="/src/acme-web")
+    answer = await recall.recall(rig.caller, asked)
+    told = [(f.object, f.invalid_at) for f in answer.facts if f.predicate == "current_branch"]
+    assert told == [("hotfix/tax", None)]

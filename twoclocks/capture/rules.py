@@ -24,6 +24,10 @@ from twoclocks.domain.model import MAX_TEXT, Cardinality, FactClass, Kind
 MAX_FAILING_NAMES = 5
 """Failing tests named in one fact; the rest are counted."""
 
+CURRENT_BRANCH = "current_branch"
+"""The worktree's branch: written by the git rules, and corrected from the worktree's HEAD
+when a read finds it names another (``CaptureService.observe_checkout``)."""
+
 
 class CapturedFact(BaseModel):
     """A fact a rule read off a tool event, before it is written (observed tier)."""
@@ -142,7 +146,7 @@ def git_commit(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
         _fact("git_commit", ctx, "last_commit", f"{sha} on {branch}: {subject}", category="git"),
     ]  # fmt: skip
     if branch != "detached HEAD":
-        facts.append(_fact("git_commit", ctx, "current_branch", branch, category="branch"))
+        facts.append(_fact("git_commit", ctx, CURRENT_BRANCH, branch, category="branch"))
     return facts
 
 
@@ -195,7 +199,7 @@ def branch_switched(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
     found = _SWITCHED.findall(event.output) + _RESET_BRANCH.findall(event.output)
     if not found:
         return []
-    return [_fact("branch_switched", ctx, "current_branch", found[-1], category="branch")]
+    return [_fact("branch_switched", ctx, CURRENT_BRANCH, found[-1], category="branch")]
 
 
 _HEAD_BRANCH = re.compile(r"^\s*HEAD branch: (\S+)\s*$", re.M)

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from twoclocks.capture.events import ToolEvent, clip, normalize
 from twoclocks.capture.rules import (
+    CURRENT_BRANCH,
     CapturedFact,
     RuleContext,
     clean,
@@ -355,7 +356,7 @@ class CaptureService:
         head = CapturedFact(
             rule="checkout_head",
             subject=self._repo_name(cwd),
-            predicate="current_branch",
+            predicate=CURRENT_BRANCH,
             object=clean(branch, 200),
             category="branch",
         )

@@ -16,6 +16,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping
 from datetime import datetime, tzinfo
 
+from twoclocks.capture.rules import CURRENT_BRANCH
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.answer_kinds import asks_yes_or_no
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
@@ -135,7 +136,20 @@ class RecallService:
         self.observe_checkout = observe_checkout
 
     async def recall(self, caller: Caller, req: RecallRequest) -> RecallResult:
-        """Fuse the keyword, vector and graph legs; only tiered rows, since a model reads them."""
+        """Fuse the keyword, vector and graph legs; only tiered rows, since a model reads them.
+
+        An answer that tells the worktree's branch is checked against its HEAD first: when
+        the branch was switched outside the agent, the fact is corrected and the question
+        asked again, so the branch told is the one checked out.
+        """
+        answer = await self._answer(caller, req)
+        tells_branch = any(f.predicate == CURRENT_BRANCH for f in answer.facts)
+        observe = self.observe_checkout
+        if tells_branch and observe is not None and await observe(caller, req.cwd):
+            return await self._answer(caller, req)
+        return answer
+
+    async def _answer(self, caller: Caller, req: RecallRequest) -> RecallResult:
         workspace = self.resolve_workspace(req.cwd)
         try:
             keys = await self._keys(
