@@ -9,6 +9,7 @@ from twoclocks.cli_render import (
     empty_line,
     fact_line,
     facts_lines,
+    later_lines,
     merge_lines,
     missed_line,
     remember_lines,
@@ -394,3 +395,15 @@ def test_rows_none_of_which_is_about_the_thing_named_point_at_the_projects_that_
         "none of these is about what the question names; 1 fact about it is in other "
         "projects of this space (add --scope wide to read them)"
     )
+
+
+def test_recall_lines_put_a_plan_that_matches_best_right_after_the_result_line() -> None:
+    now, plan = ["result: rows", "team · deploy_target: Fly.io"], ["team · deploy_freeze: on"]
+    assert later_lines(now, plan, first=True) == [
+        "result: rows",
+        "starts later (not true yet), the best match for the question:",
+        "team · deploy_freeze: on",
+        "holds now, each a weaker match:",
+        "team · deploy_target: Fly.io",
+    ]
+    assert later_lines(now, plan) == [*now, "starts later (not true yet):", *plan]

@@ -101,6 +101,22 @@ def test_an_empty_recall_names_what_starts_later_as_not_true_yet() -> None:
     assert line.startswith(f"- billing-api · deploy_freeze: on (from {format_time(starts, UTC)},")
 
 
+def test_a_plan_that_matches_best_comes_before_the_rows_that_hold_now() -> None:
+    starts = datetime.now(UTC).replace(microsecond=0) + timedelta(days=5)
+    later = fact(predicate="deploy_freeze", object="on", valid_at=starts, score=1.1)
+    now = fact(predicate="deploy_target", object="Fly.io", score=0.7)
+    text = recall_text(
+        RecallResult(status="rows", facts=[now], starting_later=[later], later_first=True)
+    )
+    assert text.splitlines() == [
+        "1 fact starts later and matches the question best (not true yet, say so if you use them):",
+        fact_line(later),
+        "rows: 1 fact true now, each a weaker match than the above (revise and retract take"
+        " the id)",
+        fact_line(now),
+    ]
+
+
 def test_a_timeline_line_adds_when_memory_believed_it_and_counts_what_was_cut() -> None:
     replaced = Fact.model_validate(
         fact(invalid_at=T1, expired_at=T1, retired_reason=RetiredReason.ENDED).model_dump()

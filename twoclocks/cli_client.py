@@ -235,7 +235,8 @@ def recall(
         named = answer.get("named_time")
         then = [fact_line(f, zone.info) for f in answer.get("held_then") or []]
         label = named["label"] if named else None
-        lines = later_lines(then_lines(lines, label, then, bool(answer["facts"])), later)
+        lines = then_lines(lines, label, then, bool(answer["facts"]))
+        lines = later_lines(lines, later, first=bool(answer.get("later_first")))
     show(answer, as_json, lines)
 
 

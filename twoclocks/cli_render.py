@@ -338,16 +338,22 @@ def placed(line: str, fact: dict[str, Any]) -> str:
 
 
 LATER_HEAD = "starts later (not true yet):"
+LATER_FIRST_HEAD = "starts later (not true yet), the best match for the question:"
+NOW_AFTER_HEAD = "holds now, each a weaker match:"
 """The line above the facts a read names that start after now (recall, facts)."""
 
 
-def later_lines(current: list[str], later: list[str]) -> list[str]:
+def later_lines(current: list[str], later: list[str], first: bool = False) -> list[str]:
     """Current facts' lines, then the ones still to start under their own head.
 
-    "result: empty" alone would read as "no freeze" when one starts on the 20th.
+    "result: empty" alone would read as "no freeze" when one starts on the 20th. ``first``
+    (a recall's ``later_first``): the plan matches the question best, so it comes right
+    after the result line and the current rows follow as weaker matches.
     """
     if not later:
         return current
+    if first and len(current) > 1:
+        return [current[0], LATER_FIRST_HEAD, *later, NOW_AFTER_HEAD, *current[1:]]
     return [*current, LATER_HEAD if current else f"nothing holds now; {LATER_HEAD}", *later]
 
 

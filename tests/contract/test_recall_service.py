@@ -206,6 +206,25 @@ async def test_recall_returns_current_facts_only_and_names_what_starts_later_bes
     assert [f.predicate for f in got.starting_later] == ["deploy_freeze"]
 
 
+async def test_a_plan_that_matches_the_question_best_is_said_before_the_rows_now(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # "Is there a deploy freeze?" on the 1st, with one from the 20th: the current rows are
+    # about other slots, and read first they would be taken for the answer.
+    await ew.write("team", "deploy_target", "Fly.io", T0, tier=Tier.ASSERTED)
+    await ew.write("team", "ci_provider", "GitHub Actions", T0, tier=Tier.ASSERTED)
+    await ew.write(
+        "team", "deploy_freeze", "on", datetime(2030, 1, 20, tzinfo=UTC), tier=Tier.ASSERTED
+    )
+    caller = Caller(account=account)
+    asked = await service(store).recall(caller, RecallRequest(query="is there a deploy freeze?"))
+    assert asked.status == "rows" and asked.later_first
+    assert [f.predicate for f in asked.starting_later] == ["deploy_freeze"]
+    # Asked where we deploy, the current row is the answer and the plan stays after it.
+    where = await service(store).recall(caller, RecallRequest(query="where do we deploy?"))
+    assert where.facts[0].predicate == "deploy_target" and not where.later_first
+
+
 async def test_recall_current_facts_only_and_a_past_time_named_in_words_is_named_beside_them(
     store: Store, ew: Writer, account: str
 ) -> None:

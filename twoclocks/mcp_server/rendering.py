@@ -76,9 +76,21 @@ def recall_text(answer: RecallResult) -> str:
             f" about it {'is' if answer.elsewhere == 1 else 'are'} in other projects of this"
             ' space: call recall again with scope "wide" to read them'
         ]
-    return "\n".join(
-        [head, *(fact_line(f) for f in answer.facts), *missed, *then, *(scheduled if later else [])]
-    )
+    rows = [head, *(fact_line(f) for f in answer.facts), *missed, *then]
+    if answer.later_first:
+        # The plan is what the question asks about ("is there a deploy freeze?"); read
+        # first, the current rows would be taken for the answer.
+        best = f"{_count(later)} {verb} later and {'matches' if len(later) == 1 else 'match'}"
+        head = f"rows: {_count(answer.facts)} true now, each a weaker match than the above"
+        return "\n".join(
+            [
+                f"{best} the question best (not true yet, say so if you use them):",
+                *(fact_line(f) for f in later),
+                f"{head} (revise and retract take the id)",
+                *rows[1:],
+            ]
+        )
+    return "\n".join([*rows, *(scheduled if later else [])])
 
 
 def _held_then(answer: RecallResult) -> list[str]:

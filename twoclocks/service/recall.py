@@ -220,6 +220,8 @@ class RecallService:
             status="rows" if facts else "empty",
             facts=facts,
             starting_later=starting,
+            later_first=bool(starting and facts)
+            and starting[0].score > max(f.score for f in facts),
             elsewhere=elsewhere,
             named_time=None if past is None else PastTime.of(past),
             held_then=[

@@ -91,6 +91,12 @@ class RecallResult(BaseModel):
         "question, best first. Not true yet, so never in `facts`; `as_of` a time after "
         "their valid_at reads them as facts",
     )
+    later_first: bool = Field(
+        False,
+        description="true when a fact of `starting_later` matches the question better than "
+        'every fact of `facts` ("is there a deploy freeze?" with one from the 10th, and '
+        "the current rows about other slots): the plan is the answer, the rows rank below it",
+    )
     elsewhere: int | None = Field(
         None,
         description="when scope here finds nothing, or finds rows none of which is about "
