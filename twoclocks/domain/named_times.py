@@ -52,8 +52,10 @@ _MONTH = re.compile(
     re.IGNORECASE,
 )
 _YEAR = re.compile(r"\b(?:(?:back\s+)?in|during|throughout)\s+(?P<year>(?:19|20)\d\d)\b", re.I)
-_LAST = re.compile(r"\blast\s+(?P<unit>week|month|year)\b", re.IGNORECASE)
-_PAST = re.compile(r"\b(?:the\s+)?(?:past|last)\s+(?P<unit>week|month|year)\b", re.IGNORECASE)
+# "last week" is the calendar week before this one; "the last week" and "the past week"
+# are the seven days up to today.
+_LAST = re.compile(r"(?<!\bthe\s)\blast\s+(?P<unit>week|month|year)\b", re.IGNORECASE)
+_PAST = re.compile(r"\b(?:the\s+(?:past|last)|past)\s+(?P<unit>week|month|year)\b", re.IGNORECASE)
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
@@ -160,15 +162,14 @@ def _ago(question: str, today: date) -> _Span | None:
 
 def _last(question: str, today: date) -> _Span | None:
     match = _LAST.search(question)
-    # "the last week" is the past seven days (``_the_past``), "last week" the calendar one.
-    if match is None or question[: match.start()].lower().rstrip().endswith("the"):
+    if match is None:
         return None
     return _calendar_span(match[0], match["unit"].lower(), today, 1)
 
 
 def _the_past(question: str, today: date) -> _Span | None:
     match = _PAST.search(question)
-    if match is None or not match[0].lower().startswith(("the", "past")):
+    if match is None:
         return None
     unit = match["unit"].lower()
     days = {"week": 7, "month": 30, "year": 365}[unit]
