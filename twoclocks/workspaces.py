@@ -296,17 +296,23 @@ def _git_dir_of(top: str) -> str | None:
     return None
 
 
-def find_checkout(directory: str) -> GitCheckout | None:
-    """The checkout holding ``directory``, found by walking up for ``.git``; None outside git."""
+def _git_dir_above(directory: str) -> tuple[str, str] | None:
+    """The nearest folder at or above ``directory`` holding ``.git``, and its git dir."""
     current = directory
     while True:
         git_dir = _git_dir_of(current)
         if git_dir is not None:
-            return _describe(current, git_dir)
+            return current, git_dir
         parent = os.path.dirname(current)
         if parent == current:
             return None
         current = parent
+
+
+def find_checkout(directory: str) -> GitCheckout | None:
+    """The checkout holding ``directory``, found by walking up for ``.git``; None outside git."""
+    found = _git_dir_above(directory)
+    return None if found is None else _describe(*found)
 
 
 def _describe(top: str, git_dir: str) -> GitCheckout:
@@ -348,16 +354,11 @@ def checked_out_branch(cwd: str | None) -> str | None:
     expanded = os.path.expanduser(cwd.strip())
     if not os.path.isabs(expanded):
         return None
-    directory = os.path.realpath(expanded)
-    while True:
-        git_dir = _git_dir_of(directory)
-        if git_dir is not None:
-            match = _HEAD_REF.match(_read(os.path.join(git_dir, "HEAD")) or "")
-            return match[1] if match else None
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            return None
-        directory = parent
+    found = _git_dir_above(os.path.realpath(expanded))
+    if found is None:
+        return None
+    match = _HEAD_REF.match(_read(os.path.join(found[1], "HEAD")) or "")
+    return match[1] if match else None
 
 
 _SCP_LIKE = re.compile(r"^(?:[^@/]+@)?([^:/]+):(?!//)(.+)$")

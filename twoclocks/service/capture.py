@@ -343,10 +343,10 @@ class CaptureService:
 
         A branch changed outside the agent (in the person's own terminal) is an event no
         hook sees, so the fact a rule wrote earlier would go on naming the old branch in
-        every block. Session start reads the worktree's HEAD and, when the fact stored for
-        this worktree names another branch, writes the one checked out, as the rule
-        would have. Nothing is written where no branch was captured, on a detached HEAD,
-        or with capture off.
+        every block. The reads that tell it (the block, a recall whose answer holds it)
+        call this first: when the fact stored for this worktree names another branch than
+        its HEAD, the one checked out is written, as the rule would have. Nothing is
+        written where no branch was captured, on a detached HEAD, or with capture off.
         """
         branch = self.branch_of(cwd) if self.branch_of is not None and cwd else None
         if branch is None:
@@ -373,7 +373,7 @@ class CaptureService:
         here = [v for v in stored if v.workspace == worktree]
         if not here or any(v.object == head.object for v in here):
             return False
-        evidence = f"read from the HEAD of {clean(cwd or '', 300)} at session start"
+        evidence = f"read from the HEAD of {clean(cwd or '', 300)} when memory was read"
         return await self._write_facts(caller, (head,), cwd, evidence) > 0
 
     async def _write(self, caller: Caller, accepted: Accepted) -> int:

@@ -138,7 +138,7 @@ class RecallService:
     async def recall(self, caller: Caller, req: RecallRequest) -> RecallResult:
         """Fuse the keyword, vector and graph legs; only tiered rows, since a model reads them.
 
-        An answer that tells the worktree's branch is checked against its HEAD first: when
+        An answer that tells the worktree's branch is then checked against its HEAD: when
         the branch was switched outside the agent, the fact is corrected and the question
         asked again, so the branch told is the one checked out.
         """
