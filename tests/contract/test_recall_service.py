@@ -220,8 +220,9 @@ async def test_a_plan_that_matches_the_question_best_is_said_before_the_rows_now
     asked = await service(store).recall(caller, RecallRequest(query="is there a deploy freeze?"))
     assert asked.status == "rows" and asked.later_first
     assert [f.predicate for f in asked.starting_later] == ["deploy_freeze"]
-    # Asked where we deploy, the current row is the answer and the plan stays after it.
-    where = await service(store).recall(caller, RecallRequest(query="where do we deploy?"))
+    # Asked of the deploy target, the current row is the answer and the plan stays after it.
+    ask = RecallRequest(query="what is our deploy target?")
+    where = await service(store).recall(caller, ask)
     assert where.facts[0].predicate == "deploy_target" and not where.later_first
 
 
