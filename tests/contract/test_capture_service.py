@@ -20,6 +20,7 @@ from twoclocks.graph.port import Store
 from twoclocks.service.accounts import Accounts
 from twoclocks.service.capture import CaptureService, EventRequest, episode_text
 from twoclocks.service.memory import MemoryService
+from twoclocks.service.recall import RecallService
 from twoclocks.service.requests import Caller, FactsRequest
 
 pytestmark = pytest.mark.anyio
@@ -60,6 +61,18 @@ class Rig:
     @staticmethod
     def resolve(cwd: str | None) -> Workspace:
         return PLACES.get(cwd or "", Workspace())
+
+    def recall_over(self, heads: dict[str, str | None]) -> RecallService:
+        """Recall whose reads check these worktree HEADs (cwd -> branch; None: detached)."""
+        self.capture.branch_of = lambda cwd: heads.get(cwd or "")
+        return RecallService(
+            self.store,
+            lambda: self.clock.now,
+            None,
+            self.resolve,
+            UTC,
+            observe_checkout=self.capture.observe_checkout,
+        )
 
     async def facts(self, cwd: str = "/src/acme-web", **query: Any) -> list[tuple[str, str]]:
         rows = await self.memory.facts(self.caller, FactsRequest(cwd=cwd, **query))
@@ -204,7 +217,6 @@ async def test_stats_show_each_clients_events_by_status_and_the_switch(rig: Rig)
 async def test_day_two_block_names_the_branch_the_pr_and_the_failing_test_of_this_worktree_only(
     rig: Rig,
 ) -> None:
-    from twoclocks.service.recall import RecallService
     from twoclocks.service.recall_requests import BlockRequest
 
     recall = RecallService(rig.store, lambda: rig.clock.now, None, rig.resolve, UTC)
@@ -237,19 +249,10 @@ async def test_day_two_block_names_the_branch_the_pr_and_the_failing_test_of_thi
 async def test_a_branch_switched_outside_the_agent_is_the_current_one_in_the_next_block(
     rig: Rig,
 ) -> None:
-    from twoclocks.service.recall import RecallService
     from twoclocks.service.recall_requests import BlockRequest
 
-    heads = {"/src/acme-web": "feat/login", "/src/acme-web-2": "feat/token"}
-    rig.capture.branch_of = lambda cwd: heads.get(cwd or "")
-    recall = RecallService(
-        rig.store,
-        lambda: rig.clock.now,
-        None,
-        rig.resolve,
-        UTC,
-        observe_checkout=rig.capture.observe_checkout,
-    )
+    heads: dict[str, str | None] = {"/src/acme-web": "feat/login", "/src/acme-web-2": "feat/token"}
+    recall = rig.recall_over(heads)
     # Session 1: the agent makes a branch; a rule records it.
     await rig.capture.ingest(rig.caller, fixture("claude-code", "git_checkout_new_branch"))
     rig.clock.tick(hours=2)
@@ -277,7 +280,7 @@ async def test_a_branch_switched_outside_the_agent_is_the_current_one_in_the_nex
     # and a detached HEAD (None) changes nothing.
     await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web-2"))
     assert not [p for p, _ in await rig.facts("/src/acme-web-2") if p == "current_branch"]
-    heads["/src/acme-web"] = None  # type: ignore[assignment]
+    heads["/src/acme-web"] = None
     await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web"))
     assert ("current_branch", "hotfix/tax") in await rig.facts()
 
@@ -291,19 +294,10 @@ async def test_with_capture_off_the_head_writes_nothing(rig: Rig) -> None:
 
 
 async def test_recall_that_tells_the_branch_tells_the_one_checked_out(rig: Rig) -> None:
-    from twoclocks.service.recall import RecallService
     from twoclocks.service.recall_requests import RecallRequest
 
-    heads = {"/src/acme-web": "feat/login"}
-    rig.capture.branch_of = lambda cwd: heads.get(cwd or "")
-    recall = RecallService(
-        rig.store,
-        lambda: rig.clock.now,
-        None,
-        rig.resolve,
-        UTC,
-        observe_checkout=rig.capture.observe_checkout,
-    )
+    heads: dict[str, str | None] = {"/src/acme-web": "feat/login"}
+    recall = rig.recall_over(heads)
     await rig.capture.ingest(rig.caller, fixture("claude-code", "git_checkout_new_branch"))
     rig.clock.tick(minutes=30)
     heads["/src/acme-web"] = "hotfix/tax"  # switched in the person's terminal, mid-session
