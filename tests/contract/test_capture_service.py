@@ -14,7 +14,7 @@ import pytest
 from storekit import FakeClock
 
 from twoclocks.domain.account_settings import AccountSettings
-from twoclocks.domain.model import Place
+from twoclocks.domain.model import FactClass, Place
 from twoclocks.domain.places import Workspace
 from twoclocks.graph.port import Store
 from twoclocks.service.accounts import Accounts
@@ -50,7 +50,11 @@ class Rig:
         resolve = self.resolve
         self.accounts = Accounts(store, lambda: self.clock.now)
         self.memory = MemoryService(
-            store, lambda: self.clock.now, lambda: next(ids), resolve_workspace=resolve
+            store,
+            lambda: self.clock.now,
+            lambda: next(ids),
+            resolve_workspace=resolve,
+            settings_of=self.accounts.settings,  # as bootstrap wires it: the places moved
         )
         self.capture = CaptureService(
             self.memory, store, lambda: self.clock.now, resolve, self.accounts.settings
@@ -305,3 +309,16 @@ async def test_recall_that_tells_the_branch_tells_the_one_checked_out(rig: Rig) 
     answer = await recall.recall(rig.caller, asked)
     told = [(f.object, f.invalid_at) for f in answer.facts if f.predicate == "current_branch"]
     assert told == [("hotfix/tax", None)]
+
+
+async def test_the_head_corrects_the_branch_where_the_account_moved_its_tasks(rig: Rig) -> None:
+    # Tasks moved to the project: the git rules write the branch there, and so does the HEAD.
+    moved = AccountSettings(places={FactClass.TASK: Place.PROJECT})
+    await rig.accounts.update_settings(rig.caller.account, moved)
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "git_checkout_new_branch"))
+    rig.capture.branch_of = lambda cwd: "hotfix/tax"
+    assert await rig.capture.observe_checkout(rig.caller, "/src/acme-web") is True
+    rows = await rig.memory.facts(rig.caller, FactsRequest(cwd="/src/acme-web"))
+    assert [(f.object, f.place) for f in rows if f.predicate == "current_branch"] == [
+        ("hotfix/tax", Place.PROJECT)
+    ]

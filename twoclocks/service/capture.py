@@ -34,6 +34,7 @@ from twoclocks.capture.rules import (
 from twoclocks.capture.turns import is_turn
 from twoclocks.domain.errors import InvalidInput, StoreUnavailable, TwoclocksError
 from twoclocks.domain.model import Tier
+from twoclocks.domain.places import resolve_place
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Episode, FactQuery, Store
 from twoclocks.secret_scan import secret_in
@@ -351,7 +352,8 @@ class CaptureService:
         branch = self.branch_of(cwd) if self.branch_of is not None and cwd else None
         if branch is None:
             return False
-        if self.settings_of is not None and not (await self.settings_of(caller.account)).capture:
+        settings = await self.settings_of(caller.account) if self.settings_of else None
+        if settings is not None and not settings.capture:
             return False
         head = CapturedFact(
             rule="checkout_head",
@@ -360,17 +362,20 @@ class CaptureService:
             object=clean(branch, 200),
             category="branch",
         )
-        worktree = self.resolve_workspace(cwd).worktree
+        # Where the git rules put it: the worktree, unless the account moved its tasks.
+        overrides = settings.places if settings is not None else None
+        place = resolve_place(head.fact_class, head.category, overrides)
+        key = self.resolve_workspace(cwd).key_for(place)
         stored = await self.store.query(
             caller.account,
             FactQuery(
                 now=self.clock(),
                 subject=head.subject,
                 predicate=head.predicate,
-                workspaces=(worktree,) if worktree else None,
+                workspaces=(key,) if key else None,
             ),
         )
-        here = [v for v in stored if v.workspace == worktree]
+        here = [v for v in stored if v.workspace == key]
         if not here or any(v.object == head.object for v in here):
             return False
         evidence = f"read from the HEAD of {clean(cwd or '', 300)} when memory was read"
