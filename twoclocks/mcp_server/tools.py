@@ -104,7 +104,9 @@ that time about that time; with as_of, about as_of) or include_history is given.
 status "empty" means memory has no matching fact; "unavailable" means the store could
 not answer, which is not the same as "no". Asked of the present, facts memory holds that
 start later (a freeze from the 20th) follow the answer under "start later (not true
-yet)": mention them as plans, never as what holds now. A question naming a past time in
+yet)", or come first when one matches the question best ("matches the question best",
+the rows after it being weaker matches): mention them as plans, never as what holds now.
+A question naming a past time in
 words ("in March", "last year", "two weeks ago") is still answered with what holds now;
 the asked slot's facts that held then and have ended since follow under "held in <that
 time>": answer the past from them, or pass as_of to read that time whole. Each fact
