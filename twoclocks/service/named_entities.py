@@ -72,5 +72,9 @@ async def named_and_missed(
     names = frozenset(n.casefold() for n in found.names)
     if found.by_self or not names:
         return None
-    about = {f.subject.casefold() for f in facts} | {f.object.casefold() for f in facts}
-    return None if names & about else names
+    return None if any(is_about(f.subject, f.object, names) for f in facts) else names
+
+
+def is_about(subject: str, value: str, names: frozenset[str]) -> bool:
+    """Whether a fact has one of ``names`` (folded) as its subject or its whole value."""
+    return subject.casefold() in names or value.casefold() in names

@@ -40,6 +40,7 @@ from twoclocks.service.former_values import current_of_former, text_search
 from twoclocks.service.named_entities import (
     Named,
     entities_named,
+    is_about,
     named_and_missed,
     names_of,
     workspace_entities,
@@ -295,7 +296,7 @@ class RecallService:
                 1
                 for v, _ in found[: req.k]
                 if v.workspace not in (None, *keys)
-                and (about is None or v.subject.casefold() in about or v.object.casefold() in about)
+                and (about is None or is_about(v.subject, v.object, about))
             )
             or None
         )
