@@ -231,7 +231,8 @@ async def test_recall_that_finds_nothing_here_says_scope_wide_would(
     monkeypatch.chdir(tmp_path)  # another checkout of the same (implicit) space
     out = await served.ok("recall", "api runs_on")
     assert out.strip() == (
-        "result: empty here; 1 fact in other projects of this space (add --scope wide to read them)"
+        "result: empty here; 1 fact in other projects or worktrees of this space"
+        " (add --scope wide to read them)"
     )
     wide = await served.ok("recall", "api runs_on", "--scope", "wide")
     assert "api · runs_on: Fly" in wide and "[elsewhere: worktree:" in wide

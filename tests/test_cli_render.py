@@ -391,9 +391,11 @@ def test_a_recall_naming_a_past_time_lists_what_held_then_under_its_own_head() -
 
 
 def test_rows_none_of_which_is_about_the_thing_named_point_at_the_projects_that_are() -> None:
-    assert missed_line(1, "other projects of this space", "add --scope wide to read them") == (
+    assert missed_line(
+        1, "other projects or worktrees of this space", "add --scope wide to read them"
+    ) == (
         "none of these is about what the question names; 1 fact about it is in other "
-        "projects of this space (add --scope wide to read them)"
+        "projects or worktrees of this space (add --scope wide to read them)"
     )
 
 

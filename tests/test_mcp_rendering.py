@@ -78,11 +78,14 @@ def test_an_empty_recall_here_points_at_scope_wide_when_other_projects_answer() 
     # A bare "empty" reads as "never recorded": the model would not think to ask wide.
     text = recall_text(RecallResult(status="empty", facts=[], elsewhere=3))
     assert text == (
-        "empty here: nothing recorded in this workspace matches; 3 facts in other projects "
-        'of this space may answer it: call recall again with scope "wide" to read them'
+        "empty here: nothing recorded in this workspace matches; 3 facts in other projects or "
+        'worktrees of this space may answer it: call recall again with scope "wide" to read them'
     )
     one = recall_text(RecallResult(status="empty", facts=[], elsewhere=1))
-    assert "; 1 fact in other projects of this space may answer it: call recall again" in one
+    assert (
+        "; 1 fact in other projects or worktrees of this space may answer it: call recall again"
+        in one
+    )
 
 
 def test_an_empty_recall_names_what_starts_later_as_not_true_yet() -> None:
@@ -173,5 +176,5 @@ def test_rows_none_of_which_is_about_the_thing_named_say_other_projects_hold_it(
     text = recall_text(RecallResult(status="rows", facts=[fact()], elsewhere=2))
     assert text.splitlines()[2] == (
         "none of these is about what the question names; 2 facts about it are in other "
-        'projects of this space: call recall again with scope "wide" to read them'
+        'projects or worktrees of this space: call recall again with scope "wide" to read them'
     )

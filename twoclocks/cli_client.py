@@ -218,7 +218,7 @@ def recall(
     answer = call("POST", "/v1/recall", {k: v for k, v in body.items() if v is not None})
     lines = [f"result: {answer['status']}"]
     elsewhere = answer.get("elsewhere")
-    where, how = "other projects of this space", "add --scope wide to read them"
+    where, how = "other projects or worktrees of this space", "add --scope wide to read them"
     if elsewhere and not answer["facts"]:
         lines = [empty_line(elsewhere, where=where, how=how)]
     if answer["facts"] and not as_json:

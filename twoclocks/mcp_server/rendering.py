@@ -57,12 +57,12 @@ def recall_text(answer: RecallResult) -> str:
         rest = [*(then if answer.held_then else []), *(scheduled if later else [])]
         return "\n".join(["empty now: nothing holds now; " + rest[0], *rest[1:]])
     if answer.status == "empty" and answer.elsewhere:
-        # Not "never recorded": another project of this space may hold an answer. "May":
-        # the count passes recall's relevance floor, which does not prove an answer.
+        # Not "never recorded": another project or worktree of this space may hold an
+        # answer. "May": the count passes recall's relevance floor, which does not prove an answer.
         return (
             f"empty here: nothing recorded in this workspace matches; {_count_of(answer.elsewhere)}"
-            ' in other projects of this space may answer it: call recall again with scope "wide"'
-            " to read them"
+            " in other projects or worktrees of this space may answer it:"
+            ' call recall again with scope "wide" to read them'
         )
     if answer.status != "rows" or not answer.facts:
         return _STATUS.get(answer.status, _STATUS["empty"])
@@ -73,8 +73,8 @@ def recall_text(answer: RecallResult) -> str:
         # storefront's owner as the owner of the service the question names.
         missed = [
             f"none of these is about what the question names; {_count_of(answer.elsewhere)}"
-            f" about it {'is' if answer.elsewhere == 1 else 'are'} in other projects of this"
-            ' space: call recall again with scope "wide" to read them'
+            f" about it {'is' if answer.elsewhere == 1 else 'are'} in other projects or worktrees"
+            ' of this space: call recall again with scope "wide" to read them'
         ]
     rows = [head, *(fact_line(f) for f in answer.facts), *missed, *then]
     if answer.later_first:

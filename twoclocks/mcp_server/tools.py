@@ -120,8 +120,8 @@ about another of their projects or repos ("how did we set up Kafka in the ingest
 repo?") or about "anywhere" / "any of our services": it reads every project of this
 space (and the spaces it reads from), never beyond. A fact from elsewhere says
 `from <workspace>`: the project, repo or worktree it is from. An "empty here" answer says
-when other projects of this space hold matching facts, and rows none of which is about
-the thing the question names say when other projects hold facts about it: then the rows
+when other projects or worktrees of this space hold matching facts, and rows none of which is about
+the thing the question names say when they hold facts about it: then the rows
 are no answer about it; ask again with scope "wide"."""
 
 REVISE_DOC = """\
