@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -230,6 +231,23 @@ async def test_account_settings_move_decisions_to_the_project_and_set_the_zone(
     assert fact["place"] == "project"
     block = (await api.post("/v1/block", json={"cwd": str(repo)})).json()["text"]
     assert "2026-01-10 12:00 +03" in block
+
+
+async def test_a_fact_says_the_place_its_readers_see_it_in(
+    api: httpx.AsyncClient, tmp_path: Path
+) -> None:
+    # No working directory: no workspace key, so every read sees it; it says everywhere,
+    # never "worktree" beside an empty workspace.
+    fact = {"subject": "api", "predicate": "runtime", "object": "Python 3.12"}
+    r = await api.post("/v1/facts", json=fact)
+    assert (r.json()["place"], r.json()["workspace"]) == ("everywhere", None)
+    elsewhere = tmp_path / "other"
+    elsewhere.mkdir()
+    seen = (await api.get("/v1/facts", params={"cwd": str(elsewhere)})).json()["facts"]
+    assert [(f["object"], f["place"]) for f in seen] == [("Python 3.12", "everywhere")]
+    # With one, a fact with no class stays in this worktree, and says so.
+    r = await api.post("/v1/facts", json={**fact, "subject": "web", "cwd": str(elsewhere)})
+    assert r.json()["place"] == "worktree" and r.json()["workspace"].startswith("worktree:")
 
 
 async def test_the_person_key_writes_as_the_person_and_an_agent_claim_needs_evidence(

@@ -28,16 +28,20 @@ async def remember(
 
 
 async def objects(api: httpx.AsyncClient, **params: str | int) -> list[str]:
-    reply = await api.get("/v1/facts", params=params)
+    # As the web screen reads: every workspace of the account.
+    reply = await api.get("/v1/facts", params={"all_workspaces": "true", **params})
     assert reply.status_code == 200, reply.text
     return sorted(f["object"] for f in reply.json()["facts"])
 
 
 async def test_get_facts_filters_by_text_tier_place_writer_and_class_on_the_server(
-    api: httpx.AsyncClient,
+    api: httpx.AsyncClient, tmp_path: Path
 ) -> None:
     agent = api.agent  # type: ignore[attr-defined]
-    await remember(api, agent, subject="Production", predicate="deploy_target", object="Render")
+    here = str(tmp_path)
+    await remember(
+        api, agent, subject="Production", predicate="deploy_target", object="Render", cwd=here
+    )
     await remember(
         api, PERSON, subject="me", predicate="editor", object="Helix", **{"class": "user"}
     )
@@ -48,6 +52,7 @@ async def test_get_facts_filters_by_text_tier_place_writer_and_class_on_the_serv
         predicate="ci_platform",
         object="GitHub Actions",
         tier="observed",
+        cwd=here,
     )
     assert await objects(api, text="PRODUCTION") == ["Render"]
     assert await objects(api, text="actions") == ["GitHub Actions"]
@@ -57,8 +62,10 @@ async def test_get_facts_filters_by_text_tier_place_writer_and_class_on_the_serv
     assert await objects(api, writer="agent") == ["GitHub Actions", "Render"]
     assert await objects(api, fact_class="user") == ["Helix"]
     assert await objects(api, place="everywhere") == ["Helix"]
+    assert await objects(api, place="worktree") == ["GitHub Actions", "Render"]
     assert await objects(api, writer="agent", text="render") == ["Render"]
-    page = (await api.get("/v1/facts", params={"writer": "agent", "limit": 1})).json()
+    asked = {"writer": "agent", "limit": 1, "all_workspaces": "true"}
+    page = (await api.get("/v1/facts", params=asked)).json()
     assert len(page["facts"]) == 1 and page["total"] == 2
 
 

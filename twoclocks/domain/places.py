@@ -100,6 +100,23 @@ class Workspace(BaseModel):
         }[place]
         return next((k for k in chain if k), None)
 
+    def placed(self, place: Place) -> tuple[Place, str | None]:
+        """Where a fact meant for ``place`` applies from here, and the key it is kept under.
+
+        The place said is the level of the key used, so it never claims to be narrower
+        than what reads see: a level this workspace lacks falls back to the next wider one
+        it knows (``key_for``), and with no key at all (a write with no working
+        directory) the fact is seen everywhere, so it says everywhere.
+
+        >>> Workspace(project="project:p").placed(Place.WORKTREE)
+        (<Place.PROJECT: 'project'>, 'project:p')
+        >>> Workspace().placed(Place.WORKTREE)
+        (<Place.EVERYWHERE: 'everywhere'>, None)
+        """
+        key = self.key_for(place)
+        levels = {self.repo: Place.REPO, self.project: Place.PROJECT, self.worktree: Place.WORKTREE}
+        return (levels[key], key) if key else (Place.EVERYWHERE, None)
+
     @property
     def keys(self) -> tuple[str, ...]:
         """Every key a read in this workspace sees (plus unplaced rows)."""

@@ -141,7 +141,7 @@ class MemoryService(FactReads):
         )
         workspace = self.resolve_workspace(req.cwd)
         overrides = (await self.settings_of(caller.account)).places if self.settings_of else None
-        place = resolve_place(req.fact_class, req.category, overrides)
+        place, key = workspace.placed(resolve_place(req.fact_class, req.category, overrides))
         now = self.clock()
         episode_id = self.new_id() if req.evidence else None
         subject = req.subject.strip()
@@ -161,7 +161,7 @@ class MemoryService(FactReads):
             fact_class=req.fact_class,
             category=req.category,
             place=place,
-            workspace=workspace.key_for(place),
+            workspace=key,
             writer=caller.writer.value,
             episode_id=episode_id,
             written_as=written_as,

@@ -152,7 +152,9 @@ class RememberResult(BaseModel):
         None, description="why the tier stored is lower than the one asked for, if it is"
     )
     place: Place | None = Field(
-        None, description="the fact's place: everywhere, repo, project or worktree"
+        None,
+        description="where the fact applies: everywhere, repo, project or worktree (the level"
+        " of `workspace`; everywhere when the write had no working directory)",
     )
     workspace: str | None = Field(
         None,
