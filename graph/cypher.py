@@ -354,7 +354,16 @@ def _row_filters(q: FactQuery, params: dict[str, Any]) -> list[str]:
             " OR toLower(e.object) CONTAINS $text"
             " OR (e.workspace IS NOT NULL AND toLower(e.workspace) CONTAINS $text))"
         )
-    for field in ("tier", "place", "writer", "fact_class"):
+    if q.place is not None:
+        # Where its readers see it: a row under no workspace key is seen everywhere, even
+        # one an older release stored with a narrower place (Fact.of says the same).
+        params["place"] = str(q.place)
+        conds.append(
+            "(e.place = $place OR e.workspace IS NULL)"
+            if params["place"] == "everywhere"
+            else "(e.place = $place AND e.workspace IS NOT NULL)"
+        )
+    for field in ("tier", "writer", "fact_class"):
         value = getattr(q, field)
         if value is not None:
             params[field] = str(value)

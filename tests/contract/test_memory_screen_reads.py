@@ -10,6 +10,7 @@ from storekit import T0, Writer
 
 from twoclocks.domain.model import FactClass, Place, Tier
 from twoclocks.graph.port import Episode, FactQuery, Store
+from twoclocks.service.requests import Fact
 
 pytestmark = pytest.mark.anyio
 
@@ -19,12 +20,13 @@ DAY = timedelta(days=1)
 async def test_the_memory_filters_narrow_query_and_count_alike(
     store: Store, writer: Writer, account: str
 ) -> None:
-    await writer.write("Production", "deploy_target", "Render", T0, writer="agent")
+    here = {"place": Place.WORKTREE, "workspace": "worktree:/src/api"}
+    await writer.write("Production", "deploy_target", "Render", T0, writer="agent", **here)
     await writer.write(
         "me", "editor", "Helix", T0 - DAY, writer="person", tier=Tier.ASSERTED,
         fact_class=FactClass.USER, place=Place.EVERYWHERE,
     )  # fmt: skip
-    await writer.write("repo", "ci", "GitHub Actions", T0 - 2 * DAY, tier=Tier.OBSERVED)
+    await writer.write("repo", "ci", "GitHub Actions", T0 - 2 * DAY, tier=Tier.OBSERVED, **here)
     now = writer.clock.tick()
     cases: list[tuple[dict[str, object], list[str]]] = [
         ({"text": "production"}, ["Render"]),
@@ -32,6 +34,7 @@ async def test_the_memory_filters_narrow_query_and_count_alike(
         ({"text": "edit"}, ["Helix"]),
         ({"tier": Tier.OBSERVED}, ["GitHub Actions"]),
         ({"place": Place.EVERYWHERE}, ["Helix"]),
+        ({"place": Place.WORKTREE}, ["Render", "GitHub Actions"]),
         ({"writer": "person"}, ["Helix"]),
         ({"fact_class": FactClass.USER}, ["Helix"]),
         ({"writer": "agent", "text": "render"}, ["Render"]),
@@ -41,6 +44,24 @@ async def test_the_memory_filters_narrow_query_and_count_alike(
         q = FactQuery(now=now, **filters)  # type: ignore[arg-type]
         assert [v.object for v in await store.query(account, q)] == expected, filters
         assert await store.count(account, q) == len(expected), filters
+
+
+async def test_a_row_kept_under_no_workspace_is_filtered_and_shown_as_everywhere(
+    store: Store, writer: Writer, account: str
+) -> None:
+    # Before 2026-12-06 a write with no working directory kept its class's place
+    # ("worktree") beside no workspace key, though every read sees it.
+    await writer.write("api", "runtime", "Python 3.12", T0, place=Place.WORKTREE)
+    await writer.write(
+        "web", "runtime", "Node 22", T0, place=Place.WORKTREE, workspace="worktree:/src/web"
+    )
+    now = writer.clock.tick()
+    for place, expected in ((Place.EVERYWHERE, ["Python 3.12"]), (Place.WORKTREE, ["Node 22"])):
+        q = FactQuery(now=now, place=place)
+        assert [v.object for v in await store.query(account, q)] == expected, place
+        assert await store.count(account, q) == 1, place
+    shown = {v.object: Fact.of(v).place for v in await store.query(account, FactQuery(now=now))}
+    assert shown == {"Python 3.12": Place.EVERYWHERE, "Node 22": Place.WORKTREE}
 
 
 async def test_episodes_by_id_answer_those_stored_and_skip_the_unknown(

@@ -30,6 +30,7 @@ from twoclocks.domain.model import (
     require_printable,
 )
 from twoclocks.domain.trust import Channel, Writer
+from twoclocks.domain.write_plan import seen_from
 from twoclocks.graph.port import Clock
 
 _STRICT = ConfigDict(extra="forbid", populate_by_name=True)
@@ -464,5 +465,8 @@ class Fact(BaseModel):
 
     @classmethod
     def of(cls, version: FactVersion) -> Fact:
-        """The wire form of a stored version."""
-        return cls.model_validate(version.model_dump(include=set(cls.model_fields)))
+        """The wire form of a stored version, its place the one its readers see it in."""
+        fact = cls.model_validate(version.model_dump(include=set(cls.model_fields)))
+        # A row kept under no workspace key is seen everywhere, whatever its class asked
+        # for (stores written before 2026-12-06 kept "worktree" for a write with no cwd).
+        return fact.model_copy(update={"place": seen_from(version)})
