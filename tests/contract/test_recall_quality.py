@@ -348,6 +348,23 @@ async def test_recall_a_question_asking_for_one_side_of_opposite_slots_gets_that
         assert [f.object for f in got.facts][:1] == [want], question
 
 
+async def test_recall_which_branch_am_i_on_gets_the_branch_checked_out_not_the_default(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Both slots are branches; the default's short value reads closer to a short question
+    # than a feature branch's long name. "am I on" asks for the current one.
+    await ew.write("shop", "current_branch", "feat/invoice-pdf-export", T0, tier=Tier.OBSERVED)
+    await ew.write("shop", "default_branch", "main", T0, tier=Tier.OBSERVED)
+    recall = service(store, keyword=1.0, vector=3.0, entity_walk=0.5)
+    for question, want in (
+        ("which shop branch am I on?", "current_branch"),
+        ("which shop branch is checked out?", "current_branch"),
+        ("what is the default branch of shop?", "default_branch"),
+    ):
+        got = await recall.recall(Caller(account=account), RecallRequest(query=question, k=2))
+        assert [f.predicate for f in got.facts][:1] == [want], question
+
+
 async def test_recall_a_why_a_may_i_or_an_open_items_question_gets_the_reason_rule_or_task(
     store: Store, ew: Writer, account: str
 ) -> None:

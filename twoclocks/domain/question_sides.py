@@ -38,9 +38,16 @@ OPPOSITE_SIDES: tuple[tuple[Side, Side], ...] = (
               "write writes writing emit emits emitted publish publishes published produce "
               "produces output outbound outgoing egress onto sink"),
     ),
+    (
+        _side("current active checked", "current currently checked am now"),
+        _side("default", "default defaults main trunk"),
+    ),
 )  # fmt: skip
 """Pairs of sides, each written from general usage. "target" is left out: a deploy target
-or a target SDK is no output; "to" and "from" are left out as too common in questions."""
+or a target SDK is no output; "to" and "from" are left out as too common in questions. The
+branch checked out and the default branch embed alike, and the default's short value
+("main") sits closer to "which branch am I on?" than a long feature branch's name does;
+"primary" is left out of the default side (a primary region is no default)."""
 
 
 def side_agreement(said: frozenset[str], predicate: str) -> int:
@@ -59,6 +66,9 @@ def side_agreement(said: frozenset[str], predicate: str) -> int:
     0
     >>> side_agreement(question_words("how many replicas does billing run?"), "min_replicas")
     0
+    >>> on = question_words("which branch am I on?")
+    >>> side_agreement(on, "current_branch"), side_agreement(on, "default_branch")
+    (1, -1)
     """
     slot = frozenset(predicate_tokens(predicate))
     for one, other in OPPOSITE_SIDES:

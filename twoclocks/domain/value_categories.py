@@ -47,6 +47,16 @@ _PATTERNS: tuple[tuple[re.Pattern[str], str], ...] = (
     # A component library or design system: "Acme UI", "Polaris Design System".
     (re.compile(r"^[\w.-]+( [\w.-]+)? (ui|design system|components|component library)$"), "ui"),
     (re.compile(r"^@[\w.-]+$"), "handle"),
+    # A git branch named by the usual conventions: "feat/invoice-pdf", "hotfix/vat-1.2".
+    # Prefixes that are as often folders ("docs/", "test/", "ci/") are left out, and so is
+    # a name ending in a file's extension.
+    (
+        re.compile(
+            r"^(feat|feature|fix|bugfix|hotfix|chore|release|refactor|dependabot|renovate|wip)"
+            r"/[\w./-]+(?<!\.[a-z]{2})(?<!\.[a-z]{3})(?<!\.[a-z]{4})$"
+        ),
+        "branch",
+    ),
     # A job title: "Senior Data Engineer", "Engineering Manager", "Staff SRE".
     (
         re.compile(
@@ -127,6 +137,8 @@ def value_categories(value: str) -> frozenset[str]:
     ['region']
     >>> sorted(value_categories("make test"))
     []
+    >>> sorted(value_categories("feat/invoice-pdf")), sorted(value_categories("fix/notes.md"))
+    (['branch'], [])
     >>> sorted(value_categories("Grafana Loki")), sorted(value_categories("Ava Jenkins"))
     (['monitoring'], ['person'])
     """

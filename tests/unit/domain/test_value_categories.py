@@ -163,3 +163,15 @@ def test_kinds_a_team_keeps_side_by_side_are_categories_apart() -> None:
     assert categories_verdict("Mailgun", ["SendGrid"]) == "same_category"
     assert categories_verdict("Fastmail", ["Gmail"]) == "same_category"
     assert categories_verdict("Playwright", ["Cypress"]) == "same_category"
+
+
+def test_a_branch_named_by_the_usual_prefixes_is_a_branch_and_a_file_path_is_not() -> None:
+    # "which branch am I on?": the default branch "main" was a branch, a feature branch
+    # nothing, so the default read as the better answer.
+    for name in ("feat/invoice-pdf-export", "hotfix/vat-1.2", "release/2.4.0", "chore/deps"):
+        assert cats(name) == {"branch"}, name
+    assert categories_verdict("feature/JIRA-123-login", ["main"]) == categories_verdict(
+        "develop", ["main"]
+    )
+    for path in ("fix/notes.md", "docs/api.md", "release/v1.2.tar", "src/feat/x"):
+        assert cats(path) == set(), path
