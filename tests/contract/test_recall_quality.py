@@ -332,35 +332,38 @@ async def test_recall_leaves_no_search_running_after_it_answers(
         assert left == [], weights
 
 
+# Each pair of slots reads alike to every leg; the question's words say which side it asks
+# for ("always be up" is the floor, "at most" the ceiling, "am I on" the branch checked
+# out: the default's short value "main" reads closer to a short question than a feature
+# branch's long name).
+OPPOSITE_SLOTS = {
+    "replicas": (
+        {("billing-api", "min_replicas"): "2", ("billing-api", "max_replicas"): "10"},
+        [
+            ("how many billing-api replicas must always be up?", "min_replicas"),
+            ("how many billing-api replicas can run at most?", "max_replicas"),
+        ],
+    ),
+    "branches": (
+        {("shop", "current_branch"): "feat/invoice-pdf-export", ("shop", "default_branch"): "main"},
+        [
+            ("which shop branch am I on?", "current_branch"),
+            ("which shop branch is checked out?", "current_branch"),
+            ("what is the default branch of shop?", "default_branch"),
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("pair", sorted(OPPOSITE_SLOTS))
 async def test_recall_a_question_asking_for_one_side_of_opposite_slots_gets_that_side(
-    store: Store, ew: Writer, account: str
+    store: Store, ew: Writer, account: str, pair: str
 ) -> None:
-    # min_replicas and max_replicas read alike to every leg; the question's words say which
-    # side it asks for ("always be up" is the floor, "at most" the ceiling).
-    await ew.write("billing-api", "min_replicas", "2", T0, tier=Tier.OBSERVED)
-    await ew.write("billing-api", "max_replicas", "10", T0, tier=Tier.OBSERVED)
+    facts, questions = OPPOSITE_SLOTS[pair]
+    for (subject, predicate), value in facts.items():
+        await ew.write(subject, predicate, value, T0, tier=Tier.OBSERVED)
     recall = service(store, keyword=1.0, vector=3.0, entity_walk=0.5)
-    for question, want in (
-        ("how many billing-api replicas must always be up?", "2"),
-        ("how many billing-api replicas can run at most?", "10"),
-    ):
-        got = await recall.recall(Caller(account=account), RecallRequest(query=question, k=2))
-        assert [f.object for f in got.facts][:1] == [want], question
-
-
-async def test_recall_which_branch_am_i_on_gets_the_branch_checked_out_not_the_default(
-    store: Store, ew: Writer, account: str
-) -> None:
-    # Both slots are branches; the default's short value reads closer to a short question
-    # than a feature branch's long name. "am I on" asks for the current one.
-    await ew.write("shop", "current_branch", "feat/invoice-pdf-export", T0, tier=Tier.OBSERVED)
-    await ew.write("shop", "default_branch", "main", T0, tier=Tier.OBSERVED)
-    recall = service(store, keyword=1.0, vector=3.0, entity_walk=0.5)
-    for question, want in (
-        ("which shop branch am I on?", "current_branch"),
-        ("which shop branch is checked out?", "current_branch"),
-        ("what is the default branch of shop?", "default_branch"),
-    ):
+    for question, want in questions:
         got = await recall.recall(Caller(account=account), RecallRequest(query=question, k=2))
         assert [f.predicate for f in got.facts][:1] == [want], question
 
