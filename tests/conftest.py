@@ -9,6 +9,10 @@ import pytest
 from falkordb_fixture import falkordb_server  # noqa: F401  (session fixture)
 from neo4j_server import Neo4jUnavailable, TestNeo4j
 
+# The server's default zone is the machine's (config.machine_zone); the suite's expected
+# times are written in UTC, so it runs in UTC wherever it runs (servers it starts inherit it).
+os.environ.setdefault("TWOCLOCKS_TIMEZONE", "UTC")
+
 
 @pytest.fixture(autouse=True)
 def no_client_file(

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from twoclocks import bootstrap
-from twoclocks.config import Settings
+from twoclocks.config import Settings, machine_zone
 from twoclocks.domain.errors import ConfigError
 
 pytestmark = [pytest.mark.anyio, pytest.mark.falkordb]
@@ -57,6 +57,30 @@ def test_an_unknown_store_is_a_config_error_naming_it(tmp_path: Path) -> None:
 def test_an_unknown_time_zone_is_a_config_error(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="Mars/Olympus"):
         bootstrap.account_zone(Settings(data_dir=tmp_path, timezone="Mars/Olympus"))
+
+
+def test_the_default_time_zone_is_the_machines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A local server's person lives in its machine's zone: TZ, else what /etc/localtime
+    # links to; a TWOCLOCKS_TIMEZONE still wins, and nothing known reads as UTC.
+    monkeypatch.delenv("TWOCLOCKS_TIMEZONE", raising=False)
+    linked = tmp_path / "localtime"
+    linked.symlink_to("/usr/share/zoneinfo/Asia/Tokyo")
+    monkeypatch.delenv("TZ", raising=False)
+    assert machine_zone(linked) == "Asia/Tokyo"
+    assert machine_zone(tmp_path / "missing") == "UTC"
+    monkeypatch.setenv("TZ", ":Europe/Berlin")
+    assert machine_zone(linked) == "Europe/Berlin"
+    assert Settings(data_dir=tmp_path).timezone == "Europe/Berlin"
+    monkeypatch.setenv("TWOCLOCKS_TIMEZONE", "America/Lima")
+    assert Settings(data_dir=tmp_path).timezone == "America/Lima"
+    for unknown in ("CET-1CEST", "Mars/Olympus", "../../etc/passwd"):
+        monkeypatch.setenv("TZ", unknown)
+        assert machine_zone(tmp_path / "missing") == "UTC", unknown
+    utc = tmp_path / "utc"
+    utc.symlink_to("/usr/share/zoneinfo/Etc/UTC")
+    assert machine_zone(utc) == "UTC"
 
 
 def test_docs_configuration_lists_every_setting() -> None:

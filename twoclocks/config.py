@@ -6,6 +6,7 @@ Each field can be set in the environment as ``TWOCLOCKS_<NAME>`` (e.g.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Literal
 
@@ -18,6 +19,35 @@ def default_data_dir() -> Path:
     from platformdirs import user_data_dir
 
     return Path(user_data_dir("twoclocks", appauthor=False))
+
+
+_UTC_NAMES = frozenset({"UTC", "Etc/UTC", "Etc/UCT", "Etc/Universal", "Etc/Zulu", "UCT", "Zulu"})
+
+
+def machine_zone(localtime: Path = Path("/etc/localtime")) -> str:
+    """This machine's time zone as an IANA name: ``TZ``, else the zone ``localtime`` links to.
+
+    A local server's person lives in the machine's zone, so its block and its dates
+    ("--as-of 2026-11-30") read best there. ``UTC`` when neither names a zone this Python
+    knows (a POSIX rule such as ``CET-1CEST``, a copied rather than linked file, Windows).
+    """
+    import os
+    from zoneinfo import ZoneInfo
+
+    named = [os.environ.get("TZ", "").strip().removeprefix(":")]
+    with contextlib.suppress(OSError):
+        named.append(os.path.realpath(localtime) if localtime.is_symlink() else "")
+    for name in named:
+        # A path names its zone after the zoneinfo folder (Debian, macOS alike).
+        name = name.rpartition("zoneinfo/")[2] if "zoneinfo/" in name else name
+        if not name or name.startswith("/") or ".." in name:
+            continue
+        try:
+            ZoneInfo(name)
+        except (KeyError, ValueError, OSError):  # not found is a KeyError; a bad name, not
+            continue
+        return "UTC" if name in _UTC_NAMES else name
+    return "UTC"
 
 
 class Settings(BaseSettings):
@@ -66,7 +96,10 @@ class Settings(BaseSettings):
     )
     spaces_file: Path | None = Field(None, description="TOML file mapping directories to spaces")
     space: str | None = Field(None, description="Force every session into this space")
-    timezone: str = Field("UTC", description="Default account time zone for rendered times")
+    timezone: str = Field(
+        default_factory=machine_zone,
+        description="Default account time zone for rendered times (default: the machine's)",
+    )
     url: str | None = Field(None, description="Where clients find the server")
     key: str | None = Field(None, description="API key clients send (else the data dir's key file)")
     extractor_url: str | None = Field(
