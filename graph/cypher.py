@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from twoclocks.domain.model import Place
 from twoclocks.graph.port import Clock, FactQuery, TimelineQuery
 from twoclocks.graph.schema import VERSION_RETURN, opt_us, to_us
 
@@ -360,7 +361,7 @@ def _row_filters(q: FactQuery, params: dict[str, Any]) -> list[str]:
         params["place"] = str(q.place)
         conds.append(
             "(e.place = $place OR e.workspace IS NULL)"
-            if params["place"] == "everywhere"
+            if q.place is Place.EVERYWHERE
             else "(e.place = $place AND e.workspace IS NOT NULL)"
         )
     for field in ("tier", "writer", "fact_class"):

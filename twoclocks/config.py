@@ -7,8 +7,10 @@ Each field can be set in the environment as ``TWOCLOCKS_<NAME>`` (e.g.
 from __future__ import annotations
 
 import contextlib
+import os
 from pathlib import Path
 from typing import Literal
+from zoneinfo import ZoneInfo
 
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -31,9 +33,6 @@ def machine_zone(localtime: Path = Path("/etc/localtime")) -> str:
     ("--as-of 2026-11-30") read best there. ``UTC`` when neither names a zone this Python
     knows (a POSIX rule such as ``CET-1CEST``, a copied rather than linked file, Windows).
     """
-    import os
-    from zoneinfo import ZoneInfo
-
     named = [os.environ.get("TZ", "").strip().removeprefix(":")]
     with contextlib.suppress(OSError):
         named.append(os.path.realpath(localtime) if localtime.is_symlink() else "")
@@ -44,7 +43,7 @@ def machine_zone(localtime: Path = Path("/etc/localtime")) -> str:
             continue
         try:
             ZoneInfo(name)
-        except (KeyError, ValueError, OSError):  # not found is a KeyError; a bad name, not
+        except (KeyError, ValueError, OSError):  # unknown (a KeyError), malformed, unreadable
             continue
         return "UTC" if name in _UTC_NAMES else name
     return "UTC"

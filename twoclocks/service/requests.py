@@ -466,7 +466,7 @@ class Fact(BaseModel):
     @classmethod
     def of(cls, version: FactVersion) -> Fact:
         """The wire form of a stored version, its place the one its readers see it in."""
-        fact = cls.model_validate(version.model_dump(include=set(cls.model_fields)))
         # A row kept under no workspace key is seen everywhere, whatever its class asked
         # for (stores written before 2026-12-06 kept "worktree" for a write with no cwd).
-        return fact.model_copy(update={"place": seen_from(version)})
+        wire = version.model_dump(include=set(cls.model_fields)) | {"place": seen_from(version)}
+        return cls.model_validate(wire)
