@@ -131,11 +131,17 @@ def test_pull_request_opened_from_gh_output_or_the_mcp_tool() -> None:
         (
             "claude-code",
             "pytest_failed",
-            "pytest_result",
-            "pytest failed: 2 failing: tests/test_login.py::test_rejects_empty_email, "
+            "pytest_selection_result",  # the recorded run names one file: part of the suite
+            "pytest tests/test_login.py failed: 2 failing: "
+            "tests/test_login.py::test_rejects_empty_email, "
             "tests/test_login.py::test_rejects_short_password",
         ),
-        ("claude-code", "pytest_passed", "pytest_result", "pytest passed"),
+        (
+            "claude-code",
+            "pytest_passed",
+            "pytest_selection_result",
+            "pytest tests/test_login.py passed",
+        ),
         (
             "codex",
             "go_test_failed",
@@ -304,6 +310,42 @@ def test_a_passing_summary_that_counts_zero_failures_stays_passed() -> None:
     ]
     assert said(ran_tests(_piped("yarn test", "Tests:       3 passed, 3 total\n"), CTX)) == [
         ("npm_test_result", "yarn test passed")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("command", "slot", "value"),
+    [
+        # The whole suite, whatever the flags, redirections and usual roots say.
+        ("uv run pytest -q -p no:cacheprovider -n 4 --tb=short 2>&1", "pytest_result", "pytest"),
+        ("pytest tests/ > out.txt", "pytest_result", "pytest"),
+        ("go test -count=1 ./...", "go_test_result", "go test"),
+        ("cargo nextest run", "cargo_test_result", "cargo test"),
+        ("pnpm vitest run", "vitest_result", "vitest"),
+        ("npm run test -- --coverage", "npm_test_result", "npm test"),
+        ("make test V=1", "make_test_result", "make test"),  # make's words are make's own
+        # Part of it: a file, a test, a name filter, the last failures, a package.
+        ("python -m pytest tests/test_cart.py::test_total", "pytest_selection_result",
+         "pytest tests/test_cart.py::test_total"),
+        ("pytest -q -k 'cart and not slow'", "pytest_selection_result",
+         "pytest -k 'cart and not slow'"),
+        ("pytest --lf", "pytest_selection_result", "pytest --lf"),
+        ("go test -run TestCart ./cart", "go_test_selection_result",
+         "go test -run TestCart ./cart"),
+        ("cargo test -p api totals -- --nocapture", "cargo_test_selection_result",
+         "cargo test -p api totals"),
+        ("npx jest src/orders.test.ts", "jest_selection_result", "jest src/orders.test.ts"),
+        ("npm test -- orders", "npm_test_selection_result", "npm test orders"),
+        ("tox -e py311", "tox_selection_result", "tox -e py311"),
+    ],
+)  # fmt: skip
+def test_a_run_of_part_of_the_suite_reports_to_its_own_slot_and_names_what_ran(
+    command: str, slot: str, value: str
+) -> None:
+    # `pytest tests/test_api.py` passing says nothing of the tests it did not run: in the
+    # suite's slot it would close the whole run's failure and the block would say green.
+    assert said(ran_tests(_piped(command, "5 passed in 0.2s\n"), CTX)) == [
+        (slot, f"{value} passed")
     ]
 
 

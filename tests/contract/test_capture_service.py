@@ -165,6 +165,22 @@ async def test_a_new_branch_closes_the_old_one(rig: Rig) -> None:
     assert [o for p, o in await rig.facts() if p == "current_branch"] == ["feat/token"]
 
 
+async def test_a_run_of_part_of_the_suite_never_closes_the_whole_runs_result(rig: Rig) -> None:
+    whole = {"command": "uv run pytest -q"}
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "pytest_failed", tool_input=whole))
+    rig.clock.tick(minutes=5)
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "pytest_passed"))  # one file
+    now = dict(await rig.facts())
+    assert now["pytest_result"].startswith("pytest failed: 2 failing:")
+    assert now["pytest_selection_result"] == "pytest tests/test_login.py passed"
+    rig.clock.tick(minutes=5)
+    await rig.capture.ingest(
+        rig.caller,
+        fixture("claude-code", "pytest_passed", tool_input=whole, tool_use_id="toolu_whole"),
+    )
+    assert dict(await rig.facts())["pytest_result"] == "pytest passed"
+
+
 async def test_the_same_command_failing_twice_is_a_repeated_tool_error(rig: Rig) -> None:
     await rig.capture.ingest(rig.caller, fixture("claude-code", "npm_build_failed"))
     assert await rig.facts() == []

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from twoclocks.capture.events import ToolEvent
+from twoclocks.capture.selection import selected
 from twoclocks.domain.model import MAX_TEXT, Cardinality, FactClass, Kind
 
 MAX_FAILING_NAMES = 5
@@ -291,25 +292,39 @@ def _test_script(name: str) -> bool:
     return name == "test" or name.startswith(("test:", "test-", "test_"))
 
 
-def _script_of(words: list[str]) -> str:
-    """The script a package manager or a task runner was asked for ("" for none):
-    ``npm run test:unit`` -> test:unit, ``make -C api test`` -> test, ``yarn t`` -> test."""
+def _script_of(words: list[str]) -> tuple[str, list[str]]:
+    """The script a package manager or a task runner was asked for ("" for none) and the
+    words after it: ``npm run test:unit`` -> test:unit, ``make -C api test`` -> test,
+    ``yarn t`` -> test."""
     rest = words[1:]
     while rest and rest[0].startswith("-"):
         rest = rest[2:] if rest[0] in ("-C", "-f", "--directory", "--file") else rest[1:]
     if rest[:1] == ["run"] and os.path.basename(words[0]) in _PACKAGE_MANAGERS:
         rest = rest[1:]
     script = rest[0] if rest else ""
-    return "test" if script == "t" else script
+    return ("test" if script == "t" else script), rest[1:]
 
 
-_RUNNERS: tuple[tuple[str, Callable[[list[str]], bool]], ...] = (
-    ("pytest", lambda w: any(os.path.basename(x) in ("pytest", "py.test") for x in w[:4])),
-    ("go test", lambda w: os.path.basename(w[0]) == "go" and w[1:2] == ["test"]),
-    ("cargo test", lambda w: os.path.basename(w[0]) == "cargo" and w[1] in ("test", "nextest")),
-    ("vitest", lambda w: "vitest" in w[:3]),
-    ("jest", lambda w: "jest" in w[:3]),
-    ("tox", lambda w: os.path.basename(w[0]) == "tox"),
+def _at(words: list[str], names: tuple[str, ...], within: int) -> int | None:
+    """Where the runner's word is among the first ``within`` words (``uv run pytest``)."""
+    for index, word in enumerate(words[:within]):
+        if os.path.basename(word) in names:
+            return index
+    return None
+
+
+def _after_subcommand(tool: str, subs: tuple[str, ...]) -> Callable[[list[str]], int | None]:
+    return lambda w: 1 if os.path.basename(w[0]) == tool and w[1] in subs else None
+
+
+# Each runner: the name the value gives it, and where its own words start (None: not it).
+_RUNNERS: tuple[tuple[str, Callable[[list[str]], int | None]], ...] = (
+    ("pytest", lambda w: _at(w, ("pytest", "py.test"), 4)),
+    ("go test", _after_subcommand("go", ("test",))),
+    ("cargo test", _after_subcommand("cargo", ("test", "nextest"))),
+    ("vitest", lambda w: _at(w, ("vitest",), 3)),
+    ("jest", lambda w: _at(w, ("jest",), 3)),
+    ("tox", lambda w: 0 if os.path.basename(w[0]) == "tox" else None),
 )  # fmt: skip
 # Tools that run a named script: each test script reports to a slot of its own
 # (`npm test` -> npm_test_result, `pnpm test:unit` -> npm_test_unit_result), so an e2e run
@@ -332,17 +347,27 @@ _FAILED_SUMMARY = re.compile(
 
 
 def _runner(event: ToolEvent) -> tuple[str, str] | None:
-    """The runner as the value names it ("pnpm test") and the slot it reports to."""
+    """The run as the value names it ("pnpm test", "pytest tests/test_api.py") and the slot
+    it reports to: a run of part of the suite reports to ``<slot>_selection_result``."""
     for words in segments(event.command or ""):
-        for name, matches in _RUNNERS:
-            if matches([*words, ""]):
-                return name, name.replace(" ", "_") + "_result"
+        for name, starts_at in _RUNNERS:
+            if (at := starts_at([*words, ""])) is not None:
+                return _named(name, name.replace(" ", "_"), selected(name, words[at + 1 :]))
         tool = os.path.basename(words[0])
         for family, tools in _SCRIPT_RUNNERS:
-            if tool in tools and _test_script(script := _script_of(words)):
+            if tool not in tools:
+                continue
+            script, rest = _script_of(words)
+            if _test_script(script):
                 slug = "_".join(re.findall(r"[a-z0-9]+", script.lower()))
-                return f"{tool} {script}", f"{family}_{slug}_result"
+                return _named(f"{tool} {script}", f"{family}_{slug}", selected(family, rest))
     return None
+
+
+def _named(runner: str, slot: str, selection: list[str]) -> tuple[str, str]:
+    if not selection:
+        return runner, f"{slot}_result"
+    return clean(f"{runner} {shlex.join(selection)}", 160), f"{slot}_selection_result"
 
 
 def ran_tests(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
