@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import uuid
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 from storekit import FakeClock
@@ -232,6 +233,42 @@ async def test_the_person_saying_an_agents_guess_makes_it_theirs_and_keeps_what_
         now.version_id,
         Tier.ASSERTED,
     )
+
+
+async def test_a_guess_the_persons_word_overrules_is_corrected_and_the_word_holds(
+    store: Store, account: str
+) -> None:
+    # The person deployed on Heroku; an agent guessed Render today, which closed it. The
+    # person then says "we moved to Fly.io on Sep 1". Filed as a late, older value, the
+    # guess would stay current and the person's word would be history.
+    clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
+    svc = service_on(store, clock)
+    agent = Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
+    person = Caller(account=account, **PERSON)
+    await deploy(svc, person, "Heroku", JAN6)
+    clock.tick(seconds=60)
+    guess = await deploy(svc, agent, "Render", clock.now)
+    clock.tick(seconds=60)
+    guessed_then = clock.now
+    clock.tick(seconds=60)
+    done = await deploy_said(svc, person, "Fly.io", SEP1)
+    assert (done.outcome, done.closed) == ("inserted", [guess])
+    assert [r.object for r in done.replaced] == ["Render"]
+    assert await values(svc, person) == ["Fly.io"]
+    assert await values(svc, person, as_of=OCT1) == ["Fly.io"]
+    assert await values(svc, person, as_of=JUN1) == ["Heroku"]
+    assert await values(svc, person, as_believed=guessed_then) == ["Render"]
+    history = await svc.facts(person, FactsRequest(subject="acme-web", include_history=True))
+    assert [(f.object, f.retired_reason) for f in history if f.fact_id == guess] == [
+        ("Render", "corrected")
+    ]
+
+
+async def deploy_said(svc: MemoryService, who: Caller, value: str, valid_at: datetime) -> Any:
+    req = RememberRequest(
+        subject="acme-web", predicate="deploy_target", object=value, valid_at=valid_at
+    )
+    return await svc.remember(who, req)
 
 
 async def test_as_believed_alone_means_what_we_believed_then_about_then(

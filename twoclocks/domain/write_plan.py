@@ -7,6 +7,14 @@ Rules (DESIGN.md §3), each with a worked example; times are valid times:
   Render is [Mar, ∞). The windows meet with no gap and no overlap.
 * **late, older value**: "Render" [Mar, ∞) is current; "Fly" arrives dated Feb.
   It is stored already closed as [Feb, Mar); Render stays current.
+* **a guess the person's word overrules**: an agent guessed "Postgres 15" at Dec 6
+  (inferred, [Dec 6, ∞)); the person then says "we upgraded to Postgres 16 last week"
+  (asserted, dated Nov 29). Read as a late, older value, the guess would stay current
+  and the person's word would be filed as history [Nov 29, Dec 6). Instead the guess is
+  ``corrected`` (belief axis: it was never true, the person says Postgres 16 held then)
+  and Postgres 16 is [Nov 29, ∞). Only the person's word overrules, only a guess gives
+  way, and only where the guess starts inside the window the person's value gets from
+  the values the store does not guess at.
 * **restatement**: "CI runs on CircleCI" is current; "our CI runs on CircleCI"
   arrives. No new version: the episode is added to the existing one. Only a
   version whose window covers the incoming one's restates it: with Render closed
@@ -283,6 +291,15 @@ def plan_write(
             predicate=version.predicate,
         )
 
+    overruled = overruled_guesses(incoming, believed)
+    if overruled:
+        gone = {v.version_id for v in overruled}
+        believed = [v for v in believed if v.version_id not in gone]
+        if incoming.supersedes is None and len({v.fact_id for v in overruled}) == 1:
+            incoming = incoming.model_copy(update={"supersedes": overruled[0].fact_id})
+    corrected = [Expiry(version_id=v.version_id, reason=RetiredReason.CORRECTED) for v in overruled]
+    overruled_facts = tuple(dict.fromkeys(v.fact_id for v in overruled if v.invalid_at is None))
+
     # The new window runs until the next known value starts (a late, older value
     # is therefore stored already closed), or until the writer's own end.
     later_starts = [v.valid_at for v in believed if v.valid_at > t]
@@ -295,7 +312,14 @@ def plan_write(
     # newer holds, so that write opens Render again instead of vanishing into history.
     restated = _restated(incoming, [v for v in holding if covers(v, t, end)], now, new_id)
     if restated and not restated.insert:
-        return restated
+        if not corrected:
+            return restated
+        return restated.model_copy(
+            update={
+                "expire": restated.expire + tuple(corrected),
+                "closed": restated.closed + overruled_facts,
+            }
+        )
     if restated:
         # Raised to a wider place, the fact now meets values other places held for the
         # slot (the person's editor in another worktree): it closes them, as the same
@@ -304,9 +328,9 @@ def plan_write(
         expire, insert, closed = _cut(others, t, end, now, new_id)
         return restated.model_copy(
             update={
-                "expire": restated.expire + tuple(expire),
+                "expire": restated.expire + tuple(expire + corrected),
                 "insert": restated.insert + tuple(insert),
-                "closed": tuple(closed),
+                "closed": tuple(closed) + overruled_facts,
             }
         )
 
@@ -322,11 +346,30 @@ def plan_write(
     insert.append(version)
     return Plan(
         now=now,
-        expire=tuple(expire),
+        expire=tuple(expire + corrected),
         insert=tuple(insert),
         outcome=Outcome.STORED_CLOSED if end else Outcome.INSERTED,
         fact_id=version.fact_id,
         version_id=version.version_id,
         predicate=version.predicate,
-        closed=tuple(closed),
+        closed=tuple(closed) + overruled_facts,
     )
+
+
+def overruled_guesses(incoming: Incoming, believed: Sequence[FactVersion]) -> list[FactVersion]:
+    """The guesses (inferred) of a one-value slot that the person's word (asserted) says were
+    never true: those starting after the word's own start, inside the window it gets from
+    the values nobody guessed (module docstring: "a guess the person's word overrules")."""
+    if incoming.tier is not Tier.ASSERTED:
+        return []
+    t = incoming.valid_at
+    later = [v for v in believed if v.valid_at > t]
+    # A guess of the same value was not wrong: it keeps its window, the word ends at it.
+    guesses = [
+        v for v in later
+        if v.tier is Tier.INFERRED and not is_restatement(v.object, incoming.object)
+    ]  # fmt: skip
+    firm = [v.valid_at for v in later if v not in guesses]
+    ends = [e for e in [*firm, incoming.invalid_at] if e is not None]
+    end = min(ends) if ends else None
+    return [v for v in guesses if end is None or v.valid_at < end]

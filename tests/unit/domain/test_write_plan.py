@@ -173,6 +173,49 @@ def test_late_value_inside_a_closed_window_splits_it() -> None:
     ]
 
 
+def test_a_guess_the_persons_word_overrules_is_corrected_and_the_word_holds() -> None:
+    # Hetzner [Jan, ∞) was the person's; an agent guessed Fly at Mar, which closed it.
+    # The person then says "we moved to Render in February".
+    hetzner = version("v1", "Hetzner", JAN, invalid_at=MAR, tier=Tier.ASSERTED,
+                      retired_reason=RetiredReason.ENDED)  # fmt: skip
+    guess = version("v2", "Fly", MAR, tier=Tier.INFERRED, created_at=MAR)
+    store = [hetzner, guess]
+
+    plan = plan_write(incoming("Render", FEB, tier=Tier.ASSERTED), store, NOW, id_factory())
+
+    assert plan.outcome is Outcome.INSERTED
+    assert (RetiredReason.CORRECTED, "v2") in {(e.reason, e.version_id) for e in plan.expire}
+    assert plan.closed == ("fact-v2",)  # the answer names the guess it replaced
+    after = apply(store, plan)
+    assert believed_windows(after) == [("Hetzner", JAN, FEB), ("Render", FEB, None)]
+    render = next(v for v in after if v.object == "Render")
+    assert render.supersedes == "fact-v2"
+    # What the store believed before the person spoke is still answerable.
+    assert [v.object for v in after if is_visible(v, NOW, as_of=APR, as_believed=APR)] == ["Fly"]
+
+
+def test_only_the_persons_word_overrules_and_only_a_guess_of_another_value_gives_way() -> None:
+    guess = version("v2", "Fly", MAR, tier=Tier.INFERRED)
+    firm = version("v2", "Fly", MAR, tier=Tier.OBSERVED)
+    # Another guess, a tool's observation, or the person against their own later value:
+    # a late, older value, stored closed, as before.
+    for store, tier in (
+        ([guess], Tier.INFERRED),
+        ([firm], Tier.ASSERTED),
+        ([guess.model_copy(update={"tier": Tier.ASSERTED})], Tier.ASSERTED),
+    ):
+        plan = plan_write(incoming("Render", FEB, tier=tier), store, NOW, id_factory())
+        assert (plan.outcome, plan.expire) == (Outcome.STORED_CLOSED, ()), (store, tier)
+    # A guess of the same value was right: it keeps its window and the word ends at it.
+    same = version("v2", "Render", MAR, tier=Tier.INFERRED)
+    plan = plan_write(incoming("Render", FEB, tier=Tier.ASSERTED), [same], NOW, id_factory())
+    assert (plan.outcome, plan.expire) == (Outcome.STORED_CLOSED, ())
+    # A guess after a value nobody guessed is outside the word's window: it stays.
+    later = version("v3", "Heroku", at(5), tier=Tier.INFERRED)
+    plan = plan_write(incoming("Render", FEB, tier=Tier.ASSERTED), [firm, later], NOW, id_factory())
+    assert plan.expire == () and plan.insert[-1].invalid_at == MAR  # fmt: skip
+
+
 def test_restatement_adds_episode_instead_of_new_version() -> None:
     ci = version("v1", "CI runs on CircleCI", JAN, episodes=("ep-1",))
     store = [ci]
