@@ -12,9 +12,10 @@ Rules (DESIGN.md §3), each with a worked example; times are valid times:
   (asserted, dated Nov 29). Read as a late, older value, the guess would stay current
   and the person's word would be filed as history [Nov 29, Dec 6). Instead the guess is
   ``corrected`` (belief axis: it was never true, the person says Postgres 16 held then)
-  and Postgres 16 is [Nov 29, ∞). Only the person's word overrules, only a guess gives
-  way, and only where the guess starts inside the window the person's value gets from
-  the values the store does not guess at.
+  and Postgres 16 is [Nov 29, ∞). Only the person's word overrules, only a guess of
+  another value gives way, and only one that starts by now (a guessed plan for next
+  week is left be) and inside the window the person's value gets from the values the
+  store does not guess at.
 * **restatement**: "CI runs on CircleCI" is current; "our CI runs on CircleCI"
   arrives. No new version: the episode is added to the existing one. Only a
   version whose window covers the incoming one's restates it: with Render closed
@@ -291,7 +292,7 @@ def plan_write(
             predicate=version.predicate,
         )
 
-    overruled = overruled_guesses(incoming, believed)
+    overruled = overruled_guesses(incoming, believed, now)
     if overruled:
         gone = {v.version_id for v in overruled}
         believed = [v for v in believed if v.version_id not in gone]
@@ -356,10 +357,13 @@ def plan_write(
     )
 
 
-def overruled_guesses(incoming: Incoming, believed: Sequence[FactVersion]) -> list[FactVersion]:
+def overruled_guesses(
+    incoming: Incoming, believed: Sequence[FactVersion], now: datetime
+) -> list[FactVersion]:
     """The guesses (inferred) of a one-value slot that the person's word (asserted) says were
-    never true: those starting after the word's own start, inside the window it gets from
-    the values nobody guessed (module docstring: "a guess the person's word overrules")."""
+    never true: those starting after the word's own start and by ``now``, inside the window
+    it gets from the values nobody guessed (module docstring: "a guess the person's word
+    overrules"). A guess that starts after now is a plan the word about today leaves be."""
     if incoming.tier is not Tier.ASSERTED:
         return []
     t = incoming.valid_at
@@ -367,7 +371,8 @@ def overruled_guesses(incoming: Incoming, believed: Sequence[FactVersion]) -> li
     # A guess of the same value was not wrong: it keeps its window, the word ends at it.
     guesses = [
         v for v in later
-        if v.tier is Tier.INFERRED and not is_restatement(v.object, incoming.object)
+        if v.tier is Tier.INFERRED and v.valid_at <= now
+        and not is_restatement(v.object, incoming.object)
     ]  # fmt: skip
     firm = [v.valid_at for v in later if v not in guesses]
     ends = [e for e in [*firm, incoming.invalid_at] if e is not None]

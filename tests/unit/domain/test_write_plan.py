@@ -210,6 +210,10 @@ def test_only_the_persons_word_overrules_and_only_a_guess_of_another_value_gives
     same = version("v2", "Render", MAR, tier=Tier.INFERRED)
     plan = plan_write(incoming("Render", FEB, tier=Tier.ASSERTED), [same], NOW, id_factory())
     assert (plan.outcome, plan.expire) == (Outcome.STORED_CLOSED, ())
+    # A guessed plan (it starts after now) is not what the word about today says.
+    plan_ahead = version("v4", "Fly", LATER, tier=Tier.INFERRED)
+    plan = plan_write(incoming("Render", NOW, tier=Tier.ASSERTED), [plan_ahead], NOW, id_factory())
+    assert (plan.outcome, plan.expire) == (Outcome.STORED_CLOSED, ())
     # A guess after a value nobody guessed is outside the word's window: it stays.
     later = version("v3", "Heroku", at(5), tier=Tier.INFERRED)
     plan = plan_write(incoming("Render", FEB, tier=Tier.ASSERTED), [firm, later], NOW, id_factory())
