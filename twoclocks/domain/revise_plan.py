@@ -285,7 +285,7 @@ def plan_reopen(
         written_as=last.written_as if into == last.predicate else last.written_as or last.predicate,
     )
     others = [v for v in slot_visible if v.fact_id != fact_id]
-    plan = plan_write(incoming, others, now, new_id, fact_id=fact_id)
+    plan = plan_write(incoming, others, now, new_id, fact_id=fact_id, overrule_guesses=False)
     if plan.outcome is Outcome.RESTATED:
         # The same value came back under another fact since: nothing to reopen into.
         return plan

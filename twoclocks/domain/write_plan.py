@@ -260,11 +260,13 @@ def plan_write(
     now: datetime,
     new_id: IdFactory,
     fact_id: str | None = None,
+    overrule_guesses: bool = True,
 ) -> Plan:
     """Plan one write against the believed versions of its slot that the writer can see.
 
     ``fact_id`` keeps an existing logical fact's id (used by reopen); by default a
-    new fact is started.
+    new fact is started. ``overrule_guesses=False`` (reopen: the slot as if the retract had
+    never happened) files the write against later guesses as a late, older value.
     """
     believed = [v for v in visible if v.expired_at is None]
     cardinality = resolve_cardinality(incoming.cardinality, incoming.predicate, incoming.kind)
@@ -292,7 +294,7 @@ def plan_write(
             predicate=version.predicate,
         )
 
-    overruled = overruled_guesses(incoming, believed, now)
+    overruled = overruled_guesses(incoming, believed, now) if overrule_guesses else []
     if overruled:
         gone = {v.version_id for v in overruled}
         believed = [v for v in believed if v.version_id not in gone]

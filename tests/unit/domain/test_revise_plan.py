@@ -24,6 +24,7 @@ from twoclocks.domain.model import (
     Outcome,
     Plan,
     RetiredReason,
+    Tier,
 )
 from twoclocks.domain.revise_plan import left_ended, plan_reopen, plan_retract, plan_revise
 from twoclocks.domain.temporal import is_current, is_visible, status_of
@@ -371,6 +372,25 @@ def test_reopen_respects_a_value_written_since_the_retract() -> None:
     assert [(v.object, v.valid_at, v.invalid_at) for v in believed] == [
         ("main", FEB2, APR14),
         ("trunk", APR14, None),
+    ]
+
+
+def test_reopen_leaves_a_guess_written_since_the_retract_as_it_would_have_been() -> None:
+    # The person's main (asserted) is retracted by mistake; an agent then guesses trunk at
+    # Jun 9. Had main never been retracted, the guess would have closed it at Jun 9; the
+    # reopen gives that slot back, not the one the person's word would make of a new write.
+    new = id_factory()
+    mine = version(tier=Tier.ASSERTED)
+    store = apply([mine], plan_retract("f1", [mine], MAY1))
+    guess = replacement("trunk", valid_at=JUN9, tier=Tier.INFERRED)
+    store = apply(store, plan_write(guess, store, JUN9, new))
+
+    store = apply(store, plan_reopen("f1", of(store, "f1"), store, JUL1, new))
+
+    believed = sorted((v for v in store if v.expired_at is None), key=lambda v: v.valid_at)
+    assert [(v.object, v.valid_at, v.invalid_at) for v in believed] == [
+        ("main", FEB2, JUN9),
+        ("trunk", JUN9, None),
     ]
 
 
