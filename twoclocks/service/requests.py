@@ -132,7 +132,10 @@ class RememberResult(BaseModel):
     version_id: str
     outcome: Outcome
     predicate: str
-    closed: list[str]
+    closed: list[str] = Field(
+        description="the current facts this write closed: ended where it starts, or, for "
+        "an agent's guess the person's own word says was never true, corrected"
+    )
     replaced: list[ReplacedValue] = Field(
         default_factory=list,
         description="the values `closed` ended, with their text: what this write replaced",
