@@ -264,6 +264,22 @@ async def test_a_guess_the_persons_word_overrules_is_corrected_and_the_word_hold
     ]
 
 
+async def test_a_guess_the_persons_word_confirms_goes_on_as_theirs_from_the_words_start(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
+    svc = service_on(store, clock)
+    agent = Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
+    person = Caller(account=account, **PERSON)
+    guess = await deploy(svc, agent, "Fly.io", clock.now)
+    clock.tick(seconds=60)
+    done = await deploy_said(svc, person, "Fly.io", SEP1)  # "we've been on Fly.io since Sep"
+    assert (done.outcome, done.fact_id, done.tier) == ("restated", guess, Tier.ASSERTED)
+    assert done.raised == "tier inferred -> asserted" and done.closed == []
+    (now,) = await svc.facts(person, FactsRequest(subject="acme-web"))
+    assert (now.fact_id, now.tier, now.valid_at) == (guess, Tier.ASSERTED, SEP1)
+
+
 async def deploy_said(svc: MemoryService, who: Caller, value: str, valid_at: datetime) -> Any:
     req = RememberRequest(
         subject="acme-web", predicate="deploy_target", object=value, valid_at=valid_at

@@ -12,10 +12,11 @@ Rules (DESIGN.md §3), each with a worked example; times are valid times:
   (asserted, dated Nov 29). Read as a late, older value, the guess would stay current
   and the person's word would be filed as history [Nov 29, Dec 6). Instead the guess is
   ``corrected`` (belief axis: it was never true, the person says Postgres 16 held then)
-  and Postgres 16 is [Nov 29, ∞). Only the person's word overrules, only a guess of
-  another value gives way, and only one that starts by now (a guessed plan for next
-  week is left be) and inside the window the person's value gets from the values the
-  store does not guess at.
+  and Postgres 16 is [Nov 29, ∞). Had the agent guessed "Postgres 16", the guess was
+  right: it goes on as the person's fact, from Nov 29 (``rewritten``, as a restatement
+  that vouches more). Only the person's word overrules, only a guess that starts by now
+  (a guessed plan for next week is left be) and inside the window the person's value
+  gets from the values the store does not guess at.
 * **restatement**: "CI runs on CircleCI" is current; "our CI runs on CircleCI"
   arrives. No new version: the episode is added to the existing one. Only a
   version whose window covers the incoming one's restates it: with Render closed
@@ -294,14 +295,19 @@ def plan_write(
             predicate=version.predicate,
         )
 
-    overruled = overruled_guesses(incoming, believed, now) if overrule_guesses else []
-    if overruled:
-        gone = {v.version_id for v in overruled}
+    covered = guesses_the_word_covers(incoming, believed, now) if overrule_guesses else []
+    wrong = [v for v in covered if not is_restatement(v.object, incoming.object)]
+    right = [v for v in covered if v not in wrong]
+    if covered:
+        gone = {v.version_id for v in covered}
         believed = [v for v in believed if v.version_id not in gone]
-        if incoming.supersedes is None and len({v.fact_id for v in overruled}) == 1:
-            incoming = incoming.model_copy(update={"supersedes": overruled[0].fact_id})
-    corrected = [Expiry(version_id=v.version_id, reason=RetiredReason.CORRECTED) for v in overruled]
-    overruled_facts = tuple(dict.fromkeys(v.fact_id for v in overruled if v.invalid_at is None))
+        if incoming.supersedes is None and not right and len({v.fact_id for v in wrong}) == 1:
+            incoming = incoming.model_copy(update={"supersedes": wrong[0].fact_id})
+        if right and fact_id is None:
+            fact_id = right[0].fact_id  # the guess the person confirmed goes on as their fact
+    corrected = [Expiry(version_id=v.version_id, reason=RetiredReason.CORRECTED) for v in wrong]
+    corrected += [Expiry(version_id=v.version_id, reason=RetiredReason.REWRITTEN) for v in right]
+    overruled_facts = tuple(dict.fromkeys(v.fact_id for v in wrong if v.invalid_at is None))
 
     # The new window runs until the next known value starts (a late, older value
     # is therefore stored already closed), or until the writer's own end.
@@ -346,12 +352,16 @@ def plan_write(
         now=now,
         invalid_at=end,
     )
+    if right:
+        episodes = dict.fromkeys([e for v in right for e in v.episodes] + list(version.episodes))
+        version = version.model_copy(update={"episodes": tuple(episodes)})
     insert.append(version)
+    confirmed = Outcome.RESTATED if right else Outcome.INSERTED
     return Plan(
         now=now,
         expire=tuple(expire + corrected),
         insert=tuple(insert),
-        outcome=Outcome.STORED_CLOSED if end else Outcome.INSERTED,
+        outcome=Outcome.STORED_CLOSED if end else confirmed,
         fact_id=version.fact_id,
         version_id=version.version_id,
         predicate=version.predicate,
@@ -359,24 +369,21 @@ def plan_write(
     )
 
 
-def overruled_guesses(
+def guesses_the_word_covers(
     incoming: Incoming, believed: Sequence[FactVersion], now: datetime
 ) -> list[FactVersion]:
-    """The guesses (inferred) of a one-value slot that the person's word (asserted) says were
-    never true: those starting after the word's own start and by ``now``, inside the window
-    it gets from the values nobody guessed (module docstring: "a guess the person's word
-    overrules"). A guess that starts after now is a plan the word about today leaves be."""
+    """The guesses (inferred) of a one-value slot that the person's word (asserted) speaks
+    for, earliest first: those starting after the word's own start and by ``now``, inside
+    the window it gets from the values nobody guessed (module docstring: "a guess the
+    person's word overrules"). A guess of another value was never true; one of the same
+    value was right, and becomes the person's from the word's start. A guess that starts
+    after now is a plan the word about today leaves be."""
     if incoming.tier is not Tier.ASSERTED:
         return []
     t = incoming.valid_at
     later = [v for v in believed if v.valid_at > t]
-    # A guess of the same value was not wrong: it keeps its window, the word ends at it.
-    guesses = [
-        v for v in later
-        if v.tier is Tier.INFERRED and v.valid_at <= now
-        and not is_restatement(v.object, incoming.object)
-    ]  # fmt: skip
+    guesses = [v for v in later if v.tier is Tier.INFERRED and v.valid_at <= now]
     firm = [v.valid_at for v in later if v not in guesses]
     ends = [e for e in [*firm, incoming.invalid_at] if e is not None]
     end = min(ends) if ends else None
-    return [v for v in guesses if end is None or v.valid_at < end]
+    return sorted((v for v in guesses if end is None or v.valid_at < end), key=lambda v: v.valid_at)

@@ -194,7 +194,7 @@ def test_a_guess_the_persons_word_overrules_is_corrected_and_the_word_holds() ->
     assert [v.object for v in after if is_visible(v, NOW, as_of=APR, as_believed=APR)] == ["Fly"]
 
 
-def test_only_the_persons_word_overrules_and_only_a_guess_of_another_value_gives_way() -> None:
+def test_only_the_persons_word_overrules_and_only_a_guess_it_speaks_for() -> None:
     guess = version("v2", "Fly", MAR, tier=Tier.INFERRED)
     firm = version("v2", "Fly", MAR, tier=Tier.OBSERVED)
     # Another guess, a tool's observation, or the person against their own later value:
@@ -206,10 +206,6 @@ def test_only_the_persons_word_overrules_and_only_a_guess_of_another_value_gives
     ):
         plan = plan_write(incoming("Render", FEB, tier=tier), store, NOW, id_factory())
         assert (plan.outcome, plan.expire) == (Outcome.STORED_CLOSED, ()), (store, tier)
-    # A guess of the same value was right: it keeps its window and the word ends at it.
-    same = version("v2", "Render", MAR, tier=Tier.INFERRED)
-    plan = plan_write(incoming("Render", FEB, tier=Tier.ASSERTED), [same], NOW, id_factory())
-    assert (plan.outcome, plan.expire) == (Outcome.STORED_CLOSED, ())
     # A guessed plan (it starts after now) is not what the word about today says.
     plan_ahead = version("v4", "Fly", LATER, tier=Tier.INFERRED)
     plan = plan_write(incoming("Render", NOW, tier=Tier.ASSERTED), [plan_ahead], NOW, id_factory())
@@ -218,6 +214,22 @@ def test_only_the_persons_word_overrules_and_only_a_guess_of_another_value_gives
     later = version("v3", "Heroku", at(5), tier=Tier.INFERRED)
     plan = plan_write(incoming("Render", FEB, tier=Tier.ASSERTED), [firm, later], NOW, id_factory())
     assert plan.expire == () and plan.insert[-1].invalid_at == MAR  # fmt: skip
+
+
+def test_a_guess_the_persons_word_confirms_goes_on_as_theirs_from_the_words_start() -> None:
+    # An agent guessed Render at Mar; the person says "we've been on Render since Feb".
+    # Filed as a late, older value, the current Render would stay "a guess, verify".
+    guess = version("v2", "Render", MAR, tier=Tier.INFERRED, episodes=("ep-guess",))
+    plan = plan_write(incoming("Render", FEB, tier=Tier.ASSERTED), [guess], NOW, id_factory())
+    assert plan.outcome is Outcome.RESTATED and plan.closed == ()
+    assert [(e.version_id, e.reason) for e in plan.expire] == [("v2", RetiredReason.REWRITTEN)]
+    after = apply([guess], plan)
+    (now,) = [v for v in after if is_current(v, NOW)]
+    assert (now.fact_id, now.tier, now.valid_at) == ("fact-v2", Tier.ASSERTED, FEB)
+    assert now.episodes == ("ep-guess", "ep-new")
+    assert [v.tier for v in after if is_visible(v, NOW, as_of=APR, as_believed=APR)] == [
+        Tier.INFERRED
+    ]
 
 
 def test_restatement_adds_episode_instead_of_new_version() -> None:
