@@ -349,6 +349,32 @@ def test_a_run_of_part_of_the_suite_reports_to_its_own_slot_and_names_what_ran(
     ]
 
 
+@pytest.mark.parametrize(
+    ("cwd", "command", "subject"),
+    [
+        ("/src/web", "cd api && uv run pytest -q", "web/api"),
+        ("/src/web", "cd /src/web/api && pytest", "web/api"),  # agents write whole paths
+        ("/src/web/packages/ui", "pnpm test", "web/packages/ui"),  # the shell stayed there
+        ("/src/web", "make -C api test", "web/api"),
+        ("/src/web", "pnpm --dir packages/ui test", "web/packages/ui"),
+        ("/src/web/api", "cd .. && pytest", "web"),
+        ("/src/web", "cd /tmp/scratch && pytest", "web"),  # outside the worktree: its repo
+        ("/src/web", "cd - && pytest", "web"),  # only the shell knows where that is
+    ],
+)
+def test_a_run_in_a_folder_of_the_worktree_reports_under_that_folder(
+    cwd: str, command: str, subject: str
+) -> None:
+    # A monorepo's api failing and its ui passing are two results: under one subject the
+    # ui run would close the api's failure and the block would say the tests pass.
+    here = RuleContext(repo="web", top="/src/web", cwd=cwd)
+    (fact,) = ran_tests(_piped(command, "5 passed in 0.2s\n"), here)
+    assert fact.subject == subject
+    # Where the worktree is not known (a remote server), the repo, as before.
+    (fact,) = ran_tests(_piped(command, "5 passed in 0.2s\n"), CTX)
+    assert fact.subject == CTX.repo
+
+
 def test_make_test_and_named_test_scripts_are_test_runs_each_with_its_own_slot() -> None:
     # This repository's own `make test`, and a package's unit and e2e scripts: the e2e run
     # passing must not close the unit run's failure, so each script reports to its slot.

@@ -181,6 +181,19 @@ async def test_a_run_of_part_of_the_suite_never_closes_the_whole_runs_result(rig
     assert dict(await rig.facts())["pytest_result"] == "pytest passed"
 
 
+async def test_a_run_in_a_folder_of_the_worktree_never_closes_another_folders_result(
+    rig: Rig,
+) -> None:
+    api = {"command": "cd api && uv run pytest -q"}
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "pytest_failed", tool_input=api))
+    rig.clock.tick(minutes=5)
+    worker = {"command": "cd /src/acme-web/worker && uv run pytest -q"}
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "pytest_passed", tool_input=worker))
+    rows = await rig.memory.facts(rig.caller, FactsRequest(cwd="/src/acme-web"))
+    results = {(f.subject, f.object.split(":")[0]) for f in rows if f.predicate == "pytest_result"}
+    assert results == {("web/api", "pytest failed"), ("web/worker", "pytest passed")}
+
+
 async def test_the_same_command_failing_twice_is_a_repeated_tool_error(rig: Rig) -> None:
     await rig.capture.ingest(rig.caller, fixture("claude-code", "npm_build_failed"))
     assert await rig.facts() == []

@@ -12,87 +12,36 @@ from __future__ import annotations
 
 import os
 import re
-import shlex
-from collections.abc import Callable, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from pydantic import BaseModel, ConfigDict
-
+from twoclocks.capture.captured import (
+    CapturedFact,
+    Rule,
+    RuleContext,
+    captured_fact,
+    clean,
+    option_value,
+    segments,
+    strip_credentials,
+)
 from twoclocks.capture.events import ToolEvent
-from twoclocks.capture.selection import selected
-from twoclocks.domain.model import MAX_TEXT, Cardinality, FactClass, Kind
+from twoclocks.capture.suite_runs import ran_tests, runner_of
+from twoclocks.domain.model import FactClass, Kind
 
-MAX_FAILING_NAMES = 5
-"""Failing tests named in one fact; the rest are counted."""
+__all__ = [
+    "CURRENT_BRANCH",
+    "RULES",
+    "CapturedFact",
+    "RuleContext",
+    "clean",
+    "facts_from",
+    "failure_key",
+    "strip_credentials",
+]
 
 CURRENT_BRANCH = "current_branch"
 """The worktree's branch: written by the git rules, and corrected from the worktree's HEAD
 when a read finds it names another (``CaptureService.observe_checkout``)."""
-
-
-class CapturedFact(BaseModel):
-    """A fact a rule read off a tool event, before it is written (observed tier)."""
-
-    model_config = ConfigDict(frozen=True)
-
-    rule: str
-    subject: str
-    predicate: str
-    object: str
-    kind: Kind = Kind.FACT
-    cardinality: Cardinality | None = None
-    fact_class: FactClass = FactClass.TASK
-    category: str
-
-
-class RuleContext(BaseModel):
-    """What a rule knows beyond the event: the repo's name and this session's earlier failures."""
-
-    model_config = ConfigDict(frozen=True)
-
-    repo: str
-    failures_before: int = 0
-
-
-Rule = Callable[[ToolEvent, RuleContext], list[CapturedFact]]
-
-_CONTROL = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|[\x00-\x08\x0b-\x1f\x7f]")
-_URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@]+@")
-_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
-_SHELLS = frozenset({"bash", "sh", "zsh", "dash", "fish"})
-_SCRIPT = frozenset({"-c", "-lc", "-ic", "-lic", "-ilc"})
-
-
-def clean(text: str, limit: int = 200) -> str:
-    """One line, no terminal escapes or control characters, at most ``limit`` characters."""
-    line = " ".join(_CONTROL.sub(" ", text).split())
-    return line if len(line) <= limit else line[: limit - 1] + "…"
-
-
-def strip_credentials(text: str) -> str:
-    """Remove ``user:password@`` (or a bare token) from every URL in ``text``.
-
-    >>> strip_credentials("git push https://me:ghp_abc@github.com/acme/web.git main")
-    'git push https://github.com/acme/web.git main'
-    """
-    return _URL_CREDENTIALS.sub(r"\1", text)
-
-
-def segments(command: str) -> list[list[str]]:
-    """The simple commands of a shell line, as words, leading ``VAR=value`` dropped."""
-    out: list[list[str]] = []
-    for part in re.split(r"&&|\|\||;|\n|\|", command):
-        try:
-            words = shlex.split(part, comments=False)
-        except ValueError:
-            words = part.split()
-        while words and _ASSIGNMENT.match(words[0]):
-            words = words[1:]
-        if len(words) >= 3 and os.path.basename(words[0]) in _SHELLS and words[1] in _SCRIPT:
-            out += segments(words[2])  # bash -lc "cargo test": the script is the command
-        elif words:
-            out.append(words)
-    return out
 
 
 def _git(words: list[str]) -> tuple[str, list[str]] | None:
@@ -119,12 +68,6 @@ def _succeeded(event: ToolEvent) -> bool:
     return event.kind == "shell" and not event.failed and event.exit_code in (0, None)
 
 
-def _fact(rule: str, ctx: RuleContext, predicate: str, obj: str, **kw: Any) -> CapturedFact:
-    return CapturedFact(
-        rule=rule, subject=ctx.repo, predicate=predicate, object=clean(obj, MAX_TEXT), **kw
-    )
-
-
 # -- git -----------------------------------------------------------------------------------
 
 _COMMIT = re.compile(
@@ -141,13 +84,13 @@ def git_commit(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
     if match is None:
         return []
     branch, sha, subject = match["branch"], match["hash"], clean(match["subject"], 160)
+    line = f"{sha} on {branch}: {subject}"
     facts = [
-        _fact("git_commit", ctx, "committed", f"{sha} on {branch}: {subject}",
-              kind=Kind.EVENT, category="git"),
-        _fact("git_commit", ctx, "last_commit", f"{sha} on {branch}: {subject}", category="git"),
-    ]  # fmt: skip
+        captured_fact("git_commit", ctx, "committed", line, kind=Kind.EVENT, category="git"),
+        captured_fact("git_commit", ctx, "last_commit", line, category="git"),
+    ]
     if branch != "detached HEAD":
-        facts.append(_fact("git_commit", ctx, CURRENT_BRANCH, branch, category="branch"))
+        facts.append(captured_fact("git_commit", ctx, CURRENT_BRANCH, branch, category="branch"))
     return facts
 
 
@@ -176,14 +119,25 @@ def git_push(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
         return []
     where = remote if url is None or remote == url else f"{remote} ({url})"
     facts = [
-        _fact("git_push", ctx, "last_push", f"{branch or 'the current branch'} to {where}",
-              category="git"),
-    ]  # fmt: skip
+        captured_fact(
+            "git_push",
+            ctx,
+            "last_push",
+            f"{branch or 'the current branch'} to {where}",
+            category="git",
+        ),
+    ]
     if url is not None and "://" not in remote and "@" not in remote:
         facts.append(
-            _fact("git_push", ctx, f"git_remote_{clean(remote, 40)}", url,
-                  fact_class=FactClass.PROJECT, category="remote")
-        )  # fmt: skip
+            captured_fact(
+                "git_push",
+                ctx,
+                f"git_remote_{clean(remote, 40)}",
+                url,
+                fact_class=FactClass.PROJECT,
+                category="remote",
+            )
+        )
     return facts
 
 
@@ -200,7 +154,7 @@ def branch_switched(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
     found = _SWITCHED.findall(event.output) + _RESET_BRANCH.findall(event.output)
     if not found:
         return []
-    return [_fact("branch_switched", ctx, CURRENT_BRANCH, found[-1], category="branch")]
+    return [captured_fact("branch_switched", ctx, CURRENT_BRANCH, found[-1], category="branch")]
 
 
 _HEAD_BRANCH = re.compile(r"^\s*HEAD branch: (\S+)\s*$", re.M)
@@ -221,24 +175,20 @@ def default_branch(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
     if not name or name == "(unknown)":
         return []
     return [
-        _fact("default_branch", ctx, "default_branch", name,
-              fact_class=FactClass.PROJECT, category="remote")
-    ]  # fmt: skip
+        captured_fact(
+            "default_branch",
+            ctx,
+            "default_branch",
+            name,
+            fact_class=FactClass.PROJECT,
+            category="remote",
+        )
+    ]
 
 
 # -- pull requests -----------------------------------------------------------------------
 
 _PR_URL = re.compile(r"https://[^\s\"']+/pull/(\d+)")
-
-
-def _option(args: Sequence[str], *names: str) -> str | None:
-    for i, arg in enumerate(args):
-        for name in names:
-            if arg == name and i + 1 < len(args):
-                return args[i + 1]
-            if name.startswith("--") and arg.startswith(name + "="):
-                return arg.split("=", 1)[1]
-    return None
 
 
 def pull_request_opened(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
@@ -249,7 +199,7 @@ def pull_request_opened(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact
         calls = [w for w in segments(event.command or "") if w[:3] == ["gh", "pr", "create"]]
         if not calls or _dry_run(calls[-1]):
             return []
-        title = _option(calls[-1], "--title", "-t")
+        title = option_value(calls[-1], "--title", "-t")
         match = _PR_URL.search(event.output)
         url = match.group(0) if match else None
     elif (
@@ -276,123 +226,10 @@ def pull_request_opened(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact
         else f"{label} — {url}"
     )
     return [
-        _fact("pull_request_opened", ctx, "opened_pull_request", text,
-              kind=Kind.EVENT, category="git")
-    ]  # fmt: skip
-
-
-# -- tests -------------------------------------------------------------------------------
-
-_PACKAGE_MANAGERS = ("npm", "pnpm", "yarn", "bun")
-_TASK_RUNNERS = ("make", "just", "task")
-
-
-def _test_script(name: str) -> bool:
-    """A package script or a make target that runs tests: ``test``, ``test:unit``, ``test-e2e``."""
-    return name == "test" or name.startswith(("test:", "test-", "test_"))
-
-
-def _script_of(words: list[str]) -> tuple[str, list[str]]:
-    """The script a package manager or a task runner was asked for ("" for none) and the
-    words after it: ``npm run test:unit`` -> test:unit, ``make -C api test`` -> test,
-    ``yarn t`` -> test."""
-    rest = words[1:]
-    while rest and rest[0].startswith("-"):
-        rest = rest[2:] if rest[0] in ("-C", "-f", "--directory", "--file") else rest[1:]
-    if rest[:1] == ["run"] and os.path.basename(words[0]) in _PACKAGE_MANAGERS:
-        rest = rest[1:]
-    script = rest[0] if rest else ""
-    return ("test" if script == "t" else script), rest[1:]
-
-
-def _at(words: list[str], names: tuple[str, ...], within: int) -> int | None:
-    """Where the runner's word is among the first ``within`` words (``uv run pytest``)."""
-    for index, word in enumerate(words[:within]):
-        if os.path.basename(word) in names:
-            return index
-    return None
-
-
-def _after_subcommand(tool: str, subs: tuple[str, ...]) -> Callable[[list[str]], int | None]:
-    return lambda w: 1 if os.path.basename(w[0]) == tool and w[1] in subs else None
-
-
-# Each runner: the name the value gives it, and where its own words start (None: not it).
-_RUNNERS: tuple[tuple[str, Callable[[list[str]], int | None]], ...] = (
-    ("pytest", lambda w: _at(w, ("pytest", "py.test"), 4)),
-    ("go test", _after_subcommand("go", ("test",))),
-    ("cargo test", _after_subcommand("cargo", ("test", "nextest"))),
-    ("vitest", lambda w: _at(w, ("vitest",), 3)),
-    ("jest", lambda w: _at(w, ("jest",), 3)),
-    ("tox", lambda w: 0 if os.path.basename(w[0]) == "tox" else None),
-)  # fmt: skip
-# Tools that run a named script: each test script reports to a slot of its own
-# (`npm test` -> npm_test_result, `pnpm test:unit` -> npm_test_unit_result), so an e2e run
-# passing does not close the unit run's failure; the value names what ran.
-_SCRIPT_RUNNERS = (("npm", _PACKAGE_MANAGERS), ("make", _TASK_RUNNERS))
-_FAILING = (
-    re.compile(r"^(?:FAILED|ERROR) (\S+)", re.M),  # pytest -ra / default summary
-    re.compile(r"^\s*--- FAIL: (\S+)", re.M),  # go test
-    re.compile(r"^test (\S+) \.\.\. FAILED\s*$", re.M),  # cargo test
-    re.compile(r"^\s*● (.+?)\s*$", re.M),  # jest
-    re.compile(r"^\s*FAIL\s+(\S+\s+>\s+.+?)\s*$", re.M),  # vitest
-)
-# A summary line that says the run failed. Zero is not a failure ("0 failed" is cargo's
-# passing summary), and pytest's closing line counts errors (collection, fixtures) apart.
-_FAILED_SUMMARY = re.compile(
-    r"\b[1-9]\d* failed\b|^FAIL\b|test result: FAILED|^--- FAIL|^FAILED "
-    r"|^=+ .*\b[1-9]\d* errors?\b.* =+$",
-    re.M,
-)
-
-
-def _runner(event: ToolEvent) -> tuple[str, str] | None:
-    """The run as the value names it ("pnpm test", "pytest tests/test_api.py") and the slot
-    it reports to: a run of part of the suite reports to ``<slot>_selection_result``."""
-    for words in segments(event.command or ""):
-        for name, starts_at in _RUNNERS:
-            if (at := starts_at([*words, ""])) is not None:
-                return _named(name, name.replace(" ", "_"), selected(name, words[at + 1 :]))
-        tool = os.path.basename(words[0])
-        for family, tools in _SCRIPT_RUNNERS:
-            if tool not in tools:
-                continue
-            script, rest = _script_of(words)
-            if _test_script(script):
-                slug = "_".join(re.findall(r"[a-z0-9]+", script.lower()))
-                return _named(f"{tool} {script}", f"{family}_{slug}", selected(family, rest))
-    return None
-
-
-def _named(runner: str, slot: str, selection: list[str]) -> tuple[str, str]:
-    if not selection:
-        return runner, f"{slot}_result"
-    return clean(f"{runner} {shlex.join(selection)}", 160), f"{slot}_selection_result"
-
-
-def ran_tests(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
-    """A test run: passed or failed, by runner, with the failing tests' names."""
-    found = _runner(event)
-    if found is None or event.kind != "shell":
-        return []
-    runner, slot = found
-    # The output's summary counts even when the exit status is 0: agents pipe test runs
-    # through `tail` or `head`, and a pipeline exits with its last command's status, so
-    # `pnpm test | tail -20` over two failing tests exits 0 (Claude Code then fires
-    # PostToolUse, the success event). "passed" there would be a false fact.
-    failed = bool(event.exit_code) or bool(_FAILED_SUMMARY.search(event.output))
-    if not failed:
-        return [_fact("ran_tests", ctx, slot, f"{runner} passed", category="test")]
-    names: list[str] = []
-    for pattern in _FAILING:
-        for name in pattern.findall(event.output):
-            name = clean(name, 120)
-            if name and name not in names and not name.startswith("Test suite failed"):
-                names.append(name)
-    shown = ", ".join(names[:MAX_FAILING_NAMES])
-    more = f" and {len(names) - MAX_FAILING_NAMES} more" if len(names) > MAX_FAILING_NAMES else ""
-    detail = f": {len(names)} failing: {shown}{more}" if names else ""
-    return [_fact("ran_tests", ctx, slot, f"{runner} failed{detail}", category="test")]
+        captured_fact(
+            "pull_request_opened", ctx, "opened_pull_request", text, kind=Kind.EVENT, category="git"
+        )
+    ]
 
 
 # -- files, subagents, errors ------------------------------------------------------------
@@ -414,10 +251,16 @@ def files_edited(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
     if event.kind != "edit" or event.failed:
         return []
     return [
-        _fact("files_edited", ctx, "edited_file", _relative(path, event.cwd),
-              kind=Kind.EVENT, category="file")
+        captured_fact(
+            "files_edited",
+            ctx,
+            "edited_file",
+            _relative(path, event.cwd),
+            kind=Kind.EVENT,
+            category="file",
+        )
         for path in dict.fromkeys(event.files)
-    ]  # fmt: skip
+    ]
 
 
 def subagent_finished(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
@@ -426,16 +269,17 @@ def subagent_finished(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
         return []
     what = event.description or "a subagent task"
     return [
-        _fact("subagent_finished", ctx, "subagent_finished", what,
-              kind=Kind.EVENT, category="process")
-    ]  # fmt: skip
+        captured_fact(
+            "subagent_finished", ctx, "subagent_finished", what, kind=Kind.EVENT, category="process"
+        )
+    ]
 
 
 def failure_key(event: ToolEvent) -> str | None:
     """What makes two failures "the same": the command, else the tool and its first error line."""
     if not event.failed and not event.exit_code:
         return None
-    if event.kind == "shell" and _runner(event) is not None:
+    if event.kind == "shell" and runner_of(event) is not None:
         return None  # a failing test run is a test result, not a tool error
     if event.command:
         return "cmd:" + clean(strip_credentials(event.command), 300)
@@ -453,9 +297,15 @@ def repeated_tool_error(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact
     reason = clean(strip_credentials(lines[-1]), 160) if lines else "no output"
     count = ctx.failures_before + 1
     return [
-        _fact("repeated_tool_error", ctx, "repeated_tool_error",
-              f"`{what}` failed {count} times: {reason}", kind=Kind.EVENT, category="process")
-    ]  # fmt: skip
+        captured_fact(
+            "repeated_tool_error",
+            ctx,
+            "repeated_tool_error",
+            f"`{what}` failed {count} times: {reason}",
+            kind=Kind.EVENT,
+            category="process",
+        )
+    ]
 
 
 RULES: tuple[Rule, ...] = (

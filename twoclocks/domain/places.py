@@ -123,6 +123,15 @@ class Workspace(BaseModel):
         return tuple(k for k in (self.repo, self.project, self.worktree) if k)
 
     @property
+    def worktree_folder(self) -> str | None:
+        """The folder at the top of the worktree, as its key names it (None: no worktree).
+
+        >>> Workspace(worktree="worktree:/src/billing-api-login").worktree_folder
+        '/src/billing-api-login'
+        """
+        return self.worktree.split(":", 1)[1] if self.worktree else None
+
+    @property
     def names(self) -> tuple[str, ...]:
         """What people call this workspace: the last path segment of its repo and project.
 

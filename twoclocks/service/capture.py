@@ -34,7 +34,7 @@ from twoclocks.capture.rules import (
 from twoclocks.capture.turns import is_turn
 from twoclocks.domain.errors import InvalidInput, StoreUnavailable, TwoclocksError
 from twoclocks.domain.model import Tier
-from twoclocks.domain.places import resolve_place
+from twoclocks.domain.places import Workspace, resolve_place
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Episode, FactQuery, Store
 from twoclocks.secret_scan import secret_in
@@ -232,9 +232,7 @@ class CaptureService:
         key = failure_key(event)
         session = (caller.account, event.session_id or "")
         before = self._failures.get(session, Counter())[key] if key else 0
-        facts = facts_from(
-            event, RuleContext(repo=self._repo_name(event.cwd), failures_before=before)
-        )
+        facts = facts_from(event, self._context(event.cwd, before))
         if not facts and key is None and event.kind != "prompt":
             return Accepted(result=EventResult(event_id=event.event_id, status="ignored"))
         now = self.clock()
@@ -308,9 +306,7 @@ class CaptureService:
                 req = EventRequest(client=entry.get("client"), event=entry["event"])
                 event = normalize(req.event, req.client)
                 at = datetime.fromisoformat(str(entry["at"]))
-                context = RuleContext(
-                    repo=self._repo_name(event.cwd), failures_before=int(entry["failures_before"])
-                )
+                context = self._context(event.cwd, int(entry["failures_before"]))
                 facts = facts_from(event, context)
                 await self._keep(account, req.event, event, at)
                 await self.apply(
@@ -417,12 +413,27 @@ class CaptureService:
                 self._refused.setdefault(caller.account, Counter())[exc.name] += 1
         return written
 
-    def _repo_name(self, cwd: str | None) -> str:
-        """The subject of session facts: the repo's name, else the folder's, else 'workspace'."""
+    def _context(self, cwd: str | None, failures_before: int) -> RuleContext:
+        """What the rules read beside the event: the repo's name, and where the worktree's top
+        and the event's directory are (for a test run in a folder of it)."""
+        workspace = self._workspace_of(cwd)
+        top = workspace.worktree_folder if workspace is not None and cwd else None
+        return RuleContext(
+            repo=self._repo_name(cwd, workspace),
+            failures_before=failures_before,
+            top=top,
+            cwd=os.path.realpath(os.path.expanduser(cwd)) if top and cwd else None,
+        )
+
+    def _workspace_of(self, cwd: str | None) -> Workspace | None:
         try:
-            names = self.resolve_workspace(cwd).names if cwd else ()
+            return self.resolve_workspace(cwd) if cwd else None
         except (InvalidInput, TwoclocksError):
-            names = ()
+            return None
+
+    def _repo_name(self, cwd: str | None, workspace: Workspace | None = None) -> str:
+        """The subject of session facts: the repo's name, else the folder's, else 'workspace'."""
+        names = (workspace or self._workspace_of(cwd) or Workspace()).names
         if names:
             return names[0]
         folder = os.path.basename((cwd or "").rstrip("/\\"))

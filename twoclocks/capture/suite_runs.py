@@ -1,0 +1,196 @@
+"""Test runs: which runner, which part of the suite, in which folder, passed or failed.
+
+A run reports to its runner's slot under the repo's subject (``pytest_result``); a run of
+part of the suite to a slot of its own (``capture.selection``), and a run in a folder of
+the worktree (`cd api && pytest`, `make -C web test`) under that folder's subject
+(``shop/api``), so one package's result never closes another's.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Callable
+from typing import NamedTuple
+
+from twoclocks.capture.captured import (
+    CapturedFact,
+    RuleContext,
+    captured_fact,
+    clean,
+    option_value,
+    segments,
+)
+from twoclocks.capture.events import ToolEvent
+from twoclocks.capture.selection import selected
+
+MAX_FAILING_NAMES = 5
+"""Failing tests named in one fact; the rest are counted."""
+
+_PACKAGE_MANAGERS = ("npm", "pnpm", "yarn", "bun")
+_TASK_RUNNERS = ("make", "just", "task")
+# Their options that take the next word (`make -C api test`, `pnpm --dir web test`).
+_TAKES_A_VALUE = ("-C", "-f", "--directory", "--file", "--dir", "--prefix", "--cwd", "--filter")
+
+
+def _test_script(name: str) -> bool:
+    """A package script or a make target that runs tests: ``test``, ``test:unit``, ``test-e2e``."""
+    return name == "test" or name.startswith(("test:", "test-", "test_"))
+
+
+def _script_of(words: list[str]) -> tuple[str, list[str]]:
+    """The script a package manager or a task runner was asked for ("" for none) and the
+    words after it: ``npm run test:unit`` -> test:unit, ``make -C api test`` -> test,
+    ``yarn t`` -> test."""
+    rest = words[1:]
+    while rest and rest[0].startswith("-"):
+        rest = rest[2:] if rest[0] in _TAKES_A_VALUE else rest[1:]
+    if rest[:1] == ["run"] and os.path.basename(words[0]) in _PACKAGE_MANAGERS:
+        rest = rest[1:]
+    script = rest[0] if rest else ""
+    return ("test" if script == "t" else script), rest[1:]
+
+
+def _at(words: list[str], names: tuple[str, ...], within: int) -> int | None:
+    """Where the runner's word is among the first ``within`` words (``uv run pytest``)."""
+    for index, word in enumerate(words[:within]):
+        if os.path.basename(word) in names:
+            return index
+    return None
+
+
+def _after_subcommand(tool: str, subs: tuple[str, ...]) -> Callable[[list[str]], int | None]:
+    return lambda w: 1 if os.path.basename(w[0]) == tool and w[1] in subs else None
+
+
+# Each runner: the name the value gives it, and where its own words start (None: not it).
+_RUNNERS: tuple[tuple[str, Callable[[list[str]], int | None]], ...] = (
+    ("pytest", lambda w: _at(w, ("pytest", "py.test"), 4)),
+    ("go test", _after_subcommand("go", ("test",))),
+    ("cargo test", _after_subcommand("cargo", ("test", "nextest"))),
+    ("vitest", lambda w: _at(w, ("vitest",), 3)),
+    ("jest", lambda w: _at(w, ("jest",), 3)),
+    ("tox", lambda w: 0 if os.path.basename(w[0]) == "tox" else None),
+)  # fmt: skip
+# Tools that run a named script: each test script reports to a slot of its own
+# (`npm test` -> npm_test_result, `pnpm test:unit` -> npm_test_unit_result), so an e2e run
+# passing does not close the unit run's failure; the value names what ran.
+_SCRIPT_RUNNERS = (("npm", _PACKAGE_MANAGERS), ("make", _TASK_RUNNERS))
+_FAILING = (
+    re.compile(r"^(?:FAILED|ERROR) (\S+)", re.M),  # pytest -ra / default summary
+    re.compile(r"^\s*--- FAIL: (\S+)", re.M),  # go test
+    re.compile(r"^test (\S+) \.\.\. FAILED\s*$", re.M),  # cargo test
+    re.compile(r"^\s*● (.+?)\s*$", re.M),  # jest
+    re.compile(r"^\s*FAIL\s+(\S+\s+>\s+.+?)\s*$", re.M),  # vitest
+)
+# A summary line that says the run failed. Zero is not a failure ("0 failed" is cargo's
+# passing summary), and pytest's closing line counts errors (collection, fixtures) apart.
+_FAILED_SUMMARY = re.compile(
+    r"\b[1-9]\d* failed\b|^FAIL\b|test result: FAILED|^--- FAIL|^FAILED "
+    r"|^=+ .*\b[1-9]\d* errors?\b.* =+$",
+    re.M,
+)
+
+
+class SuiteRun(NamedTuple):
+    """A test command: the run as the value names it, its slot, and where it ran."""
+
+    name: str
+    slot: str
+    words: list[str]
+    before: list[list[str]]
+    """The simple commands before it on the same line (``cd api``)."""
+
+
+def runner_of(event: ToolEvent) -> SuiteRun | None:
+    """The test run in a shell line, if any: "pnpm test", "pytest tests/test_api.py" and the
+    slot it reports to (a run of part of the suite reports to ``<slot>_selection_result``)."""
+    lines = segments(event.command or "")
+    for index, words in enumerate(lines):
+        for name, starts_at in _RUNNERS:
+            if (at := starts_at([*words, ""])) is not None:
+                named = _named(name, name.replace(" ", "_"), selected(name, words[at + 1 :]))
+                return SuiteRun(*named, words, lines[:index])
+        tool = os.path.basename(words[0])
+        for family, tools in _SCRIPT_RUNNERS:
+            if tool not in tools:
+                continue
+            script, rest = _script_of(words)
+            if _test_script(script):
+                slug = "_".join(re.findall(r"[a-z0-9]+", script.lower()))
+                named = _named(f"{tool} {script}", f"{family}_{slug}", selected(family, rest))
+                return SuiteRun(*named, words, lines[:index])
+    return None
+
+
+def _named(runner: str, slot: str, selection: list[str]) -> tuple[str, str]:
+    """The run's name and slot: a selection is named in the value and reports apart."""
+    if not selection:
+        return runner, f"{slot}_result"
+    return clean(f"{runner} {shlex.join(selection)}", 160), f"{slot}_selection_result"
+
+
+def ran_tests(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
+    """A test run: passed or failed, by runner, with the failing tests' names."""
+    found = runner_of(event)
+    if found is None or event.kind != "shell":
+        return []
+    runner, slot = found.name, found.slot
+    folder = ran_in(found, ctx)
+    subject = f"{ctx.repo}/{folder}" if folder else ctx.repo
+    # The output's summary counts even when the exit status is 0: agents pipe test runs
+    # through `tail` or `head`, and a pipeline exits with its last command's status, so
+    # `pnpm test | tail -20` over two failing tests exits 0 (Claude Code then fires
+    # PostToolUse, the success event). "passed" there would be a false fact.
+    failed = bool(event.exit_code) or bool(_FAILED_SUMMARY.search(event.output))
+    if not failed:
+        return [captured_fact("ran_tests", ctx, slot, f"{runner} passed", subject=subject,
+                              category="test")]  # fmt: skip
+    names: list[str] = []
+    for pattern in _FAILING:
+        for name in pattern.findall(event.output):
+            name = clean(name, 120)
+            if name and name not in names and not name.startswith("Test suite failed"):
+                names.append(name)
+    shown = ", ".join(names[:MAX_FAILING_NAMES])
+    more = f" and {len(names) - MAX_FAILING_NAMES} more" if len(names) > MAX_FAILING_NAMES else ""
+    detail = f": {len(names)} failing: {shown}{more}" if names else ""
+    return [captured_fact("ran_tests", ctx, slot, f"{runner} failed{detail}", subject=subject,
+                          category="test")]  # fmt: skip
+
+
+# Options that run a tool in another folder: `make -C api test`, `pnpm --dir web test`.
+_FOLDER_OPTIONS = {
+    "make": ("-C", "--directory"),
+    "npm": ("--prefix",),
+    "pnpm": ("--dir", "-C"),
+    "yarn": ("--cwd",),
+    "bun": ("--cwd",),
+}
+
+
+def ran_in(run: SuiteRun, ctx: RuleContext) -> str:
+    """The folder of the worktree a test run ran in, relative to its top ("" for the top, or
+    where it is not known): the session's directory, a ``cd`` before the run on the same
+    line, and a tool's own folder option.
+
+    >>> run = SuiteRun("pytest", "pytest_result", ["pytest"], [["cd", "api"]])
+    >>> ran_in(run, RuleContext(repo="shop", top="/src/shop", cwd="/src/shop"))
+    'api'
+    """
+    if ctx.top is None or ctx.cwd is None:
+        return ""
+    here = ctx.cwd
+    for words in run.before:
+        if os.path.basename(words[0]) in ("cd", "pushd") and len(words) > 1:
+            if words[1] == "-" or words[1].startswith("~"):
+                return ""  # somewhere only the shell knows
+            here = os.path.join(here, words[1])
+    for option in _FOLDER_OPTIONS.get(os.path.basename(run.words[0]), ()):
+        if (folder := option_value(run.words, option)) is not None:
+            here = os.path.join(here, folder)
+    relative = os.path.relpath(os.path.normpath(here), ctx.top)
+    if relative == "." or relative.startswith(".."):
+        return ""
+    return relative.replace(os.sep, "/")
