@@ -360,6 +360,7 @@ def test_a_run_of_part_of_the_suite_reports_to_its_own_slot_and_names_what_ran(
         ("/src/web/api", "cd .. && pytest", "web"),
         ("/src/web", "cd /tmp/scratch && pytest", "web"),  # outside the worktree: its repo
         ("/src/web", "cd - && pytest", "web"),  # only the shell knows where that is
+        ("/src/web/api", "cd && pytest", "web"),  # home
     ],
 )
 def test_a_run_in_a_folder_of_the_worktree_reports_under_that_folder(

@@ -183,9 +183,9 @@ def ran_in(run: SuiteRun, ctx: RuleContext) -> str:
         return ""
     here = ctx.cwd
     for words in run.before:
-        if os.path.basename(words[0]) in ("cd", "pushd") and len(words) > 1:
-            if words[1] == "-" or words[1].startswith("~"):
-                return ""  # somewhere only the shell knows
+        if os.path.basename(words[0]) in ("cd", "pushd"):
+            if len(words) < 2 or words[1] == "-" or words[1].startswith("~"):
+                return ""  # home, or the last folder: somewhere only the shell knows
             here = os.path.join(here, words[1])
     for option in _FOLDER_OPTIONS.get(os.path.basename(run.words[0]), ()):
         if (folder := option_value(run.words, option)) is not None:
