@@ -56,6 +56,13 @@ async def values(svc: MemoryService, who: Caller, **query: object) -> list[str]:
     return sorted(f.object for f in await svc.facts(who, req))
 
 
+def agent_and_person(store: Store, account: str) -> tuple[MemoryService, FakeClock, Caller, Caller]:
+    """A service on a fake clock, with an agent (MCP) and the person (CLI) of one account."""
+    clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
+    agent = Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
+    return service_on(store, clock), clock, agent, Caller(account=account, **PERSON)
+
+
 async def heroku_render_aws(
     store: Store, account: str
 ) -> tuple[MemoryService, Caller, FakeClock, str, datetime]:
@@ -208,10 +215,7 @@ async def test_the_person_saying_an_agents_guess_makes_it_theirs_and_keeps_what_
     # An agent guessed Render; the person then says it. From then on the fact is the
     # person's (asserted, no longer "a guess, verify"), its window unmoved; asked about the
     # time before, the store still says it believed an agent's guess.
-    clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
-    svc = service_on(store, clock)
-    agent = Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
-    person = Caller(account=account, **PERSON)
+    svc, clock, agent, person = agent_and_person(store, account)
     guess = await deploy(svc, agent, "Render", JUN1)
     clock.tick(seconds=60)
     guessed_then = clock.now
@@ -241,10 +245,7 @@ async def test_a_guess_the_persons_word_overrules_is_corrected_and_the_word_hold
     # The person deployed on Heroku; an agent guessed Render today, which closed it. The
     # person then says "we moved to Fly.io on Sep 1". Filed as a late, older value, the
     # guess would stay current and the person's word would be history.
-    clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
-    svc = service_on(store, clock)
-    agent = Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
-    person = Caller(account=account, **PERSON)
+    svc, clock, agent, person = agent_and_person(store, account)
     await deploy(svc, person, "Heroku", JAN6)
     clock.tick(seconds=60)
     guess = await deploy(svc, agent, "Render", clock.now)
@@ -267,10 +268,7 @@ async def test_a_guess_the_persons_word_overrules_is_corrected_and_the_word_hold
 async def test_a_guess_the_persons_word_confirms_goes_on_as_theirs_from_the_words_start(
     store: Store, account: str
 ) -> None:
-    clock = FakeClock(datetime(2025, 11, 1, tzinfo=UTC))
-    svc = service_on(store, clock)
-    agent = Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
-    person = Caller(account=account, **PERSON)
+    svc, clock, agent, person = agent_and_person(store, account)
     guess = await deploy(svc, agent, "Fly.io", clock.now)
     clock.tick(seconds=60)
     done = await deploy_said(svc, person, "Fly.io", SEP1)  # "we've been on Fly.io since Sep"
