@@ -5,7 +5,7 @@ A run of part of the suite (`pytest tests/test_api.py`, `go test -run Cart ./car
 the suite's slot, `pytest tests/test_api.py` passing would close the whole run's
 failure, and the next session's block would say the suite is green while a test fails.
 So a selected run reports to a slot of its own, and its value names what it selected
-(``capture.rules.ran_tests``).
+(``capture.suite_runs.ran_tests``).
 """
 
 from __future__ import annotations
@@ -104,7 +104,7 @@ _REDIRECT = re.compile(r"^\d*(?:>>?|<|>&\d*|&>)")
 def selected(runner: str, args: Sequence[str]) -> list[str]:
     """The words of a test command that select part of the suite ([] for the whole suite).
 
-    ``runner`` is the runner as ``capture.rules`` names it, or ``npm`` / ``make`` for a
+    ``runner`` is the runner as ``capture.suite_runs`` names it, or ``npm`` / ``make`` for a
     script; ``args`` are the words after it (after the script for npm / make). A make
     target's words are make's own (other targets, variables): they select nothing.
 
