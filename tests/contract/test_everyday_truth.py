@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import uuid
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 from storekit import FakeClock
@@ -23,6 +22,7 @@ from twoclocks.service.requests import (
     Caller,
     FactsRequest,
     RememberRequest,
+    RememberResult,
     Replacement,
     ReviseRequest,
 )
@@ -45,10 +45,7 @@ def service_on(store: Store, clock: FakeClock) -> MemoryService:
 
 
 async def deploy(svc: MemoryService, who: Caller, value: str, valid_at: datetime) -> str:
-    req = RememberRequest(
-        subject="acme-web", predicate="deploy_target", object=value, valid_at=valid_at
-    )
-    return (await svc.remember(who, req)).fact_id
+    return (await deploy_said(svc, who, value, valid_at)).fact_id
 
 
 async def values(svc: MemoryService, who: Caller, **query: object) -> list[str]:
@@ -278,7 +275,9 @@ async def test_a_guess_the_persons_word_confirms_goes_on_as_theirs_from_the_word
     assert (now.fact_id, now.tier, now.valid_at) == (guess, Tier.ASSERTED, SEP1)
 
 
-async def deploy_said(svc: MemoryService, who: Caller, value: str, valid_at: datetime) -> Any:
+async def deploy_said(
+    svc: MemoryService, who: Caller, value: str, valid_at: datetime
+) -> RememberResult:
     req = RememberRequest(
         subject="acme-web", predicate="deploy_target", object=value, valid_at=valid_at
     )

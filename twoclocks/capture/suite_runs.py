@@ -144,20 +144,21 @@ def ran_tests(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
     # `pnpm test | tail -20` over two failing tests exits 0 (Claude Code then fires
     # PostToolUse, the success event). "passed" there would be a false fact.
     failed = bool(event.exit_code) or bool(_FAILED_SUMMARY.search(event.output))
-    if not failed:
-        return [captured_fact("ran_tests", ctx, slot, f"{runner} passed", subject=subject,
-                              category="test")]  # fmt: skip
+    value = f"{runner} failed{_failing(event.output)}" if failed else f"{runner} passed"
+    return [captured_fact("ran_tests", ctx, slot, value, subject=subject, category="test")]
+
+
+def _failing(output: str) -> str:
+    """The failing tests a run's output names, as the value's tail ("" for none named)."""
     names: list[str] = []
     for pattern in _FAILING:
-        for name in pattern.findall(event.output):
+        for name in pattern.findall(output):
             name = clean(name, 120)
             if name and name not in names and not name.startswith("Test suite failed"):
                 names.append(name)
     shown = ", ".join(names[:MAX_FAILING_NAMES])
     more = f" and {len(names) - MAX_FAILING_NAMES} more" if len(names) > MAX_FAILING_NAMES else ""
-    detail = f": {len(names)} failing: {shown}{more}" if names else ""
-    return [captured_fact("ran_tests", ctx, slot, f"{runner} failed{detail}", subject=subject,
-                          category="test")]  # fmt: skip
+    return f": {len(names)} failing: {shown}{more}" if names else ""
 
 
 # Options that run a tool in another folder: `make -C api test`, `pnpm --dir web test`.

@@ -305,8 +305,9 @@ def plan_write(
             incoming = incoming.model_copy(update={"supersedes": wrong[0].fact_id})
         if right and fact_id is None:
             fact_id = right[0].fact_id  # the guess the person confirmed goes on as their fact
-    corrected = [Expiry(version_id=v.version_id, reason=RetiredReason.CORRECTED) for v in wrong]
-    corrected += [Expiry(version_id=v.version_id, reason=RetiredReason.REWRITTEN) for v in right]
+    retired_guesses = [
+        Expiry(version_id=v.version_id, reason=RetiredReason.CORRECTED) for v in wrong
+    ] + [Expiry(version_id=v.version_id, reason=RetiredReason.REWRITTEN) for v in right]
     overruled_facts = tuple(dict.fromkeys(v.fact_id for v in wrong if v.invalid_at is None))
 
     # The new window runs until the next known value starts (a late, older value
@@ -321,11 +322,11 @@ def plan_write(
     # newer holds, so that write opens Render again instead of vanishing into history.
     restated = _restated(incoming, [v for v in holding if covers(v, t, end)], now, new_id)
     if restated and not restated.insert:
-        if not corrected:
+        if not retired_guesses:
             return restated
         return restated.model_copy(
             update={
-                "expire": restated.expire + tuple(corrected),
+                "expire": restated.expire + tuple(retired_guesses),
                 "closed": restated.closed + overruled_facts,
             }
         )
@@ -337,7 +338,7 @@ def plan_write(
         expire, insert, closed = _cut(others, t, end, now, new_id)
         return restated.model_copy(
             update={
-                "expire": restated.expire + tuple(expire + corrected),
+                "expire": restated.expire + tuple(expire + retired_guesses),
                 "insert": restated.insert + tuple(insert),
                 "closed": tuple(closed) + overruled_facts,
             }
@@ -359,7 +360,7 @@ def plan_write(
     confirmed = Outcome.RESTATED if right else Outcome.INSERTED
     return Plan(
         now=now,
-        expire=tuple(expire + corrected),
+        expire=tuple(expire + retired_guesses),
         insert=tuple(insert),
         outcome=Outcome.STORED_CLOSED if end else confirmed,
         fact_id=version.fact_id,

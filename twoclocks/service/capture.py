@@ -351,9 +351,10 @@ class CaptureService:
         settings = await self.settings_of(caller.account) if self.settings_of else None
         if settings is not None and not settings.capture:
             return False
+        workspace = self._workspace_of(cwd) or Workspace()
         head = CapturedFact(
             rule="checkout_head",
-            subject=self._repo_name(cwd),
+            subject=self._repo_name(cwd, workspace),
             predicate=CURRENT_BRANCH,
             object=clean(branch, 200),
             category="branch",
@@ -361,7 +362,7 @@ class CaptureService:
         # Where the git rules put it: the worktree, unless the account moved its tasks.
         overrides = settings.places if settings is not None else None
         place = resolve_place(head.fact_class, head.category, overrides)
-        key = self.resolve_workspace(cwd).key_for(place)
+        key = workspace.key_for(place)
         stored = await self.store.query(
             caller.account,
             FactQuery(
@@ -416,8 +417,8 @@ class CaptureService:
     def _context(self, cwd: str | None, failures_before: int) -> RuleContext:
         """What the rules read beside the event: the repo's name, and where the worktree's top
         and the event's directory are (for a test run in a folder of it)."""
-        workspace = self._workspace_of(cwd)
-        top = workspace.worktree_folder if workspace is not None and cwd else None
+        workspace = self._workspace_of(cwd) or Workspace()
+        top = workspace.worktree_folder if cwd else None
         return RuleContext(
             repo=self._repo_name(cwd, workspace),
             failures_before=failures_before,
@@ -431,9 +432,10 @@ class CaptureService:
         except (InvalidInput, TwoclocksError):
             return None
 
-    def _repo_name(self, cwd: str | None, workspace: Workspace | None = None) -> str:
+    @staticmethod
+    def _repo_name(cwd: str | None, workspace: Workspace) -> str:
         """The subject of session facts: the repo's name, else the folder's, else 'workspace'."""
-        names = (workspace or self._workspace_of(cwd) or Workspace()).names
+        names = workspace.names
         if names:
             return names[0]
         folder = os.path.basename((cwd or "").rstrip("/\\"))
