@@ -7,7 +7,8 @@ All time comparisons use the ``*_us`` integers (see ``schema``), half-open every
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from datetime import datetime
 from typing import Any
 
 from twoclocks.domain.model import Place
@@ -434,6 +435,36 @@ def timeline_query(
     if count:
         return where + "RETURN count(e) AS n", params
     return where + f"RETURN {VERSION_RETURN}\nORDER BY {field}, {other}, e.uuid", params
+
+
+def corrections_query(
+    account: str, since: datetime, until: datetime, workspaces: Sequence[str] | None, limit: int
+) -> tuple[str, dict[str, Any]]:
+    """Versions retired as ``corrected`` at a record time in [since, until), newest first.
+
+    Only versions with a trust tier (they go to a model); ``workspaces`` as in ``FactQuery``.
+    """
+    conds = [
+        "e.group_id = $g",
+        "e.expired_at_us >= $since_us",
+        "e.expired_at_us < $until_us",
+        "e.retired_reason = 'corrected'",
+        "e.tier IS NOT NULL",
+    ]
+    if workspaces is not None:
+        conds.append("(e.workspace IS NULL OR e.workspace IN $workspaces)")
+    params = {
+        "g": account,
+        "since_us": to_us(since),
+        "until_us": to_us(until),
+        "workspaces": None if workspaces is None else list(workspaces),
+        "limit": limit,
+    }
+    return (
+        f"MATCH ()-[e:RELATES_TO]->()\nWHERE {' AND '.join(conds)}\n"
+        f"RETURN {VERSION_RETURN}\nORDER BY e.expired_at_us DESC, e.uuid\nLIMIT $limit",
+        params,
+    )
 
 
 TOP_PREDICATES = """

@@ -235,6 +235,17 @@ class Store(Protocol):
     async def timeline_count(self, account: str, query: TimelineQuery) -> int:
         """How many versions ``timeline`` returns for the same query, without reading them."""
 
+    async def corrected_since(
+        self,
+        account: str,
+        since: datetime,
+        until: datetime,
+        workspaces: Sequence[str] | None,
+        limit: int,
+    ) -> list[FactVersion]:
+        """Tiered versions retired as ``corrected`` in [since, until) of record time, newest
+        first; ``workspaces`` as in ``FactQuery`` (the block's "corrected" lines)."""
+
     def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, both clocks, oldest record first."""
 

@@ -279,6 +279,20 @@ class FalkorDBStore(KeyStore, TurnQueueStore):
         result = await graph.ro_query(*cypher.timeline_query(account, query, count=True))
         return int(result.result_set[0][0]) if result.result_set else 0
 
+    async def corrected_since(
+        self,
+        account: str,
+        since: datetime,
+        until: datetime,
+        workspaces: Sequence[str] | None,
+        limit: int,
+    ) -> list[FactVersion]:
+        """Tiered versions retired as ``corrected`` in [since, until), newest first."""
+        graph = await self._graph(account)
+        statement = cypher.corrections_query(account, since, until, workspaces, limit)
+        result = await graph.ro_query(*statement)
+        return versions_from_rows(result.result_set)
+
     async def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, oldest record first, a page at a time."""
         graph = await self._graph(account)

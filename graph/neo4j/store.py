@@ -302,6 +302,20 @@ class Neo4jStore(KeyStore, TurnQueueStore):
         rows = await self._run(*cypher.timeline_query(check_account(account), query, count=True))
         return int(rows[0]["n"]) if rows else 0
 
+    async def corrected_since(
+        self,
+        account: str,
+        since: datetime,
+        until: datetime,
+        workspaces: Sequence[str] | None,
+        limit: int,
+    ) -> list[FactVersion]:
+        """Tiered versions retired as ``corrected`` in [since, until), newest first."""
+        statement = cypher.corrections_query(
+            check_account(account), since, until, workspaces, limit
+        )
+        return await self._read(*statement)
+
     async def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, oldest record first, a page at a time."""
         async for version in export_cypher.export_pages(check_account(account), self._run):

@@ -170,6 +170,64 @@ async def test_a_value_widened_to_everywhere_is_what_replaced_the_one_it_closed_
     assert changes(block.text) == ["- user · editor: Helix -> Zed (changed 2026-03-02 08:00 +00)"]
 
 
+async def test_a_fact_corrected_in_the_last_48_hours_is_told_as_never_true_with_what_holds_instead(
+    store: Store, account: str
+) -> None:
+    clock = FakeClock(NOW - timedelta(days=30))
+    memory, recall = services(store, clock)
+    person = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
+    agent = Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
+    database = {"predicate": "database"}
+    queue = {"predicate": "queue"}
+    owner = {"predicate": "owner"}
+    await memory.remember(person, remember("RabbitMQ", clock.now, **queue))
+    baran = await memory.remember(person, remember("Baran", clock.now, **owner))
+    clock.now = NOW - timedelta(days=3)
+    # Corrected three days ago: old news, not told.
+    await memory.revise(
+        person,
+        baran.fact_id,
+        ReviseRequest(reason="corrected", replacement=Replacement(object="Selin")),
+    )
+    clock.now = NOW - timedelta(days=10)
+    pg15 = await memory.remember(person, remember("Postgres 15", clock.now, **database))
+    # An agent's guess closed RabbitMQ; the guess was then found wrong, with nothing in
+    # its place, so RabbitMQ is believed again: RabbitMQ was never the wrong value.
+    clock.now = NOW - timedelta(hours=5)
+    guess = await memory.remember(
+        agent, remember("Redis streams", clock.now, tier=Tier.INFERRED, **queue)
+    )
+    clock.now = NOW - timedelta(hours=4)
+    await memory.revise(person, guess.fact_id, ReviseRequest(reason="corrected"))
+    clock.now = NOW - timedelta(hours=3)
+    await memory.revise(
+        person,
+        pg15.fact_id,
+        ReviseRequest(reason="corrected", replacement=Replacement(object="Postgres 16")),
+    )
+    # Corrected in the other worktree: not this session's.
+    clock.now = NOW - timedelta(hours=2)
+    there = {"cwd": "/src/acme-web-login", "class": FactClass.TASK}
+    runner = await memory.remember(person, remember("Jenkins", clock.now, predicate="ci", **there))
+    await memory.revise(person, runner.fact_id, ReviseRequest(reason="corrected"))
+    clock.now = NOW
+
+    block = await recall.block(person, BlockRequest(cwd="/src/acme-web"))
+    assert changes(block.text) == [
+        "- production · database: Postgres 15 -> Postgres 16 (corrected 2026-03-02 06:00 +00:"
+        " Postgres 15 was never true)",
+        "- production · queue: Redis streams -> RabbitMQ (corrected 2026-03-02 05:00 +00:"
+        " Redis streams was never true)",
+    ]
+    assert "- production · queue: RabbitMQ (since 2026-01-31 09:00 +00, asserted)" in block.text
+    for hidden in ("Jenkins", "Baran"):
+        assert hidden not in block.text, hidden
+    other = await recall.block(person, BlockRequest(cwd="/src/acme-web-login"))
+    assert "- production · ci: Jenkins (corrected 2026-03-02 07:00 +00: never true)" in (
+        changes(other.text)
+    )
+
+
 async def test_the_block_says_what_is_coming_up_in_the_next_week(
     store: Store, account: str
 ) -> None:

@@ -28,7 +28,9 @@ Rules:
   first; the events of one slot (captured edits, commits) share one line, the newest
   5 named and the rest counted, and a fact whose value an event of its subject names
   (``last_commit``) is told by that line, put where the fact ranked;
-* at most 3 recent changes: versions whose world-time end falls in the last 48 h,
+* at most 3 recent changes, newest first: facts corrected in the last 48 h
+  (``correction_line``: what was never true, and what holds instead), and versions
+  whose world-time end falls in the last 48 h,
   each paired with the version that replaced it (old -> new): one that names it
   (``supersedes``), else one opening the same slot, in the same workspace, exactly
   where it ended. The line is left out when that successor is not shown (no tier),
@@ -68,7 +70,10 @@ from twoclocks.domain.errors import InvalidInput
 from twoclocks.domain.model import FactClass, FactVersion, Kind, Tier
 from twoclocks.domain.recent_changes import (
     MAX_RECENT_CHANGES,
+    RECENT_WINDOW,
     change_line,
+    correction_line,
+    correction_successor,
     earlier_in_window,
     is_recent_ending,
     recent_change,
@@ -295,6 +300,7 @@ def _sections(
     workspace_keys: Collection[str],
     query_rank: Mapping[str, int] | None,
     replaced_elsewhere: Collection[str],
+    corrections: Sequence[FactVersion],
 ) -> dict[str, list[_Line]]:
     shown = [v for v in facts if shown_to_model(v.tier)]
     holding = [v for v in shown if is_current(v, now)]
@@ -314,7 +320,9 @@ def _sections(
     rules = [v for v in current if v.fact_class is FactClass.RULE and v.tier is Tier.ASSERTED]
     rule_ids = {v.version_id for v in rules}
 
-    changes: list[_Line] = []
+    # Each line with when it happened (the world end of a change, the record instant of a
+    # correction), so the two kinds are told newest first together.
+    changes: list[tuple[datetime, _Line]] = []
     in_changes: set[str] = set()
     slots_said: set[tuple[tuple[str, str], str | None]] = set()
     as_events = {_event_key(v) for v in current if v.kind is Kind.EVENT}
@@ -335,17 +343,33 @@ def _sections(
                 # "last commit: a -> b -> c" beside "committed (3): c; b; a" said each
                 # commit a third time and took a change line from the person's facts.
                 continue
-            changes.append(_Line(change_line(old, said[0], now, tz, earlier), len(told)))
+            line = _Line(change_line(old, said[0], now, tz, earlier), len(told))
+            changes.append((old.invalid_at or now, line))
 
     def still_true(old: FactVersion) -> bool:
         return any(v.slot == old.slot and is_restatement(v.object, old.object) for v in current)
+
+    for wrong in corrections:
+        # "Never true" beside a current value that says the same would contradict it: the
+        # value was written again since (the person's own word, say).
+        if (
+            wrong.expired_at is None
+            or not shown_to_model(wrong.tier)
+            or now - wrong.expired_at > RECENT_WINDOW
+            or not held_here(wrong, here_slots, workspace_keys)
+            or still_true(wrong)
+        ):
+            continue
+        new = correction_successor(wrong, facts)
+        changes.append((wrong.expired_at, _Line(correction_line(wrong, new, now, tz))))
+    changes.sort(key=lambda told: -told[0].timestamp())
 
     return {
         "rule": [_Line(rule_line(v)) for v in rules],
         "fact": _fact_lines(
             [v for v in current if v.version_id not in rule_ids], shown, tz, workspace_keys
         ),
-        "change": changes,
+        "change": [line for _, line in changes[:MAX_RECENT_CHANGES]],
         "coming": [_Line(coming_line(v, shown, tz)) for v in coming_up(shown, now)],
         "invalid": [
             _Line(_invalid_line(v, tz))
@@ -404,6 +428,7 @@ def render_block(
     query_rank: Mapping[str, int] | None = None,
     more_tool: str = "recall",
     replaced_elsewhere: Collection[str] = (),
+    corrections: Sequence[FactVersion] = (),
 ) -> RenderedBlock:
     """Render the first-turn [[CM-MEM]] block from the versions the service selected.
 
@@ -412,6 +437,9 @@ def render_block(
     (a store holding only untiered rows is ``empty`` to a model).
     ``replaced_elsewhere``: ids of versions (from ``unreplaced_endings``) that a value
     outside this read replaced; the block leaves their change out instead of "ended".
+    ``corrections``: facts found wrong (the last version of each, retired as
+    ``corrected``), newest first; those corrected in the last 48 h share the recent
+    changes' lines.
     """
     if budget < MIN_BUDGET:
         raise InvalidInput(f"budget {budget} is below {MIN_BUDGET} characters: ask for more")
@@ -419,7 +447,9 @@ def render_block(
         return RenderedBlock(
             status="unavailable", text=f"{HEADER}\nresult: unavailable", rows=0, more=0
         )
-    sections = _sections(facts, now, tz, workspace_keys, query_rank, replaced_elsewhere)
+    sections = _sections(
+        facts, now, tz, workspace_keys, query_rank, replaced_elsewhere, corrections
+    )
     if not any(sections.values()):
         return RenderedBlock(status="empty", text=f"{HEADER}\nresult: empty", rows=0, more=0)
 

@@ -1,8 +1,14 @@
-"""The first-turn block's "Recent changes": values that ended in the last 48 h, old -> new.
+"""The first-turn block's "Recent changes": values that ended in the last 48 h, old -> new,
+and values found wrong in the last 48 h.
 
 Which ending gets a line, what replaced it and how the line reads (DESIGN.md §6); the
 block (``domain.block``) decides where the lines go and fits them in the budget. A slot
-that changed three times in two days is one line ("Heroku -> Render -> Fly.io"). Pure.
+that changed three times in two days is one line ("Heroku -> Render -> Fly.io").
+
+A correction ends nothing in the world, yet a session told the wrong value yesterday
+must hear that it was wrong: the current value alone reads like one more fact, and work
+built on the wrong one goes unquestioned. So a fact corrected in the last 48 h gets a
+line too, "Postgres 15 -> Postgres 16 (corrected …: Postgres 15 was never true)". Pure.
 """
 
 from __future__ import annotations
@@ -140,3 +146,42 @@ def _value_as_written(v: FactVersion) -> str:
     """A value of a chain, with the name it was written under when that says more."""
     used = name_used(v.predicate, v.written_as)
     return f"{one_line(v.object)} (as {one_line(used)})" if used else one_line(v.object)
+
+
+def correction_successor(old: FactVersion, rows: Sequence[FactVersion]) -> FactVersion | None:
+    """What holds instead of a corrected version: the value written to replace it, or the
+    value the correction believed again; None when neither is among ``rows``.
+
+    A replacement names it (``supersedes``); a value the mistaken write had closed is
+    believed again from the correction's own record instant, in the same slot and place.
+    """
+    believed = [v for v in rows if v.expired_at is None and v.fact_id != old.fact_id]
+    found = [v for v in believed if v.supersedes == old.fact_id] or [
+        v
+        for v in believed
+        if v.created_at == old.expired_at and v.slot == old.slot and v.workspace == old.workspace
+    ]
+    return min(found, key=lambda v: (v.valid_at, v.version_id)) if found else None
+
+
+def correction_line(old: FactVersion, new: FactVersion | None, now: datetime, tz: tzinfo) -> str:
+    """The "Recent changes" line of a corrected fact: ``a -> b (corrected …: a was never true)``.
+
+    For example, database Postgres 15 corrected on March 2 with Postgres 16 reads
+    ``- shop · database: Postgres 15 -> Postgres 16 (corrected 2026-03-02 09:00 +00: Postgres
+    15 was never true)``; with nothing in its place, ``- shop · database: Postgres 15
+    (corrected 2026-03-02 09:00 +00: never true)``.
+    """
+    assert old.expired_at is not None
+    label = slot_label(old)
+    before = one_line(old.object)
+    when = format_time(old.expired_at, tz)
+    head = f"- {one_line(old.subject)} · {label}: {before}"
+    if new is None or not shown_to_model(new.tier):
+        return f"{head} (corrected {when}: never true)"
+    value = one_line(new.object)
+    if new.predicate != old.predicate:
+        value = f"{slot_label(new)}: {value}"
+    guess = ", new value inferred — a guess" if new.tier is Tier.INFERRED else ""
+    gone = ", new value no longer current" if not is_current(new, now) else ""
+    return f"{head} -> {value} (corrected {when}: {before} was never true{guess}{gone})"

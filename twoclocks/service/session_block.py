@@ -13,10 +13,11 @@ from datetime import datetime, tzinfo
 
 from twoclocks.domain.block import render_block
 from twoclocks.domain.errors import StoreUnavailable
-from twoclocks.domain.model import Cardinality, FactVersion
+from twoclocks.domain.model import Cardinality, FactStatus, FactVersion
 from twoclocks.domain.places import Workspace
-from twoclocks.domain.recent_changes import MAX_RECENT_CHANGES, unreplaced_endings
+from twoclocks.domain.recent_changes import MAX_RECENT_CHANGES, RECENT_WINDOW, unreplaced_endings
 from twoclocks.domain.scope import block_spaces
+from twoclocks.domain.temporal import status_of
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.recall_requests import BlockRequest, BlockResult, Status
 
@@ -59,6 +60,7 @@ async def read_block(
     rows: list[FactVersion] = []
     rank: dict[str, int] | None = None
     replaced: set[str] = set()
+    corrections: list[FactVersion] = []
     try:
         # The block reads the spaces this one reads from, never wider by itself.
         keys = await keys_of(account, workspace, block_spaces(workspace))
@@ -83,6 +85,7 @@ async def read_block(
             held = {v.version_id for v in rows}
             rows += [v for v, _ in found if v.version_id not in held and v.valid_at <= now]
         replaced = await replaced_elsewhere(store, account, rows, now)
+        corrections = await recent_corrections(store, account, keys, now)
     except StoreUnavailable as exc:
         log.warning("block unavailable: %s", exc)
         status = "unavailable"
@@ -97,6 +100,7 @@ async def read_block(
         budget=req.budget,
         query_rank=rank,
         replaced_elsewhere=replaced,
+        corrections=corrections,
     )
     return BlockResult(
         status=rendered.status, text=rendered.text, rows=rendered.rows, more=rendered.more
@@ -121,4 +125,30 @@ async def replaced_elsewhere(
         there = await store.query(account, query)
         if any(v.valid_at == old.invalid_at and v.fact_id != old.fact_id for v in there):
             out.add(old.version_id)
+    return out
+
+
+async def recent_corrections(
+    store: Store, account: str, keys: tuple[str, ...], now: datetime
+) -> list[FactVersion]:
+    """Facts found wrong in the last 48 h that the read's workspaces see, newest first.
+
+    A correction also retires, as ``corrected``, the closed copy of the value the mistake
+    had closed (that value is believed again: ``domain.correction``); such a fact is not
+    wrong, so only facts whose status is ``corrected`` count. Each is the fact's last
+    version: what the block says was never true.
+    """
+    found = await store.corrected_since(
+        account, now - RECENT_WINDOW, now, keys, limit=4 * MAX_ENDING_CHECKS
+    )
+    out: list[FactVersion] = []
+    seen: set[str] = set()
+    for version in found:
+        if version.fact_id in seen:
+            continue
+        seen.add(version.fact_id)
+        if len(seen) > MAX_ENDING_CHECKS or len(out) == MAX_RECENT_CHANGES:
+            break
+        if status_of(await store.versions_of(account, version.fact_id)) is FactStatus.CORRECTED:
+            out.append(version)
     return out

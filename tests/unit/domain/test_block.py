@@ -284,6 +284,44 @@ def test_recent_changes_are_at_most_three_from_the_last_48_hours_old_to_new():
     assert "old 5" not in block.text and "old 3" not in block.text
 
 
+def test_a_correction_in_the_last_48_hours_is_a_recent_change_told_as_never_true():
+    fixed_at, restored_at = NOW - timedelta(hours=1), NOW - timedelta(hours=30)
+    wrong = fv("pg15", "shop", "database", "Postgres 15", days(9), fact_id="F1",
+               expired_at=fixed_at)  # fmt: skip
+    guess = fv("redis", "shop", "queue", "Redis streams", days(2), fact_id="F2",
+               tier=Tier.INFERRED, expired_at=restored_at)  # fmt: skip
+    rabbit = fv("rmq", "shop", "queue", "RabbitMQ", days(40), fact_id="F3")
+    rabbit = rabbit.model_copy(update={"created_at": restored_at})
+    gone = fv("drone", "shop", "ci", "Drone", days(9), fact_id="F4", expired_at=days(1.5))
+    old = fv("zed", "shop", "editor", "Zed", days(9), fact_id="F5", expired_at=days(3))
+    facts = [
+        fv("pg16", "shop", "database", "Postgres 16", days(9), fact_id="F6", supersedes="F1"),
+        rabbit,
+        # A world change between the corrections: the lines go newest first together.
+        fv("h0", "shop", "host", "Heroku", days(30), invalid_at=NOW - timedelta(hours=2)),
+        fv("h1", "shop", "host", "Render", NOW - timedelta(hours=2)),
+    ]
+    block = render(facts, corrections=[wrong, guess, gone, old])
+    lines = block.text.split("\n")
+    assert lines[lines.index("Recent changes (last 48 h):") + 1 :] == [
+        "- shop · database: Postgres 15 -> Postgres 16 (corrected 2026-03-02 11:00 +03:"
+        " Postgres 15 was never true)",
+        "- shop · host: Heroku -> Render (changed 2026-03-02 10:00 +03)",
+        "- shop · queue: Redis streams -> RabbitMQ (corrected 2026-03-01 06:00 +03:"
+        " Redis streams was never true)",
+    ]
+    # Three lines at most; older than 48 h never.
+    assert "Drone" not in block.text and "Zed" not in block.text
+    alone = render([rabbit], corrections=[gone])
+    assert body(alone)[-1] == "- shop · ci: Drone (corrected 2026-03-01 00:00 +03: never true)"
+
+
+def test_a_correction_is_not_told_beside_a_current_value_that_says_it_again():
+    wrong = fv("pg15", "shop", "database", "Postgres 15", days(9), expired_at=days(1))
+    again = fv("pg15b", "shop", "database", "Postgres 15", NOW - timedelta(hours=2))
+    assert "never true" not in render([again], corrections=[wrong]).text
+
+
 def test_a_change_pairs_with_a_successor_that_points_back_even_under_another_name():
     at = NOW - timedelta(hours=3)
     block = render(
