@@ -303,6 +303,52 @@ def test_a_failing_run_piped_through_tail_is_recorded_failed_not_passed() -> Non
     ]
 
 
+def _failed(command: str, error: str, *, interrupt: bool = False) -> ToolEvent:
+    """A Claude Code PostToolUseFailure for ``command`` whose error text is ``error``."""
+    base = raw("claude-code", "pytest_failed")
+    return normalize({**base, "tool_input": {"command": command}, "error": error,
+                      "is_interrupt": interrupt}, "claude-code")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("command", "error", "interrupt"),
+    [
+        # Never started: the runner is not on the PATH, no such script or target.
+        ("pytest -q", "Exit code 127\nbash: line 1: pytest: command not found", False),
+        (".venv/bin/pytest", "Exit code 126\nbash: .venv/bin/pytest: Permission denied", False),
+        ("npm test", 'Exit code 1\nnpm error Missing script: "test"', False),
+        ("make test", "Exit code 2\nmake: *** No rule to make target 'test'.  Stop.", False),
+        # Ran no test: a filter that matched none.
+        ("pytest -k nothing_matches", "Exit code 5\n5 deselected in 0.02s\nno tests ran", False),
+        ("npx jest orders", "Exit code 1\nNo tests found, exiting with code 1", False),
+        # Stopped: the person, a time limit, a signal.
+        ("pytest -q", "Interrupted by user", True),
+        ("pytest -q", "Command timed out after 2m 0s\n....", False),
+        ("timeout 60 pytest -q", "Exit code 124\n........", False),
+        ("pytest -q", "Exit code 144\n........", False),
+    ],
+)  # fmt: skip
+def test_a_test_run_that_gave_no_result_writes_nothing(
+    command: str, error: str, interrupt: bool
+) -> None:
+    # "pytest failed" from `pytest: command not found` would close a real "pytest passed"
+    # with a false failure, and the next session would chase tests that never failed.
+    assert ran_tests(_failed(command, error, interrupt=interrupt), CTX) == []
+
+
+def test_a_run_stopped_after_a_failure_still_says_what_failed() -> None:
+    # Stopped, but a test had already failed: that much is known and true.
+    stopped = "Command timed out after 2m 0s\n..F\nFAILED tests/test_cart.py::test_total"
+    assert said(ran_tests(_failed("pytest -q", stopped), CTX)) == [
+        ("pytest_result", "pytest failed: 1 failing: tests/test_cart.py::test_total")
+    ]
+    # A suite that fails to collect did fail: its summary counts the error.
+    broken = "Exit code 2\n==================== 1 error in 0.21s ===================="
+    assert said(ran_tests(_failed("pytest -q", broken), CTX)) == [
+        ("pytest_result", "pytest failed")
+    ]
+
+
 def test_a_passing_summary_that_counts_zero_failures_stays_passed() -> None:
     cargo = "test result: ok. 12 passed; 0 failed; 0 ignored; finished in 0.02s\n"
     assert said(ran_tests(_piped("cargo test 2>&1 | tail -2", cargo), CTX)) == [

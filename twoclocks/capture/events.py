@@ -68,6 +68,9 @@ class ToolEvent(BaseModel):
     output: str = ""
     exit_code: int | None = None
     failed: bool = False
+    interrupted: bool = False
+    """The person (or a time limit) stopped the tool before it finished: Claude Code's
+    ``is_interrupt`` on a failure, its Bash result's ``interrupted``."""
     error: str | None = None
     files: tuple[str, ...] = ()
     description: str | None = None
@@ -238,8 +241,15 @@ def _tool_call(client: Client, raw: Mapping[str, Any], event_id: str, cwd: str |
             code = 0  # Claude Code fires PostToolUse only for a command that succeeded
         elif code is None and _is_int(raw.get("twoclocks_exit_code")):
             code = raw["twoclocks_exit_code"]  # read from Codex's rollout by the hook
+        stopped = raw.get("is_interrupt") is True or (
+            isinstance(response, dict) and response.get("interrupted") is True
+        )
         return ToolEvent(
-            command=_command(tool_input), output=clip(output), exit_code=code, **common
+            command=_command(tool_input),
+            output=clip(output),
+            exit_code=code,
+            interrupted=stopped,
+            **common,
         )
     if kind == "edit":
         return ToolEvent(files=tuple(_edited_files(tool_input)), **common)

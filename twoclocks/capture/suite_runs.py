@@ -92,6 +92,48 @@ _FAILED_SUMMARY = re.compile(
     re.M,
 )
 
+# A run that gave no result: nothing may be said of the suite, and the last result stands.
+# It never started (the runner not found or not runnable, no such script or target)...
+_NEVER_STARTED_CODES = frozenset({126, 127})
+_NEVER_STARTED = re.compile(
+    r"command not found|: No such file or directory|is not recognized as an internal"
+    r"|Missing script|ERR_PNPM_NO_SCRIPT|No rule to make target",
+)
+# ... or it ran no test (a filter that matched none: pytest's exit 5, jest and vitest's
+# "exiting with code 1") ...
+_RAN_NO_TEST = re.compile(
+    r"\bno tests ran\b|^collected 0 items|No tests found|No test files found", re.M
+)
+# ... or it was stopped: by the person, a signal (128 + N; Python reports -N), timeout(1),
+# or the client's own time limit ("Command timed out after 2m 0s", Claude Code's Bash).
+_STOPPED_CODES = frozenset({124})
+_STOPPED = re.compile(r"Command timed out|Interrupted by user", re.I)
+
+
+def gave_no_result(event: ToolEvent) -> bool:
+    """True for a test run that never reached a result: stopped, never started, or no test
+    ran. "failed" there would close a real result with a false one (`pytest` not on the
+    PATH, a Ctrl-C, `pytest -k` matching nothing), so such a run writes nothing.
+
+    >>> run = ToolEvent(client="claude-code", event_id="e", hook="PostToolUseFailure",
+    ...                 kind="shell", command="pytest", output="bash: pytest: command not found",
+    ...                 exit_code=127, failed=True)
+    >>> gave_no_result(run)
+    True
+    """
+    code = event.exit_code or 0
+    stopped = (
+        event.interrupted
+        or code in _STOPPED_CODES
+        or code >= 128
+        or code < 0
+        or bool(_STOPPED.search(event.error or ""))
+    )
+    never_started = code != 0 and (
+        code in _NEVER_STARTED_CODES or bool(_NEVER_STARTED.search(event.output))
+    )
+    return stopped or never_started or bool(_RAN_NO_TEST.search(event.output))
+
 
 class SuiteRun(NamedTuple):
     """A test command: the run as the value names it, its slot, and where it ran."""
@@ -143,8 +185,13 @@ def ran_tests(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
     # through `tail` or `head`, and a pipeline exits with its last command's status, so
     # `pnpm test | tail -20` over two failing tests exits 0 (Claude Code then fires
     # PostToolUse, the success event). "passed" there would be a false fact.
-    failed = bool(event.exit_code) or bool(_FAILED_SUMMARY.search(event.output))
-    value = f"{runner} failed{_failing(event.output)}" if failed else f"{runner} passed"
+    failing = _failing(event.output)
+    counted = bool(_FAILED_SUMMARY.search(event.output))
+    # Failures the output names or counts stand even when the run was cut short after them.
+    if not failing and not counted and gave_no_result(event):
+        return []
+    failed = bool(event.exit_code) or counted
+    value = f"{runner} failed{failing}" if failed else f"{runner} passed"
     return [captured_fact("ran_tests", ctx, slot, value, subject=subject, category="test")]
 
 
