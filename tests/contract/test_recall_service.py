@@ -86,6 +86,36 @@ async def test_recall_walks_from_the_workspace_entity(
     assert subjects(outside.facts)[0] != "billing-api"
 
 
+async def test_the_slots_capture_writes_answer_questions_asked_in_the_words_of_the_work(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Nobody asks for "pytest result" by name: "are the tests green?" scored under the
+    # relevance floor against it and recall said empty while the answer was stored.
+    shop = "shop"
+    for predicate, value in [
+        ("pytest_result", "pytest passed"),
+        ("current_branch", "feature/sqs"),
+        ("default_branch", "main"),
+        ("last_commit", "1a2b3c4 on feature/sqs: worker: consume from SQS"),
+        ("edited_file", "worker/consumer.py"),
+        ("last_push", "feature/sqs to origin"),
+        ("database", "Postgres 16"),
+        ("deploy_target", "Fly.io, Amsterdam"),
+    ]:
+        await ew.write(shop, predicate, value, T0, tier=Tier.OBSERVED)
+    caller = Caller(account=account)
+    for question, slot in [
+        ("are the tests green?", "pytest_result"),
+        ("did the tests pass?", "pytest_result"),
+        ("which branch am I on?", "current_branch"),
+        ("which branch do pull requests merge into?", "default_branch"),
+        ("what did I commit last?", "last_commit"),
+    ]:
+        got = await service(store).recall(caller, RecallRequest(query=question, k=3))
+        assert got.status == "rows", question
+        assert got.facts[0].predicate == slot, (question, [f.predicate for f in got.facts])
+
+
 class BrokenEmbedder:
     """An embedder whose model has gone away after start, failing as the real adapter
     reports it (ModelUnavailable)."""

@@ -14,6 +14,13 @@ from functools import lru_cache
 
 from twoclocks.domain.slot_names import canonical_tokens
 
+# A test run's result slot, by runner (capture.suite_runs): `npm_test_result` holds "test";
+# `pytest_result` and the others name only the runner.
+_TEST_RUN_SLOTS = (
+    ("test", "result"), ("pytest", "result"), ("jest", "result"), ("vitest", "result"),
+    ("tox", "result"),
+)  # fmt: skip
+
 SLOT_GLOSSES: dict[tuple[str, ...], str] = {
     ("deployment",): "where it runs and is hosted in production, the platform it is deployed to",
     ("hosting",): "where it is hosted and runs, the platform it is deployed to",
@@ -54,6 +61,20 @@ SLOT_GLOSSES: dict[tuple[str, ...], str] = {
     ("web", "framework"): "the framework that serves its HTTP routes and endpoints",
     ("frontend", "framework"): "the framework its web pages and UI are built with",
     ("job", "title"): "a person's role and position at work",
+    # The slots capture writes (docs/capture.md): asked of in the words of the work, "are
+    # the tests green?", "which branch am I on?", never in the slot's own name.
+    ("current", "branch"): "the git branch checked out and worked on right now",
+    ("primary", "branch"): "the main branch that pull requests merge into",
+    ("last", "commit"): "the latest commit made: its hash, branch and message",
+    ("committed",): "the commits made: hash, branch and message",
+    ("last", "push"): "the branch last pushed to the remote",
+    ("opened", "pull", "request"): "the pull request opened for review",
+    ("edited", "file"): "the files changed and worked on",
+    ("repeated", "tool", "error"): "a command that keeps failing and the error it gives",
+    ("subagent", "finished"): "the work a subagent was asked to do and finished",
+    **dict.fromkeys(
+        _TEST_RUN_SLOTS, "whether the tests pass or fail, green or red: how the last run went"
+    ),
 }
 
 
