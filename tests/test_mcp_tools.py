@@ -259,6 +259,45 @@ async def test_errors_come_back_as_tool_errors_with_their_type_name(
     assert _error_text(secret).startswith("SecretRefused: ")
 
 
+async def test_a_date_alone_is_midnight_in_the_accounts_zone_through_both_backends(
+    runtime: bootstrap.Runtime, key: str, session_dir: Path
+) -> None:
+    # "We moved to Postgres 16 last Friday": an agent passes the day. Refused, it had to
+    # learn the form on a second call, or left the time out and the value started today.
+    from datetime import UTC, datetime
+
+    from twoclocks.client import Client as V1Client
+    from twoclocks.domain.account_settings import AccountSettings
+
+    holder = await runtime.accounts.authenticate(key)
+    await runtime.accounts.update_settings(
+        holder.account, AccountSettings(timezone="Europe/Istanbul")
+    )
+    async with mcp_over_http(runtime, _headers(key, session_dir)) as client:
+        engine = await _remember(
+            client, subject="db", predicate="engine", object="Postgres 16", valid_at="2026-11-27"
+        )
+        before = await client.call_tool("recall", {"query": "db engine", "as_of": "2026-11-26"})
+        then = await client.call_tool("recall", {"query": "db engine", "as_of": "2026-11-27"})
+        since = await client.call_tool("timeline", {"subject": "db", "since": "2026-11-27"})
+    async with serving(runtime) as url:
+        backend = HttpBackend(V1Client(url, key, timeout=10), str(session_dir))
+        async with Client(build_server(backend)) as client:
+            cache = await _remember(
+                client, subject="db", predicate="cache", object="Redis 7", valid_at="2026-11-28"
+            )
+    istanbul_midnight = {
+        engine["fact_id"]: datetime(2026, 11, 26, 21, 0, tzinfo=UTC),
+        cache["fact_id"]: datetime(2026, 11, 27, 21, 0, tzinfo=UTC),
+    }
+    for fact_id, start in istanbul_midnight.items():
+        (version,) = await runtime.store.versions_of(holder.account, fact_id)
+        assert version.valid_at == start
+    assert "Postgres 16" not in _read(before)
+    assert "db · engine: Postgres 16" in _read(then)
+    assert "db · engine: Postgres 16" in _read(since)
+
+
 INITIALIZE = {
     "jsonrpc": "2.0",
     "id": 1,

@@ -6,8 +6,7 @@ RFC 3339. A person may type a date for any time option: midnight in the account'
 
 from __future__ import annotations
 
-import re
-from datetime import UTC, date, datetime, time
+from datetime import UTC, datetime, time
 from shlex import quote as quote_arg
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -18,8 +17,7 @@ from twoclocks.domain.block_lines import format_time
 from twoclocks.domain.fact_text import history_note, triple
 from twoclocks.domain.model import RetiredReason, on_one_line
 from twoclocks.domain.named_times import held_then_head, none_held_line
-
-DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+from twoclocks.domain.temporal import midnight_of
 
 WHEN_HELP = "RFC 3339 with an offset, or a date (midnight in the account's zone)"
 """The help every time option shares: what `parse_when` takes."""
@@ -33,9 +31,8 @@ def parse_when(text: str, zone: str, option: str) -> str:
     value = text.strip()
     example = f"e.g. 2026-11-30T09:00:00+03:00, or a date such as 2026-11-30 (midnight {zone})"
     try:
-        if DATE_ONLY.match(value):
-            day = date.fromisoformat(value)
-            return datetime.combine(day, time(0), tzinfo=ZoneInfo(zone)).isoformat()
+        if (day := midnight_of(value, ZoneInfo(zone))) is not None:
+            return day.isoformat()
         moment = datetime.fromisoformat(value.replace("Z", "+00:00").replace("z", "+00:00"))
     except ValueError:
         raise typer.BadParameter(

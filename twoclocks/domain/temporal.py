@@ -17,8 +17,9 @@ it is ``ended`` and "deploys from trunk" starts. Then:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import date, datetime, tzinfo
 
 from twoclocks.domain.model import FactStatus, FactVersion, RetiredReason
 
@@ -119,3 +120,26 @@ def status_of(versions: Iterable[FactVersion]) -> FactStatus:
         # only restated the value into the fact that holds it.
         RetiredReason.REWRITTEN: FactStatus.FOLDED,
     }[reason]
+
+
+DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+"""A time written as a date alone (2026-11-30): midnight in the account's zone."""
+
+
+def midnight_of(text: str, zone: tzinfo) -> datetime | None:
+    """A date written alone, as midnight in ``zone``; None for anything else.
+
+    A person (or an agent passing on their "since Friday") writes the day, not the hour:
+    midnight in the account's own zone is what the day means there, not a guessed zone.
+
+    >>> from datetime import timezone, timedelta
+    >>> midnight_of("2026-11-29", timezone(timedelta(hours=3))).isoformat()
+    '2026-11-29T00:00:00+03:00'
+    >>> midnight_of("2026-11-29T09:00:00", timezone.utc) is None
+    True
+    """
+    value = text.strip()
+    if not DATE_ONLY.match(value):
+        return None
+    day = date.fromisoformat(value)
+    return datetime(day.year, day.month, day.day, tzinfo=zone)

@@ -95,6 +95,10 @@ class Backend(Protocol):
         """Episode search (no service function or route exists for it yet)."""
         ...
 
+    async def zone(self, ctx: Context) -> str:
+        """The zone the account's dates mean (GET /v1/settings' ``timezone_in_use``)."""
+        ...
+
 
 class InProcessBackend:
     """Calls the service functions of this process's Runtime, as the /v1 routes do."""
@@ -124,6 +128,11 @@ class InProcessBackend:
         """The directory the client's config sends in X-Twoclocks-Cwd, else none."""
         value = (ctx.headers or {}).get(CWD_HEADER)
         return value.strip() if value and value.strip() else None
+
+    async def zone(self, ctx: Context) -> str:
+        """The account's zone, as GET /v1/settings answers it."""
+        caller = await self._caller(ctx)
+        return await self._runtime().accounts.zone_in_use(caller.account)
 
     async def remember(self, ctx: Context, req: RememberRequest) -> RememberResult:
         """Store a fact through MemoryService.remember."""
@@ -168,6 +177,11 @@ class HttpBackend:
     async def _call(self, method: str, path: str, body: Any = None) -> Any:
         # The client is synchronous; keep the stdio event loop free while it waits.
         return await asyncio.to_thread(self.client.call, method, path, body)
+
+    async def zone(self, ctx: Context) -> str:
+        """GET /v1/settings' ``timezone_in_use``."""
+        settings = await self._call("GET", "/v1/settings")
+        return str(settings.get("timezone_in_use") or "UTC")
 
     async def remember(self, ctx: Context, req: RememberRequest) -> RememberResult:
         """POST /v1/facts."""

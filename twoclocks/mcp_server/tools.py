@@ -24,11 +24,13 @@ from pydantic import Field, ValidationError
 from twoclocks.domain.errors import InvalidInput, TwoclocksError
 from twoclocks.domain.model import require_aware
 from twoclocks.domain.scope import Scope as RecallScope
+from twoclocks.domain.temporal import DATE_ONLY, midnight_of
 from twoclocks.mcp_server.backends import (
     Backend,
     EpisodeSearch,
 )
 from twoclocks.mcp_server.rendering import recall_text, timeline_text
+from twoclocks.service.accounts import zone_of
 from twoclocks.service.invalid_input import field_message
 from twoclocks.service.recall_requests import RecallRequest
 from twoclocks.service.requests import (
@@ -61,7 +63,8 @@ current state for this directory; recall searches further.
 - revise needs a reason. Ask: "if someone asked what was true last month, should
   this fact be in the answer?" yes -> ended; no -> corrected. If you cannot tell, ask.
 - The server decides the workspace from the session's directory; no tool takes one.
-- Times are RFC 3339 with an offset, e.g. 2026-03-01T09:00:00+03:00."""
+- Times are RFC 3339 with an offset, e.g. 2026-03-01T09:00:00+03:00, or a date alone
+  (2026-03-01), which is midnight in the account's zone."""
 
 REMEMBER_DOC = """\
 Store one short fact about the person's work so later sessions, in any agent, know it.
@@ -158,10 +161,10 @@ true (valid_at), "system" by when memory learned them (created_at). Use it for
 "what changed", "when did we switch X", or to find an old version's fact_id; subject
 and predicate narrow it to one slot. It reads this session's workspace (and facts that
 apply everywhere), as recall does. since is inclusive and until exclusive, both RFC
-3339 with an offset; limit caps the rows (the rest are counted in `more`). Each version
-reads as a recall line, with `(recorded <created_at> until <expired_at>)`: when memory
-believed it (a belief a later record replaced says its end once, as `[believed until
-<expired_at>]`)."""
+3339 with an offset or a date alone; limit caps the rows (the rest are counted in
+`more`). Each version reads as a recall line, with `(recorded <created_at> until
+<expired_at>)`: when memory believed it (a belief a later record replaced says its end
+once, as `[believed until <expired_at>]`)."""
 
 SEARCH_EPISODES_DOC = """\
 Search the raw episodes facts came from (the person's own messages, tool events)
@@ -205,9 +208,18 @@ def _time(value: str | None, name: str) -> datetime | None:
         parsed = datetime.fromisoformat(value.strip())
     except ValueError:
         raise InvalidInput(
-            f"{name}: {value!r} is not an RFC 3339 time; write e.g. 2026-03-01T09:00:00+00:00"
+            f"{name}: {value!r} is not an RFC 3339 time; write e.g. 2026-03-01T09:00:00+00:00,"
+            " or a date alone"
         ) from None
     return require_aware(parsed, name)
+
+
+async def _when(backend: Backend, ctx: Context, value: str | None, name: str) -> datetime | None:
+    """``_time``, or a date alone as midnight in the account's zone (as the CLI reads it):
+    "since last Friday" passed on as 2026-11-27 must not be refused and then left out."""
+    if value is not None and DATE_ONLY.match(value.strip()):
+        return midnight_of(value, zone_of(await backend.zone(ctx)))
+    return _time(value, name)
 
 
 def _drop_none(values: dict[str, Any]) -> dict[str, Any]:
@@ -217,7 +229,11 @@ def _drop_none(values: dict[str, Any]) -> dict[str, Any]:
 # -- the server ------------------------------------------------------------------------
 
 When = Annotated[
-    str | None, Field(description="RFC 3339 with an offset, e.g. 2026-03-01T09:00:00+00:00")
+    str | None,
+    Field(
+        description="RFC 3339 with an offset, e.g. 2026-03-01T09:00:00+00:00, or a date alone "
+        "(2026-03-01: midnight in the account's zone)"
+    ),
 ]
 
 
@@ -305,7 +321,7 @@ def build_server(backend: Backend) -> MCPServer:
                         "subject": subject,
                         "predicate": predicate,
                         "object": object,
-                        "valid_at": _time(valid_at, "valid_at"),
+                        "valid_at": await _when(backend, ctx, valid_at, "valid_at"),
                         "kind": kind,
                         "cardinality": cardinality,
                         "tier": tier,
@@ -343,8 +359,8 @@ def build_server(backend: Backend) -> MCPServer:
                     {
                         "query": query,
                         "k": k,
-                        "as_of": _time(as_of, "as_of"),
-                        "as_believed": _time(as_believed, "as_believed"),
+                        "as_of": await _when(backend, ctx, as_of, "as_of"),
+                        "as_believed": await _when(backend, ctx, as_believed, "as_believed"),
                         "include_history": include_history,
                         "cwd": backend.cwd(ctx),
                         "scope": scope,
@@ -372,7 +388,10 @@ def build_server(backend: Backend) -> MCPServer:
         ctx: Context,
         at: Annotated[
             str | None,
-            Field(description="for ended: when it stopped being true (RFC 3339; default now)"),
+            Field(
+                description="for ended: when it stopped being true (RFC 3339 or a date alone; "
+                "default now)"
+            ),
         ] = None,
         replacement: Annotated[
             str | None, Field(description="the new value, if there is one", max_length=500)
@@ -387,7 +406,7 @@ def build_server(backend: Backend) -> MCPServer:
         ] = None,
     ) -> ReviseResult:
         with _tool_errors():
-            body: dict[str, Any] = {"reason": reason, "at": _time(at, "at")}
+            body: dict[str, Any] = {"reason": reason, "at": await _when(backend, ctx, at, "at")}
             if replacement is not None:
                 body["replacement"] = _drop_none(
                     {"object": replacement, "tier": tier, "evidence": evidence}
@@ -440,8 +459,8 @@ def build_server(backend: Backend) -> MCPServer:
                 _drop_none(
                     {
                         "clock": clock,
-                        "since": _time(since, "since"),
-                        "until": _time(until, "until"),
+                        "since": await _when(backend, ctx, since, "since"),
+                        "until": await _when(backend, ctx, until, "until"),
                         "subject": subject,
                         "predicate": predicate,
                         "cwd": backend.cwd(ctx),
