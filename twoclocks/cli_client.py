@@ -24,6 +24,7 @@ from twoclocks.cli_render import (
     facts_lines,
     later_lines,
     line_of,
+    mended_rows,
     missed_line,
     parse_when,
     placed,
@@ -385,7 +386,10 @@ def timeline(
     if as_json or not answer["facts"]:
         show(answer, as_json, [empty_line(answer.get("elsewhere"), "version")])
         return
-    lines = [timeline_line(f, clock.value, zone.info) for f in answer["facts"]]
+    mended = mended_rows(answer["facts"])
+    lines = [
+        timeline_line(f, clock.value, zone.info, f["version_id"] in mended) for f in answer["facts"]
+    ]
     if all_workspaces:
         lines = [placed(line, f) for line, f in zip(lines, answer["facts"], strict=True)]
     show(answer, False, lines)

@@ -8,13 +8,13 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, time
 from shlex import quote as quote_arg
-from typing import Any
+from typing import Any, NamedTuple
 from zoneinfo import ZoneInfo
 
 import typer
 
 from twoclocks.domain.block_lines import format_time
-from twoclocks.domain.fact_text import history_note, triple
+from twoclocks.domain.fact_text import history_note, mended_ends, triple
 from twoclocks.domain.model import RetiredReason, on_one_line
 from twoclocks.domain.named_times import held_then_head, none_held_line
 from twoclocks.domain.temporal import midnight_of
@@ -68,7 +68,7 @@ def _triple(fact: dict[str, Any]) -> str:
     return triple(fact["subject"], fact["predicate"], fact["object"], fact.get("written_as"))
 
 
-def _history(fact: dict[str, Any], zone: ZoneInfo) -> str:
+def _history(fact: dict[str, Any], zone: ZoneInfo, end_mended: bool = False) -> str:
     """Why a row is history (``[ended]``, ``[believed until ...]``, ``[corrected]``), or ""."""
     reason = fact.get("retired_reason")
     note = history_note(
@@ -77,8 +77,31 @@ def _history(fact: dict[str, Any], zone: ZoneInfo) -> str:
         RetiredReason(reason) if reason else None,
         lambda moment: format_time(moment, zone),
         datetime.now(UTC),
+        end_mended,
     )
     return f" {note}" if note else ""
+
+
+class _Recorded(NamedTuple):
+    fact_id: str
+    version_id: str
+    retired_reason: RetiredReason | None
+    created_at: datetime
+    expired_at: datetime | None
+
+
+def mended_rows(facts: list[dict[str, Any]]) -> set[str]:
+    """``domain.fact_text.mended_ends`` of the API's rows: ends a correction took back."""
+    return mended_ends(
+        _Recorded(
+            f["fact_id"],
+            f["version_id"],
+            RetiredReason(f["retired_reason"]) if f.get("retired_reason") else None,
+            _moment(f["created_at"]) or datetime.now(UTC),
+            _moment(f.get("expired_at")),
+        )
+        for f in facts
+    )
 
 
 def fact_line(fact: dict[str, Any], zone: ZoneInfo) -> str:
@@ -91,7 +114,9 @@ def fact_line(fact: dict[str, Any], zone: ZoneInfo) -> str:
     )
 
 
-def timeline_line(fact: dict[str, Any], clock: str, zone: ZoneInfo) -> str:
+def timeline_line(
+    fact: dict[str, Any], clock: str, zone: ZoneInfo, end_mended: bool = False
+) -> str:
     """One version on one clock, with that clock's own window.
 
     world: when it was true (valid_at -> invalid_at), and why it is history (it ended, it
@@ -105,12 +130,15 @@ def timeline_line(fact: dict[str, Any], clock: str, zone: ZoneInfo) -> str:
 
         2026-01-05 00:00 +00 -> open  ...  team · standup: 09:30 [believed until 2026-12-03 ...]
         2026-01-05 00:00 +00 -> 2026-12-01 00:00 +00  ...  team · standup: 09:30 [ended]
+
+    ``end_mended``: the row is a closed copy a correction gave back without its end
+    (``mended_rows``), ``[end corrected]``, not ``[corrected]``.
     """
     if clock == "system":
         start, end = fact["created_at"], fact.get("expired_at")
     else:
         start, end = fact["valid_at"], fact.get("invalid_at")
-    why = _history(fact, zone)
+    why = _history(fact, zone, end_mended)
     window = f"{shown(start, zone)} -> {shown(end, zone) if end else 'open'}"
     return f"{window}  {fact['fact_id'][:12]}  {_triple(fact)}{why}"
 

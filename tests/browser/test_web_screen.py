@@ -314,6 +314,39 @@ async def test_a_slots_history_diagram_stacks_its_versions_by_record_time(
     await page.screenshot(path=str(SCREENS / "history-diagram.png"), full_page=True)
 
 
+async def test_a_value_a_correction_gave_back_is_not_shown_as_never_true(
+    page: Any, site: tuple[str, str]
+) -> None:
+    # Heroku, written by mistake, closed Render; correcting Heroku gives Render back. Render's
+    # closed copy is retired as "corrected" too, but Render was never wrong: its end was.
+    url, key = site
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        wrong = await http.post(
+            "/v1/facts",
+            json={"subject": "production", "predicate": "deploy_target", "object": "Heroku"},
+        )
+        assert wrong.json()["closed"], wrong.text
+        fixed = await http.post(
+            f"/v1/facts/{wrong.json()['fact_id']}/revise", json={"reason": "corrected"}
+        )
+        assert fixed.json()["values"], fixed.text
+    await sign_in(page, url, key)
+    row = page.locator("#facts tbody tr", has_text="Render")
+    await row.get_by_role("button", name="diagram").click()
+    await page.locator("#diagram").wait_for()
+    kinds = await page.eval_on_selector_all(
+        "#diagram g.version", "gs => gs.map(g => [g.getAttribute('aria-label')])"
+    )
+    said = sorted(label for (label,) in kinds)
+    assert "Heroku, corrected" in said
+    assert "Render, end corrected" in said
+    assert "Render, corrected" not in said
+    await page.check("#history")
+    history = page.locator("#facts tbody tr", has_text="end corrected")
+    await history.first.wait_for()
+    assert "Render" in await history.first.inner_text()
+
+
 async def test_a_slot_with_thirty_versions_draws_thirty_visible_rectangles(
     page: Any, site: tuple[str, str]
 ) -> None:

@@ -8,8 +8,9 @@ Both read the wire rows (the API's JSON, the MCP tools' `Fact`), name a slot as 
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
+from typing import Protocol
 
 from twoclocks.domain.model import RetiredReason, on_one_line
 from twoclocks.domain.slot_verdict import name_used
@@ -38,12 +39,46 @@ def replaced_belief(expired_at: datetime | None, reason: RetiredReason | None) -
     return expired_at is not None and (reason is None or reason in _REPLACED_BY_A_LATER_RECORD)
 
 
+class RecordedVersion(Protocol):
+    """What ``mended_ends`` reads of a version: its ids and its record clock."""
+
+    @property
+    def fact_id(self) -> str: ...
+    @property
+    def version_id(self) -> str: ...
+    @property
+    def retired_reason(self) -> RetiredReason | None: ...
+    @property
+    def created_at(self) -> datetime: ...
+    @property
+    def expired_at(self) -> datetime | None: ...
+
+
+def mended_ends(rows: Iterable[RecordedVersion]) -> set[str]:
+    """Versions retired as ``corrected`` whose own fact was written again at that instant.
+
+    Correcting a mistake gives back the value the mistake had closed (``domain.correction``):
+    the closed copy of that value is retired as ``corrected`` and the value written again
+    without the end. What was wrong there is the end, not the value: RabbitMQ, closed by an
+    agent's wrong "Redis streams" and given back when it was corrected, must not read as
+    "RabbitMQ [corrected]". Only versions among ``rows`` are seen.
+    """
+    rows = list(rows)
+    again = {(v.fact_id, v.created_at) for v in rows}
+    return {
+        v.version_id
+        for v in rows
+        if v.retired_reason is RetiredReason.CORRECTED and (v.fact_id, v.expired_at) in again
+    }
+
+
 def history_note(
     invalid_at: datetime | None,
     expired_at: datetime | None,
     reason: RetiredReason | None,
     when: Callable[[datetime], str],
     now: datetime,
+    end_mended: bool = False,
 ) -> str:
     """Why a version is history, in brackets; empty for a version still held and true now.
 
@@ -57,7 +92,8 @@ def history_note(
     is what memory believed before the change was told, replaced by the first. A version
     found wrong leaves belief for that reason: ``[corrected]``, ``[retracted]``,
     ``[held_back]``. Marking the replaced belief ``[ended]`` (as both readers once did)
-    put the end on the line that has none and left the closed line unmarked.
+    put the end on the line that has none and left the closed line unmarked. A closed copy
+    a correction gave back without its end says ``[end corrected]`` (``end_mended``).
 
     An end still to come is not history: release day Tuesday, told on December 4 that it
     becomes Friday on January 1, is Tuesday (until 2027-01-01) with no mark until then.
@@ -66,6 +102,8 @@ def history_note(
         return f"[believed until {when(expired_at)}]"
     if expired_at is None and invalid_at is not None and invalid_at > now:
         return ""  # true now; the window says until when
+    if end_mended and reason is RetiredReason.CORRECTED:
+        return "[end corrected]"  # the value holds on in a later version (mended_ends)
     if reason is not None and (expired_at is not None or invalid_at is not None):
         return f"[{reason.value}]"
     return ""  # open, or with an end it was written with (the window shows it)

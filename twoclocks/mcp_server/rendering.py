@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from twoclocks.domain.block_lines import format_time, tier_note
-from twoclocks.domain.fact_text import history_note, replaced_belief, triple
+from twoclocks.domain.fact_text import history_note, mended_ends, replaced_belief, triple
 from twoclocks.domain.model import on_one_line
 from twoclocks.domain.named_times import held_then_head, none_held_line
 from twoclocks.service.recall_requests import RecallResult, ScoredFact
@@ -110,6 +110,7 @@ def timeline_text(facts: Sequence[Fact], more: int, clock: str) -> str:
     order = "by when each was true" if clock == "world" else "by when memory recorded each"
     cut = f"; {more} more matched (narrow since/until or raise limit)" if more else ""
     lines = [f"{_count(facts, 'version')}, {order}{cut}"]
+    mended = mended_ends(facts)
     for fact in facts:
         believed = format_time(fact.created_at, UTC)
         # A replaced belief already says "[believed until T]": the same T twice is noise.
@@ -117,12 +118,15 @@ def timeline_text(facts: Sequence[Fact], more: int, clock: str) -> str:
             fact.expired_at, fact.retired_reason
         ):
             believed += f" until {format_time(fact.expired_at, UTC)}"
-        lines.append(f"{fact_line(fact)} (recorded {believed})")
+        lines.append(f"{fact_line(fact, fact.version_id in mended)} (recorded {believed})")
     return "\n".join(lines)
 
 
-def fact_line(fact: Fact) -> str:
-    """One fact: triple, window, tier, why it is history, where it applies if elsewhere, id."""
+def fact_line(fact: Fact, end_mended: bool = False) -> str:
+    """One fact: triple, window, tier, why it is history, where it applies if elsewhere, id.
+
+    ``end_mended``: a closed copy a correction gave back without its end (``mended_ends``).
+    """
     start = format_time(fact.valid_at, UTC)
     now = datetime.now(UTC)
     if fact.invalid_at is None:
@@ -133,7 +137,7 @@ def fact_line(fact: Fact) -> str:
     notes = [window, tier_note(fact.tier) or "no tier"]
     if isinstance(fact, ScoredFact) and fact.elsewhere and fact.workspace:
         notes.append(f"from {on_one_line(fact.workspace)}")
-    why = history_note(fact.invalid_at, fact.expired_at, fact.retired_reason, _utc, now)
+    why = history_note(fact.invalid_at, fact.expired_at, fact.retired_reason, _utc, now, end_mended)
     return (
         f"- {triple(fact.subject, fact.predicate, fact.object, fact.written_as)}"
         f" ({', '.join(notes)}){' ' + why if why else ''} id {fact.fact_id[:SHORT_ID]}"

@@ -5,6 +5,7 @@ import { api } from "./api.js";
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = {
   current: "#4caf50", ended: "#5c8bd6", corrected: "#f0a030", retracted: "#d9534f", held_back: "#8e6cc0", rewritten: "#9e9e9e",
+  "end corrected": "#9e9e9e",
 };
 const WIDTH = 900;
 const HEIGHT = 360;
@@ -17,7 +18,22 @@ function element(name, attributes, parent) {
   return node;
 }
 
-export function endedHow(version) {
+// A closed copy a correction gave back without its end (domain/fact_text.py mended_ends):
+// retired as "corrected", but its fact was written again at that instant, so the end was
+// the mistake, not the value. RabbitMQ, closed by a wrong "Redis streams" and given back
+// when that was corrected, is no orange "never true".
+export function mendedEnds(versions) {
+  const again = new Set(versions.map((v) => `${v.fact_id} ${Date.parse(v.created_at)}`));
+  return new Set(
+    versions
+      .filter((v) => v.retired_reason === "corrected" && v.expired_at &&
+        again.has(`${v.fact_id} ${Date.parse(v.expired_at)}`))
+      .map((v) => v.version_id),
+  );
+}
+
+export function endedHow(version, mended = new Set()) {
+  if (mended.has(version.version_id)) return "end corrected";
   return version.retired_reason || (version.invalid_at ? "ended" : "current");
 }
 
@@ -47,14 +63,15 @@ export function drawDiagram(versions, now, zone) {
   axis.textContent = "record time →";
   const ordered = [...versions].sort((a, b) => time(a.created_at) - time(b.created_at));
   // Many versions: thin strokes and labels only where they fit.
+  const mended = mendedEnds(versions);
   for (const version of ordered) {
-    const how = endedHow(version);
+    const how = endedHow(version, mended);
     const left = x(time(version.valid_at));
     const right = Math.max(left + 2, x(time(version.invalid_at)));
     const top = y(time(version.expired_at));
     const bottom = Math.max(top + 2, y(time(version.created_at)));
     const group = element("g", {
-      class: `version ${how}`, "data-version": version.version_id, tabindex: 0,
+      class: `version ${how.replace(" ", "-")}`, "data-version": version.version_id, tabindex: 0,
       "aria-label": `${version.object}, ${how}`,
     }, svg);
     element("rect", {
@@ -91,6 +108,7 @@ function versionDetail(svg, versions, zone) {
   detail.className = "muted";
   detail.textContent = "Point at a rectangle (or Tab to it) to see its version and the episode that carried it.";
   const byId = new Map(versions.map((v) => [v.version_id, v]));
+  const mended = mendedEnds(versions);
   const cache = new Map();
   const at = (value) => (value ? new Date(value).toLocaleString(undefined, { timeZone: zone || undefined }) : "now");
   let shown = "";
@@ -98,7 +116,7 @@ function versionDetail(svg, versions, zone) {
     shown = version.version_id;
     detail.className = "";
     detail.textContent =
-      `${version.object} (${endedHow(version)}) · valid ${at(version.valid_at)} → ${at(version.invalid_at)}` +
+      `${version.object} (${endedHow(version, mended)}) · valid ${at(version.valid_at)} → ${at(version.invalid_at)}` +
       ` · recorded ${at(version.created_at)} → ${at(version.expired_at)} · written by ${version.writer || "unknown"}`;
     const line = document.createElement("div");
     line.className = "episode";
@@ -145,7 +163,7 @@ export async function showSlotHistory(host, fact, zone) {
   close.addEventListener("click", () => (host.innerHTML = ""));
   const legend = document.createElement("p");
   legend.className = "muted";
-  legend.textContent = "green current · blue ended (the world changed) · orange corrected (never true) · red retracted · purple held back (rode refused turns) · grey rewritten (still true, written again: vouched for more, or filed under another slot)";
+  legend.textContent = "green current · blue ended (the world changed) · orange corrected (never true) · red retracted · purple held back (rode refused turns) · grey rewritten (still true, written again: vouched for more, or filed under another slot) or end corrected (a correction gave the value back without this end)";
   const svg = drawDiagram(facts, Date.now(), zone);
   host.append(heading, close, legend, svg, versionDetail(svg, facts, zone));
   host.scrollIntoView({ block: "nearest" });

@@ -1,7 +1,7 @@
 // The facts table: current by default, history on a switch, filters, paging, and the
 // retract / reopen / revise actions through the same API calls as every other client.
 import { api } from "./api.js";
-import { showSlotHistory } from "./diagram.js";
+import { mendedEnds, showSlotHistory } from "./diagram.js";
 import { reviseForm } from "./revise.js";
 import { mergesPanel } from "./merges.js";
 import { settingsPanel } from "./settings.js";
@@ -25,7 +25,8 @@ function when(value, zone) {
 // the version memory holds says how it closed ("ended"); a belief a later record of the
 // same fact replaced (its end was told, or the same value vouched for again) says until
 // when it was believed, not "ended": the row that ended is the one with a valid end.
-export function historyNote(fact, zone) {
+export function historyNote(fact, zone, mended = false) {
+  if (mended && fact.retired_reason === "corrected") return "end corrected";
   if (fact.expired_at) {
     const replaced = !fact.retired_reason || ["ended", "rewritten"].includes(fact.retired_reason);
     return replaced ? `believed until ${when(fact.expired_at, zone)}` : fact.retired_reason;
@@ -134,6 +135,7 @@ export async function renderFacts(root, settings, signOut) {
   function draw(facts) {
     const body = table.tBodies[0];
     body.innerHTML = "";
+    const mended = mendedEnds(facts);
     for (const fact of facts) {
       const row = body.insertRow();
       row.dataset.factId = fact.fact_id;
@@ -145,7 +147,7 @@ export async function renderFacts(root, settings, signOut) {
       }
       row.insertCell().textContent = `${when(fact.valid_at, zone)} → ${when(fact.invalid_at, zone)}`;
       row.insertCell().textContent = `${when(fact.created_at, zone)} → ${when(fact.expired_at, zone)}`;
-      row.insertCell().textContent = historyNote(fact, zone);
+      row.insertCell().textContent = historyNote(fact, zone, mended.has(fact.version_id));
       const cell = row.insertCell();
       for (const [label, handler] of actionsOf(fact)) {
         const button = document.createElement("button");

@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from twoclocks.domain.errors import FactAlreadyRetired
+from twoclocks.domain.fact_text import history_note, mended_ends
 from twoclocks.domain.model import Expiry, FactVersion, Incoming, Plan, RetiredReason
 from twoclocks.domain.revise_plan import plan_revise
 from twoclocks.domain.temporal import is_current, is_visible
@@ -122,6 +123,31 @@ def mistake() -> tuple[Slot, str, datetime]:
     slot.write(RENDER, JUN1)
     aws = slot.write(AWS, SEP1)
     return slot, aws, slot.now
+
+
+def test_history_marks_the_end_a_correction_took_back_not_the_value_it_gave_back(
+    mistake: tuple[Slot, str, datetime],
+) -> None:
+    # Render's closed copy [Jun 1, Sep 1) is retired as "corrected" when AWS is: read as
+    # "Render [corrected]" it said Render was never true, while Render holds again.
+    slot, aws, _ = mistake
+    slot.revise(aws, CORRECTED)
+    mended = mended_ends(slot.rows)
+
+    def note(v: FactVersion) -> str:
+        day = lambda t: t.date().isoformat()  # noqa: E731
+        return history_note(
+            v.invalid_at, v.expired_at, v.retired_reason, day, slot.now, v.version_id in mended
+        )
+
+    notes = {(v.object, v.invalid_at): note(v) for v in slot.rows if v.expired_at is not None}
+    assert notes[(RENDER, SEP1)] == "[end corrected]"
+    assert notes[(AWS, None)] == "[corrected]"
+    assert [v.object for v in slot.rows if v.version_id in mended] == [RENDER]
+    # A fact corrected with nothing given back is never true, whatever else was written then.
+    fly = slot.write(FLY, OCT1)
+    slot.revise(fly, CORRECTED)
+    assert FLY not in {v.object for v in slot.rows if v.version_id in mended_ends(slot.rows)}
 
 
 def test_a_correction_restores_what_the_mistake_replaced(
