@@ -177,20 +177,18 @@ async def test_a_fact_corrected_in_the_last_48_hours_is_told_as_never_true_with_
     memory, recall = services(store, clock)
     person = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
     agent = Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
-    database = {"predicate": "database"}
-    queue = {"predicate": "queue"}
-    owner = {"predicate": "owner"}
+    database, queue, owner = ({"predicate": p} for p in ("database", "queue", "owner"))
+
+    async def correct(fact_id: str, replacement: str | None = None) -> None:
+        fix = Replacement(object=replacement) if replacement else None
+        await memory.revise(person, fact_id, ReviseRequest(reason="corrected", replacement=fix))
+
     await memory.remember(person, remember("RabbitMQ", clock.now, **queue))
     baran = await memory.remember(person, remember("Baran", clock.now, **owner))
-    clock.now = NOW - timedelta(days=3)
-    # Corrected three days ago: old news, not told.
-    await memory.revise(
-        person,
-        baran.fact_id,
-        ReviseRequest(reason="corrected", replacement=Replacement(object="Selin")),
-    )
     clock.now = NOW - timedelta(days=10)
     pg15 = await memory.remember(person, remember("Postgres 15", clock.now, **database))
+    clock.now = NOW - timedelta(days=3)
+    await correct(baran.fact_id, "Selin")  # three days ago: old news, not told
     # An agent's guess closed RabbitMQ; the guess was then found wrong, with nothing in
     # its place, so RabbitMQ is believed again: RabbitMQ was never the wrong value.
     clock.now = NOW - timedelta(hours=5)
@@ -198,18 +196,14 @@ async def test_a_fact_corrected_in_the_last_48_hours_is_told_as_never_true_with_
         agent, remember("Redis streams", clock.now, tier=Tier.INFERRED, **queue)
     )
     clock.now = NOW - timedelta(hours=4)
-    await memory.revise(person, guess.fact_id, ReviseRequest(reason="corrected"))
+    await correct(guess.fact_id)
     clock.now = NOW - timedelta(hours=3)
-    await memory.revise(
-        person,
-        pg15.fact_id,
-        ReviseRequest(reason="corrected", replacement=Replacement(object="Postgres 16")),
-    )
+    await correct(pg15.fact_id, "Postgres 16")
     # Corrected in the other worktree: not this session's.
     clock.now = NOW - timedelta(hours=2)
     there = {"cwd": "/src/acme-web-login", "class": FactClass.TASK}
     runner = await memory.remember(person, remember("Jenkins", clock.now, predicate="ci", **there))
-    await memory.revise(person, runner.fact_id, ReviseRequest(reason="corrected"))
+    await correct(runner.fact_id)
     clock.now = NOW
 
     block = await recall.block(person, BlockRequest(cwd="/src/acme-web"))
