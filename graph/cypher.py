@@ -440,9 +440,14 @@ def timeline_query(
 def corrections_query(
     account: str, since: datetime, until: datetime, workspaces: Sequence[str] | None, limit: int
 ) -> tuple[str, dict[str, Any]]:
-    """Versions retired as ``corrected`` at a record time in [since, until), newest first.
+    """Facts corrected at a record time in [since, until): each one's last version, newest
+    correction first.
 
-    Only versions with a trust tier (they go to a model); ``workspaces`` as in ``FactQuery``.
+    A version retired as ``corrected`` is the fact's last word only when no version of the
+    same fact is believed or retired after it: a correction also retires, as ``corrected``,
+    the closed copy of the value the mistake had closed, and writes that value again
+    (``domain.correction``), so that fact is not wrong. Only versions with a trust tier
+    (they go to a model); ``workspaces`` as in ``FactQuery``.
     """
     conds = [
         "e.group_id = $g",
@@ -460,8 +465,14 @@ def corrections_query(
         "workspaces": None if workspaces is None else list(workspaces),
         "limit": limit,
     }
+    later = (
+        "o.group_id = $g AND o.fact_id = e.fact_id"
+        " AND (o.expired_at_us IS NULL OR o.expired_at_us > e.expired_at_us)"
+    )
     return (
         f"MATCH ()-[e:RELATES_TO]->()\nWHERE {' AND '.join(conds)}\n"
+        f"OPTIONAL MATCH ()-[o:RELATES_TO]->() WHERE {later}\n"
+        "WITH e, count(o) AS after WHERE after = 0\n"
         f"RETURN {VERSION_RETURN}\nORDER BY e.expired_at_us DESC, e.uuid\nLIMIT $limit",
         params,
     )

@@ -243,8 +243,9 @@ class Store(Protocol):
         workspaces: Sequence[str] | None,
         limit: int,
     ) -> list[FactVersion]:
-        """Tiered versions retired as ``corrected`` in [since, until) of record time, newest
-        first; ``workspaces`` as in ``FactQuery`` (the block's "corrected" lines)."""
+        """Facts whose last word is a correction in [since, until) of record time: the last
+        version of each (tiered only), newest first; ``workspaces`` as in ``FactQuery``. A
+        value a correction believed again is not one (the block's "corrected" lines)."""
 
     def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, both clocks, oldest record first."""

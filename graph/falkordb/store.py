@@ -287,7 +287,7 @@ class FalkorDBStore(KeyStore, TurnQueueStore):
         workspaces: Sequence[str] | None,
         limit: int,
     ) -> list[FactVersion]:
-        """Tiered versions retired as ``corrected`` in [since, until), newest first."""
+        """Facts whose last word is a correction in [since, until), newest first."""
         graph = await self._graph(account)
         statement = cypher.corrections_query(account, since, until, workspaces, limit)
         result = await graph.ro_query(*statement)

@@ -310,7 +310,7 @@ class Neo4jStore(KeyStore, TurnQueueStore):
         workspaces: Sequence[str] | None,
         limit: int,
     ) -> list[FactVersion]:
-        """Tiered versions retired as ``corrected`` in [since, until), newest first."""
+        """Facts whose last word is a correction in [since, until), newest first."""
         statement = cypher.corrections_query(
             check_account(account), since, until, workspaces, limit
         )

@@ -13,11 +13,10 @@ from datetime import datetime, tzinfo
 
 from twoclocks.domain.block import render_block
 from twoclocks.domain.errors import StoreUnavailable
-from twoclocks.domain.model import Cardinality, FactStatus, FactVersion
+from twoclocks.domain.model import Cardinality, FactVersion
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.recent_changes import MAX_RECENT_CHANGES, RECENT_WINDOW, unreplaced_endings
 from twoclocks.domain.scope import block_spaces
-from twoclocks.domain.temporal import status_of
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.recall_requests import BlockRequest, BlockResult, Status
 
@@ -131,24 +130,11 @@ async def replaced_elsewhere(
 async def recent_corrections(
     store: Store, account: str, keys: tuple[str, ...], now: datetime
 ) -> list[FactVersion]:
-    """Facts found wrong in the last 48 h that the read's workspaces see, newest first.
-
-    A correction also retires, as ``corrected``, the closed copy of the value the mistake
-    had closed (that value is believed again: ``domain.correction``); such a fact is not
-    wrong, so only facts whose status is ``corrected`` count. Each is the fact's last
-    version: what the block says was never true.
-    """
+    """Facts found wrong in the last 48 h that the read's workspaces see, newest first: the
+    last version of each, what the block says was never true."""
     found = await store.corrected_since(
-        account, now - RECENT_WINDOW, now, keys, limit=4 * MAX_ENDING_CHECKS
+        account, now - RECENT_WINDOW, now, keys, limit=2 * MAX_RECENT_CHANGES
     )
-    out: list[FactVersion] = []
-    seen: set[str] = set()
-    for version in found:
-        if version.fact_id in seen:
-            continue
-        seen.add(version.fact_id)
-        if len(seen) > MAX_ENDING_CHECKS or len(out) == MAX_RECENT_CHANGES:
-            break
-        if status_of(await store.versions_of(account, version.fact_id)) is FactStatus.CORRECTED:
-            out.append(version)
-    return out
+    # One fact's versions can be retired by one correction together.
+    out = {v.fact_id: v for v in reversed(found)}
+    return sorted(out.values(), key=lambda v: (-(v.expired_at or now).timestamp(), v.fact_id))
