@@ -181,6 +181,42 @@ async def test_a_run_of_part_of_the_suite_never_closes_the_whole_runs_result(rig
     assert dict(await rig.facts())["pytest_result"] == "pytest passed"
 
 
+async def test_the_whole_suites_result_ends_the_last_result_of_a_part_of_it(rig: Rig) -> None:
+    # The agent ran one failing file, fixed it, then ran the whole suite, which passed.
+    # "pytest tests/test_login.py failed" left current beside "pytest passed" read as a
+    # failure still open; the whole run is the newer word on every test in it.
+    part = {"command": "uv run pytest -q tests/test_login.py"}
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "pytest_failed", tool_input=part))
+    assert dict(await rig.facts())["pytest_selection_result"].startswith(
+        "pytest tests/test_login.py failed"
+    )
+    rig.clock.tick(minutes=5)
+    whole = {"command": "uv run pytest -q"}
+    await rig.capture.ingest(
+        rig.caller,
+        fixture("claude-code", "pytest_passed", tool_input=whole, tool_use_id="toolu_whole"),
+    )
+    now = dict(await rig.facts())
+    assert now["pytest_result"] == "pytest passed"
+    assert "pytest_selection_result" not in now
+    # Another folder's part is not this folder's suite: it stays.
+    rig.clock.tick(minutes=5)
+    api_part = {"command": "cd api && uv run pytest -q tests/test_a.py"}
+    await rig.capture.ingest(
+        rig.caller,
+        fixture("claude-code", "pytest_failed", tool_input=api_part, tool_use_id="toolu_api"),
+    )
+    rig.clock.tick(minutes=5)
+    await rig.capture.ingest(
+        rig.caller,
+        fixture("claude-code", "pytest_passed", tool_input=whole, tool_use_id="toolu_whole2"),
+    )
+    rows = await rig.memory.facts(rig.caller, FactsRequest(cwd="/src/acme-web"))
+    assert [(f.subject, f.predicate) for f in rows if "selection" in f.predicate] == [
+        ("web/api", "pytest_selection_result")
+    ]
+
+
 async def test_a_run_in_a_folder_of_the_worktree_never_closes_another_folders_result(
     rig: Rig,
 ) -> None:

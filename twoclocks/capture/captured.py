@@ -28,6 +28,9 @@ class CapturedFact(BaseModel):
     cardinality: Cardinality | None = None
     fact_class: FactClass = FactClass.TASK
     category: str
+    ends: tuple[str, ...] = ()
+    """Slots of the same subject whose current value the event makes old news, ended when
+    this fact is written: the whole suite's result ends the last result of a part of it."""
 
 
 class RuleContext(BaseModel):

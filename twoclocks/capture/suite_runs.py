@@ -166,11 +166,15 @@ def runner_of(event: ToolEvent) -> SuiteRun | None:
     return None
 
 
+SELECTION_SLOT = "_selection_result"
+"""The end of the slot a run of part of the suite reports to (``pytest_selection_result``)."""
+
+
 def _named(runner: str, slot: str, selection: list[str]) -> tuple[str, str]:
     """The run's name and slot: a selection is named in the value and reports apart."""
     if not selection:
         return runner, f"{slot}_result"
-    return clean(f"{runner} {shlex.join(selection)}", 160), f"{slot}_selection_result"
+    return clean(f"{runner} {shlex.join(selection)}", 160), f"{slot}{SELECTION_SLOT}"
 
 
 def ran_tests(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
@@ -192,7 +196,12 @@ def ran_tests(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
         return []
     failed = bool(event.exit_code) or counted
     value = f"{runner} failed{failing}" if failed else f"{runner} passed"
-    return [captured_fact("ran_tests", ctx, slot, value, subject=subject, category="test")]
+    # The whole suite ran: what a part of it did before is old news ("pytest tests/b.py
+    # failed" beside a later "pytest passed" reads as a failure still open).
+    part = () if slot.endswith(SELECTION_SLOT) else (slot.removesuffix("_result") + SELECTION_SLOT,)
+    return [
+        captured_fact("ran_tests", ctx, slot, value, subject=subject, category="test", ends=part)
+    ]
 
 
 def _failing(output: str) -> str:

@@ -16,6 +16,7 @@ import os
 import re
 from collections import Counter, OrderedDict
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from datetime import datetime
 from typing import Any, Literal
 
@@ -32,7 +33,12 @@ from twoclocks.capture.rules import (
     strip_credentials,
 )
 from twoclocks.capture.turns import is_turn
-from twoclocks.domain.errors import InvalidInput, StoreUnavailable, TwoclocksError
+from twoclocks.domain.errors import (
+    FactAlreadyRetired,
+    InvalidInput,
+    StoreUnavailable,
+    TwoclocksError,
+)
 from twoclocks.domain.model import Tier
 from twoclocks.domain.places import Workspace, resolve_place
 from twoclocks.domain.trust import Channel, Writer
@@ -41,7 +47,7 @@ from twoclocks.secret_scan import secret_in
 from twoclocks.service.capture_pending import PendingEvents
 from twoclocks.service.collaborators import SettingsLookup, WorkspaceResolver
 from twoclocks.service.memory import MemoryService, place_of_words
-from twoclocks.service.requests import Caller, RememberRequest
+from twoclocks.service.requests import Caller, RememberRequest, ReviseRequest
 from twoclocks.service.turns import TurnService
 
 log = logging.getLogger(__name__)
@@ -407,12 +413,26 @@ class CaptureService:
             try:
                 await self.memory.remember(rule_writer, request)
                 written += 1
+                await self._end_old_news(rule_writer, fact, cwd)
             except StoreUnavailable:
                 raise
             except TwoclocksError as exc:
                 log.warning("capture rule %s: fact refused: %s", fact.rule, exc.name)
                 self._refused.setdefault(caller.account, Counter())[exc.name] += 1
         return written
+
+    async def _end_old_news(self, caller: Caller, fact: CapturedFact, cwd: str | None) -> None:
+        """End the current values of the slots ``fact`` makes old news, in its workspace."""
+        if not fact.ends:
+            return
+        workspace = self._workspace_of(cwd) or Workspace()
+        for slot in fact.ends:
+            query = FactQuery(now=self.clock(), subject=fact.subject, predicate=slot,
+                              workspaces=workspace.keys)  # fmt: skip
+            for old in await self.store.query(caller.account, query):
+                # Another event may have ended it first: it is ended either way.
+                with suppress(FactAlreadyRetired):
+                    await self.memory.revise(caller, old.fact_id, ReviseRequest(reason="ended"))
 
     def _context(self, cwd: str | None, failures_before: int) -> RuleContext:
         """What the rules read beside the event: the repo's name, and where the worktree's top
