@@ -116,6 +116,26 @@ def test_default_branch_is_a_repo_fact() -> None:
     assert resolve_place(got[0].fact_class, got[0].category) is Place.REPO
 
 
+@pytest.mark.parametrize(
+    ("command", "output", "name"),
+    [
+        ("git symbolic-ref refs/remotes/origin/HEAD", "refs/remotes/origin/main\n", "main"),
+        ("git symbolic-ref --short refs/remotes/origin/HEAD", "origin/trunk\n", "trunk"),
+        ("git rev-parse --abbrev-ref origin/HEAD", "origin/develop\n", "develop"),
+        ("gh repo view --json defaultBranchRef",
+         '{"defaultBranchRef":{"name":"main"}}\n', "main"),
+        # Not the default branch: the branch being tracked, or any branch printed alone.
+        ("git rev-parse --abbrev-ref HEAD", "origin/feature-x\n", None),
+        ("git branch -r", "  origin/main\n  origin/feature-x\n", None),
+    ],
+)  # fmt: skip
+def test_the_default_branch_is_read_from_what_agents_ask_before_a_pull_request(
+    command: str, output: str, name: str | None
+) -> None:
+    got = default_branch(_piped(command, output), CTX)
+    assert said(got) == ([("default_branch", name)] if name else [])
+
+
 def test_pull_request_opened_from_gh_output_or_the_mcp_tool() -> None:
     assert said(pull_request_opened(event("claude-code", "gh_pr_create"), CTX)) == [
         ("opened_pull_request", "#42 Login form validation — https://github.com/acme/web/pull/42")

@@ -163,6 +163,15 @@ _ORIGIN_HEAD = re.compile(
 )
 
 
+# What agents ask before opening a pull request: `git symbolic-ref [--short]
+# refs/remotes/origin/HEAD` and `git rev-parse --abbrev-ref origin/HEAD` print the branch
+# alone (`refs/remotes/origin/main`, `origin/main`); `gh repo view --json defaultBranchRef`
+# prints it in JSON.
+_ASKS_ORIGIN_HEAD = re.compile(r"\bgit\s+(?:symbolic-ref|rev-parse)\b.*\borigin/HEAD\b")
+_ORIGIN_HEAD_ALONE = re.compile(r"^\s*(?:refs/remotes/)?origin/(\S+)\s*$", re.M)
+_GH_DEFAULT = re.compile(r'"defaultBranchRef"\s*:\s*\{\s*"name"\s*:\s*"([^"\s]+)"')
+
+
 def default_branch(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
     """The repo's default branch, when a command printed it (`git remote show origin`, ...)."""
     if not _succeeded(event):
@@ -172,6 +181,12 @@ def default_branch(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
     if name is None:
         origin = _ORIGIN_HEAD.search(event.output)
         name = (origin.group(1) or origin.group(2)) if origin else None
+    if name is None and _ASKS_ORIGIN_HEAD.search(event.command or ""):
+        alone = _ORIGIN_HEAD_ALONE.search(event.output)
+        name = alone.group(1) if alone else None
+    if name is None:
+        gh = _GH_DEFAULT.search(event.output)
+        name = gh.group(1) if gh else None
     if not name or name == "(unknown)":
         return []
     return [
