@@ -321,9 +321,10 @@ def _sections(
     rule_ids = {v.version_id for v in rules}
 
     # Each line with when it happened (the world end of a change, the record instant of a
-    # correction), so the two kinds are told newest first together.
-    changes: list[tuple[datetime, _Line]] = []
-    in_changes: set[str] = set()
+    # correction) and the versions it tells, so the two kinds are told newest first
+    # together and a session-state value cut from them still shows as history.
+    changes: list[tuple[datetime, _Line, tuple[str, ...]]] = []
+    as_event_lines: set[str] = set()
     slots_said: set[tuple[tuple[str, str], str | None]] = set()
     as_events = {_event_key(v) for v in current if v.kind is Kind.EVENT}
     for old in closed:
@@ -338,13 +339,13 @@ def _sections(
             earlier = earlier_in_window(old, closed, facts, now)
             slots_said.add((old.slot, old.workspace))
             told = (old, *earlier)
-            in_changes.update(v.version_id for v in told)
             if all(_event_key(v) in as_events for v in told):
                 # "last commit: a -> b -> c" beside "committed (3): c; b; a" said each
                 # commit a third time and took a change line from the person's facts.
+                as_event_lines.update(v.version_id for v in told)
                 continue
             line = _Line(change_line(old, said[0], now, tz, earlier), len(told))
-            changes.append((old.invalid_at or now, line))
+            changes.append((old.invalid_at or now, line, tuple(v.version_id for v in told)))
 
     def still_true(old: FactVersion) -> bool:
         return any(v.slot == old.slot and is_restatement(v.object, old.object) for v in current)
@@ -361,15 +362,17 @@ def _sections(
         ):
             continue
         new = correction_successor(wrong, facts)
-        changes.append((wrong.expired_at, _Line(correction_line(wrong, new, now, tz))))
-    changes.sort(key=lambda told: -told[0].timestamp())
+        changes.append((wrong.expired_at, _Line(correction_line(wrong, new, now, tz)), ()))
+    changes.sort(key=lambda change: -change[0].timestamp())
+    del changes[MAX_RECENT_CHANGES:]
+    in_changes = as_event_lines | {version_id for _, _, told in changes for version_id in told}
 
     return {
         "rule": [_Line(rule_line(v)) for v in rules],
         "fact": _fact_lines(
             [v for v in current if v.version_id not in rule_ids], shown, tz, workspace_keys
         ),
-        "change": [line for _, line in changes[:MAX_RECENT_CHANGES]],
+        "change": [line for _, line, _ in changes],
         "coming": [_Line(coming_line(v, shown, tz)) for v in coming_up(shown, now)],
         "invalid": [
             _Line(_invalid_line(v, tz))

@@ -316,6 +316,21 @@ def test_a_correction_in_the_last_48_hours_is_a_recent_change_told_as_never_true
     assert body(alone)[-1] == "- shop · ci: Drone (corrected 2026-03-01 00:00 +03: never true)"
 
 
+def test_a_session_state_change_cut_by_newer_corrections_still_shows_as_history():
+    moved = NOW - timedelta(hours=20)
+    facts = [
+        fv("t0", "user", "current_task", "write the migration", days(9), invalid_at=moved),
+        fv("t1", "user", "current_task", "review PR 88", moved),
+    ]
+    wrong = [
+        fv(f"w{i}", "shop", f"s{i}", f"wrong {i}", days(9), expired_at=NOW - timedelta(hours=i))
+        for i in range(1, 4)
+    ]
+    block = render(facts, corrections=wrong)
+    assert "write the migration -> review PR 88" not in block.text  # three newer lines
+    assert "✗ INVALID user · current task: write the migration" in block.text
+
+
 def test_a_correction_is_not_told_beside_a_current_value_that_says_it_again():
     wrong = fv("pg15", "shop", "database", "Postgres 15", days(9), expired_at=days(1))
     again = fv("pg15b", "shop", "database", "Postgres 15", NOW - timedelta(hours=2))
