@@ -10,6 +10,7 @@ from twoclocks.cli_render import (
     fact_line,
     facts_lines,
     later_lines,
+    mended_rows,
     merge_lines,
     missed_line,
     remember_lines,
@@ -178,6 +179,29 @@ def test_the_timeline_says_why_a_version_stopped_and_until_when_it_was_believed(
     assert timeline_line(closed, "system", utc).endswith("09:30 [ended]")
     assert timeline_line(corrected, "system", utc).endswith("09:30 [corrected]")
     assert timeline_line(current, "system", utc).endswith("team · standup: 09:30")
+
+
+def test_the_value_a_correction_gave_back_is_never_listed_as_corrected() -> None:
+    # An agent's "Redis streams" closed RabbitMQ at 06:54; correcting it at 06:55 retired
+    # RabbitMQ's closed copy and wrote RabbitMQ again. The copy's end was the mistake.
+    utc = ZoneInfo("UTC")
+    rabbit = {
+        "fact_id": "f5399fbbd6104c8f", "version_id": "v2", "subject": "inventory",
+        "predicate": "queue", "object": "RabbitMQ", "tier": "asserted",
+        "valid_at": "2026-10-01T00:00:00Z", "invalid_at": "2026-12-06T06:54:00Z",
+        "created_at": "2026-12-06T06:54:00Z", "expired_at": "2026-12-06T06:55:00Z",
+        "retired_reason": "corrected",
+    }  # fmt: skip
+    again = {**rabbit, "version_id": "v3", "invalid_at": None, "expired_at": None,
+             "created_at": "2026-12-06T06:55:00Z", "retired_reason": None}  # fmt: skip
+    guess = {**rabbit, "fact_id": "2e895e4ba94f404e", "version_id": "g1", "object": "Redis",
+             "valid_at": "2026-12-06T06:54:00Z", "invalid_at": None}  # fmt: skip
+    now = datetime(2026, 12, 6, 7, tzinfo=UTC)
+    listed = facts_lines([guess, again, rabbit], utc, now)
+    assert listed[0].endswith("Redis  (from 2026-12-06 06:54 +00, asserted) [corrected]")
+    assert listed[2].endswith("2026-12-06 06:54 +00, asserted) [end corrected]")
+    assert mended_rows([guess, again, rabbit]) == {"v2"}
+    assert timeline_line(rabbit, "world", utc, end_mended=True).endswith("[end corrected]")
 
 
 def test_a_fact_with_no_class_says_it_applies_in_this_workspace_only() -> None:

@@ -284,7 +284,12 @@ def facts(
     elif now_read:
         show(answer, False, facts_lines(answer["facts"], zone.info, asked_at, all_workspaces))
     else:
-        show(answer, False, [line_of(f, zone.info, all_workspaces) for f in answer["facts"]])
+        mended = mended_rows(answer["facts"])
+        lines = [
+            line_of(f, zone.info, all_workspaces, f.get("version_id") in mended)
+            for f in answer["facts"]
+        ]
+        show(answer, False, lines)
 
 
 def revise(
@@ -388,7 +393,8 @@ def timeline(
         return
     mended = mended_rows(answer["facts"])
     lines = [
-        timeline_line(f, clock.value, zone.info, f["version_id"] in mended) for f in answer["facts"]
+        timeline_line(f, clock.value, zone.info, f.get("version_id") in mended)
+        for f in answer["facts"]
     ]
     if all_workspaces:
         lines = [placed(line, f) for line, f in zip(lines, answer["facts"], strict=True)]

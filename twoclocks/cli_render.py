@@ -97,20 +97,22 @@ def mended_rows(facts: list[dict[str, Any]]) -> set[str]:
             f["fact_id"],
             f["version_id"],
             RetiredReason(f["retired_reason"]) if f.get("retired_reason") else None,
-            _moment(f["created_at"]) or datetime.now(UTC),
+            created,
             _moment(f.get("expired_at")),
         )
         for f in facts
+        if f.get("version_id") and (created := _moment(f.get("created_at"))) is not None
     )
 
 
-def fact_line(fact: dict[str, Any], zone: ZoneInfo) -> str:
-    """One fact: short id, triple, its valid window, tier, and why it is history if it is."""
+def fact_line(fact: dict[str, Any], zone: ZoneInfo, end_mended: bool = False) -> str:
+    """One fact: short id, triple, its valid window, tier, and why it is history if it is
+    (``end_mended``: a closed copy a correction gave back without its end, ``mended_rows``)."""
     end = f" until {shown(fact['invalid_at'], zone)}" if fact.get("invalid_at") else ""
     return (
         f"{fact['fact_id'][:12]}  {_triple(fact)}"
         f"  (from {shown(fact['valid_at'], zone)}{end}, {fact.get('tier') or 'no tier'})"
-        f"{_history(fact, zone)}"
+        f"{_history(fact, zone, end_mended)}"
     )
 
 
@@ -396,9 +398,11 @@ def then_lines(lines: list[str], label: str | None, then: list[str], held_now: b
     return [*lines, head if held_now else f"nothing holds now; {head}", *then]
 
 
-def line_of(fact: dict[str, Any], zone: ZoneInfo, with_place: bool = False) -> str:
+def line_of(
+    fact: dict[str, Any], zone: ZoneInfo, with_place: bool = False, end_mended: bool = False
+) -> str:
     """A fact's line, with its workspace when the read spans every workspace."""
-    line = fact_line(fact, zone)
+    line = fact_line(fact, zone, end_mended)
     return placed(line, fact) if with_place else line
 
 
@@ -408,7 +412,9 @@ def facts_lines(
     """A read of now: what holds, then what starts later (``valid_at`` after ``now``)."""
     current: list[str] = []
     later: list[str] = []
+    mended = mended_rows(facts)
     for f in facts:
         starts_later = datetime.fromisoformat(f["valid_at"]) > now
-        (later if starts_later else current).append(line_of(f, zone, with_place))
+        line = line_of(f, zone, with_place, f.get("version_id") in mended)
+        (later if starts_later else current).append(line)
     return later_lines(current, later)

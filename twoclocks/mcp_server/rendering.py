@@ -76,7 +76,10 @@ def recall_text(answer: RecallResult) -> str:
             f" about it {'is' if answer.elsewhere == 1 else 'are'} in other projects or worktrees"
             ' of this space: call recall again with scope "wide" to read them'
         ]
-    rows = [head, *(fact_line(f) for f in answer.facts), *missed, *then]
+    # A recall with history holds every version of a fact it found: a value a correction
+    # gave back is not called corrected there either.
+    mended = mended_ends(answer.facts)
+    rows = [head, *(fact_line(f, f.version_id in mended) for f in answer.facts), *missed, *then]
     if answer.later_first:
         # The plan is what the question asks about ("is there a deploy freeze?"); read
         # first, the current rows would be taken for the answer.
