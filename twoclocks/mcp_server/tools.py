@@ -75,6 +75,9 @@ fact per call.
 - A new value for a one-value slot (same subject and predicate) closes the old value
   at the new valid_at. When something simply changed, remember the new value; no
   revise needed. Restating a stored fact only adds evidence.
+- valid_at is when it became true. When the person says ("since Monday", "we moved
+  last week"), pass it; a date alone is fine. Omitted, it is now, and the next session
+  reads the value as new since now.
 - tier: "asserted" only for the person's own words (pass their message as evidence),
   "observed" for what you read in a tool result (commit, test run, file), "inferred"
   for your own guess. Omitted, it is "inferred" (your guess); an "asserted" whose
