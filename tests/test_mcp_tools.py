@@ -294,6 +294,9 @@ async def test_a_date_alone_is_midnight_in_the_accounts_zone_through_both_backen
         (version,) = await runtime.store.versions_of(holder.account, fact_id)
         assert version.valid_at == start
     assert "Postgres 16" not in _read(before)
+    async with mcp_over_http(runtime, _headers(key, session_dir)) as client:
+        no_such_day = await client.call_tool("recall", {"query": "db", "as_of": "2026-02-30"})
+    assert _error_text(no_such_day).startswith("InvalidInput: as_of: '2026-02-30' is not a date")
     assert "db · engine: Postgres 16" in _read(then)
     assert "db · engine: Postgres 16" in _read(since)
 

@@ -221,7 +221,10 @@ async def _when(backend: Backend, ctx: Context, value: str | None, name: str) ->
     """``_time``, or a date alone as midnight in the account's zone (as the CLI reads it):
     "since last Friday" passed on as 2026-11-27 must not be refused and then left out."""
     if value is not None and DATE_ONLY.match(value.strip()):
-        return midnight_of(value, zone_of(await backend.zone(ctx)))
+        try:
+            return midnight_of(value, zone_of(await backend.zone(ctx)))
+        except ValueError:
+            raise InvalidInput(f"{name}: {value!r} is not a date of the calendar") from None
     return _time(value, name)
 
 
