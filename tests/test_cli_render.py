@@ -201,7 +201,7 @@ def test_the_value_a_correction_gave_back_is_never_listed_as_corrected() -> None
     assert listed[0].endswith("Redis  (from 2026-12-06 06:54 +00, asserted) [corrected]")
     assert listed[2].endswith("2026-12-06 06:54 +00, asserted) [end corrected]")
     assert mended_rows([guess, again, rabbit]) == {"v2"}
-    assert timeline_line(rabbit, "world", utc, end_mended=True).endswith("[end corrected]")
+    assert timeline_line(rabbit, "world", utc, mended={"v2"}).endswith("[end corrected]")
 
 
 def test_a_fact_with_no_class_says_it_applies_in_this_workspace_only() -> None:

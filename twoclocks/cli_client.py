@@ -285,10 +285,7 @@ def facts(
         show(answer, False, facts_lines(answer["facts"], zone.info, asked_at, all_workspaces))
     else:
         mended = mended_rows(answer["facts"])
-        lines = [
-            line_of(f, zone.info, all_workspaces, f.get("version_id") in mended)
-            for f in answer["facts"]
-        ]
+        lines = [line_of(f, zone.info, all_workspaces, mended) for f in answer["facts"]]
         show(answer, False, lines)
 
 
@@ -392,10 +389,7 @@ def timeline(
         show(answer, as_json, [empty_line(answer.get("elsewhere"), "version")])
         return
     mended = mended_rows(answer["facts"])
-    lines = [
-        timeline_line(f, clock.value, zone.info, f.get("version_id") in mended)
-        for f in answer["facts"]
-    ]
+    lines = [timeline_line(f, clock.value, zone.info, mended) for f in answer["facts"]]
     if all_workspaces:
         lines = [placed(line, f) for line, f in zip(lines, answer["facts"], strict=True)]
     show(answer, False, lines)

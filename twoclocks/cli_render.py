@@ -6,6 +6,7 @@ RFC 3339. A person may type a date for any time option: midnight in the account'
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from datetime import UTC, datetime, time
 from shlex import quote as quote_arg
 from typing import Any, NamedTuple
@@ -105,19 +106,19 @@ def mended_rows(facts: list[dict[str, Any]]) -> set[str]:
     )
 
 
-def fact_line(fact: dict[str, Any], zone: ZoneInfo, end_mended: bool = False) -> str:
+def fact_line(fact: dict[str, Any], zone: ZoneInfo, mended: Collection[str] = ()) -> str:
     """One fact: short id, triple, its valid window, tier, and why it is history if it is
-    (``end_mended``: a closed copy a correction gave back without its end, ``mended_rows``)."""
+    (``mended``: the read's closed copies a correction gave back, ``mended_rows``)."""
     end = f" until {shown(fact['invalid_at'], zone)}" if fact.get("invalid_at") else ""
     return (
         f"{fact['fact_id'][:12]}  {_triple(fact)}"
         f"  (from {shown(fact['valid_at'], zone)}{end}, {fact.get('tier') or 'no tier'})"
-        f"{_history(fact, zone, end_mended)}"
+        f"{_history(fact, zone, fact.get('version_id') in mended)}"
     )
 
 
 def timeline_line(
-    fact: dict[str, Any], clock: str, zone: ZoneInfo, end_mended: bool = False
+    fact: dict[str, Any], clock: str, zone: ZoneInfo, mended: Collection[str] = ()
 ) -> str:
     """One version on one clock, with that clock's own window.
 
@@ -133,14 +134,14 @@ def timeline_line(
         2026-01-05 00:00 +00 -> open  ...  team · standup: 09:30 [believed until 2026-12-03 ...]
         2026-01-05 00:00 +00 -> 2026-12-01 00:00 +00  ...  team · standup: 09:30 [ended]
 
-    ``end_mended``: the row is a closed copy a correction gave back without its end
+    ``mended``: the read's closed copies a correction gave back without their end
     (``mended_rows``), ``[end corrected]``, not ``[corrected]``.
     """
     if clock == "system":
         start, end = fact["created_at"], fact.get("expired_at")
     else:
         start, end = fact["valid_at"], fact.get("invalid_at")
-    why = _history(fact, zone, end_mended)
+    why = _history(fact, zone, fact.get("version_id") in mended)
     window = f"{shown(start, zone)} -> {shown(end, zone) if end else 'open'}"
     return f"{window}  {fact['fact_id'][:12]}  {_triple(fact)}{why}"
 
@@ -399,10 +400,10 @@ def then_lines(lines: list[str], label: str | None, then: list[str], held_now: b
 
 
 def line_of(
-    fact: dict[str, Any], zone: ZoneInfo, with_place: bool = False, end_mended: bool = False
+    fact: dict[str, Any], zone: ZoneInfo, with_place: bool = False, mended: Collection[str] = ()
 ) -> str:
     """A fact's line, with its workspace when the read spans every workspace."""
-    line = fact_line(fact, zone, end_mended)
+    line = fact_line(fact, zone, mended)
     return placed(line, fact) if with_place else line
 
 
@@ -415,6 +416,6 @@ def facts_lines(
     mended = mended_rows(facts)
     for f in facts:
         starts_later = datetime.fromisoformat(f["valid_at"]) > now
-        line = line_of(f, zone, with_place, f.get("version_id") in mended)
+        line = line_of(f, zone, with_place, mended)
         (later if starts_later else current).append(line)
     return later_lines(current, later)
