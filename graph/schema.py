@@ -52,6 +52,10 @@ _TEXT_FIELDS = (
 )  # fmt: skip
 
 
+_FLAG_FIELDS = ("start_stated",)
+"""Our own edge properties that are booleans; a missing one (an older store) reads True."""
+
+
 def check_account(account: str) -> str:
     """Refuse an account name that cannot be a Graphiti group_id or a FalkorDB graph name."""
     if not isinstance(account, str) or not _ACCOUNT.match(account):
@@ -112,6 +116,8 @@ def edge_props(version: FactVersion, account: str, encode: TimeEncoder) -> dict[
     for field in _TEXT_FIELDS:
         value = getattr(version, field)
         props[field] = None if value is None else str(value)
+    for flag in _FLAG_FIELDS:
+        props[flag] = bool(getattr(version, flag))
     for clock in CLOCKS:
         value = getattr(version, clock)
         props[clock] = _opt(value, encode)
@@ -121,13 +127,14 @@ def edge_props(version: FactVersion, account: str, encode: TimeEncoder) -> dict[
 
 VERSION_RETURN = ", ".join(
     ["e.uuid AS version_id", "e.episodes AS episodes"]
-    + [f"e.{field} AS {field}" for field in _TEXT_FIELDS]
+    + [f"e.{field} AS {field}" for field in _TEXT_FIELDS + _FLAG_FIELDS]
     + [f"e.{clock}_us AS {clock}_us" for clock in CLOCKS]
 )
 """The RETURN items that ``version_from_row`` reads (never the embedding: it is big)."""
 
 VERSION_COLUMNS = (
-    "version_id", "episodes", *_TEXT_FIELDS, *(f"{clock}_us" for clock in CLOCKS),
+    "version_id", "episodes", *_TEXT_FIELDS, *_FLAG_FIELDS,
+    *(f"{clock}_us" for clock in CLOCKS),
 )  # fmt: skip
 """The column names VERSION_RETURN yields, in order."""
 
@@ -137,6 +144,8 @@ def version_from_row(row: Mapping[str, Any]) -> FactVersion:
     data: dict[str, Any] = {field: row[field] for field in _TEXT_FIELDS}
     data["version_id"] = row["version_id"]
     data["episodes"] = tuple(row["episodes"] or ())
+    for flag in _FLAG_FIELDS:
+        data[flag] = row[flag] is not False
     for clock in CLOCKS:
         data[clock] = from_us(row[f"{clock}_us"])
     return FactVersion.model_validate(data)

@@ -138,7 +138,7 @@ async def test_remember_then_recall_in_the_headers_workspace(
         result = await client.call_tool("recall", {"query": "which CI do we use"})
     text = _read(result)
     assert text.startswith("rows: ")
-    assert "ci · ci_provider: CircleCI (since " in text and stored["fact_id"][:12] in text
+    assert "ci · ci_provider: CircleCI (known since " in text and stored["fact_id"][:12] in text
     # No class -> task -> worktree: the workspace came from the header's directory.
     assert stored["workspace"] == f"worktree:{os.path.realpath(session_dir)}"
 
@@ -180,7 +180,7 @@ async def test_the_model_reads_one_line_a_fact_and_revise_takes_the_id_it_shows(
         assert not revised.is_error, _error_text(revised)
         timeline = await client.call_tool("timeline", {"subject": "billing-api"})
     assert text.splitlines()[0].startswith("rows: 4 facts, best first")
-    assert line.startswith("- billing-api · ci_provider: CircleCI (since ")
+    assert line.startswith("- billing-api · ci_provider: CircleCI (known since ")
     assert all(len(line) < 160 for line in text.splitlines())  # ~500 as a JSON row
     history = _read(timeline)
     assert history.startswith("6 versions, by when each was true")
@@ -435,7 +435,7 @@ async def test_http_backend_forwards_to_a_running_server(
             missing = await client.call_tool("retract", {"fact_id": "nope"})
             # A model-supplied id stays one path segment: it cannot reach another route.
             sneaky = await client.call_tool("retract", {"fact_id": "../../healthz"})
-    assert "db · engine: Postgres 16 (since " in _read(recalled)
+    assert "db · engine: Postgres 16 (known since " in _read(recalled)
     assert "db · engine: Postgres 16 (" in _read(history)
     assert [e["content"] for e in said.structured_content["episodes"]] == [
         "the db engine is Postgres 16"

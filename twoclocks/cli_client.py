@@ -150,7 +150,11 @@ def remember(
     predicate: Annotated[str, typer.Argument(help="The slot name, e.g. deploy_target")],
     obj: Annotated[str, typer.Argument(metavar="object", help="The value, e.g. Render")],
     valid_at: Annotated[
-        str | None, typer.Option(help=f"When it became true (default: now): {WHEN_HELP}")
+        str | None,
+        typer.Option(
+            help="When it became true (default: now, read as known since then, not as its "
+            f"start): {WHEN_HELP}"
+        ),
     ] = None,
     kind: Annotated[
         Kind, typer.Option(help="fact (holds until changed) or event (happened once)")

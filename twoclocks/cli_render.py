@@ -110,9 +110,11 @@ def fact_line(fact: dict[str, Any], zone: ZoneInfo, mended: Collection[str] = ()
     """One fact: short id, triple, its valid window, tier, and why it is history if it is
     (``mended``: the read's closed copies a correction gave back, ``mended_rows``)."""
     end = f" until {shown(fact['invalid_at'], zone)}" if fact.get("invalid_at") else ""
+    # A start nobody stated is when the store was told, not when the value became true.
+    begun = "from" if fact.get("start_stated", True) else "known from"
     return (
         f"{fact['fact_id'][:12]}  {_triple(fact)}"
-        f"  (from {shown(fact['valid_at'], zone)}{end}, {fact.get('tier') or 'no tier'})"
+        f"  ({begun} {shown(fact['valid_at'], zone)}{end}, {fact.get('tier') or 'no tier'})"
         f"{_history(fact, zone, fact.get('version_id') in mended)}"
     )
 

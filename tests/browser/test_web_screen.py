@@ -140,6 +140,9 @@ async def test_the_table_of_now_shows_what_starts_later_marked_as_not_true_yet(
     current = page.locator("#facts tbody tr", has_text="deploy_target")
     assert "starts later" not in await current.inner_text()
     await page.locator("#range", has_text="1–2 of 2").wait_for()
+    # Render was written with no valid_at: its start is when the store was told.
+    assert "known from" in await current.inner_text()
+    assert "known from" not in await row.inner_text()
 
 
 async def test_a_retract_that_leaves_its_slot_empty_says_what_stays_ended(
@@ -387,9 +390,15 @@ async def test_dragging_the_world_slider_to_a_past_date_shows_the_old_value_on_t
     long_ago = (datetime.now(UTC) - timedelta(days=300)).isoformat()
     async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
         http.headers["Authorization"] = f"Bearer {await agent_key(http)}"  # an agent's facts
-        late = {"subject": "production", "predicate": "deploy_target", "object": "Heroku"}
-        reply = await http.post("/v1/facts", json={**late, "valid_at": long_ago})
+        slot = {"subject": "production", "predicate": "deploy_target"}
+        # Render was told with no start; dated, it bounds the older value below.
+        since = (datetime.now(UTC) - timedelta(days=100)).isoformat()
+        reply = await http.post("/v1/facts", json={**slot, "object": "Render", "valid_at": since})
         assert reply.status_code == 201, reply.text
+        reply = await http.post(
+            "/v1/facts", json={**slot, "object": "Heroku", "valid_at": long_ago}
+        )
+        assert (reply.status_code, reply.json()["outcome"]) == (201, "stored_closed"), reply.text
     await sign_in(page, url, key)
     await page.click("#to-graph")
     await page.fill("#entity", "production")
@@ -408,10 +417,11 @@ async def test_dragging_the_world_slider_to_a_past_date_shows_the_old_value_on_t
     assert "Render" not in await edges.inner_text()
     assert await page.locator("#as-of-label").inner_text() != "now"
     await page.screenshot(path=str(SCREENS / "graph.png"), full_page=True)
-    # An edge opens its slot's history: both versions, as the memory screen draws them.
+    # An edge opens its slot's history: every version, as the memory screen draws them.
     await edges.get_by_text("production · deploy_target → Heroku").click()
     await page.locator("#graph-diagram #diagram").wait_for()
-    assert await page.locator("#graph-diagram #diagram rect").count() == 2
+    # Render told, then Render dated (the told version rewritten), and Heroku before it.
+    assert await page.locator("#graph-diagram #diagram rect").count() == 3
 
 
 async def test_the_persons_screen_shows_facts_of_every_workspace_in_table_diagram_and_graph(

@@ -17,7 +17,13 @@ from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.recall import RecallService
 from twoclocks.service.recall_requests import BlockRequest
-from twoclocks.service.requests import Caller, RememberRequest, Replacement, ReviseRequest
+from twoclocks.service.requests import (
+    Caller,
+    FactsRequest,
+    RememberRequest,
+    Replacement,
+    ReviseRequest,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -252,3 +258,52 @@ async def test_the_block_says_what_is_coming_up_in_the_next_week(
         "- production · freeze: on (starts 2026-03-07 09:00 +00 until 2026-03-22 09:00 +00,"
         " asserted)",
     ]  # "off" starts in 20 days: not this week
+
+
+async def test_a_value_told_without_a_start_gives_way_to_the_persons_word_that_dates_the_change(
+    store: Store, account: str
+) -> None:
+    # 09:20 "we deploy to Heroku" (no start); 11:00 "we moved to Fly.io today" (dated
+    # 00:00). Read as a late, older value, Fly.io was filed as history [00:00, 09:20) and
+    # the block said "Fly.io -> Heroku (changed 09:20)": the reverse of what was said.
+    clock = FakeClock(NOW.replace(hour=9, minute=20))
+    memory, recall = services(store, clock)
+    person = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
+    heroku = await memory.remember(person, remember("Heroku", clock.now, valid_at=None))
+    cache = await memory.remember(
+        person, remember("Redis", clock.now, predicate="cache", valid_at=None)
+    )
+    clock.now = NOW.replace(hour=11)
+    midnight = NOW.replace(hour=0)
+    fly = await memory.remember(person, remember("Fly.io", midnight))
+    assert (fly.outcome, fly.closed) == (Outcome.INSERTED, [heroku.fact_id])
+    # "Redis since January": the value goes on from the start it is given, the same fact.
+    again = await memory.remember(
+        person, remember("Redis", NOW.replace(month=1), predicate="cache")
+    )
+    assert (again.outcome, again.fact_id) == (Outcome.RESTATED, cache.fact_id)
+
+    facts = await memory.facts(person, FactsRequest(subject="production", cwd="/src/acme-web"))
+    assert sorted((f.object, f.valid_at, f.start_stated) for f in facts) == [
+        ("Fly.io", midnight, True),
+        ("Redis", NOW.replace(month=1), True),
+    ]
+    history = await memory.facts(
+        person, FactsRequest(subject="production", include_history=True, cwd="/src/acme-web")
+    )
+    told = [f for f in history if f.fact_id == heroku.fact_id]
+    assert [(f.retired_reason, f.start_stated) for f in told] == [("corrected", False)]
+    clock.now = NOW.replace(hour=11, minute=5)
+    block = await recall.block(person, BlockRequest(cwd="/src/acme-web"))
+    assert changes(block.text) == [
+        "- production · deploy target: Heroku -> Fly.io (changed 2026-03-02 00:00 +00,"
+        " told 2026-03-02 11:00 +00)"
+    ]
+    assert "- production · deploy target: Fly.io (since 2026-03-02 00:00 +00, asserted)" in (
+        block.text
+    )
+    # A value still told without a start says so in the block.
+    clock.now = NOW.replace(hour=11, minute=30)
+    await memory.remember(person, remember("8", clock.now, predicate="workers", valid_at=None))
+    block = await recall.block(person, BlockRequest(cwd="/src/acme-web"))
+    assert "- production · workers: 8 (known since 2026-03-02 11:30 +00, asserted)" in block.text

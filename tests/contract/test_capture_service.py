@@ -328,7 +328,8 @@ async def test_a_branch_switched_outside_the_agent_is_the_current_one_in_the_nex
     # Before session 2 the person checks out a hotfix branch in their own terminal.
     heads["/src/acme-web"] = "hotfix/tax"
     text = (await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web"))).text
-    assert "web · current branch: hotfix/tax (since" in text
+    # Read off the HEAD: it held before it was read, so its start is not stated.
+    assert "web · current branch: hotfix/tax (known since" in text
     assert "current branch: feat/login (since" not in text
     assert "feat/login -> hotfix/tax" in text  # told as a change, the old value kept
     rows = await rig.memory.facts(

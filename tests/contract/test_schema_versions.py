@@ -39,6 +39,29 @@ async def forget_schema_version(engine: str, request: pytest.FixtureRequest) -> 
             await driver.execute_query(statement)
 
 
+async def run_cypher(
+    engine: str,
+    request: pytest.FixtureRequest,
+    account: str,
+    statement: str,
+    params: dict[str, object],
+) -> None:
+    """Run one statement on the account's graph, as an older twoclocks left it."""
+    if engine == "falkordb":
+        from falkordb.asyncio import FalkorDB
+
+        client = FalkorDB(
+            unix_socket_path=str(request.getfixturevalue("falkordb_server").socket_path)
+        )
+        await client.select_graph(account).query(statement, params)
+        await client.aclose()
+    else:
+        from neo4j import AsyncGraphDatabase
+
+        async with AsyncGraphDatabase.driver(request.getfixturevalue("neo4j_uri")) as driver:
+            await driver.execute_query(statement, params)
+
+
 @pytest.fixture
 async def restored_version(store: Store) -> AsyncIterator[None]:
     """Whatever a test records, the session's store ends at the current version again."""
@@ -128,6 +151,22 @@ async def test_episodes_kept_before_they_had_a_place_take_their_facts_workspace(
     from_api = await store.search_episodes(account, "said", 10, workspaces=(api,))
     assert "one-place" not in {e.episode_id for e in from_web}
     assert "one-place" in {e.episode_id for e in from_api}
+
+
+async def test_a_version_kept_before_starts_said_whether_they_were_stated_reads_as_stated(
+    store: Store, account: str, engine: str, request: pytest.FixtureRequest, restored_version: None
+) -> None:
+    writer = Writer(store, account)
+    told = await writer.write("api", "deploy_target", "Heroku", T0, start_stated=False)
+    kept = await writer.write("api", "cache", "Redis", T0, start_stated=False)
+    # Schema 3 kept no start_stated: take it off one version, as such a store has it.
+    statement = "MATCH ()-[e:RELATES_TO]->() WHERE e.uuid = $id REMOVE e.start_stated"
+    await run_cypher(engine, request, account, statement, {"id": kept.version_id})
+    await store.record_schema_version(3)
+    assert await ensure_schema(store) == 3
+    assert await store.schema_version() == CURRENT_SCHEMA
+    starts = {v.version_id: v.start_stated async for v in store.export(account)}
+    assert (starts[told.version_id], starts[kept.version_id]) == (False, True)
 
 
 async def test_a_server_started_on_a_newer_store_refuses_with_a_clear_message(

@@ -264,7 +264,7 @@ async def test_the_block_leaves_out_another_workspaces_value_of_a_slot_held_here
     await one_way.remember(one_way.a, subject="user", predicate="working_on", object="kafka lag")
     await one_way.remember(one_way.c, subject="user", predicate="working_on", object="sso login")
     block = await one_way.block(one_way.c)
-    assert "user · working on: sso login (since " in block
+    assert "user · working on: sso login (known since " in block
     assert "kafka lag" not in block
     # What only A holds still shows, saying where it is from.
     line = next(x for x in block.splitlines() if "KafkaJS group ingest-a" in x)

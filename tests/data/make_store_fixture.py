@@ -25,7 +25,7 @@ ACCOUNT = "fixture"
 HERE = Path(__file__).resolve().parent
 FIELDS = ("fact_id", "version_id", "subject", "predicate", "object", "valid_at",
           "invalid_at", "created_at", "expired_at", "supersedes", "retired_reason", "tier",
-          "workspace")  # fmt: skip
+          "workspace", "start_stated")  # fmt: skip
 
 
 def at(day: int) -> datetime:
@@ -57,6 +57,10 @@ async def write(data_dir: Path) -> tuple[list[dict[str, object]], list[dict[str,
                  "replacement": {"object": "GitHub Actions"}}  # fmt: skip
         await memory.revise(who, ci, ReviseRequest.model_validate(ended))
         await memory.retract(who, await remember("acme-api", "linter", "flake8", 4))
+        # Told with no start (start_stated false, since schema 4).
+        told = RememberRequest(subject="acme-api", predicate="cache", object="Redis",
+                               cwd="/work/acme-api")  # fmt: skip
+        await memory.remember(who, told)
         assert fly
         versions = [
             {k: v[k] for k in FIELDS}

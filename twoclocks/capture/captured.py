@@ -31,6 +31,10 @@ class CapturedFact(BaseModel):
     ends: tuple[str, ...] = ()
     """Slots of the same subject whose current value the event makes old news, ended when
     this fact is written: the whole suite's result ends the last result of a part of it."""
+    read_off: bool = False
+    """True for a state the event only reads (the default branch a command prints, the
+    branch a commit names, a HEAD): it held before, so its start is not stated. Else the
+    event made it true (a checkout, a test run): it starts when the event is written."""
 
 
 class RuleContext(BaseModel):

@@ -90,7 +90,11 @@ def git_commit(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
         captured_fact("git_commit", ctx, "last_commit", line, category="git"),
     ]
     if branch != "detached HEAD":
-        facts.append(captured_fact("git_commit", ctx, CURRENT_BRANCH, branch, category="branch"))
+        facts.append(
+            captured_fact(
+                "git_commit", ctx, CURRENT_BRANCH, branch, category="branch", read_off=True
+            )
+        )
     return facts
 
 
@@ -197,6 +201,7 @@ def default_branch(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
             name,
             fact_class=FactClass.PROJECT,
             category="remote",
+            read_off=True,
         )
     ]
 

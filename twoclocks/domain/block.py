@@ -196,7 +196,10 @@ def _fact_lines(
             if same := events.pop((v.slot, v.workspace), None):
                 lines.append(_Line(_events_line(same, tz, elsewhere), len(same)))
         elif (group := group_of.get(_event_key(v))) is None:
-            lines.append(_Line(fact_line(v, _held_since(v, shown), tz, elsewhere=elsewhere)))
+            since = _held_since(v, shown)
+            # A start nobody stated is when the store was told, not when it became true.
+            begun = "since" if v.start_stated or since != v.valid_at else "known since"
+            lines.append(_Line(fact_line(v, since, tz, begun=begun, elsewhere=elsewhere)))
         elif same := events.pop(group, None):
             lines.append(_Line(_events_line(same, tz, elsewhere), len(same) + 1))
     return lines

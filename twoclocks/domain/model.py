@@ -211,6 +211,10 @@ class FactVersion(BaseModel):
     writer: str | None = None
     written_as: str | None = None
     """The predicate the writer used when slot drift filed the fact under another name."""
+    start_stated: bool = True
+    """False when the writer gave no start: ``valid_at`` is then only when the store was
+    told, and a later word that dates the slot's change earlier overrules it
+    (``domain.write_plan``: "a start nobody stated")."""
 
     @field_validator("valid_at", "invalid_at", "created_at", "expired_at")
     @classmethod
@@ -249,6 +253,7 @@ class Incoming(BaseModel):
     supersedes: str | None = None
     invalid_at: datetime | None = None
     written_as: str | None = None
+    start_stated: bool = True
 
     @field_validator("subject", "predicate", "object")
     @classmethod

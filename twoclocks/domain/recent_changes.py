@@ -170,7 +170,11 @@ def correction_line(old: FactVersion, new: FactVersion | None, now: datetime, tz
     For example, database Postgres 15 corrected on March 2 with Postgres 16 reads
     ``- shop · database: Postgres 15 -> Postgres 16 (corrected 2026-03-02 09:00 +00: Postgres
     15 was never true)``; with nothing in its place, ``- shop · database: Postgres 15
-    (corrected 2026-03-02 09:00 +00: never true)``.
+    (corrected 2026-03-02 09:00 +00: never true)``. A value whose start nobody stated,
+    overruled by a word that dates the change before it was told (``domain.write_plan``),
+    was not wrong, only told late: Heroku told at 09:20, then "Fly.io since 00:00" told at
+    11:00, reads ``- api · deploy target: Heroku -> Fly.io (changed 2026-12-06 00:00 +00,
+    told 2026-12-06 11:00 +00)``.
     """
     assert old.expired_at is not None
     label = slot_label(old)
@@ -184,4 +188,9 @@ def correction_line(old: FactVersion, new: FactVersion | None, now: datetime, tz
         value = f"{slot_label(new)}: {value}"
     guess = ", new value inferred — a guess" if new.tier is Tier.INFERRED else ""
     gone = ", new value no longer current" if not is_current(new, now) else ""
+    if not old.start_stated and new.valid_at < old.valid_at:
+        # Its start was never given, only when it was told: it held until the change the
+        # later word dates, so the line tells a change, told late, not a mistake.
+        changed = format_time(new.valid_at, tz)
+        return f"{head} -> {value} (changed {changed}, told {when}{guess}{gone})"
     return f"{head} -> {value} (corrected {when}: {before} was never true{guess}{gone})"

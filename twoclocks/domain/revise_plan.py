@@ -112,10 +112,17 @@ def plan_revise(
             raise InvalidTemporalRange(
                 f"cannot end fact {fact_id} at {end.isoformat()}: that is before it began "
                 f"({current.valid_at.isoformat()}); give an `at` on or after valid_at"
+                + (
+                    ""
+                    if current.start_stated
+                    else " (its start was never stated: that is when it was told; to say "
+                    "the value changed earlier, remember the new value with that valid_at)"
+                )
             )
         copy = closed_copy(current, version_id=new_id(), invalid_at=end, now=now)
         inserts = [copy]
         successor_start, successor_end = end, None
+        successor_stated = True  # the revision says when the change came
     else:
         if at is not None:
             raise InvalidInput(
@@ -123,6 +130,7 @@ def plan_revise(
             )
         inserts = []
         successor_start, successor_end = current.valid_at, current.invalid_at
+        successor_stated = current.start_stated  # the window it takes over, as known
 
     successor_id: str | None = None
     version_id = inserts[0].version_id if inserts else current.version_id
@@ -133,6 +141,7 @@ def plan_revise(
                 "valid_at": successor_start,
                 "invalid_at": successor_end,
                 "supersedes": fact_id,
+                "start_stated": successor_stated,
             }
         )
         successor = new_version(
@@ -283,6 +292,7 @@ def plan_reopen(
         writer=last.writer,
         supersedes=last.supersedes,
         written_as=last.written_as if into == last.predicate else last.written_as or last.predicate,
+        start_stated=last.start_stated,
     )
     others = [v for v in slot_visible if v.fact_id != fact_id]
     plan = plan_write(incoming, others, now, new_id, fact_id=fact_id, overrule_guesses=False)

@@ -17,6 +17,15 @@ Rules (DESIGN.md §3), each with a worked example; times are valid times:
   that vouches more). Only the person's word overrules, only a guess that starts by now
   (a guessed plan for next week is left be) and inside the window the person's value
   gets from the values the store does not guess at.
+* **a start nobody stated**: at 09:20 the person says "deploy target Heroku" with no
+  start, so Heroku is [09:20, ∞) though it surely held before; at 11:00 they say "we moved
+  to Fly.io today" (dated 00:00). Read as a late, older value, Fly.io would be filed as
+  history [00:00, 09:20) and Heroku would stay current, against the person's latest word.
+  A start nobody stated is only when the store was told, so it does not hold the slot
+  against a word that dates the change: Heroku [09:20, ∞) is ``corrected`` (it did not
+  hold from 09:20: Fly.io did) and Fly.io is [00:00, ∞). Had they said "Heroku since
+  January", Heroku goes on from January (``rewritten``). Only a word that states its own
+  start and is at least as trusted overrules, and only a value told by now.
 * **restatement**: "CI runs on CircleCI" is current; "our CI runs on CircleCI"
   arrives. No new version: the episode is added to the existing one. Only a
   version whose window covers the incoming one's restates it: with Render closed
@@ -209,6 +218,7 @@ def new_version(
         episodes=(incoming.episode_id,) if incoming.episode_id else (),
         writer=incoming.writer,
         written_as=incoming.written_as,
+        start_stated=incoming.start_stated,
     )
 
 
@@ -370,21 +380,40 @@ def plan_write(
     )
 
 
+def _overrules(incoming: Incoming, version: FactVersion) -> bool:
+    """Whether a later word with an earlier start speaks for ``version`` (module docstring:
+    "a guess the person's word overrules", "a start nobody stated")."""
+    if incoming.tier is Tier.ASSERTED and version.tier is Tier.INFERRED:
+        return True
+    # A start nobody stated is only when the store was told; a word at least as trusted
+    # that dates the change gives the slot's history, the told time never did.
+    return (
+        incoming.start_stated
+        and not version.start_stated
+        and (
+            version.tier is None
+            or lower(incoming.tier or version.tier, version.tier) == version.tier
+        )
+    )
+
+
 def guesses_the_word_covers(
     incoming: Incoming, believed: Sequence[FactVersion], now: datetime
 ) -> list[FactVersion]:
-    """The guesses (inferred) of a one-value slot that the person's word (asserted) speaks
-    for, earliest first: those starting after the word's own start and by ``now``, inside
-    the window it gets from the values nobody guessed (module docstring: "a guess the
-    person's word overrules"). A guess of another value was never true; one of the same
-    value was right, and becomes the person's from the word's start. A guess that starts
-    after now is a plan the word about today leaves be."""
-    if incoming.tier is not Tier.ASSERTED:
-        return []
+    """The versions of a one-value slot a later word with an earlier start speaks for,
+    earliest first: guesses (inferred) the person's word (asserted) overrules, and values
+    whose start nobody stated that a word at least as trusted dates. Only those starting
+    after the word's own start and by ``now`` count, inside the window the word gets from
+    the other values (module docstring: "a guess the person's word overrules", "a start
+    nobody stated"). One of another value was never true from when it was told; one of
+    the same value was right, and goes on from the word's start. One that starts after
+    now is a plan the word about today leaves be."""
     t = incoming.valid_at
     later = [v for v in believed if v.valid_at > t]
-    guesses = [v for v in later if v.tier is Tier.INFERRED and v.valid_at <= now]
-    firm = [v.valid_at for v in later if v not in guesses]
+    spoken_for = [v for v in later if v.valid_at <= now and _overrules(incoming, v)]
+    firm = [v.valid_at for v in later if v not in spoken_for]
     ends = [e for e in [*firm, incoming.invalid_at] if e is not None]
     end = min(ends) if ends else None
-    return sorted((v for v in guesses if end is None or v.valid_at < end), key=lambda v: v.valid_at)
+    return sorted(
+        (v for v in spoken_for if end is None or v.valid_at < end), key=lambda v: v.valid_at
+    )

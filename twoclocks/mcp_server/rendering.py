@@ -137,6 +137,8 @@ def fact_line(fact: Fact, end_mended: bool = False) -> str:
         window = f"{'from' if fact.valid_at > now else 'since'} {start}"
     else:
         window = f"{start} until {format_time(fact.invalid_at, UTC)}"
+    if not fact.start_stated:  # when the store was told, not when it became true
+        window = f"known {window}" if fact.invalid_at is None else f"known from {window}"
     notes = [window, tier_note(fact.tier) or "no tier"]
     if isinstance(fact, ScoredFact) and fact.elsewhere and fact.workspace:
         notes.append(f"from {on_one_line(fact.workspace)}")

@@ -76,8 +76,8 @@ fact per call.
   at the new valid_at. When something simply changed, remember the new value; no
   revise needed. Restating a stored fact only adds evidence.
 - valid_at is when it became true. When the person says ("since Monday", "we moved
-  last week"), pass it; a date alone is fine. Omitted, it is now, and the next session
-  reads the value as new since now.
+  last week"), pass it; a date alone is fine. Omitted, it is the time you told it, read
+  as "known since" then, and a later write that dates the change earlier replaces it.
 - tier: "asserted" only for the person's own words (pass their message as evidence),
   "observed" for what you read in a tool result (commit, test run, file), "inferred"
   for your own guess. Omitted, it is "inferred" (your guess); an "asserted" whose
@@ -117,7 +117,8 @@ words ("in March", "last year", "two weeks ago") is still answered with what hol
 the asked slot's facts that held then and have ended since follow under "held in <that
 time>": answer the past from them, or pass as_of to read that time whole. Each fact
 reads as one line, `- subject · predicate: value (since <valid_at> | <valid_at> until
-<invalid_at>, tier, why it is history, from <workspace>) id <start of fact_id>`; revise
+<invalid_at>, tier, why it is history, from <workspace>) id <start of fact_id>` ("known
+since" when nobody said when it began: the time it was told); revise
 and retract take that id, and timeline shows when memory believed each version. Tier "inferred" is a
 guess, not the person's word.
 

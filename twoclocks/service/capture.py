@@ -364,6 +364,7 @@ class CaptureService:
             predicate=CURRENT_BRANCH,
             object=clean(branch, 200),
             category="branch",
+            read_off=True,
         )
         # Where the git rules put it: the worktree, unless the account moved its tasks.
         overrides = settings.places if settings is not None else None
@@ -408,6 +409,8 @@ class CaptureService:
                     "category": fact.category,
                     "cwd": cwd,
                     "evidence": evidence,
+                    # What the event made true starts now; a state it only read held before.
+                    "valid_at": None if fact.read_off else self.clock(),
                 }
             )
             try:

@@ -155,6 +155,7 @@ class MemoryService(FactReads):
             predicate=predicate,
             object=req.object,
             valid_at=req.valid_at or now,
+            start_stated=req.valid_at is not None,
             kind=req.kind,
             cardinality=req.cardinality,
             tier=tier.tier,

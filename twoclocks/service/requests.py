@@ -70,7 +70,11 @@ class RememberRequest(BaseModel):
     subject: Line = Field(min_length=1, max_length=MAX_TEXT, description="What the fact is about")
     predicate: Line = Field(min_length=1, max_length=MAX_TEXT, description="The slot name")
     object: Line = Field(min_length=1, max_length=MAX_TEXT, description="The value")
-    valid_at: datetime | None = Field(None, description="When it became true (default: now)")
+    valid_at: datetime | None = Field(
+        None,
+        description="When it became true (default: now, stored with start_stated false: "
+        "a later write that dates the change earlier replaces it)",
+    )
     kind: Kind = Field(Kind.FACT, description="fact (holds until changed) or event (happened once)")
     cardinality: Cardinality | None = Field(None, description="one or many current values")
     tier: Tier | None = Field(
@@ -464,6 +468,11 @@ class Fact(BaseModel):
         None,
         description="the predicate the writer used, when slot drift filed the fact under "
         "`predicate` (split the alias to undo it)",
+    )
+    start_stated: bool = Field(
+        True,
+        description="false when the writer gave no valid_at: valid_at is then when the "
+        "store was told, not when the value became true",
     )
 
     @classmethod

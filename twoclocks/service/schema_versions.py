@@ -17,7 +17,7 @@ from twoclocks.graph.port import Store
 
 log = logging.getLogger(__name__)
 
-CURRENT_SCHEMA = 3
+CURRENT_SCHEMA = 4
 """The layout this release writes and reads."""
 
 Migration = Callable[[Store], Awaitable[None]]
@@ -47,10 +47,20 @@ async def _episodes_take_their_facts_place(store: Store) -> None:
     log.warning("schema 3: %d episode(s) placed in their facts' workspace", placed)
 
 
+async def _starts_say_whether_they_were_stated(store: Store) -> None:
+    # Layout 4: a version carries start_stated, false where the writer gave no valid_at
+    # (domain.write_plan, "a start nobody stated"). Versions kept before have none, and
+    # a missing one reads as stated: what they were told is not known, and reading them
+    # as stated keeps every answer as it was. Nothing is rewritten; the version is
+    # recorded so an older twoclocks, which would write starts without saying, refuses.
+    return None
+
+
 MIGRATIONS: dict[int, Migration] = {
     0: _from_unversioned,
     1: _keys_carry_a_role,
     2: _episodes_take_their_facts_place,
+    3: _starts_say_whether_they_were_stated,
 }
 """Version N -> the step that turns a layout-N store into layout N + 1."""
 

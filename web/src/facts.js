@@ -145,7 +145,9 @@ export async function renderFacts(root, settings, signOut) {
       if (fact.written_as && fact.written_as !== fact.predicate) {
         row.cells[COLUMNS.indexOf("predicate")].textContent += ` (written as ${fact.written_as})`;
       }
-      row.insertCell().textContent = `${when(fact.valid_at, zone)} → ${when(fact.invalid_at, zone)}`;
+      // A start nobody stated is when the store was told, not when the value became true.
+      const begun = fact.start_stated === false ? "known from " : "";
+      row.insertCell().textContent = `${begun}${when(fact.valid_at, zone)} → ${when(fact.invalid_at, zone)}`;
       row.insertCell().textContent = `${when(fact.created_at, zone)} → ${when(fact.expired_at, zone)}`;
       row.insertCell().textContent = historyNote(fact, zone, mended.has(fact.version_id));
       const cell = row.insertCell();

@@ -316,6 +316,24 @@ def test_a_correction_in_the_last_48_hours_is_a_recent_change_told_as_never_true
     assert body(alone)[-1] == "- shop · ci: Drone (corrected 2026-03-01 00:00 +03: never true)"
 
 
+def test_a_start_nobody_stated_reads_as_known_since_and_gives_way_as_a_change_told_late():
+    told, word = NOW - timedelta(hours=3), NOW - timedelta(hours=1)
+    # Heroku told 3 h ago with no start; the person then dated the move to Fly.io 10 h ago.
+    heroku = fv("h", "api", "deploy_target", "Heroku", told, fact_id="F1", expired_at=word)
+    heroku = heroku.model_copy(update={"start_stated": False})
+    fly = fv("f", "api", "deploy_target", "Fly.io", NOW - timedelta(hours=10), supersedes="F1")
+    cache = fv("c", "api", "cache", "Redis", told).model_copy(update={"start_stated": False})
+    block = render([fly, cache], corrections=[heroku])
+    lines = body(block)
+    assert "- api · cache: Redis (known since 2026-03-02 09:00 +03, asserted)" in lines
+    assert "- api · deploy target: Fly.io (since 2026-03-02 02:00 +03, asserted)" in lines
+    assert lines[-1] == (
+        "- api · deploy target: Heroku -> Fly.io (changed 2026-03-02 02:00 +03,"
+        " told 2026-03-02 11:00 +03)"
+    )
+    assert "never true" not in block.text
+
+
 def test_a_session_state_change_cut_by_newer_corrections_still_shows_as_history():
     moved = NOW - timedelta(hours=20)
     facts = [

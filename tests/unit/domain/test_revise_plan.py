@@ -106,6 +106,22 @@ def test_ended_at_before_valid_at_is_invalid_temporal_range() -> None:
         )
     assert info.value.http_status == 422
     assert "before it began" in info.value.message
+    assert "never stated" not in info.value.message
+
+
+def test_ending_a_start_nobody_stated_before_it_says_how_to_date_the_change() -> None:
+    told = version().model_copy(update={"start_stated": False})
+    with pytest.raises(InvalidTemporalRange) as info:
+        plan_revise("f1", [told], ENDED, NOW, id_factory(), at=FEB2 - timedelta(days=1))
+    assert "its start was never stated" in info.value.message
+    assert "remember the new value with that valid_at" in info.value.message
+
+
+def test_a_correction_hands_its_start_as_known_to_the_value_written_in_its_place() -> None:
+    for stated in (True, False):
+        told = version().model_copy(update={"start_stated": stated})
+        plan = plan_revise("f1", [told], CORRECTED, NOW, id_factory(), None, replacement("16"))
+        assert [v.start_stated for v in plan.insert if v.fact_id != "f1"] == [stated]
 
 
 def test_ended_exactly_at_valid_at_is_allowed() -> None:

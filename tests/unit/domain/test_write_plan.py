@@ -232,6 +232,61 @@ def test_a_guess_the_persons_word_confirms_goes_on_as_theirs_from_the_words_star
     ]
 
 
+def test_a_start_nobody_stated_gives_way_to_a_word_that_dates_the_change() -> None:
+    # Heroku was told at Mar with no start (valid_at is the told time); at Apr the person
+    # says "we moved to Fly.io in February". Read as a late, older value, Fly.io would be
+    # history [Feb, Mar) and Heroku would stay current against the person's latest word.
+    heroku = version("v1", "Heroku", MAR, tier=Tier.ASSERTED, created_at=MAR,
+                     start_stated=False)  # fmt: skip
+    plan = plan_write(incoming("Fly.io", FEB, tier=Tier.ASSERTED), [heroku], APR, id_factory())
+
+    assert plan.outcome is Outcome.INSERTED and plan.closed == ("fact-v1",)
+    assert [(e.version_id, e.reason) for e in plan.expire] == [("v1", RetiredReason.CORRECTED)]
+    after = apply([heroku], plan)
+    assert believed_windows(after) == [("Fly.io", FEB, None)]
+    fly = next(v for v in after if v.object == "Fly.io")
+    assert fly.supersedes == "fact-v1" and fly.start_stated
+    # What the store believed before the word is still answerable.
+    assert [v.object for v in after if is_visible(v, APR, as_of=MAR, as_believed=MAR)] == ["Heroku"]
+
+
+def test_a_start_nobody_stated_goes_on_from_the_start_a_later_word_gives_it() -> None:
+    heroku = version("v1", "Heroku", MAR, tier=Tier.ASSERTED, start_stated=False)
+    plan = plan_write(incoming("Heroku", JAN, tier=Tier.ASSERTED), [heroku], APR, id_factory())
+    assert plan.outcome is Outcome.RESTATED
+    assert [(e.version_id, e.reason) for e in plan.expire] == [("v1", RetiredReason.REWRITTEN)]
+    (now,) = [v for v in apply([heroku], plan) if is_current(v, APR)]
+    assert (now.fact_id, now.valid_at, now.start_stated) == ("fact-v1", JAN, True)
+
+
+def test_only_a_dated_word_as_trusted_overrules_a_start_nobody_stated() -> None:
+    told = version("v1", "Heroku", MAR, tier=Tier.ASSERTED, start_stated=False)
+    stated = told.model_copy(update={"start_stated": True})
+    # An agent's guess dated earlier, a value whose start was stated, a word with no start
+    # of its own (its valid_at is the told time, so it cannot be earlier), and a value told
+    # for later than now: a late, older value, stored closed, as before.
+    for store, word in (
+        ([told], incoming("Fly.io", FEB, tier=Tier.INFERRED)),
+        ([stated], incoming("Fly.io", FEB, tier=Tier.ASSERTED)),
+        ([told], incoming("Fly.io", FEB, tier=Tier.ASSERTED, start_stated=False)),
+        (
+            [told.model_copy(update={"valid_at": LATER})],
+            incoming("Fly.io", FEB, tier=Tier.ASSERTED),
+        ),
+    ):
+        plan = plan_write(word, store, APR, id_factory())
+        assert (plan.outcome, plan.expire) == (Outcome.STORED_CLOSED, ()), (store, word)
+    # A tool's observation dates a change over the person's told value no better.
+    plan = plan_write(incoming("Fly.io", FEB, tier=Tier.OBSERVED), [told], APR, id_factory())
+    assert plan.outcome is Outcome.STORED_CLOSED
+    # A stated value between the word and the told one bounds the word: it stays closed.
+    render = version("v2", "Render", FEB, tier=Tier.ASSERTED, invalid_at=MAR)
+    plan = plan_write(
+        incoming("Fly.io", JAN, tier=Tier.ASSERTED), [render, told], APR, id_factory()
+    )
+    assert plan.expire == () and plan.insert[-1].invalid_at == FEB
+
+
 def test_restatement_adds_episode_instead_of_new_version() -> None:
     ci = version("v1", "CI runs on CircleCI", JAN, episodes=("ep-1",))
     store = [ci]
