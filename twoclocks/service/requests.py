@@ -138,7 +138,8 @@ class RememberResult(BaseModel):
     predicate: str
     closed: list[str] = Field(
         description="the current facts this write closed: ended where it starts, or, for "
-        "an agent's guess the person's own word says was never true, corrected"
+        "an agent's guess the person's own word says was never true, or a value told with "
+        "no start that this write dates a change before, corrected"
     )
     replaced: list[ReplacedValue] = Field(
         default_factory=list,
