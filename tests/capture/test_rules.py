@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from twoclocks.capture.events import ToolEvent, detect_client, event_id_of, normalize
+from twoclocks.capture.events import (
+    ToolEvent,
+    detect_client,
+    event_id_of,
+    happened_at,
+    normalize,
+)
 from twoclocks.capture.rules import (
     RULES,
     RuleContext,
@@ -70,6 +77,18 @@ def test_git_commit_records_the_commit_and_the_branchs_last_commit() -> None:
         "last_commit",
         "9c0ffee on main: Fix token expiry",
     )
+
+
+def test_an_amended_commit_says_it_replaces_the_commit_before() -> None:
+    first = event("claude-code", "git_commit")
+    amend = first.model_copy(
+        update={
+            "command": "git commit --amend --no-edit",
+            "output": first.output.replace("3f9a2c1", "7be40d2"),
+        }
+    )
+    line = "7be40d2 on feat/login: Add login form validation (amends the commit before)"
+    assert said(git_commit(amend, CTX))[:2] == [("committed", line), ("last_commit", line)]
 
 
 def test_git_commit_captures_nothing_from_a_dry_run() -> None:
@@ -271,6 +290,25 @@ def test_a_replayed_event_has_the_same_id_and_another_call_another() -> None:
     push, edit = raw("cursor", "git_push"), raw("cursor", "jest_failed")
     same_generation = {**edit, "generation_id": push["generation_id"]}
     assert event_id_of("cursor", push) != event_id_of("cursor", same_generation)
+
+
+def test_the_hooks_stamp_dates_the_event_and_leaves_its_id_alone() -> None:
+    # Fired twice by the client, an event is stamped twice: it is still one event.
+    for client, name in (("cursor", "jest_failed"), ("claude-code", "npm_build_failed")):
+        bare = raw(client, name)
+        bare.pop("tool_use_id", None)  # identified by its whole content
+        stamps = ("2026-03-02T09:00:00+00:00", "2026-03-02T09:00:01+00:00")
+        ids = {event_id_of(client, {**bare, "twoclocks_seen_at": t}) for t in stamps}
+        assert ids == {event_id_of(client, bare)}, client
+        seen = normalize({**bare, "twoclocks_seen_at": stamps[0]}, client).seen_at
+        assert seen == datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
+    # A stamp that is no time with an offset is no stamp.
+    for stamp in ("yesterday", "2026-03-02T09:00:00", 5):
+        assert normalize({**bare, "twoclocks_seen_at": stamp}, "claude-code").seen_at is None
+    stamped = normalize({**bare, "twoclocks_seen_at": stamps[1]}, "claude-code")
+    later = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a client clock ahead of the server's
+    assert happened_at(stamped, later) == later
+    assert happened_at(stamped.model_copy(update={"seen_at": None}), later) == later
 
 
 def test_exit_status_is_read_from_each_clients_shape() -> None:

@@ -12,6 +12,7 @@ import sys
 import time
 import uuid
 from collections.abc import AsyncIterator
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +118,27 @@ async def test_server_down_then_up_every_spooled_event_is_stored_once(
         assert {r["status"] for r in answer["results"]} == {"duplicate"}
         assert await asyncio.to_thread(capture.drain, target, None, 60.0) == 100
         assert sorted(await edited_files(runtime, cwd)) == sorted(files)
+
+
+async def test_a_spooled_event_is_dated_when_the_hook_saw_it_not_when_it_was_drained(
+    runtime: bootstrap.Runtime, tmp_path: Path
+) -> None:
+    data_dir, cwd = runtime.settings.data_dir, str(tmp_path)
+    down = env_for(data_dir, closed_port_url(), runtime)
+    before = datetime.now(UTC)
+    assert capture.capture("cursor", io.StringIO(edit_event(7, cwd)), down) == "spooled"
+    seen = datetime.now(UTC)
+    await asyncio.sleep(1.2)  # the server is back a while later
+    async with serving(runtime) as url:
+        target = capture.client_target(env_for(data_dir, url, runtime))
+        drained = datetime.now(UTC)
+        assert await asyncio.to_thread(capture.drain, target, None, 60.0) == 1
+        caller = Caller(account=runtime.details["account"])
+        (fact,) = await runtime.service.facts(
+            caller, FactsRequest(cwd=cwd, predicate="edited_file", include_history=True)
+        )
+    assert before <= fact.valid_at <= seen < drained <= fact.created_at
+    assert fact.start_stated
 
 
 async def test_a_hook_that_reaches_the_server_sends_its_event_and_drains_the_spool(

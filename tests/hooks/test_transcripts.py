@@ -70,6 +70,8 @@ def test_a_codex_shell_failure_counts_as_one_with_the_status_from_its_rollout(
     assert event.exit_code == 2 and failure_key(event) == "cmd:make lint"
     [fact] = repeated_tool_error(event, RuleContext(repo="acme-web", failures_before=1))
     assert fact.object.startswith("`make lint` failed 2 times")
-    # Other clients' events, and an event whose rollout is gone, are sent as they came.
-    assert enrich_event("claude-code", _codex_failure(rollout)) == _codex_failure(rollout)
+    # Other clients' events, and an event whose rollout is gone, are sent as they came,
+    # stamped with when the hook saw them.
+    other = enrich_event("claude-code", _codex_failure(rollout))
+    assert other.pop("twoclocks_seen_at") and other == _codex_failure(rollout)
     assert "twoclocks_exit_code" not in enrich_event("codex", _codex_failure(None))

@@ -25,6 +25,7 @@ import json
 import re
 import shlex
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -75,6 +76,9 @@ class ToolEvent(BaseModel):
     files: tuple[str, ...] = ()
     description: str | None = None
     result: Any = None
+    seen_at: datetime | None = None
+    """When the hook saw the event (``twoclocks_seen_at``, stamped by the hook): what the
+    event made true started then, though a spooled event reaches the server later."""
 
 
 def _text(value: Any) -> str:
@@ -121,9 +125,33 @@ def event_id_of(client: str, raw: Mapping[str, Any]) -> str:
         parts = [raw.get("session_id"), raw.get("turn_id"), hook, raw.get("tool_use_id")]
     named = [str(p) for p in parts if p not in (None, "")]
     if (client != "cursor" and not raw.get("tool_use_id")) or len(named) <= 1:
-        named.append(hashlib.sha256(_text(dict(raw)).encode()).hexdigest())
+        # Not the hook's stamp: an event the client fired twice is one event.
+        content = {k: v for k, v in raw.items() if k != SEEN_AT_KEY}
+        named.append(hashlib.sha256(_text(content).encode()).hexdigest())
     digest = hashlib.sha256("\x1f".join([client, *named]).encode()).hexdigest()
     return f"ev_{digest[:32]}"
+
+
+SEEN_AT_KEY = "twoclocks_seen_at"
+"""The key under which the hook stamps the time it saw the event (RFC 3339, UTC)."""
+
+
+def seen_at_of(raw: Mapping[str, Any]) -> datetime | None:
+    """The time the hook stamped on the event, when it is a time with an offset."""
+    value = raw.get(SEEN_AT_KEY)
+    if not isinstance(value, str):
+        return None
+    try:
+        seen = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return seen if seen.utcoffset() is not None else None
+
+
+def happened_at(event: ToolEvent, now: datetime) -> datetime:
+    """When the event happened: the hook's stamp, never later than ``now`` (a client's clock
+    may run ahead of the server's), else ``now``."""
+    return min(event.seen_at, now) if event.seen_at is not None else now
 
 
 def _is_int(value: Any) -> bool:
@@ -231,6 +259,7 @@ def _tool_call(client: Client, raw: Mapping[str, Any], event_id: str, cwd: str |
         "tool_name": tool_name or None,
         "failed": failed,
         "error": clip(_text(error), 2000) if error else None,
+        "seen_at": seen_at_of(raw),
     }
     if kind == "shell":
         output, code = _shell_result(response)
@@ -269,6 +298,7 @@ def _cursor(raw: Mapping[str, Any], event_id: str, cwd: str | None) -> ToolEvent
         "hook": hook,
         "session_id": _id(raw.get("conversation_id")),
         "cwd": _str(raw.get("cwd")) or cwd,
+        "seen_at": seen_at_of(raw),
     }
     if hook == "afterShellExecution" or ("command" in raw and "output" in raw):
         output = _text(raw.get("output"))

@@ -84,7 +84,10 @@ def git_commit(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
     if match is None:
         return []
     branch, sha, subject = match["branch"], match["hash"], clean(match["subject"], 160)
-    line = f"{sha} on {branch}: {subject}"
+    # An amend replaces the commit before it: without saying so, the events line would
+    # list the commit that no longer exists beside its replacement as two commits.
+    amends = " (amends the commit before)" if any("--amend" in a for a in calls) else ""
+    line = f"{sha} on {branch}: {subject}{amends}"
     facts = [
         captured_fact("git_commit", ctx, "committed", line, kind=Kind.EVENT, category="git"),
         captured_fact("git_commit", ctx, "last_commit", line, category="git"),

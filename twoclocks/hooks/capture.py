@@ -79,10 +79,15 @@ def _shrink(value: Any, limit: int) -> Any:
 def enrich_event(client: str | None, event: dict[str, Any]) -> dict[str, Any]:
     """The event, with what only this machine can read added under a ``twoclocks_`` key.
 
+    The time the hook saw it (``twoclocks_seen_at``): a spooled event reaches the server
+    later, and what it made true (a checkout, a test run) started when it happened.
     Codex sends a shell call's output without its exit status, which its rollout holds
     (``transcripts.codex_exit_code``): a failed command would pass for a success, and
     neither a repeated failure nor a failed test run without a summary would be seen.
     """
+    from datetime import UTC, datetime
+
+    event = {**event, "twoclocks_seen_at": datetime.now(UTC).isoformat()}
     call = event.get("tool_use_id")
     if client != "codex" or event.get("hook_event_name") != "PostToolUse":
         return event

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from twoclocks.capture.events import ToolEvent, clip, normalize
+from twoclocks.capture.events import ToolEvent, clip, happened_at, normalize
 from twoclocks.capture.rules import (
     CURRENT_BRANCH,
     CapturedFact,
@@ -122,6 +122,9 @@ class Accepted(BaseModel):
     evidence: str | None = None
     journaled: bool = False
     """Pending in the journal until ``apply`` has written its facts."""
+    at: datetime | None = None
+    """When the event happened: the hook's stamp, else when the server accepted it; what
+    the event made true starts then."""
 
 
 class ClientCapture(BaseModel):
@@ -241,20 +244,20 @@ class CaptureService:
         facts = facts_from(event, self._context(event.cwd, before))
         if not facts and key is None and event.kind != "prompt":
             return Accepted(result=EventResult(event_id=event.event_id, status="ignored"))
-        now = self.clock()
+        at = happened_at(event, self.clock())
         if journal and self.pending is not None and facts:
             # Journaled before the episode: whichever step a crash interrupts, the facts
-            # are written at the next start (``recover``).
-            entry = {"client": req.client, "event": req.event, "at": now.isoformat()}
+            # are written at the next start (``recover``), dated when the event happened.
+            entry = {"client": req.client, "event": req.event, "at": at.isoformat()}
             self.pending.add(caller.account, event.event_id, {**entry, "failures_before": before})
-        created = await self._keep(caller.account, req.event, event, now)
+        created = await self._keep(caller.account, req.event, event, at)
         if not created:
             if journal and self.pending is not None and facts:
                 self.pending.done(caller.account, event.event_id)
             return Accepted(result=EventResult(event_id=event.event_id, status="duplicate"))
         if key is not None:
             self._count_failure(session, key)
-        return self._accepted(event, facts, journaled=journal and bool(facts))
+        return self._accepted(event, facts, journaled=journal and bool(facts), at=at)
 
     async def _keep(
         self, account: str, raw: dict[str, Any], event: ToolEvent, at: datetime
@@ -266,14 +269,16 @@ class CaptureService:
                 episode_id=event.event_id,
                 source=f"capture:{event.client}",
                 content=episode_text(raw, event),
-                created_at=at,
+                created_at=self.clock(),  # when the store kept it; ``at``: when it happened
                 valid_at=at,
                 workspace=place_of_words(self.resolve_workspace, event.cwd),
             ),
         )
 
     @staticmethod
-    def _accepted(event: ToolEvent, facts: list[CapturedFact], journaled: bool) -> Accepted:
+    def _accepted(
+        event: ToolEvent, facts: list[CapturedFact], journaled: bool, at: datetime | None = None
+    ) -> Accepted:
         summary = clean(strip_credentials(event.command or " ".join(event.files) or ""), 300)
         evidence = (
             f"captured from tool event {event.event_id} "
@@ -285,6 +290,7 @@ class CaptureService:
             facts=tuple(facts),
             evidence=evidence,
             journaled=journaled,
+            at=at,
         )
 
     async def _accept_turn(self, caller: Caller, req: EventRequest) -> Accepted:
@@ -316,7 +322,8 @@ class CaptureService:
                 facts = facts_from(event, context)
                 await self._keep(account, req.event, event, at)
                 await self.apply(
-                    Caller(account=account), self._accepted(event, facts, journaled=True)
+                    Caller(account=account),
+                    self._accepted(event, facts, journaled=True, at=at),
                 )
             except StoreUnavailable:
                 log.warning("capture: pending event %s kept for the next start", event_id)
@@ -388,11 +395,16 @@ class CaptureService:
     async def _write(self, caller: Caller, accepted: Accepted) -> int:
         assert accepted.event is not None
         return await self._write_facts(
-            caller, accepted.facts, accepted.event.cwd, accepted.evidence
+            caller, accepted.facts, accepted.event.cwd, accepted.evidence, accepted.at
         )
 
     async def _write_facts(
-        self, caller: Caller, facts: Sequence[CapturedFact], cwd: str | None, evidence: str | None
+        self,
+        caller: Caller,
+        facts: Sequence[CapturedFact],
+        cwd: str | None,
+        evidence: str | None,
+        at: datetime | None = None,
     ) -> int:
         rule_writer = Caller(account=caller.account, writer=Writer.TOOL_RULE, channel=Channel.HOOK)
         written = 0
@@ -409,14 +421,15 @@ class CaptureService:
                     "category": fact.category,
                     "cwd": cwd,
                     "evidence": evidence,
-                    # What the event made true starts now; a state it only read held before.
-                    "valid_at": None if fact.read_off else self.clock(),
+                    # What the event made true starts when it happened; a state it only
+                    # read held before, so its start is not stated.
+                    "valid_at": None if fact.read_off else at or self.clock(),
                 }
             )
             try:
                 await self.memory.remember(rule_writer, request)
                 written += 1
-                await self._end_old_news(rule_writer, fact, cwd)
+                await self._end_old_news(rule_writer, fact, cwd, at)
             except StoreUnavailable:
                 raise
             except TwoclocksError as exc:
@@ -424,7 +437,9 @@ class CaptureService:
                 self._refused.setdefault(caller.account, Counter())[exc.name] += 1
         return written
 
-    async def _end_old_news(self, caller: Caller, fact: CapturedFact, cwd: str | None) -> None:
+    async def _end_old_news(
+        self, caller: Caller, fact: CapturedFact, cwd: str | None, at: datetime | None = None
+    ) -> None:
         """End the current values of the slots ``fact`` makes old news, in its workspace."""
         if not fact.ends:
             return
@@ -434,8 +449,9 @@ class CaptureService:
                               workspaces=workspace.keys)  # fmt: skip
             for old in await self.store.query(caller.account, query):
                 # Another event may have ended it first: it is ended either way.
+                ended = ReviseRequest(reason="ended", at=max(at, old.valid_at) if at else None)
                 with suppress(FactAlreadyRetired):
-                    await self.memory.revise(caller, old.fact_id, ReviseRequest(reason="ended"))
+                    await self.memory.revise(caller, old.fact_id, ended)
 
     def _context(self, cwd: str | None, failures_before: int) -> RuleContext:
         """What the rules read beside the event: the repo's name, and where the worktree's top
