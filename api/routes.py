@@ -103,6 +103,12 @@ class FactList(BaseModel):
         None,
         description="with a limit: how many rows the read matches in all (page with offset)",
     )
+    told_later: list[Fact] = Field(
+        default_factory=list,
+        description="with as_of: values believed now whose start nobody stated (start_stated "
+        "false), told after as_of, of slots with no row then: they may have held then, and "
+        "memory does not know",
+    )
 
 
 class FactStatusReply(BaseModel):
@@ -245,10 +251,11 @@ async def facts(
         rows, total = await asyncio.gather(
             service.facts(who, query), service.count_facts(who, query)
         )
+    told_later = await service.told_after(who, query, rows)
     if rows or query.all_workspaces or query.offset:
-        return FactList(facts=rows, total=total)
+        return FactList(facts=rows, total=total, told_later=told_later)
     elsewhere = await service.count_in_other_workspaces(who, query)
-    return FactList(facts=rows, total=total, elsewhere=elsewhere)
+    return FactList(facts=rows, total=total, elsewhere=elsewhere, told_later=told_later)
 
 
 @router.get("/facts/{fact_id}/episodes", response_model=explore.FactEpisodes, responses=_BY_ID)

@@ -375,6 +375,22 @@ async def test_empty_reads_say_result_empty(served: Served) -> None:
 
 
 @pytest.mark.anyio
+async def test_a_past_read_names_what_was_told_later_with_no_start(served: Served) -> None:
+    await served.ok("remember", "api", "runs_on", "Fly")  # told now, no start
+    assert "(known from " in await served.ok("facts")
+    lines = (await served.ok("facts", "--as-of", "2020-01-01")).strip().splitlines()
+    assert lines[0] == "result: empty"
+    assert lines[1] == (
+        "told later, with no start stated (they may have held then; memory does not know):"
+    )
+    assert "api · runs_on: Fly  (known from " in lines[2]
+    raw = json.loads(await served.ok("facts", "--as-of", "2020-01-01", "--json"))
+    assert raw["facts"] == [] and [f["object"] for f in raw["told_later"]] == ["Fly"]
+    answer = await served.ok("recall", "what does api run on", "--as-of", "2020-01-01")
+    assert "told later, with no start stated" in answer and "Fly" in answer
+
+
+@pytest.mark.anyio
 async def test_times_show_in_the_account_zone_to_the_minute_and_json_keeps_rfc3339(
     served: Served,
 ) -> None:

@@ -104,6 +104,22 @@ def test_an_empty_recall_names_what_starts_later_as_not_true_yet() -> None:
     assert line.startswith(f"- billing-api · deploy_freeze: on (from {format_time(starts, UTC)},")
 
 
+def test_a_fact_told_with_no_start_reads_as_known_since_and_a_past_read_names_it_apart() -> None:
+    told = fact(start_stated=False, predicate="workers", object="8", valid_at=T1)
+    line = "- billing-api · workers: 8 (known since 2026-06-01 00:00 +00, asserted) id 1f0fca608f12"
+    assert fact_line(told) == line
+    closed = fact_line(told.model_copy(update={"invalid_at": T1 + timedelta(days=2)}))
+    assert "(known from 2026-06-01 00:00 +00 until 2026-06-03 00:00 +00," in closed
+    head = (
+        "told later, with no start stated (they may have held then; memory does not know, "
+        "say so if you use them):"
+    )
+    empty = recall_text(RecallResult(status="empty", facts=[], told_later=[told]))
+    assert empty.splitlines() == [f"empty then: nothing on the record held then; {head}", line]
+    rows = recall_text(RecallResult(status="rows", facts=[fact()], told_later=[told]))
+    assert rows.splitlines()[2:] == [head, line]
+
+
 def test_a_plan_that_matches_best_comes_before_the_rows_that_hold_now() -> None:
     starts = datetime.now(UTC).replace(microsecond=0) + timedelta(days=5)
     later = fact(predicate="deploy_freeze", object="on", valid_at=starts, score=1.1)

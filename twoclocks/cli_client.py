@@ -18,6 +18,7 @@ from zoneinfo import ZoneInfo
 import typer
 
 from twoclocks.cli_render import (
+    TOLD_LATER_HEAD,
     WHEN_HELP,
     empty_line,
     fact_line,
@@ -242,6 +243,8 @@ def recall(
         label = named["label"] if named else None
         lines = then_lines(lines, label, then, bool(answer["facts"]))
         lines = later_lines(lines, later, first=bool(answer.get("later_first")))
+        if told := [fact_line(f, zone.info) for f in answer.get("told_later") or []]:
+            lines += [TOLD_LATER_HEAD, *told]
     show(answer, as_json, lines)
 
 
@@ -281,16 +284,20 @@ def facts(
     }
     asked_at = datetime.now(UTC)
     answer = call("GET", "/v1/facts?" + query_string(query))
+    told = [fact_line(f, zone.info) for f in answer.get("told_later") or []]
+    if told:
+        # Facts told later with no start may have held then: said apart, not left out.
+        told = [TOLD_LATER_HEAD, *told]
     if as_json:
         show(answer, True)
     elif not answer["facts"]:
-        show(answer, False, [empty_line(answer.get("elsewhere"))])
+        show(answer, False, [empty_line(answer.get("elsewhere")), *told])
     elif now_read:
         show(answer, False, facts_lines(answer["facts"], zone.info, asked_at, all_workspaces))
     else:
         mended = mended_rows(answer["facts"])
         lines = [line_of(f, zone.info, all_workspaces, mended) for f in answer["facts"]]
-        show(answer, False, lines)
+        show(answer, False, [*lines, *told])
 
 
 def revise(

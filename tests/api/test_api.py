@@ -351,7 +351,7 @@ async def test_all_workspaces_is_a_read_only_the_person_may_make(
     await _remember(api, "only-in-a", cwd=str(tmp_path / "a"))
     here = {"cwd": str(tmp_path / "b")}
     scoped = (await api.get("/v1/facts", params=here)).json()
-    assert scoped == {"facts": [], "elsewhere": 1, "total": None}
+    assert scoped == {"facts": [], "elsewhere": 1, "total": None, "told_later": []}
     everywhere = {**here, "all_workspaces": "true"}
     r = await api.get("/v1/facts", params=everywhere, headers=api.agent)  # type: ignore[attr-defined]
     assert r.status_code == 403 and r.json()["error"] == "ReadNotAllowed"

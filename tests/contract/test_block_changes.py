@@ -16,7 +16,7 @@ from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.recall import RecallService
-from twoclocks.service.recall_requests import BlockRequest
+from twoclocks.service.recall_requests import BlockRequest, RecallRequest
 from twoclocks.service.requests import (
     Caller,
     FactsRequest,
@@ -307,3 +307,37 @@ async def test_a_value_told_without_a_start_gives_way_to_the_persons_word_that_d
     await memory.remember(person, remember("8", clock.now, predicate="workers", valid_at=None))
     block = await recall.block(person, BlockRequest(cwd="/src/acme-web"))
     assert "- production · workers: 8 (known since 2026-03-02 11:30 +00, asserted)" in block.text
+
+
+async def test_a_past_read_names_the_values_told_later_with_no_start_apart(
+    store: Store, account: str
+) -> None:
+    # Set up on Mar 2: Render dated from January, the cache and the worker count told with
+    # no start. "What did we use on Feb 1?" had nothing for the cache, which read as none.
+    clock = FakeClock(NOW)
+    memory, recall = services(store, clock)
+    person = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
+    await memory.remember(person, remember("Render", NOW.replace(month=1)))
+    for slot, value in (("cache", "Redis"), ("workers", "8")):
+        await memory.remember(person, remember(value, NOW, predicate=slot, valid_at=None))
+    clock.now = NOW + timedelta(hours=1)
+    # Told later with no start, a new value of a slot that held one then is not named:
+    # the row held then says what held.
+    await memory.remember(person, remember("Fly.io", clock.now, valid_at=None))
+    feb = NOW.replace(month=2, day=1)
+    read = FactsRequest(subject="production", as_of=feb, cwd="/src/acme-web")
+    held = await memory.facts(person, read)
+    assert [f.object for f in held] == ["Render"]
+    told = await memory.told_after(person, read, held)
+    assert sorted((f.object, f.start_stated) for f in told) == [("8", False), ("Redis", False)]
+    # Not for a read of now, of what was believed, or with history.
+    for other in ({"as_of": None}, {"as_believed": feb}, {"include_history": True}):
+        assert await memory.told_after(person, read.model_copy(update=other), held) == []
+
+    asked = RecallRequest(query="production cache", as_of=feb, cwd="/src/acme-web")
+    answer = await recall.recall(person, asked)
+    assert "Redis" not in [f.object for f in answer.facts]
+    assert "Redis" in [f.object for f in answer.told_later]
+    assert all(not f.start_stated for f in answer.told_later)
+    now_asked = asked.model_copy(update={"as_of": clock.now + timedelta(minutes=1)})
+    assert (await recall.recall(person, now_asked)).told_later == []

@@ -50,7 +50,11 @@ def recall_text(answer: RecallResult) -> str:
         f"{_count(later)} {verb} later (not true yet, say so if you use them):",
         *(fact_line(f) for f in later),
     ]
-    then = _held_then(answer)
+    then = _held_then(answer) + _told_later(answer)
+    if answer.status == "empty" and answer.told_later:
+        # Nothing on the record then, but values told since with no start may have held:
+        # "empty" alone would read as "there was none".
+        return "\n".join(["empty then: nothing on the record held then; " + then[0], *then[1:]])
     if answer.status == "empty" and (answer.held_then or later):
         # Nothing holds now, but what held at the time asked about, or what is planned, is
         # the answer the question wants: said after "empty now", never as a current fact.
@@ -104,6 +108,19 @@ def _held_then(answer: RecallResult) -> list[str]:
     if not answer.held_then:
         return [none_held_line(named.label)]
     return [held_then_head(named.label), *(fact_line(f) for f in answer.held_then)]
+
+
+def _told_later(answer: RecallResult) -> list[str]:
+    """A past read's values told since with no start stated, under their own head."""
+    if not answer.told_later:
+        return []
+    return [TOLD_LATER_HEAD, *(fact_line(f) for f in answer.told_later)]
+
+
+TOLD_LATER_HEAD = (
+    "told later, with no start stated (they may have held then; memory does not know, "
+    "say so if you use them):"
+)
 
 
 def timeline_text(facts: Sequence[Fact], more: int, clock: str) -> str:

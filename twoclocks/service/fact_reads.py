@@ -8,7 +8,7 @@ beside the writes, over the same store and clock.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 from twoclocks.domain.errors import InvalidInput, ReadNotAllowed
 from twoclocks.domain.model import require_printable
@@ -16,6 +16,9 @@ from twoclocks.domain.trust import Writer
 from twoclocks.graph.port import Episode, FactQuery, Store, TimelineQuery
 from twoclocks.service.collaborators import RecordClock, WorkspaceResolver
 from twoclocks.service.requests import Caller, Fact, FactsRequest, TimelineRequest
+
+TOLD_AFTER_READ = 200
+"""Current values ``told_after`` reads, newest first: what was told since a past time."""
 
 
 class FactReads:
@@ -81,6 +84,29 @@ class FactReads:
             limit=req.limit,
             offset=req.offset,
         )
+
+    async def told_after(
+        self, caller: Caller, req: FactsRequest, held: Sequence[Fact]
+    ) -> list[Fact]:
+        """With ``as_of``: the values believed now whose start nobody stated, told after
+        ``as_of``, of the slots that hold nothing then (``held``: the read's rows).
+
+        "Deploy target Heroku", told today with no start, is not true as of last week on
+        the record, yet it may well have held then; an answer with nothing for last week
+        would read as "there was none". These are named apart so the reader knows memory
+        does not know. Read from the newest TOLD_AFTER_READ current values.
+        """
+        if req.as_of is None or req.as_believed is not None or req.include_history:
+            return []
+        now = {"as_of": None, "limit": TOLD_AFTER_READ, "offset": 0, "include_later": False}
+        current = await self.facts(caller, req.model_copy(update=now))
+        asked = req.as_of
+        slots = {(f.subject, f.predicate) for f in held}
+        return [
+            f
+            for f in current
+            if not f.start_stated and f.valid_at > asked and (f.subject, f.predicate) not in slots
+        ]
 
     async def count_in_other_workspaces(self, caller: Caller, req: FactsRequest) -> int:
         """How many rows the same read finds in workspaces other than the caller's.

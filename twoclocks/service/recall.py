@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, tzinfo
 
 from twoclocks.capture.rules import CURRENT_BRANCH
@@ -82,6 +82,8 @@ WARM_SLOT_NAMES = 500
 most used ones; an account rarely has more, and a name not warmed is encoded once later."""
 
 MAX_STARTING_LATER = 3
+MAX_TOLD_LATER = 3
+"""A past ``as_of`` read's values told after it with no start, named apart at most."""
 """Facts that start later a recall names beside its answer, best first (those ranked
 among the k best): a question asks about one plan, rarely more."""
 
@@ -186,6 +188,7 @@ class RecallService:
                 if past is not None
                 else []
             )
+            told = await self._told_after(caller.account, req, query, ranked, workspace, asked)
         except StoreUnavailable as exc:
             log.warning("recall unavailable: %s", exc)
             return RecallResult(status="unavailable", facts=[])
@@ -229,7 +232,39 @@ class RecallService:
                 ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
                 for v, score in then
             ],
+            told_later=[
+                ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
+                for v, score in told
+            ],
         )
+
+    async def _told_after(
+        self,
+        account: str,
+        req: RecallRequest,
+        query: FactQuery,
+        ranked: Sequence[tuple[FactVersion, float]],
+        workspace: Workspace,
+        asked: tuple[asyncio.Task[list[float] | None], asyncio.Task[Named]],
+    ) -> list[tuple[FactVersion, float]]:
+        """With a past ``as_of``: the question's best values believed now whose start nobody
+        stated, told after ``as_of``, of slots the answer has nothing for. On the record
+        they were not true then, yet they may have held: named apart, not left out."""
+        asked_of = req.as_of
+        if asked_of is None or req.as_believed is not None or req.include_history:
+            return []
+        if asked_of >= query.now:
+            return []
+        now = query.model_copy(update={"as_of": None})
+        current = await self._ranked(account, req.query, now, req.k, workspace, 0, *asked)
+        slots = {(v.subject, v.predicate) for v, _ in ranked}
+        return [
+            (v, score)
+            for v, score in current
+            if not v.start_stated
+            and v.valid_at > asked_of
+            and (v.subject, v.predicate) not in slots
+        ][:MAX_TOLD_LATER]
 
     async def _past_time(self, account: str, text: str, now: datetime) -> NamedTime | None:
         """The past time the question names, read in the account's own zone."""

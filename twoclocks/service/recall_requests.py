@@ -115,6 +115,12 @@ class RecallResult(BaseModel):
         description="with named_time: up to 3 facts memory believes held during that time and "
         "have ended since, best first; `as_of` a time within it reads that time whole",
     )
+    told_later: list[ScoredFact] = Field(
+        default_factory=list,
+        description="with a past as_of: up to 3 facts believed now, best first, whose start "
+        "nobody stated (start_stated false), told after as_of, of slots `facts` has nothing "
+        "for: not true then on the record, yet they may have held; memory does not know",
+    )
 
 
 class BlockRequest(BaseModel):
