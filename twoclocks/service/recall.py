@@ -258,13 +258,28 @@ class RecallService:
         now = query.model_copy(update={"as_of": None})
         current = await self._ranked(account, req.query, now, req.k, workspace, 0, *asked)
         slots = {(v.subject, v.predicate) for v, _ in ranked}
-        return [
+        # Only what answers the question at least as well as what held then: the branch
+        # is no news beside the test runner asked about.
+        floor = max((score for _, score in ranked[: req.k]), default=0.0)
+        told = [
             (v, score)
             for v, score in current
             if not v.start_stated
             and v.valid_at > asked_of
             and (v.subject, v.predicate) not in slots
-        ][:MAX_TOLD_LATER]
+            and score >= floor
+        ]
+        # A slot that held a value then, even one the question did not rank, is no unknown.
+        held = await asyncio.gather(
+            *(
+                self.store.query(
+                    account,
+                    query.model_copy(update={"subject": v.subject, "predicate": v.predicate}),
+                )
+                for v, _ in told
+            )
+        )
+        return [pair for pair, then in zip(told, held, strict=True) if not then][:MAX_TOLD_LATER]
 
     async def _past_time(self, account: str, text: str, now: datetime) -> NamedTime | None:
         """The past time the question names, read in the account's own zone."""

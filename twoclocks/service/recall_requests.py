@@ -119,7 +119,8 @@ class RecallResult(BaseModel):
         default_factory=list,
         description="with a past as_of: up to 3 facts believed now, best first, whose start "
         "nobody stated (start_stated false), told after as_of, of slots `facts` has nothing "
-        "for: not true then on the record, yet they may have held; memory does not know",
+        "for, each matching the question at least as well as the best of `facts`: not true "
+        "then on the record, yet they may have held; memory does not know",
     )
 
 
