@@ -254,7 +254,9 @@ async def start_runtime(
         slot_judge=open_slot_judge(settings),
     )
     pending = PendingEvents(settings.data_dir / PENDING_NAME)
-    turns = TurnService(service, store, system_clock, open_extractor(settings))
+    turns = TurnService(
+        service, store, system_clock, open_extractor(settings), zone_of=accounts.zone_in_use
+    )
     capture = CaptureService(
         service,
         store,

@@ -118,6 +118,38 @@ async def test_a_turn_is_kept_as_an_episode_queued_once_and_extracted_once(store
         assert ("deploy_target", "Fly.io", "asserted") in await rig.facts()
 
 
+async def test_a_day_the_person_names_is_the_facts_start_and_a_guessed_day_is_not(
+    store: Store,
+) -> None:
+    # Monday Mar 2: "we moved payments to Fly.io last Monday" -> since 2026-02-23.
+    moved = fact("payments", "deploy_target", "Fly.io", since="2026-02-23")
+    ahead = fact("payments", "region", "Frankfurt", since="2026-03-09")  # after the turn
+    garbled = fact("payments", "db", "Postgres", since="last Monday")  # not a day
+    async with serving(FakeLLM([facts(moved, ahead, garbled)])) as llm:
+        rig = await rig_for(store, llm)
+
+        async def istanbul(_account: str) -> str:
+            return "Europe/Istanbul"
+
+        rig.turns.zone_of = istanbul
+        person = "we moved payments to Fly.io last Monday; Frankfurt and Postgres stay"
+        await rig.turn(stop(person, "Noted."))
+        user = llm.requests[0]["messages"][1]["content"]
+        assert user.startswith("Today: 2026-03-02 (Monday)\n")
+        rows = await rig.memory.facts(rig.caller, FactsRequest(cwd=CWD))
+        starts = {f.predicate: (f.valid_at, f.start_stated) for f in rows}
+        istanbul_midnight = datetime(2026, 2, 22, 21, 0, tzinfo=UTC)  # 00:00 +03
+        assert starts["deploy_target"] == (istanbul_midnight, True)
+        for told in ("region", "db"):
+            assert starts[told] == (NOW, False), told
+        assert rig.turns._dropped[rig.account]["since_unsupported"] == 2
+        # Without a time in the person's words, a day the model gives is a guess.
+        llm.script = [facts(fact("payments", "cache", "Redis", since="2026-02-01"))]
+        await rig.turn(stop("payments caches in Redis", "OK.", session="s2"))
+        rows = await rig.memory.facts(rig.caller, FactsRequest(cwd=CWD, predicate="cache"))
+        assert [(f.valid_at, f.start_stated) for f in rows] == [(NOW, False)]
+
+
 async def test_stop_ends_the_worker_even_when_a_wait_drops_the_cancel(store: Store) -> None:
     # On Python 3.11, asyncio.wait_for returns instead of raising a cancel that lands as
     # what it waits on is done: the worker went on, and stop() waited on it for ever.

@@ -12,6 +12,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
+from datetime import date
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -75,6 +76,9 @@ class Turn(BaseModel):
     answer: str = ""
     stop_reason: str | None = None
     dry_run: bool = False
+    said_on: date | None = None
+    """The day the server kept the turn, in the account's zone: what "since Monday" counts
+    back from when the extractor reads the turn later."""
 
 
 def trim(text: str, limit: int = TURN_TEXT_MAX) -> str:
@@ -171,7 +175,15 @@ FACT_SCHEMA: dict[str, Any] = {
             "items": {
                 "type": "object",
                 "additionalProperties": False,
-                "required": ["subject", "predicate", "object", "kind", "class", "category"],
+                "required": [
+                    "subject",
+                    "predicate",
+                    "object",
+                    "kind",
+                    "class",
+                    "category",
+                    "since",
+                ],
                 "properties": {
                     "subject": {"type": "string"},
                     "predicate": {"type": "string"},
@@ -179,6 +191,7 @@ FACT_SCHEMA: dict[str, Any] = {
                     "kind": {"type": "string", "enum": ["fact", "event"]},
                     "class": {"type": "string", "enum": [c.value for c in FactClass]},
                     "category": {"type": "string"},
+                    "since": {"type": ["string", "null"]},
                 },
             },
         }
@@ -195,6 +208,9 @@ project or person. Each fact is subject, predicate, object, of at most {MAX_WORD
 - kind: "fact" (holds until changed) or "event" (happened once).
 - class: user, rule, project, environment, decision or task. A rule is how work must be done.
 - category: one short word (git, deploy, ci, env, style, ...).
+- since: the day it became true as YYYY-MM-DD, only when the person says when ("since \
+Monday", "last week", "on March 3"), counted from today's date given below; else null. \
+Never guess a day.
 Small talk, questions and anything the person did not state yield no facts: answer \
 {{"facts": []}}. Never write secrets. Answer JSON only: {{"facts": [...]}}"""
 
@@ -202,10 +218,13 @@ Small talk, questions and anything the person did not state yield no facts: answ
 def prompt_messages(turn: Turn, predicates: Sequence[str]) -> list[dict[str, str]]:
     """The chat messages the extractor is sent for one turn."""
     known = ", ".join(predicates[:TOP_PREDICATES]) or "(none yet)"
+    day = turn.said_on
+    today = f"Today: {day.isoformat()} ({day.strftime('%A')})\n" if day else ""
     user = (
-        f"Known predicates: {known}\n\n"
+        f"{today}Known predicates: {known}\n\n"
         f"Person:\n{turn.person}\n\nAnswer:\n{turn.answer}\n\n"
-        'JSON: {"facts": [{"subject", "predicate", "object", "kind", "class", "category"}]}'
+        'JSON: {"facts": [{"subject", "predicate", "object", "kind", "class", "category", '
+        '"since"}]}'
     )
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
@@ -221,6 +240,9 @@ class ExtractedFact(BaseModel):
     kind: Kind
     fact_class: FactClass = Field(alias="class")
     category: str = Field(min_length=1, max_length=40)
+    since: date | None = None
+    """The day it became true, when the person said when; kept only where ``parse_extraction``
+    finds the person's words name a time and the day is not after the turn's."""
 
     @field_validator("subject", "predicate", "object", "category")
     @classmethod
@@ -260,6 +282,9 @@ def parse_extraction(text: str, turn: Turn) -> Extraction:
         return Extraction(facts=[], dropped={"no_facts_list": 1})
     facts: list[ExtractedFact] = []
     for item in items:
+        if isinstance(item, dict) and item.get("since") is not None and not _is_day(item["since"]):
+            drop("since_unsupported")  # the fact stays, told with no start
+            item = {**item, "since": None}
         try:
             fact = ExtractedFact.model_validate(item)
         except ValidationError:
@@ -272,8 +297,36 @@ def parse_extraction(text: str, turn: Turn) -> Extraction:
         elif len(facts) >= MAX_FACTS:
             drop("over_limit")
         else:
+            if fact.since is not None and not _dated_by_the_person(fact.since, turn):
+                # Models invent days: the fact stays, told with no start.
+                drop("since_unsupported")
+                fact = fact.model_copy(update={"since": None})
             facts.append(fact)
     return Extraction(facts=facts, dropped=dropped)
+
+
+_TIME_WORDS = re.compile(
+    r"\b(?:since|ago|yesterday|today|last|this (?:morning|week|month|year)|as of|starting"
+    r"|(?:mon|tues|wednes|thurs|fri|satur|sun)day|(?:jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)"
+    r"[a-z]*\.?|may \d|\d{4}-\d{2}-\d{2}|\d{1,2}(?:st|nd|rd|th)\b)",
+    re.IGNORECASE,
+)
+"""Words with which a person says when something began: without one, a day is a guess."""
+
+
+def _is_day(value: Any) -> bool:
+    try:
+        return isinstance(value, str) and date.fromisoformat(value).isoformat() == value
+    except ValueError:
+        return False
+
+
+def _dated_by_the_person(day: date, turn: Turn) -> bool:
+    """A day the extractor gives is kept when the person's words name a time and it is not
+    after the day of the turn (nor before 1970: no invented epoch)."""
+    if turn.said_on is not None and day > turn.said_on:
+        return False
+    return day.year >= 1970 and bool(_TIME_WORDS.search(turn.person))
 
 
 def _json_part(text: str) -> str:

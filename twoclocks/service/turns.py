@@ -13,9 +13,10 @@ import asyncio
 import contextlib
 import logging
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Mapping, Sequence
-from datetime import datetime
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from datetime import UTC, date, datetime, tzinfo
 from typing import Any, Literal, Protocol
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -67,7 +68,8 @@ class TurnStats(BaseModel):
     skipped: dict[str, int] = Field(description="turns nothing was taken from, by reason")
     facts_written: int = Field(description="facts the extractor's answers wrote")
     facts_dropped: dict[str, int] = Field(
-        description="facts dropped before writing: invalid, too_long, not_in_turn, over_limit"
+        description="facts dropped before writing (invalid, too_long, not_in_turn, "
+        "over_limit), and days dropped from facts kept (since_unsupported)"
     )
     facts_refused: dict[str, int] = Field(description="facts the write path refused, by error")
     since: datetime = Field(description="skipped / facts counts are kept from this server's start")
@@ -104,11 +106,14 @@ class TurnService:
         store: Store,
         clock: Callable[[], datetime],
         extractor: Completer | None = None,
+        zone_of: Callable[[str], Awaitable[str]] | None = None,
     ) -> None:
         self.memory = memory
         self.store = store
         self.clock = clock
         self.extractor = extractor
+        self.zone_of = zone_of
+        """The account's time zone by name (``Accounts.zone_in_use``); UTC without it."""
         self.held = HeldFacts(memory, store, clock)
         self._prompts: OrderedDict[tuple[str, str], str] = OrderedDict()
         self._since = clock()
@@ -171,6 +176,10 @@ class TurnService:
             return self._skip(caller, turn, reason)
         if self.extractor is None:
             return TurnResult(turn_id=turn.turn_id, status="kept")
+        # The day the person spoke, where they are: "since Monday" counts back from it.
+        turn = turn.model_copy(
+            update={"said_on": now.astimezone(await self._zone(caller.account)).date()}
+        )
         await self.store.queue_turn(caller.account, turn.turn_id, turn.model_dump_json(), now)
         self._wake.set()
         return TurnResult(turn_id=turn.turn_id, status="queued")
@@ -244,6 +253,8 @@ class TurnService:
                 "category": fact.category,
                 "cwd": turn.cwd,
                 "evidence": turn.person,
+                # The day the person said it began, as midnight where they are.
+                "valid_at": await self._midnight(account, fact.since) if fact.since else None,
             }
         )
         try:
@@ -254,6 +265,18 @@ class TurnService:
         except TwoclocksError as exc:
             log.warning("turn %s: fact refused: %s", turn.turn_id, exc.name)
             self._refused.setdefault(account, Counter())[exc.name] += 1
+
+    async def _zone(self, account: str) -> tzinfo:
+        """The account's zone; UTC when none is known or its name is not one."""
+        if self.zone_of is None:
+            return UTC
+        try:
+            return ZoneInfo(await self.zone_of(account))
+        except (ZoneInfoNotFoundError, ValueError):
+            return UTC
+
+    async def _midnight(self, account: str, day: date) -> datetime:
+        return datetime(day.year, day.month, day.day, tzinfo=await self._zone(account))
 
     def start(self) -> None:
         """Run the worker in the background (needs a running event loop)."""
