@@ -331,7 +331,7 @@ async def test_a_past_read_names_the_values_told_later_with_no_start_apart(
     told = await memory.told_after(person, read, held)
     assert sorted((f.object, f.start_stated) for f in told) == [("8", False), ("Redis", False)]
     # Not for a read of now, of what was believed, or with history.
-    for other in ({"as_of": None}, {"as_believed": feb}, {"include_history": True}):
+    for other in ({"as_of": None}, {"as_believed": feb}, {"include_history": True}, {"offset": 1}):
         assert await memory.told_after(person, read.model_copy(update=other), held) == []
 
     asked = RecallRequest(query="production cache", as_of=feb, cwd="/src/acme-web")

@@ -98,6 +98,8 @@ class FactReads:
         """
         if req.as_of is None or req.as_believed is not None or req.include_history:
             return []
+        if req.offset:
+            return []  # named with the first page only, not again on every page
         now = {"as_of": None, "limit": TOLD_AFTER_READ, "offset": 0, "include_later": False}
         current = await self.facts(caller, req.model_copy(update=now))
         asked = req.as_of
