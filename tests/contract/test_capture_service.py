@@ -331,7 +331,8 @@ async def test_a_branch_switched_outside_the_agent_is_the_current_one_in_the_nex
     # Read off the HEAD: it held before it was read, so its start is not stated.
     assert "web · current branch: hotfix/tax (known since" in text
     assert "current branch: feat/login (since" not in text
-    assert "feat/login -> hotfix/tax" in text  # told as a change, the old value kept
+    # Told as a change, the old value kept; read off HEAD, it changed then or before.
+    assert "feat/login -> hotfix/tax (changed by " in text
     rows = await rig.memory.facts(
         rig.caller, FactsRequest(cwd="/src/acme-web", include_history=True)
     )

@@ -111,7 +111,11 @@ def change_line(
     tz: tzinfo,
     earlier: Sequence[FactVersion] = (),
 ) -> str:
-    """The "Recent changes" line of ``old``: ``a -> b (changed …)``, or ended with nothing."""
+    """The "Recent changes" line of ``old``: ``a -> b (changed …)``, or ended with nothing.
+
+    A new value told with no start (``start_stated`` false) began when it was told or
+    before: ``Heroku -> Fly.io (changed by 2026-03-02 11:00 +00)``.
+    """
     assert old.invalid_at is not None
     if earlier:
         # Each value of a chain was written under its own name: the head names the slot
@@ -139,7 +143,11 @@ def change_line(
     guess = ", new value inferred — a guess" if new.tier is Tier.INFERRED else ""
     # With its own change cut from the block, "a -> b" would read as "b is current".
     gone = ", new value no longer current" if not is_current(new, now) else ""
-    return f"{head}{before} -> {value} ({written}changed {when}{guess}{gone})"
+    # A new value told with no start changed at that time or before: "by" says so.
+    told = not new.start_stated and new.valid_at == old.invalid_at
+    return (
+        f"{head}{before} -> {value} ({written}changed {'by ' if told else ''}{when}{guess}{gone})"
+    )
 
 
 def _value_as_written(v: FactVersion) -> str:

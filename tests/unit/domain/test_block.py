@@ -323,14 +323,20 @@ def test_a_start_nobody_stated_reads_as_known_since_and_gives_way_as_a_change_to
     heroku = heroku.model_copy(update={"start_stated": False})
     fly = fv("f", "api", "deploy_target", "Fly.io", NOW - timedelta(hours=10), supersedes="F1")
     cache = fv("c", "api", "cache", "Redis", told).model_copy(update={"start_stated": False})
-    block = render([fly, cache], corrections=[heroku])
+    # Told with no start, a new value changed then or before: "changed by".
+    moved = NOW - timedelta(hours=2)
+    render_ = fv("r", "web", "host", "Render", days(9), invalid_at=moved)
+    vercel = fv("v", "web", "host", "Vercel", moved).model_copy(update={"start_stated": False})
+    block = render([fly, cache, render_, vercel], corrections=[heroku])
     lines = body(block)
+    assert "- web · host: Render -> Vercel (changed by 2026-03-02 10:00 +03)" in lines
     assert "- api · cache: Redis (known since 2026-03-02 09:00 +03, asserted)" in lines
     assert "- api · deploy target: Fly.io (since 2026-03-02 02:00 +03, asserted)" in lines
-    assert lines[-1] == (
+    assert lines[-2:] == [
         "- api · deploy target: Heroku -> Fly.io (changed 2026-03-02 02:00 +03,"
-        " told 2026-03-02 11:00 +03)"
-    )
+        " told 2026-03-02 11:00 +03)",
+        "- web · host: Render -> Vercel (changed by 2026-03-02 10:00 +03)",
+    ]
     assert "never true" not in block.text
 
 
