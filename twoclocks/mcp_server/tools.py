@@ -115,7 +115,9 @@ the rows after it being weaker matches): mention them as plans, never as what ho
 A question naming a past time in
 words ("in March", "last year", "two weeks ago") is still answered with what holds now;
 the asked slot's facts that held then and have ended since follow under "held in <that
-time>": answer the past from them, or pass as_of to read that time whole. Each fact
+time>": answer the past from them, or pass as_of to read that time whole. With a past
+as_of, values memory was told later with no start follow under "told later, with no start
+stated": they may have held then, and memory does not know; say so. Each fact
 reads as one line, `- subject · predicate: value (since <valid_at> | <valid_at> until
 <invalid_at>, tier, why it is history, from <workspace>) id <start of fact_id>` ("known
 since" when nobody said when it began: the time it was told); revise
