@@ -18,7 +18,6 @@ from zoneinfo import ZoneInfo
 import typer
 
 from twoclocks.cli_render import (
-    TOLD_LATER_HEAD,
     WHEN_HELP,
     empty_line,
     fact_line,
@@ -37,6 +36,7 @@ from twoclocks.cli_render import (
 )
 from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET
 from twoclocks.domain.errors import TwoclocksError
+from twoclocks.domain.fact_text import TOLD_LATER_HEAD
 from twoclocks.domain.model import FactClass, Kind, Tier, on_one_line
 from twoclocks.domain.scope import Scope
 from twoclocks.graph.port import Clock
@@ -244,7 +244,7 @@ def recall(
         lines = then_lines(lines, label, then, bool(answer["facts"]))
         lines = later_lines(lines, later, first=bool(answer.get("later_first")))
         if told := [fact_line(f, zone.info) for f in answer.get("told_later") or []]:
-            lines += [TOLD_LATER_HEAD, *told]
+            lines += [f"{TOLD_LATER_HEAD}):", *told]
     show(answer, as_json, lines)
 
 
@@ -287,7 +287,7 @@ def facts(
     told = [fact_line(f, zone.info) for f in answer.get("told_later") or []]
     if told:
         # Facts told later with no start may have held then: said apart, not left out.
-        told = [TOLD_LATER_HEAD, *told]
+        told = [f"{TOLD_LATER_HEAD}):", *told]
     if as_json:
         show(answer, True)
     elif not answer["facts"]:

@@ -339,12 +339,6 @@ def retract_lines(answer: dict[str, Any]) -> list[str]:
     return lines
 
 
-TOLD_LATER_HEAD = (
-    "told later, with no start stated (they may have held then; memory does not know):"
-)
-"""The head of the facts an ``--as-of`` read names apart (``told_later``)."""
-
-
 def empty_line(
     elsewhere: int | None,
     noun: str = "fact",

@@ -330,6 +330,9 @@ async def test_a_past_read_names_the_values_told_later_with_no_start_apart(
     assert [f.object for f in held] == ["Render"]
     told = await memory.told_after(person, read, held)
     assert sorted((f.object, f.start_stated) for f in told) == [("8", False), ("Redis", False)]
+    # A page that does not hold Render still knows the slot held a value then.
+    paged = await memory.told_after(person, read.model_copy(update={"limit": 1}), [])
+    assert sorted(f.object for f in paged) == ["8", "Redis"]
     # Not for a read of now, of what was believed, or with history.
     for other in ({"as_of": None}, {"as_believed": feb}, {"include_history": True}, {"offset": 1}):
         assert await memory.told_after(person, read.model_copy(update=other), held) == []

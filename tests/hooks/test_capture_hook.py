@@ -137,8 +137,12 @@ async def test_a_spooled_event_is_dated_when_the_hook_saw_it_not_when_it_was_dra
         (fact,) = await runtime.service.facts(
             caller, FactsRequest(cwd=cwd, predicate="edited_file", include_history=True)
         )
+        episodes = await runtime.store.export_episodes(runtime.details["account"])
+        (kept,) = [e for e in episodes if e.source == "capture:cursor"]
     assert before <= fact.valid_at <= seen < drained <= fact.created_at
     assert fact.start_stated
+    # The event itself is kept dated when it happened, recorded when the store got it.
+    assert before <= kept.valid_at <= seen < drained <= kept.created_at
 
 
 async def test_a_hook_that_reaches_the_server_sends_its_event_and_drains_the_spool(

@@ -12,7 +12,7 @@ import hashlib
 import json
 import re
 from collections.abc import Mapping, Sequence
-from datetime import date
+from datetime import UTC, date
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
@@ -20,6 +20,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from twoclocks.capture.events import Client, detect_client
 from twoclocks.domain.errors import InvalidInput
 from twoclocks.domain.model import FactClass, Kind
+from twoclocks.domain.temporal import midnight_of
 from twoclocks.domain.trust import value_in_evidence
 
 TURN_TEXT_MAX = 2500
@@ -315,9 +316,10 @@ _TIME_WORDS = re.compile(
 
 
 def _is_day(value: Any) -> bool:
+    """A date written alone, as the CLI and MCP read one (``domain.temporal.midnight_of``)."""
     try:
-        return isinstance(value, str) and date.fromisoformat(value).isoformat() == value
-    except ValueError:
+        return isinstance(value, str) and midnight_of(value, UTC) is not None
+    except ValueError:  # not on the calendar: 2026-02-30
         return False
 
 

@@ -72,6 +72,11 @@ def mended_ends(rows: Iterable[RecordedVersion]) -> set[str]:
     }
 
 
+TOLD_LATER_HEAD = "told later, with no start stated (they may have held then; memory does not know"
+"""The head of a past read's ``told_later`` lines, its bracket left open for a surface to
+add to (the MCP lines ask the model to say so); each closes it with "):"."""
+
+
 def history_note(
     invalid_at: datetime | None,
     expired_at: datetime | None,

@@ -122,6 +122,17 @@ def status_of(versions: Iterable[FactVersion]) -> FactStatus:
     }[reason]
 
 
+def told_after(start_stated: bool, valid_at: datetime, t: datetime) -> bool:
+    """A value whose start nobody stated, told after ``t``: not true at ``t`` on the record,
+    yet it may have held then (a past read's ``told_later``).
+
+    >>> from datetime import UTC
+    >>> told_after(False, datetime(2026, 3, 2, tzinfo=UTC), datetime(2026, 2, 1, tzinfo=UTC))
+    True
+    """
+    return not start_stated and valid_at > t
+
+
 DATE_ONLY = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 """A time written as a date alone (2026-11-30): midnight in the account's zone."""
 

@@ -305,7 +305,7 @@ def plan_write(
             predicate=version.predicate,
         )
 
-    covered = guesses_the_word_covers(incoming, believed, now) if overrule_guesses else []
+    covered = overruled_by_the_word(incoming, believed, now) if overrule_guesses else []
     wrong = [v for v in covered if not is_restatement(v.object, incoming.object)]
     right = [v for v in covered if v not in wrong]
     if covered:
@@ -397,7 +397,7 @@ def _overrules(incoming: Incoming, version: FactVersion) -> bool:
     )
 
 
-def guesses_the_word_covers(
+def overruled_by_the_word(
     incoming: Incoming, believed: Sequence[FactVersion], now: datetime
 ) -> list[FactVersion]:
     """The versions of a one-value slot a later word with an earlier start speaks for,

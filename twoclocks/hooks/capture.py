@@ -87,6 +87,7 @@ def enrich_event(client: str | None, event: dict[str, Any]) -> dict[str, Any]:
     """
     from datetime import UTC, datetime
 
+    # capture.events.SEEN_AT_KEY; not imported: the hook stays clear of pydantic.
     event = {**event, "twoclocks_seen_at": datetime.now(UTC).isoformat()}
     call = event.get("tool_use_id")
     if client != "codex" or event.get("hook_event_name") != "PostToolUse":

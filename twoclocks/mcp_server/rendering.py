@@ -26,7 +26,13 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from twoclocks.domain.block_lines import format_time, tier_note
-from twoclocks.domain.fact_text import history_note, mended_ends, replaced_belief, triple
+from twoclocks.domain.fact_text import (
+    TOLD_LATER_HEAD,
+    history_note,
+    mended_ends,
+    replaced_belief,
+    triple,
+)
 from twoclocks.domain.model import on_one_line
 from twoclocks.domain.named_times import held_then_head, none_held_line
 from twoclocks.service.recall_requests import RecallResult, ScoredFact
@@ -114,13 +120,8 @@ def _told_later(answer: RecallResult) -> list[str]:
     """A past read's values told since with no start stated, under their own head."""
     if not answer.told_later:
         return []
-    return [TOLD_LATER_HEAD, *(fact_line(f) for f in answer.told_later)]
-
-
-TOLD_LATER_HEAD = (
-    "told later, with no start stated (they may have held then; memory does not know, "
-    "say so if you use them):"
-)
+    head = f"{TOLD_LATER_HEAD}, say so if you use them):"
+    return [head, *(fact_line(f) for f in answer.told_later)]
 
 
 def timeline_text(facts: Sequence[Fact], more: int, clock: str) -> str:

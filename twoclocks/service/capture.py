@@ -277,7 +277,7 @@ class CaptureService:
 
     @staticmethod
     def _accepted(
-        event: ToolEvent, facts: list[CapturedFact], journaled: bool, at: datetime | None = None
+        event: ToolEvent, facts: list[CapturedFact], journaled: bool, at: datetime
     ) -> Accepted:
         summary = clean(strip_credentials(event.command or " ".join(event.files) or ""), 300)
         evidence = (

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Sequence
 
 from twoclocks.domain.errors import InvalidInput, ReadNotAllowed
 from twoclocks.domain.model import require_printable
+from twoclocks.domain.temporal import told_after
 from twoclocks.domain.trust import Writer
 from twoclocks.graph.port import Episode, FactQuery, Store, TimelineQuery
 from twoclocks.service.collaborators import RecordClock, WorkspaceResolver
@@ -102,12 +103,16 @@ class FactReads:
             return []  # named with the first page only, not again on every page
         now = {"as_of": None, "limit": TOLD_AFTER_READ, "offset": 0, "include_later": False}
         current = await self.facts(caller, req.model_copy(update=now))
-        asked = req.as_of
+        if req.limit is not None:
+            # A page names some of the slots that held then; the whole read names them all.
+            held = await self.facts(caller, req.model_copy(update={"limit": None}))
         slots = {(f.subject, f.predicate) for f in held}
+        asked = req.as_of
         return [
             f
             for f in current
-            if not f.start_stated and f.valid_at > asked and (f.subject, f.predicate) not in slots
+            if told_after(f.start_stated, f.valid_at, asked)
+            and (f.subject, f.predicate) not in slots
         ]
 
     async def count_in_other_workspaces(self, caller: Caller, req: FactsRequest) -> int:

@@ -31,6 +31,7 @@ from twoclocks.domain.scope import (
     keys_in_scope,
     readable_spaces,
 )
+from twoclocks.domain.temporal import told_after
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
@@ -264,8 +265,7 @@ class RecallService:
         told = [
             (v, score)
             for v, score in current
-            if not v.start_stated
-            and v.valid_at > asked_of
+            if told_after(v.start_stated, v.valid_at, asked_of)
             and (v.subject, v.predicate) not in slots
             and score >= floor
         ]

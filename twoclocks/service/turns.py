@@ -16,7 +16,6 @@ from collections import Counter, OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import UTC, date, datetime, tzinfo
 from typing import Any, Literal, Protocol
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from pydantic import BaseModel, Field, ValidationError
 
@@ -29,11 +28,18 @@ from twoclocks.capture.turns import (
     prompt_messages,
     turn_from,
 )
-from twoclocks.domain.errors import ExtractorUnavailable, StoreUnavailable, TwoclocksError
+from twoclocks.domain.errors import (
+    ExtractorUnavailable,
+    InvalidInput,
+    StoreUnavailable,
+    TwoclocksError,
+)
 from twoclocks.domain.model import Tier
+from twoclocks.domain.temporal import midnight_of
 from twoclocks.domain.trust import Channel, Writer, value_in_evidence
 from twoclocks.graph.port import Episode, QueuedTurn, Store
 from twoclocks.secret_scan import secret_in
+from twoclocks.service.accounts import zone_of
 from twoclocks.service.held import HeldFacts, turn_source
 from twoclocks.service.memory import MemoryService, place_of_words
 from twoclocks.service.requests import Caller, RememberRequest
@@ -271,12 +277,12 @@ class TurnService:
         if self.zone_of is None:
             return UTC
         try:
-            return ZoneInfo(await self.zone_of(account))
-        except (ZoneInfoNotFoundError, ValueError):
+            return zone_of(await self.zone_of(account))
+        except InvalidInput:
             return UTC
 
-    async def _midnight(self, account: str, day: date) -> datetime:
-        return datetime(day.year, day.month, day.day, tzinfo=await self._zone(account))
+    async def _midnight(self, account: str, day: date) -> datetime | None:
+        return midnight_of(day.isoformat(), await self._zone(account))
 
     def start(self) -> None:
         """Run the worker in the background (needs a running event loop)."""
