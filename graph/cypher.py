@@ -284,6 +284,25 @@ workspace of the facts that cite it, when every one of them has the same one (on
 scan, then a lookup by id; ``$g`` one account, or null for all). An episode cited by an
 unplaced fact, by facts of two workspaces, or by none stays unplaced."""
 
+OUTDATE_TOLD_LATE = """
+MATCH (s:Entity)-[e:RELATES_TO]->()
+WHERE ($g IS NULL OR e.group_id = $g)
+  AND e.retired_reason = 'corrected' AND e.start_stated = false
+MATCH (s)-[n:RELATES_TO]->()
+WHERE n.group_id = e.group_id AND n.predicate = e.predicate AND n.fact_id <> e.fact_id
+  AND n.created_at_us = e.expired_at_us AND n.valid_at_us < e.valid_at_us
+  AND n.start_stated = true
+  AND (n.workspace IS NULL OR e.workspace IS NULL OR n.workspace = e.workspace)
+WITH DISTINCT e
+SET e.retired_reason = 'outdated'
+RETURN count(e) AS outdated
+"""
+"""Schema 4 -> 5, and a restored backup from before: a value told with no start that a word
+dating the change before it overruled was retired as ``corrected``; it is ``outdated``
+(``RetiredReason.OUTDATED``). Found as the planner left it: a version of another fact of
+the slot, with a stated start before this one's, written at the instant this one left
+belief. A correction's replacement keeps the corrected window, so it never matches."""
+
 EXPORT_ALIASES = """
 MATCH (a:SlotAlias)
 WHERE a.group_id = $g AND ($d IS NULL OR a.decided_by = $d)
@@ -440,8 +459,8 @@ def timeline_query(
 def corrections_query(
     account: str, since: datetime, until: datetime, workspaces: Sequence[str] | None, limit: int
 ) -> tuple[str, dict[str, Any]]:
-    """Facts corrected at a record time in [since, until): each one's last version, newest
-    correction first.
+    """Facts corrected, or found outdated when told, at a record time in [since, until):
+    each one's last version, newest first.
 
     A version retired as ``corrected`` is the fact's last word only when no version of the
     same fact is believed or retired after it: a correction also retires, as ``corrected``,
@@ -453,7 +472,7 @@ def corrections_query(
         "e.group_id = $g",
         "e.expired_at_us >= $since_us",
         "e.expired_at_us < $until_us",
-        "e.retired_reason = 'corrected'",
+        "e.retired_reason IN ['corrected', 'outdated']",
         "e.tier IS NOT NULL",
     ]
     if workspaces is not None:

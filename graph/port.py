@@ -243,9 +243,11 @@ class Store(Protocol):
         workspaces: Sequence[str] | None,
         limit: int,
     ) -> list[FactVersion]:
-        """Facts whose last word is a correction in [since, until) of record time: the last
-        version of each (tiered only), newest first; ``workspaces`` as in ``FactQuery``. A
-        value a correction believed again is not one (the block's "corrected" lines)."""
+        """Facts whose last word is a correction in [since, until) of record time, or a
+        retirement as ``outdated`` (a value told with no start that a later word dated a
+        change before): the last version of each (tiered only), newest first; ``workspaces``
+        as in ``FactQuery``. A value a correction believed again is not one (the block's
+        "corrected" and "changed …, told …" lines)."""
 
     def export(self, account: str) -> AsyncIterator[FactVersion]:
         """Every version of the account, both clocks, oldest record first."""
@@ -349,6 +351,12 @@ class Store(Protocol):
         """Episodes kept with no place take their facts' one workspace; how many.
 
         Schema 2 -> 3 for every account (None), and one account's restored old backup."""
+
+    async def outdate_told_late(self, account: str | None = None) -> int:
+        """Values told with no start that a dated word overruled, kept as ``corrected``
+        before schema 5, are retired as ``outdated``; how many.
+
+        Schema 4 -> 5 for every account (None), and one account's restored old backup."""
 
     async def account_settings(self, account: str) -> str | None:
         """The account's settings as JSON text, or None when never saved."""

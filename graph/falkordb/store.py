@@ -354,20 +354,35 @@ class FalkorDBStore(KeyStore, TurnQueueStore):
 
     async def place_unplaced_episodes(self, account: str | None = None) -> int:
         """Episodes kept with no place take their facts' one workspace (None: every account)."""
-        if account is not None:
-            names = [check_account(account)]
-        else:
-            assert self._client is not None
-            names = sorted(set(await self._client.list_graphs()) - {ACCOUNTS_GRAPH})
         placed = 0
-        for name in names:
-            try:
-                graph = await self._graph(name)
-            except InvalidInput:  # not an account's graph: nothing of ours to place
-                continue
+        for name in await self._account_graphs(account):
+            graph = await self._graph(name)
             rows = (await graph.query(cypher.PLACE_EPISODES, {"g": name})).result_set
             placed += int(rows[0][0]) if rows else 0
         return placed
+
+    async def outdate_told_late(self, account: str | None = None) -> int:
+        """Told values a dated word overruled, kept as corrected, become outdated (schema 5)."""
+        outdated = 0
+        for name in await self._account_graphs(account):
+            graph = await self._graph(name)
+            rows = (await graph.query(cypher.OUTDATE_TOLD_LATE, {"g": name})).result_set
+            outdated += int(rows[0][0]) if rows else 0
+        return outdated
+
+    async def _account_graphs(self, account: str | None) -> list[str]:
+        """One account's graph, or every account's (None), skipping graphs not ours."""
+        if account is not None:
+            return [check_account(account)]
+        assert self._client is not None
+        names = []
+        for name in sorted(set(await self._client.list_graphs()) - {ACCOUNTS_GRAPH}):
+            try:
+                check_account(name)
+            except InvalidInput:  # not an account's graph
+                continue
+            names.append(name)
+        return names
 
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""

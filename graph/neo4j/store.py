@@ -367,6 +367,12 @@ class Neo4jStore(KeyStore, TurnQueueStore):
         rows = await self._run(cypher.PLACE_EPISODES, params, repeatable=True)
         return int(rows[0]["placed"]) if rows else 0
 
+    async def outdate_told_late(self, account: str | None = None) -> int:
+        """Told values a dated word overruled, kept as corrected, become outdated (schema 5)."""
+        params = {"g": None if account is None else check_account(account)}
+        rows = await self._run(cypher.OUTDATE_TOLD_LATE, params, repeatable=True)
+        return int(rows[0]["outdated"]) if rows else 0
+
     async def delete_alias(self, account: str, subject: str, alias: str) -> None:
         """Forget that ``alias`` names another slot of this subject (a split); idempotent."""
         params = {"g": check_account(account), "subject": subject, "alias": alias}

@@ -118,6 +118,28 @@ async def test_signing_in_shows_the_accounts_facts_and_a_retract_moves_one_to_hi
     assert "Render" in await retracted.inner_text()
 
 
+async def test_a_value_told_after_it_had_changed_reads_outdated_when_told_not_corrected(
+    page: Any, site: tuple[str, str]
+) -> None:
+    # The agent told Render with no start; the person then dates the move to Fly.io a day
+    # back. Render did not hold from when it was told, but it was no mistake.
+    url, key = site
+    moved = datetime.now(UTC) - timedelta(days=1)
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        reply = await http.post(
+            "/v1/facts",
+            json={"subject": "production", "predicate": "deploy_target", "object": "Fly.io",
+                  "valid_at": moved.isoformat()},
+        )  # fmt: skip
+        assert reply.status_code == 201, reply.text
+    await sign_in(page, url, key)
+    await page.check("#history")
+    told = page.locator("#facts tbody tr", has_text="Render")
+    await told.wait_for()
+    assert "outdated when told" in await told.inner_text()
+    assert "corrected" not in await told.inner_text()
+
+
 async def test_the_table_of_now_shows_what_starts_later_marked_as_not_true_yet(
     page: Any, site: tuple[str, str]
 ) -> None:

@@ -198,6 +198,26 @@ async def test_a_backup_from_before_episodes_had_a_place_restores_them_in_their_
     assert said.workspace == "github.com/acme/api"  # the one workspace of the fact citing it
 
 
+async def test_a_backup_from_before_outdated_restores_a_value_told_late_as_outdated(
+    store: Store, account: str
+) -> None:
+    source = fresh_account()
+    w = Writer(store, source)
+    told = {"now": T0 + timedelta(hours=2), "start_stated": False, "tier": Tier.ASSERTED}
+    heroku = await w.write("api", "deploy_target", "Heroku", T0 + timedelta(hours=2), **told)
+    await w.write("api", "deploy_target", "Fly.io", T0, now=T0 + timedelta(hours=3))
+    assert await store.save_account(account, f"hash-{account}", T0)
+    # A backup written before 2026-12-07 kept the told value a dated word overruled as corrected.
+    old = [
+        line.replace('"retired_reason":"outdated"', '"retired_reason":"corrected"')
+        for line in await backup_lines(store, source)
+    ]
+    assert sum('"retired_reason":"corrected"' in line for line in old) == 1
+    await restore(store, account, old)
+    (kept,) = [v for v in await store.versions_of(account, heroku.fact_id) if v.expired_at]
+    assert kept.retired_reason is RetiredReason.OUTDATED
+
+
 async def test_a_dry_run_counts_and_writes_nothing(store: Store, account: str) -> None:
     source = fresh_account()
     await fill(store, source)

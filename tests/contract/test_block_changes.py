@@ -292,7 +292,7 @@ async def test_a_value_told_without_a_start_gives_way_to_the_persons_word_that_d
         person, FactsRequest(subject="production", include_history=True, cwd="/src/acme-web")
     )
     told = [f for f in history if f.fact_id == heroku.fact_id]
-    assert [(f.retired_reason, f.start_stated) for f in told] == [("corrected", False)]
+    assert [(f.retired_reason, f.start_stated) for f in told] == [("outdated", False)]
     clock.now = NOW.replace(hour=11, minute=5)
     block = await recall.block(person, BlockRequest(cwd="/src/acme-web"))
     assert changes(block.text) == [

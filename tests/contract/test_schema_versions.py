@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import AsyncIterator
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from storekit import T0, Writer
 
 from twoclocks import bootstrap
 from twoclocks.domain.errors import SchemaTooNew
+from twoclocks.domain.model import RetiredReason, Tier
 from twoclocks.graph.port import Episode, Store
 from twoclocks.service.schema_versions import CURRENT_SCHEMA, ensure_schema
 
@@ -167,6 +169,36 @@ async def test_a_version_kept_before_starts_said_whether_they_were_stated_reads_
     assert await store.schema_version() == CURRENT_SCHEMA
     starts = {v.version_id: v.start_stated async for v in store.export(account)}
     assert (starts[told.version_id], starts[kept.version_id]) == (False, True)
+
+
+async def test_a_value_told_late_kept_as_corrected_before_is_migrated_to_outdated(
+    store: Store, account: str, engine: str, request: pytest.FixtureRequest, restored_version: None
+) -> None:
+    writer, hour = Writer(store, account), timedelta(hours=1)
+    # Heroku told at T0 + 2 h with no start; then the person's word: Fly.io since T0.
+    told = {"now": T0 + 2 * hour, "start_stated": False, "tier": Tier.ASSERTED}
+    heroku = await writer.write("api", "deploy_target", "Heroku", T0 + 2 * hour, **told)
+    await writer.write("api", "deploy_target", "Fly.io", T0, now=T0 + 3 * hour, tier=Tier.ASSERTED)
+    # A told value corrected by revise (never true) and one a later value closed stay so.
+    redis = await writer.write("api", "cache", "Redis", T0 + 2 * hour, **told)
+    await writer.revise(redis.fact_id, RetiredReason.CORRECTED, now=T0 + 3 * hour,
+                        replacement="Memcached")  # fmt: skip
+    await writer.write("api", "queue", "SQS", T0 + 2 * hour, now=T0 + 2 * hour, start_stated=False)
+    await writer.write("api", "queue", "Kafka", T0 + 3 * hour, now=T0 + 3 * hour)
+    # Schema 4 retired the told value a dated word overruled as corrected.
+    statement = "MATCH ()-[e:RELATES_TO]->() WHERE e.uuid = $id SET e.retired_reason = 'corrected'"
+    await run_cypher(engine, request, account, statement, {"id": heroku.version_id})
+    await store.record_schema_version(4)
+    assert await ensure_schema(store) == 4
+    reasons = {
+        (v.object, v.retired_reason.value if v.retired_reason else None)
+        async for v in store.export(account)
+    }
+    assert ("Heroku", "outdated") in reasons and ("Heroku", "corrected") not in reasons
+    assert ("Redis", "corrected") in reasons and ("Redis", "outdated") not in reasons
+    assert {r for o, r in reasons if o == "SQS"} == {"ended"}
+    # Run again (a restored backup runs it too), it finds nothing left to change.
+    assert await store.outdate_told_late(account) == 0
 
 
 async def test_a_server_started_on_a_newer_store_refuses_with_a_clear_message(

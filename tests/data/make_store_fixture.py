@@ -61,6 +61,11 @@ async def write(data_dir: Path) -> tuple[list[dict[str, object]], list[dict[str,
         told = RememberRequest(subject="acme-api", predicate="cache", object="Redis",
                                cwd="/work/acme-api")  # fmt: skip
         await memory.remember(who, told)
+        # Told with no start, then a word that dates a change before it: outdated (schema 5).
+        region = RememberRequest(subject="acme-api", predicate="region", object="us-east-1",
+                                 cwd="/work/acme-api")  # fmt: skip
+        await memory.remember(who, region)
+        await remember("acme-api", "region", "eu-west-1", 10)
         assert fly
         versions = [
             {k: v[k] for k in FIELDS}

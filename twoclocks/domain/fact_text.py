@@ -96,8 +96,11 @@ def history_note(
     the first is what memory holds now (it was true, then the world changed); the second
     is what memory believed before the change was told, replaced by the first. A version
     found wrong leaves belief for that reason: ``[corrected]``, ``[retracted]``,
-    ``[held_back]``. Marking the replaced belief ``[ended]`` (as both readers once did)
-    put the end on the line that has none and left the closed line unmarked. A closed copy
+    ``[held_back]``; a value told with no start that a later word dates a change before
+    reads ``[outdated when told]`` (it did not hold from when it was told, and may have
+    held before: ``RetiredReason.OUTDATED``). Marking the replaced belief ``[ended]`` (as
+    both readers once did) put the end on the line that has none and left the closed line
+    unmarked. A closed copy
     a correction gave back without its end says ``[end corrected]`` (``end_mended``).
 
     An end still to come is not history: release day Tuesday, told on December 4 that it
@@ -109,6 +112,8 @@ def history_note(
         return ""  # true now; the window says until when
     if end_mended and reason is RetiredReason.CORRECTED:
         return "[end corrected]"  # the value holds on in a later version (mended_ends)
+    if reason is RetiredReason.OUTDATED:
+        return "[outdated when told]"
     if reason is not None and (expired_at is not None or invalid_at is not None):
         return f"[{reason.value}]"
     return ""  # open, or with an end it was written with (the window shows it)

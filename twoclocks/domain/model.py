@@ -78,7 +78,11 @@ class RetiredReason(StrEnum):
     same value and window written again, by someone who vouches more
     (domain.write_plan) or under another slot name (domain.slot_merge,
     domain.alias_split); belief axis, the value still holds in the version that
-    replaced it.
+    replaced it. ``outdated``: a value told with no start (``start_stated`` false) that a
+    later word, at least as trusted, says had already changed before it was told
+    (domain.write_plan, "a start nobody stated"); belief axis, terminal: its told window
+    never held, though the value may well have held before the change, so it is not
+    ``corrected`` (never true).
     """
 
     ENDED = "ended"
@@ -86,6 +90,7 @@ class RetiredReason(StrEnum):
     RETRACTED = "retracted"
     HELD_BACK = "held_back"
     REWRITTEN = "rewritten"
+    OUTDATED = "outdated"
 
 
 class Outcome(StrEnum):
@@ -104,6 +109,7 @@ class FactStatus(StrEnum):
     CORRECTED = "corrected"
     RETRACTED = "retracted"
     HELD_BACK = "held_back"
+    OUTDATED = "outdated"
     FOLDED = "folded"
     """No version believed, the last rewritten: another fact holds its value (a slot merge
     folded it into a fact that said the same). Revise, retract and reopen refuse it and

@@ -17,7 +17,7 @@ from collections.abc import Collection, Sequence
 from datetime import datetime, timedelta, tzinfo
 
 from twoclocks.domain.block_lines import format_time, one_line, slot_label
-from twoclocks.domain.model import FactVersion, Tier
+from twoclocks.domain.model import FactVersion, RetiredReason, Tier
 from twoclocks.domain.restatement import is_restatement
 from twoclocks.domain.slot_names import humanize_predicate
 from twoclocks.domain.slot_verdict import name_used
@@ -179,10 +179,10 @@ def correction_line(old: FactVersion, new: FactVersion | None, now: datetime, tz
     ``- shop · database: Postgres 15 -> Postgres 16 (corrected 2026-03-02 09:00 +00: Postgres
     15 was never true)``; with nothing in its place, ``- shop · database: Postgres 15
     (corrected 2026-03-02 09:00 +00: never true)``. A value whose start nobody stated,
-    overruled by a word that dates the change before it was told (``domain.write_plan``),
-    was not wrong, only told late: Heroku told at 09:20, then "Fly.io since 00:00" told at
-    11:00, reads ``- api · deploy target: Heroku -> Fly.io (changed 2026-12-06 00:00 +00,
-    told 2026-12-06 11:00 +00)``.
+    overruled by a word that dates the change before it was told (``outdated``,
+    ``domain.write_plan``), was not wrong, only told late: Heroku told at 09:20, then
+    "Fly.io since 00:00" told at 11:00, reads ``- api · deploy target: Heroku -> Fly.io
+    (changed 2026-12-06 00:00 +00, told 2026-12-06 11:00 +00)``.
     """
     assert old.expired_at is not None
     label = slot_label(old)
@@ -190,13 +190,15 @@ def correction_line(old: FactVersion, new: FactVersion | None, now: datetime, tz
     when = format_time(old.expired_at, tz)
     head = f"- {one_line(old.subject)} · {label}: {before}"
     if new is None or not shown_to_model(new.tier):
+        if old.retired_reason is RetiredReason.OUTDATED:
+            return f"{head} (outdated when told {when}: it had changed before)"
         return f"{head} (corrected {when}: never true)"
     value = one_line(new.object)
     if new.predicate != old.predicate:
         value = f"{slot_label(new)}: {value}"
     guess = ", new value inferred — a guess" if new.tier is Tier.INFERRED else ""
     gone = ", new value no longer current" if not is_current(new, now) else ""
-    if not old.start_stated and new.valid_at < old.valid_at:
+    if old.retired_reason is RetiredReason.OUTDATED:
         # Its start was never given, only when it was told: it held until the change the
         # later word dates, so the line tells a change, told late, not a mistake.
         changed = format_time(new.valid_at, tz)

@@ -48,6 +48,8 @@ from twoclocks.domain.temporal import is_current, last_version, status_of
 from twoclocks.domain.write_plan import IdFactory, closed_copy, new_version, plan_write
 
 REVISE_REASONS = (RetiredReason.ENDED, RetiredReason.CORRECTED)
+_RETIRED = (FactStatus.CORRECTED, FactStatus.RETRACTED, FactStatus.HELD_BACK, FactStatus.OUTDATED)
+"""A fact in one of these states is believed nowhere: revise and retract refuse it."""
 
 
 def _believed(fact_id: str, versions: Sequence[FactVersion]) -> tuple[FactStatus, FactVersion]:
@@ -59,7 +61,7 @@ def _believed(fact_id: str, versions: Sequence[FactVersion]) -> tuple[FactStatus
         raise FactAlreadyRetired(
             f"{_folded(fact_id, versions)}: use that one (recall or list facts for its id)"
         )
-    if status in (FactStatus.CORRECTED, FactStatus.RETRACTED, FactStatus.HELD_BACK) or not believed:
+    if status in _RETIRED or not believed:
         raise FactAlreadyRetired(
             f"fact {fact_id} was already {status.value}: re-read current state before revising"
         )

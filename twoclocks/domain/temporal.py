@@ -113,6 +113,7 @@ def status_of(versions: Iterable[FactVersion]) -> FactStatus:
         RetiredReason.CORRECTED: FactStatus.CORRECTED,
         RetiredReason.RETRACTED: FactStatus.RETRACTED,
         RetiredReason.HELD_BACK: FactStatus.HELD_BACK,
+        RetiredReason.OUTDATED: FactStatus.OUTDATED,
         # A rewrite leaves its value believed: in a later version of the same fact (then
         # one is believed, above), or, folded by a slot merge, in the fact that said the
         # same (a split brings it back). Called retracted, a revise of it said "already

@@ -22,8 +22,9 @@ Rules (DESIGN.md §3), each with a worked example; times are valid times:
   to Fly.io today" (dated 00:00). Read as a late, older value, Fly.io would be filed as
   history [00:00, 09:20) and Heroku would stay current, against the person's latest word.
   A start nobody stated is only when the store was told, so it does not hold the slot
-  against a word that dates the change: Heroku [09:20, ∞) is ``corrected`` (it did not
-  hold from 09:20: Fly.io did) and Fly.io is [00:00, ∞). Had they said "Heroku since
+  against a word that dates the change: Heroku [09:20, ∞) is ``outdated`` (it did not
+  hold from 09:20: Fly.io did; it may well have held before 00:00, so it is not
+  ``corrected``, never true) and Fly.io is [00:00, ∞). Had they said "Heroku since
   January", Heroku goes on from January (``rewritten``). Only a word that states its own
   start and is at least as trusted overrules, and only a value told by now.
 * **restatement**: "CI runs on CircleCI" is current; "our CI runs on CircleCI"
@@ -315,9 +316,9 @@ def plan_write(
             incoming = incoming.model_copy(update={"supersedes": wrong[0].fact_id})
         if right and fact_id is None:
             fact_id = right[0].fact_id  # the guess the person confirmed goes on as their fact
-    retired_guesses = [
-        Expiry(version_id=v.version_id, reason=RetiredReason.CORRECTED) for v in wrong
-    ] + [Expiry(version_id=v.version_id, reason=RetiredReason.REWRITTEN) for v in right]
+    retired_guesses = [Expiry(version_id=v.version_id, reason=_why_wrong(v)) for v in wrong] + [
+        Expiry(version_id=v.version_id, reason=RetiredReason.REWRITTEN) for v in right
+    ]
     overruled_facts = tuple(dict.fromkeys(v.fact_id for v in wrong if v.invalid_at is None))
 
     # The new window runs until the next known value starts (a late, older value
@@ -397,6 +398,13 @@ def _overrules(incoming: Incoming, version: FactVersion) -> bool:
     )
 
 
+def _why_wrong(version: FactVersion) -> RetiredReason:
+    """Why a value the word overrules leaves belief: a stated start the word contradicts was
+    a wrong guess (``corrected``); a start nobody stated may only have been told late, after
+    the change the word dates (``outdated``)."""
+    return RetiredReason.CORRECTED if version.start_stated else RetiredReason.OUTDATED
+
+
 def overruled_by_the_word(
     incoming: Incoming, believed: Sequence[FactVersion], now: datetime
 ) -> list[FactVersion]:
@@ -405,7 +413,7 @@ def overruled_by_the_word(
     whose start nobody stated that a word at least as trusted dates. Only those starting
     after the word's own start and by ``now`` count, inside the window the word gets from
     the other values (module docstring: "a guess the person's word overrules", "a start
-    nobody stated"). One of another value was never true from when it was told; one of
+    nobody stated"). One of another value did not hold from when it was told; one of
     the same value was right, and goes on from the word's start. One that starts after
     now is a plan the word about today leaves be."""
     t = incoming.valid_at

@@ -240,6 +240,8 @@ async def restore_backup(
         # From before episodes had a place: each takes its facts' workspace, as a store's
         # own did when it moved to schema 3. A newer backup is restored exactly as written.
         await store.place_unplaced_episodes(account)
+    # From before schema 5, a value told late was kept as corrected; only such rows match.
+    await store.outdate_told_late(account)
     now = service.clock()
     logged = Episode(
         episode_id=service.new_id(),

@@ -459,7 +459,12 @@ class Fact(BaseModel):
     invalid_at: datetime | None
     created_at: datetime
     expired_at: datetime | None
-    retired_reason: RetiredReason | None
+    retired_reason: RetiredReason | None = Field(
+        description="why it is history: ended (the world changed), corrected (never true), "
+        "outdated (told with no start, and a later word dates a change before it was told), "
+        "retracted, held_back (closed by the refusal watch), rewritten (the same value "
+        "written again: still true in a later version); null while it holds"
+    )
     supersedes: str | None
     writer: str | None = Field(
         None, description="who wrote it: person, agent, tool_rule, extractor"

@@ -17,7 +17,7 @@ from twoclocks.graph.port import Store
 
 log = logging.getLogger(__name__)
 
-CURRENT_SCHEMA = 4
+CURRENT_SCHEMA = 5
 """The layout this release writes and reads."""
 
 Migration = Callable[[Store], Awaitable[None]]
@@ -56,11 +56,21 @@ async def _starts_say_whether_they_were_stated(store: Store) -> None:
     return None
 
 
+async def _told_values_overruled_are_outdated(store: Store) -> None:
+    # Layout 5: a value told with no start that a word dating the change before overruled
+    # leaves belief as "outdated" (RetiredReason.OUTDATED), not "corrected": it did not hold
+    # from when it was told, but it was no mistake. Schema 4 stores kept it as corrected,
+    # and an older twoclocks would not read the new reason, so the version is recorded.
+    outdated = await store.outdate_told_late()
+    log.warning("schema 5: %d value(s) told late retired as outdated, not corrected", outdated)
+
+
 MIGRATIONS: dict[int, Migration] = {
     0: _from_unversioned,
     1: _keys_carry_a_role,
     2: _episodes_take_their_facts_place,
     3: _starts_say_whether_they_were_stated,
+    4: _told_values_overruled_are_outdated,
 }
 """Version N -> the step that turns a layout-N store into layout N + 1."""
 

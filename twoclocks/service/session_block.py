@@ -130,8 +130,9 @@ async def replaced_elsewhere(
 async def recent_corrections(
     store: Store, account: str, keys: tuple[str, ...], now: datetime
 ) -> list[FactVersion]:
-    """Facts found wrong in the last 48 h that the read's workspaces see, newest first: the
-    last version of each, what the block says was never true."""
+    """Facts found wrong (or outdated when told) in the last 48 h that the read's workspaces
+    see, newest first: the last version of each, what the block says was never true (or
+    changed before it was told)."""
     found = await store.corrected_since(
         account, now - RECENT_WINDOW, now, keys, limit=2 * MAX_RECENT_CHANGES
     )

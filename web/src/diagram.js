@@ -4,7 +4,7 @@ import { api } from "./api.js";
 
 const SVG = "http://www.w3.org/2000/svg";
 const COLOURS = {
-  current: "#4caf50", ended: "#5c8bd6", corrected: "#f0a030", retracted: "#d9534f", held_back: "#8e6cc0", rewritten: "#9e9e9e",
+  current: "#4caf50", ended: "#5c8bd6", corrected: "#f0a030", outdated: "#2a9d8f", retracted: "#d9534f", held_back: "#8e6cc0", rewritten: "#9e9e9e",
   "end corrected": "#9e9e9e",
 };
 const WIDTH = 900;
@@ -163,7 +163,7 @@ export async function showSlotHistory(host, fact, zone) {
   close.addEventListener("click", () => (host.innerHTML = ""));
   const legend = document.createElement("p");
   legend.className = "muted";
-  legend.textContent = "green current · blue ended (the world changed) · orange corrected (never true) · red retracted · purple held back (rode refused turns) · grey rewritten (still true, written again: vouched for more, or filed under another slot) or end corrected (a correction gave the value back without this end)";
+  legend.textContent = "green current · blue ended (the world changed) · orange corrected (never true) · teal outdated (told with no start after it had changed) · red retracted · purple held back (rode refused turns) · grey rewritten (still true, written again: vouched for more, or filed under another slot) or end corrected (a correction gave the value back without this end)";
   const svg = drawDiagram(facts, Date.now(), zone);
   host.append(heading, close, legend, svg, versionDetail(svg, facts, zone));
   host.scrollIntoView({ block: "nearest" });

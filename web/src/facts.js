@@ -29,7 +29,9 @@ export function historyNote(fact, zone, mended = false) {
   if (mended && fact.retired_reason === "corrected") return "end corrected";
   if (fact.expired_at) {
     const replaced = !fact.retired_reason || ["ended", "rewritten"].includes(fact.retired_reason);
-    return replaced ? `believed until ${when(fact.expired_at, zone)}` : fact.retired_reason;
+    if (replaced) return `believed until ${when(fact.expired_at, zone)}`;
+    // Told with no start after the change a later word dates: not a mistake, told late.
+    return fact.retired_reason === "outdated" ? "outdated when told" : fact.retired_reason;
   }
   // A start still to come: listed beside what holds now, never read as holding yet.
   if (new Date(fact.valid_at) > new Date()) return `starts later: from ${when(fact.valid_at, zone)}`;

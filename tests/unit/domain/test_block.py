@@ -16,7 +16,14 @@ from twoclocks.domain.block import (
     render_block,
 )
 from twoclocks.domain.errors import InvalidInput
-from twoclocks.domain.model import Cardinality, FactClass, FactVersion, Kind, Tier
+from twoclocks.domain.model import (
+    Cardinality,
+    FactClass,
+    FactVersion,
+    Kind,
+    RetiredReason,
+    Tier,
+)
 from twoclocks.domain.recent_changes import unreplaced_endings
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
@@ -320,7 +327,9 @@ def test_a_start_nobody_stated_reads_as_known_since_and_gives_way_as_a_change_to
     told, word = NOW - timedelta(hours=3), NOW - timedelta(hours=1)
     # Heroku told 3 h ago with no start; the person then dated the move to Fly.io 10 h ago.
     heroku = fv("h", "api", "deploy_target", "Heroku", told, fact_id="F1", expired_at=word)
-    heroku = heroku.model_copy(update={"start_stated": False})
+    heroku = heroku.model_copy(
+        update={"start_stated": False, "retired_reason": RetiredReason.OUTDATED}
+    )
     fly = fv("f", "api", "deploy_target", "Fly.io", NOW - timedelta(hours=10), supersedes="F1")
     cache = fv("c", "api", "cache", "Redis", told).model_copy(update={"start_stated": False})
     # Told with no start, a new value changed then or before: "changed by".

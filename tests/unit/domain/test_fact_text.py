@@ -36,6 +36,10 @@ def test_a_version_found_wrong_says_why_it_left_belief() -> None:
     )
 
 
+def test_a_value_told_after_it_had_changed_reads_outdated_when_told_not_corrected() -> None:
+    assert history_note(None, JUNE, RetiredReason.OUTDATED, _day, NOW) == "[outdated when told]"
+
+
 def test_a_held_open_fact_or_one_written_with_its_end_has_no_history_mark() -> None:
     assert history_note(None, None, None, _day, NOW) == ""
     # A freeze written as lasting until June: its window says so; nothing retired it.

@@ -273,6 +273,23 @@ def test_corrected_fact_is_terminal_any_revision_fails_fact_already_retired() ->
         plan_retract("f1", of(store, "f1"), NOW)
 
 
+def test_a_fact_outdated_when_told_refuses_every_revision_and_is_not_reopened() -> None:
+    # "main", told Mar 1 with no start, then the person's word: "trunk since Feb 2".
+    told = version(valid_at=MAR1, created_at=MAR1, start_stated=False, tier=Tier.ASSERTED)
+    word = Incoming(subject="acme-api", predicate="deploys_from", object="trunk",
+                    valid_at=FEB2, tier=Tier.ASSERTED, episode_id="ep-2")  # fmt: skip
+    store = apply([told], plan_write(word, [told], APR14, id_factory()))
+    assert status_of(of(store, "f1")) is FactStatus.OUTDATED
+    for reason in (ENDED, CORRECTED):
+        with pytest.raises(FactAlreadyRetired) as info:
+            plan_revise("f1", of(store, "f1"), reason, NOW, id_factory())
+        assert "already outdated" in info.value.message
+    with pytest.raises(FactAlreadyRetired):
+        plan_retract("f1", of(store, "f1"), NOW)
+    with pytest.raises(FactNotRetracted):
+        plan_reopen("f1", of(store, "f1"), store, NOW, id_factory())
+
+
 def test_corrected_with_at_is_refused() -> None:
     with pytest.raises(InvalidInput) as info:
         plan_revise("f1", [version()], CORRECTED, NOW, id_factory(), at=MAR1)

@@ -241,13 +241,25 @@ def test_a_start_nobody_stated_gives_way_to_a_word_that_dates_the_change() -> No
     plan = plan_write(incoming("Fly.io", FEB, tier=Tier.ASSERTED), [heroku], APR, id_factory())
 
     assert plan.outcome is Outcome.INSERTED and plan.closed == ("fact-v1",)
-    assert [(e.version_id, e.reason) for e in plan.expire] == [("v1", RetiredReason.CORRECTED)]
+    # Outdated, not corrected: it did not hold from Mar, yet it may have held before Feb.
+    assert [(e.version_id, e.reason) for e in plan.expire] == [("v1", RetiredReason.OUTDATED)]
     after = apply([heroku], plan)
     assert believed_windows(after) == [("Fly.io", FEB, None)]
     fly = next(v for v in after if v.object == "Fly.io")
     assert fly.supersedes == "fact-v1" and fly.start_stated
     # What the store believed before the word is still answerable.
     assert [v.object for v in after if is_visible(v, APR, as_of=MAR, as_believed=MAR)] == ["Heroku"]
+
+
+def test_a_value_told_late_is_outdated_and_a_guess_dated_wrong_is_corrected() -> None:
+    # Both are overruled by the person's word dated Feb. The agent's guess said its own
+    # start (Mar), which the word contradicts: it was never true. The one told with no
+    # start only reached the store after the change: outdated, whoever told it.
+    dated_guess = version("v1", "Heroku", MAR, tier=Tier.INFERRED)
+    told_guess = dated_guess.model_copy(update={"start_stated": False})
+    for held, why in ((dated_guess, RetiredReason.CORRECTED), (told_guess, RetiredReason.OUTDATED)):
+        plan = plan_write(incoming("Fly.io", FEB, tier=Tier.ASSERTED), [held], APR, id_factory())
+        assert [(e.version_id, e.reason) for e in plan.expire] == [("v1", why)]
 
 
 def test_a_start_nobody_stated_goes_on_from_the_start_a_later_word_gives_it() -> None:
