@@ -262,6 +262,26 @@ async def test_a_guess_the_persons_word_overrules_is_corrected_and_the_word_hold
     ]
 
 
+async def test_correcting_the_word_that_outdated_a_value_told_late_gives_the_value_back(
+    store: Store, account: str
+) -> None:
+    # "We deploy to Vercel" (no start), then "Netlify since Sep 1", which outdates Vercel;
+    # then the person corrects Netlify (it was another project's). The slot was left empty.
+    svc, clock, _, person = agent_and_person(store, account)
+    told = RememberRequest(subject="acme-web", predicate="deploy_target", object="Vercel")
+    vercel = (await svc.remember(person, told)).fact_id
+    told_at = clock.now
+    clock.tick(seconds=60)
+    netlify = await deploy(svc, person, "Netlify", SEP1)
+    assert await values(svc, person) == ["Netlify"]
+    clock.tick(seconds=60)
+    done = await svc.revise(person, netlify, ReviseRequest(reason="corrected"))
+    assert done.values == {vercel: "Vercel"}
+    clock.tick(seconds=60)
+    (now,) = await svc.facts(person, FactsRequest(subject="acme-web"))
+    assert (now.fact_id, now.valid_at, now.start_stated) == (vercel, told_at, False)
+
+
 async def test_a_guess_the_persons_word_confirms_goes_on_as_theirs_from_the_words_start(
     store: Store, account: str
 ) -> None:

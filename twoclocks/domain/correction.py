@@ -31,6 +31,15 @@ fact's own write closed: a fact widened to everywhere closes other worktrees' va
 the widening, after its own start), and that are not explicit ends, are re-windowed;
 a replacement that takes the corrected window counts as a start like any believed
 version, so "the predecessor's window still ends where the replacement starts".
+
+A write can also retire values outright: a word dated before an agent's guess
+(``corrected``) or before a value told with no start (``outdated``) speaks for them
+(``domain.write_plan``, ``overruled_by_the_word``). When that word is corrected, what it
+overruled is believed again, as it was written, unless a replacement takes the word's
+window (it then speaks for them in turn). Example: "deploy target Vercel" told at 11:51;
+at 12:00, "Netlify since Nov 30" retires Vercel as outdated; at 12:10 the person corrects
+Netlify (it was another project's): Vercel is current again, known since 11:51, instead
+of the slot holding nothing.
 """
 
 from __future__ import annotations
@@ -145,6 +154,33 @@ def believed_again(
     )
 
 
+_OVERRULED = (RetiredReason.CORRECTED, RetiredReason.OUTDATED)
+
+
+def overruled_by(corrected_fact_id: str, history: Sequence[FactVersion]) -> list[FactVersion]:
+    """The versions the corrected fact's own write overruled, none of whose facts is believed
+    now: retired as ``corrected`` or ``outdated`` at the instant the fact was first written,
+    each starting after it (a revise's replacement inherits the window it corrects, so what
+    a revise corrected never starts after it; a value a correction believed again is a later
+    version of its fact, so what was corrected beside it is not taken for overruled)."""
+    mine = [v for v in history if v.fact_id == corrected_fact_id]
+    if not mine:
+        return []
+    word = min(mine, key=lambda v: v.created_at)
+    believed = {v.fact_id for v in history if v.expired_at is None}
+    return [
+        v
+        for v in history
+        if v.fact_id != corrected_fact_id
+        and v.fact_id not in believed
+        and v.cardinality is Cardinality.ONE
+        and v.retired_reason in _OVERRULED
+        and v.expired_at == word.created_at
+        and v.valid_at > word.valid_at
+        and places_overlap(v, word)
+    ]
+
+
 def places_overlap(a: FactVersion, b: FactVersion) -> bool:
     """Two versions of a slot constrain each other's windows when their places overlap."""
     return a.workspace is None or b.workspace is None or a.workspace == b.workspace
@@ -192,4 +228,18 @@ def restore_after_correction(
             continue
         expire.append(Expiry(version_id=closed.version_id, reason=RetiredReason.CORRECTED))
         insert.append(believed_again(closed, end, now, new_id))
+    # The replacement speaks for what starts after it, as the corrected word did.
+    back = [
+        v
+        for v in overruled_by(corrected_fact_id, history)
+        if replacement_start is None or replacement_start > v.valid_at
+    ]
+    for spoken_for in back:
+        later = [
+            v.valid_at
+            for v in believed + insert + back
+            if v.valid_at > spoken_for.valid_at and places_overlap(v, spoken_for)
+        ]
+        ends = [e for e in [*later, spoken_for.invalid_at] if e is not None]
+        insert.append(believed_again(spoken_for, min(ends) if ends else None, now, new_id))
     return expire, insert

@@ -10,12 +10,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
 from twoclocks.domain.errors import FactAlreadyRetired
 from twoclocks.domain.fact_text import history_note, mended_ends
-from twoclocks.domain.model import Expiry, FactVersion, Incoming, Plan, RetiredReason
+from twoclocks.domain.model import Expiry, FactVersion, Incoming, Plan, RetiredReason, Tier
 from twoclocks.domain.revise_plan import plan_revise
 from twoclocks.domain.temporal import is_current, is_visible
 from twoclocks.domain.write_plan import plan_write
@@ -53,10 +54,11 @@ class Slot:
         self.now += timedelta(days=1)
         return self.now
 
-    def write(self, value: str, valid_at: datetime) -> str:
+    def write(self, value: str, valid_at: datetime, **fields: Any) -> str:
         incoming = Incoming(
-            subject="acme-web", predicate="deploy_target", object=value, valid_at=valid_at
-        )
+            subject="acme-web", predicate="deploy_target", object=value, valid_at=valid_at,
+            **fields,
+        )  # fmt: skip
         believed = [v for v in self.rows if v.expired_at is None]
         return self._apply(plan_write(incoming, believed, self.tick(), self.new_id)).fact_id
 
@@ -285,3 +287,46 @@ def test_a_correction_sees_through_a_rewrite_to_why_a_value_ended(
     assert slot.windows(RENDER) == [(JUN1, None)]
     assert slot.current() == [RENDER]
     assert not overlaps(slot.rows)
+
+
+def test_correcting_the_word_that_outdated_a_value_told_late_gives_that_value_back() -> None:
+    # Vercel told with no start; then "Netlify since Jan 6", the person's word, outdates it;
+    # then Netlify is corrected (it was another project's). Vercel holds again, as told.
+    slot = Slot()
+    told_at = slot.now + timedelta(days=1)  # a start nobody stated is the told time
+    vercel = slot.write("Vercel", told_at, start_stated=False, tier=Tier.ASSERTED)
+    netlify = slot.write("Netlify", JAN6, tier=Tier.ASSERTED)
+    assert slot.current() == ["Netlify"]
+    plan = slot.revise(netlify, CORRECTED)
+    assert slot.current() == ["Vercel"] and slot.windows("Vercel") == [(told_at, None)]
+    (back,) = [v for v in plan.insert if v.fact_id == vercel]
+    assert (back.start_stated, back.tier, back.retired_reason) == (False, Tier.ASSERTED, None)
+    # What was believed while Netlify held is still answerable.
+    assert slot.believed_then(told_at + timedelta(days=1)) == ["Netlify"]
+    assert not overlaps(slot.rows)
+
+
+def test_correcting_the_persons_word_gives_back_the_guess_it_overruled() -> None:
+    slot = Slot()
+    slot.write("Render", OCT1, tier=Tier.INFERRED)  # an agent's guess, dated
+    word = slot.write(FLY, JUN1, tier=Tier.ASSERTED)  # the person: "Fly.io since June"
+    assert slot.current() == [FLY]
+    slot.revise(word, CORRECTED)
+    assert slot.current() == ["Render"] and slot.windows("Render") == [(OCT1, None)]
+
+
+def test_a_replacement_of_the_corrected_word_speaks_for_what_it_had_overruled() -> None:
+    slot = Slot()
+    slot.write("Vercel", slot.now + timedelta(days=1), start_stated=False, tier=Tier.ASSERTED)
+    netlify = slot.write("Netlify", JAN6, tier=Tier.ASSERTED)
+    slot.revise(netlify, CORRECTED, replacement=FLY)
+    assert slot.current() == [FLY]
+
+
+def test_what_a_revise_corrected_is_not_given_back_when_its_replacement_is_corrected() -> None:
+    slot = Slot()
+    pg15 = slot.write("Postgres 15", JAN6)
+    slot.revise(pg15, CORRECTED, replacement="Postgres 16")
+    (pg16,) = {v.fact_id for v in slot.rows if v.object == "Postgres 16"}
+    slot.revise(pg16, CORRECTED)
+    assert slot.current() == []
