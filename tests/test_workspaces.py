@@ -16,6 +16,7 @@ from twoclocks.workspaces import (
     SpacesConfig,
     checked_out_branch,
     find_checkout,
+    head_commit,
     normalize_remote,
     parse_git_config,
     resolve_workspace,
@@ -396,3 +397,36 @@ def test_unclaimed_checkouts_share_one_implicit_space(tmp_path):
     a, b = resolve_workspace(str(one), None, None), resolve_workspace(str(two), None, None)
     assert a.space == b.space == IMPLICIT_SPACE
     assert a.project != b.project  # the project key stays the main checkout, as before
+
+
+def test_the_commit_each_worktree_is_at_is_read_from_its_head_refs_and_objects(tmp_path):
+    main = tmp_path / "api"
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+    env |= {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com"}
+    env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
+
+    def git(*args: str, cwd: Path = main) -> str:
+        done = subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+        return done.stdout.decode().strip()
+
+    main.mkdir()
+    git("init", "-q", "-b", "main")
+    assert head_commit(str(main)) is None  # no commit yet
+    git("commit", "-q", "--allow-empty", "-m", "init")
+    git("commit", "-q", "--allow-empty", "-m", "Fix the cart total\n\nLonger body.")
+    at = head_commit(str(main))
+    assert at is not None and (at.branch, at.subject) == ("main", "Fix the cart total")
+    assert at.sha == git("rev-parse", "HEAD")
+    # A linked worktree has its own HEAD; its branch lives in the main checkout's refs.
+    git("worktree", "add", "-q", "-b", "feat/cart", str(tmp_path / "wt"))
+    git("commit", "-q", "--allow-empty", "-m", "cart: wip", cwd=tmp_path / "wt")
+    there = head_commit(str(tmp_path / "wt"))
+    assert there is not None and (there.branch, there.subject) == ("feat/cart", "cart: wip")
+    # Packed refs are read; a packed commit keeps its id, its subject is not read.
+    git("gc", "-q", "--prune=now")
+    packed = head_commit(str(main))
+    assert packed is not None and (packed.sha, packed.subject) == (at.sha, None)
+    git("checkout", "-q", "--detach")
+    detached = head_commit(str(main))
+    assert detached is not None and (detached.sha, detached.branch) == (at.sha, None)
+    assert head_commit(str(tmp_path)) is None and head_commit("api") is None

@@ -25,7 +25,7 @@ from twoclocks.clients.shells import AgentShell
 from twoclocks.config import Settings
 from twoclocks.domain.errors import ConfigError, InvalidInput, ModelUnavailable, StoreUnavailable
 from twoclocks.domain.places import Workspace
-from twoclocks.workspaces import SpacesConfig, checked_out_branch, resolve_workspace
+from twoclocks.workspaces import SpacesConfig, checked_out_branch, head_commit, resolve_workspace
 
 if TYPE_CHECKING:
     # Imported where the runtime is built: a CLI command that only calls the server starts
@@ -266,6 +266,7 @@ async def start_runtime(
         pending,
         turns=turns,
         branch_of=checked_out_branch,
+        commit_of=head_commit,
     )
     recall = RecallService(
         store,

@@ -34,6 +34,7 @@ from __future__ import annotations
 import os
 import re
 import tomllib
+import zlib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -359,6 +360,69 @@ def checked_out_branch(cwd: str | None) -> str | None:
         return None
     match = _HEAD_REF.match(_read(os.path.join(found[1], "HEAD")) or "")
     return match[1] if match else None
+
+
+_SHA = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
+
+
+@dataclass(frozen=True)
+class HeadCommit:
+    """The commit a checkout's HEAD is at: its id, the branch (None when detached), and the
+    first line of its message when a loose object holds it (None once git packed it)."""
+
+    sha: str
+    branch: str | None
+    subject: str | None
+
+
+def head_commit(cwd: str | None) -> HeadCommit | None:
+    """The commit the checkout holding ``cwd`` is at, read from its ``HEAD`` and refs.
+
+    None outside git, before the first commit, and when a file cannot be read. A linked
+    worktree keeps its own HEAD, and its branches in the main checkout's git dir.
+    """
+    if cwd is None or not cwd.strip() or not os.path.isabs(os.path.expanduser(cwd.strip())):
+        return None
+    found = _git_dir_above(os.path.realpath(os.path.expanduser(cwd.strip())))
+    if found is None:
+        return None
+    git_dir = found[1]
+    pointer = _read(os.path.join(git_dir, "commondir"))
+    common = os.path.normpath(os.path.join(git_dir, pointer.strip())) if pointer else git_dir
+    head = (_read(os.path.join(git_dir, "HEAD")) or "").strip()
+    match = _HEAD_REF.match(head)
+    branch = match[1] if match else None
+    sha = head if branch is None else _ref(git_dir, common, f"refs/heads/{branch}")
+    if sha is None or not _SHA.match(sha):
+        return None
+    return HeadCommit(sha=sha, branch=branch, subject=_commit_subject(common, sha))
+
+
+def _ref(git_dir: str, common: str, ref: str) -> str | None:
+    for folder in dict.fromkeys((git_dir, common)):
+        loose = _read(os.path.join(folder, *ref.split("/")))
+        if loose and loose.strip():
+            return loose.strip()
+    for line in (_read(os.path.join(common, "packed-refs")) or "").splitlines():
+        sha, _, name = line.partition(" ")
+        if name.strip() == ref:
+            return sha.strip()
+    return None
+
+
+def _commit_subject(common: str, sha: str) -> str | None:
+    """The first line of a commit's message, from its loose object (git packs old ones)."""
+    try:
+        with open(os.path.join(common, "objects", sha[:2], sha[2:]), "rb") as handle:
+            raw = zlib.decompress(handle.read())
+    except (OSError, zlib.error):
+        return None
+    header, _, body = raw.partition(b"\0")
+    if not header.startswith(b"commit "):
+        return None
+    _, _, message = body.partition(b"\n\n")
+    first = message.decode("utf-8", errors="replace").strip().splitlines()
+    return first[0].strip() if first else None
 
 
 _SCP_LIKE = re.compile(r"^(?:[^@/]+@)?([^:/]+):(?!//)(.+)$")

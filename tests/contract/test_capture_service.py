@@ -13,15 +13,17 @@ from typing import Any
 import pytest
 from storekit import FakeClock
 
+from twoclocks.capture.episode_text import episode_text
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.model import FactClass, Place
 from twoclocks.domain.places import Workspace
 from twoclocks.graph.port import Store
 from twoclocks.service.accounts import Accounts
-from twoclocks.service.capture import CaptureService, EventRequest, episode_text
+from twoclocks.service.capture import CaptureService, EventRequest
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.recall import RecallService
 from twoclocks.service.requests import Caller, FactsRequest
+from twoclocks.workspaces import HeadCommit
 
 pytestmark = pytest.mark.anyio
 
@@ -354,6 +356,36 @@ async def test_a_branch_switched_outside_the_agent_is_the_current_one_in_the_nex
     heads["/src/acme-web"] = None
     await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web"))
     assert ("current_branch", "hotfix/tax") in await rig.facts()
+
+
+async def test_a_commit_made_outside_the_agent_is_the_last_commit_the_block_tells(
+    rig: Rig,
+) -> None:
+    from twoclocks.service.recall_requests import BlockRequest
+
+    # The agent committed 3f9a2c1; the person then committed in their own terminal.
+    recall = rig.recall_over({"/src/acme-web": "feat/login"})
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "git_commit"))
+    agents = "3f9a2c1 on feat/login: Add login form validation"
+    assert ("last_commit", agents) in await rig.facts()
+    at_agents = HeadCommit(sha="3f9a2c1" + "0" * 33, branch="feat/login", subject=None)
+    rig.capture.commit_of = lambda cwd: at_agents if cwd == "/src/acme-web" else None
+    assert await rig.capture.observe_checkout(rig.caller, "/src/acme-web") is False
+    rig.clock.tick(minutes=30)
+    theirs = HeadCommit(sha="77aa01b" + "1" * 33, branch="feat/login", subject="Fix typo")
+    rig.capture.commit_of = lambda cwd: theirs if cwd == "/src/acme-web" else None
+    text = (await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web"))).text
+    assert "web · last commit: 77aa01b on feat/login: Fix typo (known since" in text
+    assert ("last_commit", agents) not in await rig.facts()
+    # Read again at the same HEAD: nothing more is written.
+    before = await rig.memory.facts(rig.caller, FactsRequest(cwd="/src/acme-web"))
+    assert await rig.capture.observe_checkout(rig.caller, "/src/acme-web") is False
+    # A worktree where no commit was captured gets none from its HEAD alone.
+    rig.capture.commit_of = lambda cwd: theirs
+    await recall.block(rig.caller, BlockRequest(cwd="/src/acme-web-2"))
+    assert not [p for p, _ in await rig.facts("/src/acme-web-2") if p == "last_commit"]
+    after = await rig.memory.facts(rig.caller, FactsRequest(cwd="/src/acme-web"))
+    assert {f.version_id for f in after} == {f.version_id for f in before}
 
 
 async def test_with_capture_off_the_head_writes_nothing(rig: Rig) -> None:

@@ -30,6 +30,7 @@ from twoclocks.domain.model import FactClass, Kind
 
 __all__ = [
     "CURRENT_BRANCH",
+    "LAST_COMMIT",
     "RULES",
     "CapturedFact",
     "RuleContext",
@@ -42,6 +43,10 @@ __all__ = [
 CURRENT_BRANCH = "current_branch"
 """The worktree's branch: written by the git rules, and corrected from the worktree's HEAD
 when a read finds it names another (``CaptureService.observe_checkout``)."""
+
+LAST_COMMIT = "last_commit"
+"""The commit the worktree is at: written by the commit rule, and read off HEAD when a read
+finds HEAD at another commit (a commit made in the person's own terminal)."""
 
 
 def _git(words: list[str]) -> tuple[str, list[str]] | None:
@@ -90,7 +95,7 @@ def git_commit(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
     line = f"{sha} on {branch}: {subject}{amends}"
     facts = [
         captured_fact("git_commit", ctx, "committed", line, kind=Kind.EVENT, category="git"),
-        captured_fact("git_commit", ctx, "last_commit", line, category="git"),
+        captured_fact("git_commit", ctx, LAST_COMMIT, line, category="git"),
     ]
     if branch != "detached HEAD":
         facts.append(

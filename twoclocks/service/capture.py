@@ -10,21 +10,23 @@ an event with facts is journaled as pending before the answer (``PendingEvents``
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import re
 from collections import Counter, OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from datetime import datetime
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from twoclocks.capture.events import ToolEvent, clip, happened_at, normalize
+from twoclocks.capture.episode_text import episode_text
+from twoclocks.capture.events import ToolEvent, happened_at, normalize
+from twoclocks.capture.head import commit_line, names_commit
 from twoclocks.capture.rules import (
     CURRENT_BRANCH,
+    LAST_COMMIT,
     CapturedFact,
     RuleContext,
     clean,
@@ -39,34 +41,21 @@ from twoclocks.domain.errors import (
     StoreUnavailable,
     TwoclocksError,
 )
-from twoclocks.domain.model import Tier
+from twoclocks.domain.model import FactClass, Place, Tier
 from twoclocks.domain.places import Workspace, resolve_place
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Episode, FactQuery, Store
-from twoclocks.secret_scan import secret_in
 from twoclocks.service.capture_pending import PendingEvents
 from twoclocks.service.collaborators import SettingsLookup, WorkspaceResolver
 from twoclocks.service.memory import MemoryService, place_of_words
 from twoclocks.service.requests import Caller, RememberRequest, ReviseRequest
 from twoclocks.service.turns import TurnService
+from twoclocks.workspaces import HeadCommit
 
 log = logging.getLogger(__name__)
 
-EPISODE_MAX = 4000
-"""Characters of an event kept as its episode: JSON, long strings cut to head and tail."""
-
-STRING_MAX = 1500
-"""Longest single string inside a kept event (a command's output, a tool's answer)."""
-
 MAX_SESSIONS = 1000
 """Sessions whose failing commands are remembered (for the repeated-error rule), newest kept."""
-
-WITHHELD = "[withheld: looks like a credential]"
-EDIT_CONTENT_KEYS = frozenset(
-    {"old_string", "new_string", "content", "edits", "patch", "input", "structuredPatch",
-     "originalFile", "file", "diff", "newString", "oldString"}
-)  # fmt: skip
-"""Keys whose text is file content: an edit's content is never kept (a .env edit is a secret)."""
 
 EventStatus = Literal["stored", "duplicate", "capture_off", "ignored"]
 
@@ -144,34 +133,6 @@ class CaptureStats(BaseModel):
     refused_facts: dict[str, int] = Field(description="facts the write path refused, by error")
 
 
-def _scrub(value: Any, in_edit: bool) -> Any:
-    """Credentials out of URLs, edit content out, long strings cut."""
-    if isinstance(value, dict):
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            if in_edit and key in EDIT_CONTENT_KEYS:
-                size = len(json.dumps(item, ensure_ascii=False)) if item is not None else 0
-                out[key] = f"[edit content not kept: {size} characters]"
-            else:
-                out[key] = _scrub(item, in_edit)
-        return out
-    if isinstance(value, list):
-        return [_scrub(item, in_edit) for item in value[:50]]
-    if isinstance(value, str):
-        return clip(strip_credentials(value), STRING_MAX)
-    return value
-
-
-def episode_text(raw: dict[str, Any], event: ToolEvent) -> str:
-    """The event as kept: scrubbed JSON, at most EPISODE_MAX characters, secret lines withheld."""
-    kept = _scrub({k: v for k, v in raw.items() if k != "transcript_path"}, event.kind == "edit")
-    text = clip(json.dumps(kept, ensure_ascii=False, indent=1, sort_keys=True), EPISODE_MAX)
-    # JSON escapes every control character, so the text is printable; each line is one key,
-    # which is the unit the secret check reads ("password": "...").
-    lines = [WITHHELD if secret_in(line) else line for line in text.splitlines()]
-    return "\n".join(lines)
-
-
 class CaptureService:
     """Tool events to observed facts, once per event, unless the account turned capture off."""
 
@@ -185,9 +146,11 @@ class CaptureService:
         pending: PendingEvents | None = None,
         turns: TurnService | None = None,
         branch_of: Callable[[str | None], str | None] | None = None,
+        commit_of: Callable[[str | None], HeadCommit | None] | None = None,
     ) -> None:
         self.turns = turns
         self.branch_of = branch_of
+        self.commit_of = commit_of
         self.memory = memory
         self.pending = pending
         self.store = store
@@ -349,48 +312,73 @@ class CaptureService:
         return written
 
     async def observe_checkout(self, caller: Caller, cwd: str | None) -> bool:
-        """Correct the worktree's ``current_branch`` from its HEAD; True when it changed.
+        """Correct the worktree's ``current_branch`` and ``last_commit`` from its HEAD; True
+        when either changed.
 
-        A branch changed outside the agent (in the person's own terminal) is an event no
-        hook sees, so the fact a rule wrote earlier would go on naming the old branch in
-        every block. The reads that tell it (the block, a recall whose answer holds it)
-        call this first: when the fact stored for this worktree names another branch than
-        its HEAD, the one checked out is written, as the rule would have. Nothing is
-        written where no branch was captured, on a detached HEAD, or with capture off.
+        A branch switched or a commit made outside the agent (in the person's own terminal)
+        is an event no hook sees, so the facts a rule wrote earlier would go on naming the
+        old branch and the old commit in every block. The reads that tell them (the block,
+        a recall whose answer holds one) call this first: when a fact stored for this
+        worktree names another branch than its HEAD, or a commit its HEAD is not at, what
+        HEAD says is written, as the rules would have. Nothing is written for a fact no rule
+        captured here, for the branch on a detached HEAD, or with capture off.
         """
         branch = self.branch_of(cwd) if self.branch_of is not None and cwd else None
-        if branch is None:
+        commit = self.commit_of(cwd) if self.commit_of is not None and cwd else None
+        if branch is None and commit is None:
             return False
         settings = await self.settings_of(caller.account) if self.settings_of else None
         if settings is not None and not settings.capture:
             return False
         workspace = self._workspace_of(cwd) or Workspace()
-        head = CapturedFact(
-            rule="checkout_head",
-            subject=self._repo_name(cwd, workspace),
-            predicate=CURRENT_BRANCH,
-            object=clean(branch, 200),
-            category="branch",
-            read_off=True,
-        )
-        # Where the git rules put it: the worktree, unless the account moved its tasks.
+        subject = self._repo_name(cwd, workspace)
+        read: list[tuple[CapturedFact, Callable[[str], bool]]] = []
+        if branch is not None:
+            head = CapturedFact(
+                rule="checkout_head",
+                subject=subject,
+                predicate=CURRENT_BRANCH,
+                object=clean(branch, 200),
+                category="branch",
+                read_off=True,
+            )
+            read.append((head, lambda stored: stored == head.object))
+        if commit is not None:
+            at = CapturedFact(
+                rule="commit_head",
+                subject=subject,
+                predicate=LAST_COMMIT,
+                object=clean(commit_line(commit), 200),
+                category="git",
+                read_off=True,
+            )
+            read.append((at, lambda stored: names_commit(stored, commit.sha)))
         overrides = settings.places if settings is not None else None
-        place = resolve_place(head.fact_class, head.category, overrides)
-        key = workspace.key_for(place)
-        stored = await self.store.query(
-            caller.account,
-            FactQuery(
-                now=self.clock(),
-                subject=head.subject,
-                predicate=head.predicate,
-                workspaces=(key,) if key else None,
-            ),
-        )
-        here = [v for v in stored if v.workspace == key]
-        if not here or any(v.object == head.object for v in here):
+        stale = [fact for fact, holds in read if await self._told_otherwise(
+            caller.account, fact, workspace, overrides, holds)]  # fmt: skip
+        if not stale:
             return False
         evidence = f"read from the HEAD of {clean(cwd or '', 300)} when memory was read"
-        return await self._write_facts(caller, (head,), cwd, evidence) > 0
+        return await self._write_facts(caller, tuple(stale), cwd, evidence) > 0
+
+    async def _told_otherwise(
+        self,
+        account: str,
+        fact: CapturedFact,
+        workspace: Workspace,
+        overrides: Mapping[FactClass, Place] | None,
+        holds: Callable[[str], bool],
+    ) -> bool:
+        """True when this worktree holds ``fact``'s slot and no value there says what it does."""
+        # Where the git rules put it: the worktree, unless the account moved its tasks.
+        key = workspace.key_for(resolve_place(fact.fact_class, fact.category, overrides))
+        stored = await self.store.query(
+            account,
+            FactQuery(now=self.clock(), subject=fact.subject, predicate=fact.predicate,
+                      workspaces=(key,) if key else None),
+        )  # fmt: skip
+        here = [v for v in stored if v.workspace == key]
+        return bool(here) and not any(holds(v.object) for v in here)
 
     async def _write(self, caller: Caller, accepted: Accepted) -> int:
         assert accepted.event is not None

@@ -16,7 +16,7 @@ import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime, tzinfo
 
-from twoclocks.capture.rules import CURRENT_BRANCH
+from twoclocks.capture.rules import CURRENT_BRANCH, LAST_COMMIT
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.answer_kinds import asks_yes_or_no
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
@@ -142,14 +142,14 @@ class RecallService:
     async def recall(self, caller: Caller, req: RecallRequest) -> RecallResult:
         """Fuse the keyword, vector and graph legs; only tiered rows, since a model reads them.
 
-        An answer that tells the worktree's branch is then checked against its HEAD: when
-        the branch was switched outside the agent, the fact is corrected and the question
-        asked again, so the branch told is the one checked out.
+        An answer that tells the worktree's branch or last commit is then checked against
+        its HEAD: when the branch was switched or a commit made outside the agent, the fact
+        is corrected and the question asked again, so what is told is what HEAD says.
         """
         answer = await self._answer(caller, req)
-        tells_branch = any(f.predicate == CURRENT_BRANCH for f in answer.facts)
+        tells_head = any(f.predicate in (CURRENT_BRANCH, LAST_COMMIT) for f in answer.facts)
         observe = self.observe_checkout
-        if tells_branch and observe is not None and await observe(caller, req.cwd):
+        if tells_head and observe is not None and await observe(caller, req.cwd):
             return await self._answer(caller, req)
         return answer
 
