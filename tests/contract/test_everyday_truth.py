@@ -282,6 +282,22 @@ async def test_correcting_the_word_that_outdated_a_value_told_late_gives_the_val
     assert (now.fact_id, now.valid_at, now.start_stated) == (vercel, told_at, False)
 
 
+async def test_a_retract_of_the_word_that_outdated_a_value_names_that_value(
+    store: Store, account: str
+) -> None:
+    # Retracting "Netlify since Sep 1" gives nothing back, as any retract; the answer names
+    # Vercel, which it had outdated, so the person is not left to find the empty slot.
+    svc, clock, _, person = agent_and_person(store, account)
+    told = RememberRequest(subject="acme-web", predicate="deploy_target", object="Vercel")
+    vercel = (await svc.remember(person, told)).fact_id
+    clock.tick(seconds=60)
+    netlify = await deploy(svc, person, "Netlify", SEP1)
+    clock.tick(seconds=60)
+    done = await svc.retract(person, netlify)
+    assert [(v.fact_id, v.object) for v in done.left_ended] == [(vercel, "Vercel")]
+    assert await values(svc, person) == []
+
+
 async def test_a_guess_the_persons_word_confirms_goes_on_as_theirs_from_the_words_start(
     store: Store, account: str
 ) -> None:

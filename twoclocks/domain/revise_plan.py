@@ -203,14 +203,18 @@ def plan_retract(
 
 
 def left_ended(
-    retracted: Sequence[FactVersion], slot: Sequence[FactVersion], now: datetime
+    retracted: Sequence[FactVersion],
+    slot: Sequence[FactVersion],
+    now: datetime,
+    overruled: Sequence[FactVersion] = (),
 ) -> list[FactVersion]:
     """The values a retracted fact had replaced, when its slot holds no value now.
 
     ``retracted`` is the fact's believed versions before the retract; ``slot`` every
-    believed version of its slot after it. A retract closes the fact on the record clock
-    and gives nothing back (a correction does), so saying what stays ended lets the
-    person choose.
+    believed version of its slot after it; ``overruled`` what the fact's dated word retired
+    outright (``domain.correction.overruled_by``: a value told late, a guess). A retract
+    closes the fact on the record clock and gives nothing back (a correction does), so
+    saying what stays history lets the person choose.
 
     Example: Redis [Jan 5, Jun 1), then Memcached [Jun 1, ∞) closed it. Retract
     Memcached in July: the slot holds nothing, and Redis [Jan 5, Jun 1) is returned. Had
@@ -226,10 +230,11 @@ def left_ended(
     ]  # fmt: skip
     if any(is_current(v, now) for v in others):
         return []
-    return [
+    closed = [
         v for v in others
         if v.invalid_at is not None and v.invalid_at in starts and v.invalid_at <= now
     ]  # fmt: skip
+    return closed + list(overruled)
 
 
 def plan_link(

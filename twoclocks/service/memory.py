@@ -11,6 +11,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from twoclocks.domain.correction import overruled_by
 from twoclocks.domain.errors import (
     FactNotFound,
     InvalidInput,
@@ -342,7 +343,12 @@ class MemoryService(FactReads):
 
         await self._writer.apply(caller.account, subject, predicate, plan)
         slot = await self.store.read_slot(caller.account, subject, predicate)
-        ended = left_ended(believed, slot.versions, self.clock())
+        now = self.clock()
+        history = await self.store.query(
+            caller.account,
+            FactQuery(now=now, subject=subject, predicate=predicate, include_history=True),
+        )
+        ended = left_ended(believed, slot.versions, now, overruled_by(fact_id, history))
         return RetractResult(
             fact_id=fact_id,
             status=reason.value,

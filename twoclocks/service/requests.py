@@ -110,7 +110,8 @@ class RetractResult(BaseModel):
     left_ended: list[ReplacedValue] = Field(
         default_factory=list,
         description="when the slot holds no value after the retract: the values this fact "
-        "had replaced, which stay ended. A retract gives nothing back; if the fact was never "
+        "had replaced, which stay ended (or outdated or corrected, where this fact's dated "
+        "word overruled them). A retract gives nothing back; if the fact was never "
         "true, reopen it and revise it with reason corrected (that believes them again), or "
         "remember a value that holds again",
     )

@@ -466,3 +466,7 @@ def test_a_retract_that_leaves_its_slot_empty_names_what_stays_ended() -> None:
     assert left_ended([memcached], [redis, valkey], NOW) == []
     earlier = cache("e", "Redis", FEB2, APR14)
     assert left_ended([memcached], [earlier], NOW) == []
+    # What the retracted fact's dated word had overruled is named too, unless a value holds.
+    told = cache("t", "Valkey", JUN9).model_copy(update={"start_stated": False})
+    assert [v.object for v in left_ended([memcached], [], NOW, [told])] == ["Valkey"]
+    assert left_ended([memcached], [valkey], NOW, [told]) == []
