@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -146,18 +147,7 @@ def test_a_relative_gitdir_file_is_followed(tmp_path):
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs the git CLI to make a worktree")
 def test_real_linked_worktrees_get_distinct_worktree_keys_and_one_repo_key(tmp_path):
     main = tmp_path / "api"
-    env = {
-        **os.environ,
-        "GIT_CONFIG_GLOBAL": os.devnull,
-        "GIT_CONFIG_SYSTEM": os.devnull,
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@example.com",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@example.com",
-    }
-
-    def git(*args: str, cwd: Path = main) -> None:
-        subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+    git = git_in(main)
 
     main.mkdir()
     git("init", "-q")
@@ -177,14 +167,22 @@ def test_real_linked_worktrees_get_distinct_worktree_keys_and_one_repo_key(tmp_p
     assert first.project == one.project == two.project == f"project:{main}"
 
 
-def test_the_branch_checked_out_is_read_from_each_worktrees_head(tmp_path):
-    main = tmp_path / "api"
+def git_in(main: Path) -> Callable[..., str]:
+    """``git(*args, cwd=main)`` with no user config and a fixed author: its stdout."""
     env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
     env |= {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com"}
     env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
 
-    def git(*args: str, cwd: Path = main) -> None:
-        subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+    def git(*args: str, cwd: Path = main) -> str:
+        done = subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+        return done.stdout.decode().strip()
+
+    return git
+
+
+def test_the_branch_checked_out_is_read_from_each_worktrees_head(tmp_path):
+    main = tmp_path / "api"
+    git = git_in(main)
 
     main.mkdir()
     git("init", "-q", "-b", "main")
@@ -401,13 +399,7 @@ def test_unclaimed_checkouts_share_one_implicit_space(tmp_path):
 
 def test_the_commit_each_worktree_is_at_is_read_from_its_head_refs_and_objects(tmp_path):
     main = tmp_path / "api"
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
-    env |= {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com"}
-    env |= {"GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}
-
-    def git(*args: str, cwd: Path = main) -> str:
-        done = subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
-        return done.stdout.decode().strip()
+    git = git_in(main)
 
     main.mkdir()
     git("init", "-q", "-b", "main")

@@ -94,6 +94,13 @@ async def page(site: tuple[str, str]) -> AsyncIterator[Any]:
         await browser.close()
 
 
+async def remember_as_person(url: str, key: str, **body: str) -> None:
+    """``POST /v1/facts`` with the person's key; it must be stored."""
+    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
+        reply = await http.post("/v1/facts", json=body)
+        assert reply.status_code == 201, reply.text
+
+
 async def sign_in(page: Any, url: str, key: str) -> None:
     await page.goto(url + "/")
     await page.fill("#key", key)
@@ -125,13 +132,8 @@ async def test_a_value_told_after_it_had_changed_reads_outdated_when_told_not_co
     # back. Render did not hold from when it was told, but it was no mistake.
     url, key = site
     moved = datetime.now(UTC) - timedelta(days=1)
-    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
-        reply = await http.post(
-            "/v1/facts",
-            json={"subject": "production", "predicate": "deploy_target", "object": "Fly.io",
-                  "valid_at": moved.isoformat()},
-        )  # fmt: skip
-        assert reply.status_code == 201, reply.text
+    await remember_as_person(url, key, subject="production", predicate="deploy_target",
+                             object="Fly.io", valid_at=moved.isoformat())  # fmt: skip
     await sign_in(page, url, key)
     await page.check("#history")
     told = page.locator("#facts tbody tr", has_text="Render")
@@ -147,13 +149,8 @@ async def test_the_table_of_now_shows_what_starts_later_marked_as_not_true_yet(
     # marked as starting later, and still a row (so it can be revised or retracted).
     url, key = site
     soon = datetime.now(UTC) + timedelta(days=3)
-    async with httpx.AsyncClient(base_url=url, headers={"Authorization": f"Bearer {key}"}) as http:
-        reply = await http.post(
-            "/v1/facts",
-            json={"subject": "team", "predicate": "deploy_freeze", "object": "on",
-                  "valid_at": soon.isoformat()},
-        )  # fmt: skip
-        assert reply.status_code == 201, reply.text
+    await remember_as_person(url, key, subject="team", predicate="deploy_freeze", object="on",
+                             valid_at=soon.isoformat())  # fmt: skip
     await sign_in(page, url, key)
     row = page.locator("#facts tbody tr", has_text="deploy_freeze")
     await row.wait_for()

@@ -262,19 +262,28 @@ async def test_a_guess_the_persons_word_overrules_is_corrected_and_the_word_hold
     ]
 
 
+async def netlify_dated_over_vercel_told(
+    svc: MemoryService, clock: FakeClock, person: Caller
+) -> tuple[str, str]:
+    """Vercel told with no start, then the person's "Netlify since Sep 1", which outdates it;
+    the clock a minute on after each: (Vercel's fact id, Netlify's)."""
+    told = RememberRequest(subject="acme-web", predicate="deploy_target", object="Vercel")
+    vercel = (await svc.remember(person, told)).fact_id
+    clock.tick(seconds=60)
+    netlify = await deploy(svc, person, "Netlify", SEP1)
+    clock.tick(seconds=60)
+    return vercel, netlify
+
+
 async def test_correcting_the_word_that_outdated_a_value_told_late_gives_the_value_back(
     store: Store, account: str
 ) -> None:
     # "We deploy to Vercel" (no start), then "Netlify since Sep 1", which outdates Vercel;
     # then the person corrects Netlify (it was another project's). The slot was left empty.
     svc, clock, _, person = agent_and_person(store, account)
-    told = RememberRequest(subject="acme-web", predicate="deploy_target", object="Vercel")
-    vercel = (await svc.remember(person, told)).fact_id
     told_at = clock.now
-    clock.tick(seconds=60)
-    netlify = await deploy(svc, person, "Netlify", SEP1)
+    vercel, netlify = await netlify_dated_over_vercel_told(svc, clock, person)
     assert await values(svc, person) == ["Netlify"]
-    clock.tick(seconds=60)
     done = await svc.revise(person, netlify, ReviseRequest(reason="corrected"))
     assert done.values == {vercel: "Vercel"}
     clock.tick(seconds=60)
@@ -288,11 +297,7 @@ async def test_a_retract_of_the_word_that_outdated_a_value_names_that_value(
     # Retracting "Netlify since Sep 1" gives nothing back, as any retract; the answer names
     # Vercel, which it had outdated, so the person is not left to find the empty slot.
     svc, clock, _, person = agent_and_person(store, account)
-    told = RememberRequest(subject="acme-web", predicate="deploy_target", object="Vercel")
-    vercel = (await svc.remember(person, told)).fact_id
-    clock.tick(seconds=60)
-    netlify = await deploy(svc, person, "Netlify", SEP1)
-    clock.tick(seconds=60)
+    vercel, netlify = await netlify_dated_over_vercel_told(svc, clock, person)
     done = await svc.retract(person, netlify)
     assert [(v.fact_id, v.object) for v in done.left_ended] == [(vercel, "Vercel")]
     assert await values(svc, person) == []
