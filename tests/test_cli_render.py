@@ -40,6 +40,30 @@ def test_a_write_under_another_slot_name_says_so_and_how_to_split_it() -> None:
     ]
 
 
+def test_a_value_a_dated_word_overruled_says_how_it_left_not_only_now_history() -> None:
+    told = {"fact_id": "ee16a9ce960d4877932f58472f1af625", "object": "Vercel",
+            "retired_reason": "outdated"}  # fmt: skip
+    guess = {"fact_id": "7f77eea1f7c349b9bdb84527c47722be", "object": "Render",
+             "retired_reason": "corrected"}  # fmt: skip
+    answer = {
+        "outcome": "inserted",
+        "fact_id": "35b04bdd402f4d89ae5c1e2863672128",
+        "predicate": "deploy_target",
+        "tier": "asserted",
+        "replaced": [told, guess],
+    }
+    assert remember_lines(answer, "web")[1:] == [
+        "replaced: Vercel (ee16a9ce960d), outdated: told with no start, it had changed before"
+        " (now history)",
+        "replaced: Render (7f77eea1f7c3), corrected: the guess this contradicts (now history)",
+    ]
+    left = {"fact_id": answer["fact_id"], "status": "retracted", "left_ended": [told]}
+    assert retract_lines(left)[1] == (
+        "its slot holds no value now; what it had replaced stays ended: Vercel (ee16a9ce960d,"
+        " outdated)"
+    )
+
+
 def test_a_value_that_starts_later_replaces_the_old_one_from_then() -> None:
     # Release day Friday from next year: Tuesday is what holds today, not history.
     answer = {

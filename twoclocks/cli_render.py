@@ -216,7 +216,9 @@ def remember_lines(
         if later:
             lines.append(f"replaced from {later}: {value}")
         else:
-            lines.append(f"replaced: {value}, now history")
+            lines.append(
+                f"replaced: {value}, {_HOW_REPLACED.get(old.get('retired_reason'), 'now history')}"
+            )
     if answer.get("tier_lowered"):
         lines.append(f"tier lowered: {answer['tier_lowered']}")
     if near := answer.get("near_slot"):
@@ -318,6 +320,13 @@ def revise_lines(answer: dict[str, Any], reason: str, at: str | None = None) -> 
     return lines
 
 
+_HOW_REPLACED = {
+    "outdated": "outdated: told with no start, it had changed before (now history)",
+    "corrected": "corrected: the guess this contradicts (now history)",
+}
+"""How ``remember`` says a value left, where a dated word overruled it (``retired_reason``)."""
+
+
 def retract_lines(answer: dict[str, Any]) -> list[str]:
     """What a retract did, and the values it leaves ended when its slot holds none now.
 
@@ -329,7 +338,11 @@ def retract_lines(answer: dict[str, Any]) -> list[str]:
     lines = [f"retracted {full}"]
     ended = answer.get("left_ended") or []
     if ended:
-        values = "; ".join(f"{on_one_line(v['object'])} ({v['fact_id'][:12]})" for v in ended)
+        values = "; ".join(
+            f"{on_one_line(v['object'])} ({v['fact_id'][:12]}"
+            + (f", {v['retired_reason']})" if v.get("retired_reason") in _HOW_REPLACED else ")")
+            for v in ended
+        )
         lines += [
             f"its slot holds no value now; what it had replaced stays ended: {values}",
             f"if it was never true: `twoclocks reopen {full[:12]}` then "

@@ -251,7 +251,7 @@ async def test_a_guess_the_persons_word_overrules_is_corrected_and_the_word_hold
     clock.tick(seconds=60)
     done = await deploy_said(svc, person, "Fly.io", SEP1)
     assert (done.outcome, done.closed) == ("inserted", [guess])
-    assert [r.object for r in done.replaced] == ["Render"]
+    assert [(r.object, r.retired_reason) for r in done.replaced] == [("Render", "corrected")]
     assert await values(svc, person) == ["Fly.io"]
     assert await values(svc, person, as_of=OCT1) == ["Fly.io"]
     assert await values(svc, person, as_of=JUN1) == ["Heroku"]
@@ -270,9 +270,11 @@ async def netlify_dated_over_vercel_told(
     told = RememberRequest(subject="acme-web", predicate="deploy_target", object="Vercel")
     vercel = (await svc.remember(person, told)).fact_id
     clock.tick(seconds=60)
-    netlify = await deploy(svc, person, "Netlify", SEP1)
+    netlify = await deploy_said(svc, person, "Netlify", SEP1)
+    # The answer says how Vercel left: outdated, not "now history" like a value it ended.
+    assert [(r.fact_id, r.retired_reason) for r in netlify.replaced] == [(vercel, "outdated")]
     clock.tick(seconds=60)
-    return vercel, netlify
+    return vercel, netlify.fact_id
 
 
 async def test_correcting_the_word_that_outdated_a_value_told_late_gives_the_value_back(

@@ -9,6 +9,7 @@ from datetime import UTC, datetime
 import pytest
 from storekit import FakeClock, drifting_service
 
+from twoclocks.domain.model import RetiredReason
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
@@ -55,7 +56,8 @@ async def test_slot_drift_synonym_is_written_under_the_existing_slot_and_closes_
     assert new.predicate == first and new.closed == [old.fact_id]
     # The answer says both things the writer did not ask for: the slot, and what it closed.
     assert new.written_as == second and old.written_as is None
-    assert new.replaced == [ReplacedValue(fact_id=old.fact_id, object="A")]
+    ended = RetiredReason.ENDED
+    assert new.replaced == [ReplacedValue(fact_id=old.fact_id, object="A", retired_reason=ended)]
     assert old.replaced == []
     clock.tick()
     # Reads merge aliased slots: the alias finds the slot it names.

@@ -88,7 +88,8 @@ Returns fact_id, the outcome (inserted / restated / stored_closed: closed at onc
 because a later value of the slot was already known; invalid_at says when it stops being
 true, and until then it is no history), the slot name
 used (it may be an existing synonym; then written_as is the name you gave), the facts it
-closed (closed: their ids; replaced: their ids and values, so you can tell the person
+closed (closed: their ids; replaced: their ids, values and how each left, ended or, for a
+value this write's date overruled, outdated or corrected, so you can tell the person
 what changed), the tier stored and, if it is lower than asked, why (tier_lowered), and
 where it applies (workspace: the repo, project or worktree it is kept in, null for
 everywhere; a preference of the person's needs fact_class "user" to follow them). Saying

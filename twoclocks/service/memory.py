@@ -226,6 +226,11 @@ class MemoryService(FactReads):
         raised = None
         if rewrote and written_again is not None:
             raised = raised_between(seen_versions[rewrote[0]], written_again)
+        why = {
+            seen_versions[e.version_id].fact_id: e.reason
+            for e in done.expire
+            if e.version_id in seen_versions and e.reason is not RetiredReason.REWRITTEN
+        }
         for gone in (f for f in closed if f not in seen_values):  # replaced at its own start
             seen_values[gone] = (await self._versions(caller.account, gone))[0].object
         return RememberResult(
@@ -234,7 +239,10 @@ class MemoryService(FactReads):
             outcome=done.outcome,
             predicate=slot_now,
             closed=closed,
-            replaced=[ReplacedValue(fact_id=f, object=seen_values[f]) for f in closed],
+            replaced=[
+                ReplacedValue(fact_id=f, object=seen_values[f], retired_reason=why.get(f))
+                for f in closed
+            ],
             written_as=asked if slot_now != asked else None,
             tier=kept.tier or tier.tier,
             invalid_at=kept.invalid_at,
@@ -352,7 +360,10 @@ class MemoryService(FactReads):
         return RetractResult(
             fact_id=fact_id,
             status=reason.value,
-            left_ended=[ReplacedValue(fact_id=v.fact_id, object=v.object) for v in ended],
+            left_ended=[
+                ReplacedValue(fact_id=v.fact_id, object=v.object, retired_reason=v.retired_reason)
+                for v in ended
+            ],
         )
 
     async def link_episode(self, caller: Caller, fact_id: str, episode: Episode) -> str:

@@ -94,10 +94,16 @@ class RememberRequest(BaseModel):
 
 
 class ReplacedValue(BaseModel):
-    """A value a write closed: it held until the new one's valid_at, and stays as history."""
+    """A value a write closed or overruled: it stays as history."""
 
     fact_id: str
     object: str
+    retired_reason: RetiredReason | None = Field(
+        None,
+        description="how it left: ended (it held until the new value's valid_at), outdated "
+        "(told with no start; the new value dates a change before it was told), corrected (a "
+        "guess the person's dated word contradicts)",
+    )
 
 
 class RetractResult(BaseModel):
@@ -139,8 +145,8 @@ class RememberResult(BaseModel):
     predicate: str
     closed: list[str] = Field(
         description="the current facts this write closed: ended where it starts, or, for "
-        "an agent's guess the person's own word says was never true, or a value told with "
-        "no start that this write dates a change before, corrected"
+        "an agent's guess the person's own word says was never true, corrected, or, for a "
+        "value told with no start that this write dates a change before, outdated"
     )
     replaced: list[ReplacedValue] = Field(
         default_factory=list,
