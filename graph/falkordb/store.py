@@ -354,21 +354,20 @@ class FalkorDBStore(KeyStore, TurnQueueStore):
 
     async def place_unplaced_episodes(self, account: str | None = None) -> int:
         """Episodes kept with no place take their facts' one workspace (None: every account)."""
-        placed = 0
-        for name in await self._account_graphs(account):
-            graph = await self._graph(name)
-            rows = (await graph.query(cypher.PLACE_EPISODES, {"g": name})).result_set
-            placed += int(rows[0][0]) if rows else 0
-        return placed
+        return await self._count_in_each(cypher.PLACE_EPISODES, account)
 
     async def outdate_told_late(self, account: str | None = None) -> int:
         """Told values a dated word overruled, kept as corrected, become outdated (schema 5)."""
-        outdated = 0
+        return await self._count_in_each(cypher.OUTDATE_TOLD_LATE, account)
+
+    async def _count_in_each(self, statement: str, account: str | None) -> int:
+        """Run a migration step that returns one count in each account's graph; their sum."""
+        total = 0
         for name in await self._account_graphs(account):
             graph = await self._graph(name)
-            rows = (await graph.query(cypher.OUTDATE_TOLD_LATE, {"g": name})).result_set
-            outdated += int(rows[0][0]) if rows else 0
-        return outdated
+            rows = (await graph.query(statement, {"g": name})).result_set
+            total += int(rows[0][0]) if rows else 0
+        return total
 
     async def _account_graphs(self, account: str | None) -> list[str]:
         """One account's graph, or every account's (None), skipping graphs not ours."""

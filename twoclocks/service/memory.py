@@ -350,13 +350,14 @@ class MemoryService(FactReads):
             return plan_retract(fact_id, versions, now, reason)
 
         await self._writer.apply(caller.account, subject, predicate, plan)
-        slot = await self.store.read_slot(caller.account, subject, predicate)
         now = self.clock()
+        # One read of the slot's whole history: what is believed now is part of it.
         history = await self.store.query(
             caller.account,
             FactQuery(now=now, subject=subject, predicate=predicate, include_history=True),
         )
-        ended = left_ended(believed, slot.versions, now, overruled_by(fact_id, history))
+        slot = [v for v in history if v.expired_at is None]
+        ended = left_ended(believed, slot, now, overruled_by(fact_id, history))
         return RetractResult(
             fact_id=fact_id,
             status=reason.value,

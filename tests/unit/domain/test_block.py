@@ -24,7 +24,7 @@ from twoclocks.domain.model import (
     RetiredReason,
     Tier,
 )
-from twoclocks.domain.recent_changes import unreplaced_endings
+from twoclocks.domain.recent_changes import correction_line, unreplaced_endings
 
 NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 IST = ZoneInfo("Europe/Istanbul")  # +03 all year: no DST in the goldens
@@ -917,4 +917,18 @@ def test_recent_changes_a_chain_names_each_value_as_it_was_written():
     rows[2] = rows[2].model_copy(update={"written_as": "cloud_provider"})
     assert changes(render(rows))[0].endswith(
         "-> AWS (written as cloud provider, changed 2026-03-02 07:00 +03)"
+    )
+
+
+def test_a_value_outdated_by_a_word_no_longer_shown_says_so_not_never_true() -> None:
+    # The dated word that outdated Heroku is not among the rows the block shows (retracted,
+    # or with no tier): the line still says Heroku had changed, not that it was never true.
+    heroku = fv("h", "api", "deploy_target", "Heroku", NOW - timedelta(hours=3), fact_id="F1",
+                expired_at=NOW - timedelta(hours=1))  # fmt: skip
+    heroku = heroku.model_copy(
+        update={"start_stated": False, "retired_reason": RetiredReason.OUTDATED}
+    )
+    assert correction_line(heroku, None, NOW, UTC) == (
+        "- api · deploy target: Heroku (outdated when told 2026-03-02 08:00 +00: it had"
+        " changed before)"
     )
