@@ -7,6 +7,7 @@ from zoneinfo import ZoneInfo
 
 from twoclocks.cli_render import (
     empty_line,
+    ended_lines,
     fact_line,
     facts_lines,
     later_lines,
@@ -421,13 +422,16 @@ def test_an_empty_timeline_counts_versions_elsewhere_not_facts() -> None:
     assert empty_line(None) == "result: empty"
 
 
-def test_a_recall_naming_a_past_time_lists_what_held_then_under_its_own_head() -> None:
+def test_a_recall_naming_a_past_time_lists_what_held_then_first_under_its_own_head() -> None:
     answered = ["result: rows", "- api · cache: Redis"]
     then = ["- api · cache: Memcached (until 2026-06-01)"]
+    # What held then answers the question: it comes first, what holds now after it.
     assert then_lines(answered, "March 2026", then, held_now=True) == [
-        *answered,
+        "result: rows",
         "held in March 2026 (the question names it), ended since (not true now):",
         *then,
+        "holds now:",
+        "- api · cache: Redis",
     ]
     assert then_lines(["result: empty"], "March 2026", then, held_now=False)[1] == (
         "nothing holds now; held in March 2026 (the question names it), ended since (not true now):"
@@ -457,3 +461,22 @@ def test_recall_lines_put_a_plan_that_matches_best_right_after_the_result_line()
         "team · deploy_target: Fly.io",
     ]
     assert later_lines(now, plan) == [*now, "starts later (not true yet):", *plan]
+
+
+def test_a_slot_the_question_names_that_ended_is_said_first_then_the_other_slots() -> None:
+    answered = ["result: rows", "- team · sprint_length: two weeks"]
+    ended = ["- app · release_cadence: weekly (until 2026-12-01) [ended]"]
+    assert ended_lines(answered, ended, held_now=True) == [
+        "result: rows",
+        "no value now in the slot the question names; its last one ended (not true now):",
+        *ended,
+        "holds now, in other slots:",
+        "- team · sprint_length: two weeks",
+    ]
+    assert ended_lines(["result: empty"], ended, held_now=False) == [
+        "result: empty",
+        "nothing holds now; no value now in the slot the question names; its last one ended "
+        "(not true now):",
+        *ended,
+    ]
+    assert ended_lines(answered, [], held_now=True) == answered

@@ -164,16 +164,19 @@ def test_the_lines_cost_a_fraction_of_the_rows_as_json() -> None:
     assert len(recall_text(answer)) * 4 < len(answer.model_dump_json())
 
 
-def test_a_recall_naming_a_past_time_names_what_held_then_apart_from_what_holds_now() -> None:
+def test_a_recall_naming_a_past_time_names_what_held_then_first_apart_from_what_holds_now() -> None:
     # "which cache did we use in March?" answered with Redis alone would read as March's.
     march = PastTime(label="March 2026", said="in march", since=T0, until=T1)
     then = fact(object="Memcached", invalid_at=T1, retired_reason=RetiredReason.ENDED)
     text = recall_text(
         RecallResult(status="rows", facts=[fact()], named_time=march, held_then=[then])
     )
-    assert text.splitlines()[2:] == [
+    # Then's value is the answer: read first, today's would be taken for March's.
+    assert text.splitlines() == [
         "held in March 2026 (the question names it), ended since (not true now):",
         fact_line(then),
+        "rows: 1 fact true now, best first (revise and retract take the id)",
+        fact_line(fact()),
     ]
     empty = recall_text(RecallResult(status="empty", facts=[], named_time=march, held_then=[then]))
     assert empty.splitlines()[0] == (
@@ -194,3 +197,26 @@ def test_rows_none_of_which_is_about_the_thing_named_say_other_projects_hold_it(
         "none of these is about what the question names; 2 facts about it are in other "
         'projects or worktrees of this space: call recall again with scope "wide" to read them'
     )
+
+
+def test_a_slot_the_question_names_that_ended_is_read_before_the_rows_of_other_slots() -> None:
+    # "what was our release cadence?" after it ended: "two weeks" of the sprint, read
+    # first, would be taken for the cadence.
+    weekly = fact(
+        predicate="release_cadence", object="weekly", invalid_at=T1,
+        retired_reason=RetiredReason.ENDED,
+    )  # fmt: skip
+    sprint = fact(predicate="sprint_length", object="two weeks")
+    text = recall_text(RecallResult(status="rows", facts=[sprint], ended=[weekly]))
+    assert text.splitlines() == [
+        "no value now in the slot the question names; its last one ended (not true now):",
+        fact_line(weekly),
+        "rows: 1 fact true now, in other slots, best first (revise and retract take the id)",
+        fact_line(sprint),
+    ]
+    empty = recall_text(RecallResult(status="empty", facts=[], ended=[weekly]))
+    assert empty.splitlines() == [
+        "empty now: nothing holds now; no value now in the slot the question names; its last "
+        "one ended (not true now):",
+        fact_line(weekly),
+    ]

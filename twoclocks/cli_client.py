@@ -20,6 +20,7 @@ import typer
 from twoclocks.cli_render import (
     WHEN_HELP,
     empty_line,
+    ended_lines,
     fact_line,
     facts_lines,
     later_lines,
@@ -242,6 +243,8 @@ def recall(
         then = [fact_line(f, zone.info) for f in answer.get("held_then") or []]
         label = named["label"] if named else None
         lines = then_lines(lines, label, then, bool(answer["facts"]))
+        ended = [fact_line(f, zone.info) for f in answer.get("ended") or []]
+        lines = ended_lines(lines, ended, bool(answer["facts"]))
         lines = later_lines(lines, later, first=bool(answer.get("later_first")))
         if told := [fact_line(f, zone.info) for f in answer.get("told_later") or []]:
             lines += [f"{TOLD_LATER_HEAD}):", *told]

@@ -15,7 +15,7 @@ from zoneinfo import ZoneInfo
 import typer
 
 from twoclocks.domain.block_lines import format_time
-from twoclocks.domain.fact_text import history_note, mended_ends, triple
+from twoclocks.domain.fact_text import ENDED_SLOT_HEAD, history_note, mended_ends, triple
 from twoclocks.domain.model import RetiredReason, on_one_line
 from twoclocks.domain.named_times import held_then_head, none_held_line
 from twoclocks.domain.temporal import midnight_of
@@ -400,18 +400,43 @@ def later_lines(current: list[str], later: list[str], first: bool = False) -> li
     return [*current, LATER_HEAD if current else f"nothing holds now; {LATER_HEAD}", *later]
 
 
+NOW_AFTER_THEN_HEAD = "holds now:"
+"""The line above a recall's current facts when what held at the time asked about comes first."""
+
+
 def then_lines(lines: list[str], label: str | None, then: list[str], held_now: bool) -> list[str]:
-    """A recall's lines, then the facts that held at the time the question names.
+    """A recall's lines, with the facts that held at the time the question names first.
 
     "What warehouse did we use in March?" answered with today's warehouse alone would read
-    as March's. ``held_now``: the answer has current facts (``lines`` lists them).
+    as March's, and read first, today's would still be taken for the answer: March's
+    comes right after the result line, today's after it under their own head.
+    ``held_now``: the answer has current facts (``lines`` lists them after its first).
     """
     if label is None:
         return lines
     if not then:
         return [*lines, none_held_line(label)] if held_now else lines
     head = held_then_head(label)
-    return [*lines, head if held_now else f"nothing holds now; {head}", *then]
+    if not held_now:
+        return [*lines, f"nothing holds now; {head}", *then]
+    return [lines[0], head, *then, NOW_AFTER_THEN_HEAD, *lines[1:]]
+
+
+NOW_OTHER_SLOTS_HEAD = "holds now, in other slots:"
+"""The line above a recall's current facts when an ended slot the question names comes first."""
+
+
+def ended_lines(lines: list[str], ended: list[str], held_now: bool) -> list[str]:
+    """A recall's lines, with the last value of an ended slot the question names first.
+
+    "What was our release cadence?" after it ended: the rows about other slots (the sprint
+    length, "two weeks") would be taken for the cadence. ``held_now`` as ``then_lines``.
+    """
+    if not ended:
+        return lines
+    if not held_now:
+        return [*lines, f"nothing holds now; {ENDED_SLOT_HEAD}", *ended]
+    return [lines[0], ENDED_SLOT_HEAD, *ended, NOW_OTHER_SLOTS_HEAD, *lines[1:]]
 
 
 def line_of(

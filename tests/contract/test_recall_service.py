@@ -17,7 +17,7 @@ from test_recall_legs import EMBEDDER, EmbeddingStore
 
 from twoclocks.domain.category_glosses import CATEGORY_GLOSSES, glosses
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
-from twoclocks.domain.model import Tier
+from twoclocks.domain.model import RetiredReason, Tier
 from twoclocks.domain.places import Workspace
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.recall import RecallService
@@ -236,7 +236,7 @@ async def test_recall_returns_current_facts_only_and_names_what_starts_later_bes
     assert [f.predicate for f in got.starting_later] == ["deploy_freeze"]
 
 
-async def test_a_plan_that_matches_the_question_best_is_said_before_the_rows_now(
+async def test_a_plan_that_matches_the_question_best_is_said_first_unless_a_past_time_is_asked(
     store: Store, ew: Writer, account: str
 ) -> None:
     # "Is there a deploy freeze?" on the 1st, with one from the 20th: the current rows are
@@ -254,6 +254,52 @@ async def test_a_plan_that_matches_the_question_best_is_said_before_the_rows_now
     ask = RecallRequest(query="what is our deploy target?")
     where = await service(store).recall(caller, ask)
     assert where.facts[0].predicate == "deploy_target" and not where.later_first
+    # A question naming a past time asks about then: the plan is no answer to it, even
+    # one that matches its words best (PostgreSQL 17 for "in September").
+    for version, since in (("PostgreSQL 14", datetime(2029, 2, 1, tzinfo=UTC)),
+                           ("PostgreSQL 16", datetime(2029, 10, 20, tzinfo=UTC)),
+                           ("PostgreSQL 17", datetime(2030, 1, 15, tzinfo=UTC))):  # fmt: skip
+        await ew.write("api", "database", version, since, tier=Tier.ASSERTED)
+    ask = RecallRequest(query="what database did api use in september?", k=3)
+    then = await service(store).recall(caller, ask)
+    assert [f.object for f in then.starting_later] == ["PostgreSQL 17"]
+    assert [f.object for f in then.held_then] == ["PostgreSQL 14"] and not then.later_first
+
+
+async def test_a_slot_the_question_names_that_ended_with_nothing_after_is_named_first(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # "What was our release cadence?" after the cadence ended: the rows are other slots
+    # ("two weeks" of the sprint), and a model would take one for the cadence.
+    await ew.write("team", "sprint_length", "two weeks", T0, tier=Tier.ASSERTED)
+    await ew.write("app", "release_cadence", "every two weeks", T0, tier=Tier.ASSERTED)
+    weekly = await ew.write(
+        "app", "release_cadence", "weekly", datetime(2029, 6, 1, tzinfo=UTC), tier=Tier.ASSERTED
+    )
+    await ew.revise(weekly.fact_id, RetiredReason.ENDED, at=datetime(2029, 12, 1, tzinfo=UTC))
+    caller = Caller(account=account)
+    ask = RecallRequest(query="what was our release cadence?", k=3)
+    got = await service(store).recall(caller, ask)
+    assert [(f.object, f.invalid_at) for f in got.ended] == [
+        ("weekly", datetime(2029, 12, 1, tzinfo=UTC))
+    ]
+    assert "release_cadence" not in [f.predicate for f in got.facts]
+    # A question naming another thing does not get this one's slot.
+    other = RecallRequest(query="what is the release cadence of team?", k=3)
+    assert (await service(store).recall(caller, other)).ended == []
+
+    # A value starting later fills the slot: it is named as such, not the ended one.
+    await ew.write(
+        "app", "release_cadence", "monthly", datetime(2030, 3, 1, tzinfo=UTC), tier=Tier.ASSERTED
+    )
+    got = await service(store).recall(caller, ask)
+    assert got.ended == [] and [f.object for f in got.starting_later] == ["monthly"]
+
+    # A retracted value is not believed: its slot holds nothing to name.
+    wrong = await ew.write("app", "code_freeze", "Fridays", T0, tier=Tier.ASSERTED)
+    await ew.retract(wrong.fact_id)
+    freeze = RecallRequest(query="what is the code freeze?", k=3)
+    assert (await service(store).recall(caller, freeze)).ended == []
 
 
 async def test_recall_current_facts_only_and_a_past_time_named_in_words_is_named_beside_them(

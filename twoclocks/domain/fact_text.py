@@ -72,6 +72,10 @@ def mended_ends(rows: Iterable[RecordedVersion]) -> set[str]:
     }
 
 
+ENDED_SLOT_HEAD = "no value now in the slot the question names; its last one ended (not true now):"
+"""The head of a recall's ``ended`` lines: "what was our release cadence?" after it ended
+with nothing after it, said before rows about other slots that would be taken for it."""
+
 TOLD_LATER_HEAD = "told later, with no start stated (they may have held then; memory does not know"
 """The head of a past read's ``told_later`` lines, its bracket left open for a surface to
 add to (the MCP lines ask the model to say so); each closes it with "):"."""

@@ -27,6 +27,7 @@ from datetime import UTC, datetime
 
 from twoclocks.domain.block_lines import format_time, tier_note
 from twoclocks.domain.fact_text import (
+    ENDED_SLOT_HEAD,
     TOLD_LATER_HEAD,
     history_note,
     mended_ends,
@@ -66,6 +67,11 @@ def recall_text(answer: RecallResult) -> str:
         # the answer the question wants: said after "empty now", never as a current fact.
         rest = [*(then if answer.held_then else []), *(scheduled if later else [])]
         return "\n".join(["empty now: nothing holds now; " + rest[0], *rest[1:]])
+    if answer.status == "empty" and answer.ended:
+        # Nothing holds now, and the slot the question names ended: its last value is the
+        # truth to tell ("it ended"), not "nothing recorded".
+        ended = [ENDED_SLOT_HEAD, *(fact_line(f) for f in answer.ended)]
+        return "\n".join(["empty now: nothing holds now; " + ended[0], *ended[1:]])
     if answer.status == "empty" and answer.elsewhere:
         # Not "never recorded": another project or worktree of this space may hold an
         # answer. "May": the count passes recall's relevance floor, which does not prove an answer.
@@ -89,8 +95,22 @@ def recall_text(answer: RecallResult) -> str:
     # A recall with history holds every version of a fact it found: a value a correction
     # gave back is not called corrected there either.
     mended = mended_ends(answer.facts)
-    rows = [head, *(fact_line(f, f.version_id in mended) for f in answer.facts), *missed, *then]
-    if answer.later_first:
+    now = [*(fact_line(f, f.version_id in mended) for f in answer.facts), *missed]
+    rows = [head, *now, *then]
+    if answer.ended:
+        # The slot the question names holds nothing now: its last value, ended, is read
+        # first; the rows about other slots would be taken for the slot's value.
+        head = (
+            f"rows: {_count(answer.facts)} true now, in other slots, best first "
+            "(revise and retract take the id)"
+        )
+        rows = [ENDED_SLOT_HEAD, *(fact_line(f) for f in answer.ended), head, *now, *then]
+    if answer.held_then:
+        # The question names a past time: what held then is its answer, read first; what
+        # holds now follows, or a model would take today's value for then's.
+        head = f"rows: {_count(answer.facts)} true now, best first (revise and retract take the id)"
+        rows = [*_held_then(answer), head, *now, *_told_later(answer)]
+    if answer.later_first and not (answer.held_then or answer.ended):
         # The plan is what the question asks about ("is there a deploy freeze?"); read
         # first, the current rows would be taken for the answer.
         best = f"{_count(later)} {verb} later and {'matches' if len(later) == 1 else 'match'}"

@@ -1,16 +1,23 @@
-"""Recall's keyword search, and the ``former`` leg it feeds: what replaced a value named.
+"""Recall's keyword search, and what its closed rows tell: what replaced a value named,
+and the last value of a slot named that holds nothing now.
 
 "Is the docs site still on Jekyll?": Jekyll was closed and Docusaurus replaced it. The
 one keyword search (with history) that ranks the keyword leg also finds the closed
-Jekyll row; the ``former`` leg then reads what holds now in that slot.
+Jekyll row; the ``former`` leg then reads what holds now in that slot. "What was our
+release cadence?" after it ended: the same search finds the ended row, named apart.
 """
 
 from __future__ import annotations
 
+from collections.abc import Set
+
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_things import names_value
+from twoclocks.domain.slot_names import canonical_tokens
 from twoclocks.domain.temporal import is_visible
+from twoclocks.domain.trust import shown_to_model
 from twoclocks.graph.port import FactQuery, Store
+from twoclocks.service.relevance import content_words
 
 MAX_FORMER_SLOTS = 3
 """Slots whose former value a question names that the ``former`` leg reads (one store
@@ -53,4 +60,63 @@ async def current_of_former(
         out += await store.query(
             account, query.model_copy(update={"subject": subject, "predicate": predicate})
         )
+    return out
+
+
+MAX_ENDED_SLOTS = 2
+"""Slots the question names that hold no value now, read whole to name their last value:
+one store query each, and only when no row of the answer has the slot's name."""
+
+
+def names_slot(question: frozenset[str], predicate: str) -> bool:
+    """Whether the question's content words hold every canonical word of a slot's name.
+
+    >>> names_slot(content_words("what was our release cadence?"), "release_cadence")
+    True
+    >>> names_slot(content_words("how often do we release?"), "release_cadence")
+    False
+    """
+    wanted = set(canonical_tokens(predicate))
+    return bool(wanted) and wanted <= question
+
+
+async def ended_of_named_slots(
+    store: Store,
+    account: str,
+    text: str,
+    closed: list[FactVersion],
+    query: FactQuery,
+    subjects: frozenset[str] | None,
+    answered: Set[str],
+) -> list[FactVersion]:
+    """The last value of each slot the question names by name that holds nothing now.
+
+    "What was our release cadence?" after the cadence ended with nothing after it: the
+    answer's rows are other slots (the sprint length, "two weeks"), and a model would
+    take one of them for the cadence. The keyword search found the ended version; its
+    slot is read whole, so a value that holds now or starts later (not among the k
+    rows) keeps it out. ``subjects``: the things the question names (folded), when it
+    names any; ``answered``: the slot names the answer's rows already have.
+    """
+    said = content_words(text)
+    slots = [
+        v.slot
+        for v in closed
+        if v.expired_at is None
+        and shown_to_model(v.tier)
+        and v.predicate not in answered
+        and (subjects is None or v.subject.casefold() in subjects)
+        and names_slot(said, v.predicate)
+    ]
+    out: list[FactVersion] = []
+    whole = query.model_copy(update={"include_history": True, "include_later": True})
+    for subject, predicate in list(dict.fromkeys(slots))[:MAX_ENDED_SLOTS]:
+        versions = await store.query(
+            account, whole.model_copy(update={"subject": subject, "predicate": predicate})
+        )
+        believed = [v for v in versions if v.expired_at is None and shown_to_model(v.tier)]
+        if believed and all(
+            v.invalid_at is not None and v.invalid_at <= query.now for v in believed
+        ):
+            out.append(max(believed, key=lambda v: (v.invalid_at or v.valid_at, v.version_id)))
     return out

@@ -37,7 +37,11 @@ from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.accounts import zone_of
-from twoclocks.service.former_values import current_of_former, text_search
+from twoclocks.service.former_values import (
+    current_of_former,
+    ended_of_named_slots,
+    text_search,
+)
 from twoclocks.service.named_entities import (
     Named,
     entities_named,
@@ -55,7 +59,13 @@ from twoclocks.service.recall_requests import (
     RecallResult,
     ScoredFact,
 )
-from twoclocks.service.relevance import by_question, relevance_signals, warm_slot_matcher
+from twoclocks.service.relevance import (
+    by_question,
+    content_words,
+    lexical_overlap,
+    relevance_signals,
+    warm_slot_matcher,
+)
 from twoclocks.service.requests import Caller, Fact
 from twoclocks.service.session_block import read_block
 
@@ -178,11 +188,18 @@ class RecallService:
             )
             # One embedding and one entity lookup serve every read of this question.
             asked = (vector_task, named_task)
+            closed: list[FactVersion] = []
             ranked = await self._ranked(
-                caller.account, req.query, query, req.k, workspace, extra, *asked
-            )
+                caller.account, req.query, query, req.k, workspace, extra, *asked,
+                closed_found=closed,
+            )  # fmt: skip
             past = (
                 await self._past_time(caller.account, req.query, query.now) if later_too else None
+            )
+            ended = (
+                await self._ended(caller.account, req.query, query, closed, ranked, named_task)
+                if later_too and past is None
+                else []
             )
             then = (
                 await self._held_then(caller.account, req, query, workspace, past, asked)
@@ -225,7 +242,11 @@ class RecallService:
             status="rows" if facts else "empty",
             facts=facts,
             starting_later=starting,
+            # A question naming a past time asks about then, one naming an ended slot about
+            # that slot: a plan of another is never its best match.
             later_first=bool(starting and facts)
+            and past is None
+            and not ended
             and starting[0].score > max(f.score for f in facts),
             elsewhere=elsewhere,
             named_time=None if past is None else PastTime.of(past),
@@ -237,7 +258,35 @@ class RecallService:
                 ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
                 for v, score in told
             ],
+            ended=[
+                ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
+                for v, score in ended
+            ],
         )
+
+    async def _ended(
+        self,
+        account: str,
+        text: str,
+        query: FactQuery,
+        closed: list[FactVersion],
+        ranked: Sequence[tuple[FactVersion, float]],
+        named_task: asyncio.Task[Named],
+    ) -> list[tuple[FactVersion, float]]:
+        """The last value of each slot the question names that holds nothing now, scored
+        by the share of the question's words its slot name and value hold."""
+        named = await named_task
+        subjects = (
+            frozenset(n.casefold() for n in named.names)
+            if named.names and not named.by_self
+            else None
+        )
+        answered = {v.predicate for v, _ in ranked}
+        found = await ended_of_named_slots(
+            self.store, account, text, closed, query, subjects, answered
+        )
+        said = content_words(text)
+        return [(v, lexical_overlap(said, v.predicate, v.object)) for v in found]
 
     async def _told_after(
         self,
@@ -382,13 +431,16 @@ class RecallService:
         extra: int = 0,
         vector_task: asyncio.Task[list[float] | None] | None = None,
         named_task: asyncio.Task[Named] | None = None,
+        *,
+        closed_found: list[FactVersion] | None = None,
     ) -> list[tuple[FactVersion, float]]:
         """The legs run at once (the query embedding in a worker thread meanwhile), then RRF.
 
         ``extra`` rows past ``k`` come back too (the legs still read for ``k``): room for
         facts that start later, so they never take a current fact's place. ``vector_task``:
         the question's embedding when a second read of one question shares it;
-        ``named_task`` likewise, the entities it names.
+        ``named_task`` likewise, the entities it names. ``closed_found`` gets the closed
+        versions the keyword search found (``ended_of_named_slots`` reads them).
 
         Every leg asks the store for tiered rows only, so k untiered rows can never crowd
         out the answer. Legs: keyword, vector, a walk from the entities the question
@@ -451,6 +503,8 @@ class RecallService:
             # which may be closing by then, and its error would reach no one.
             started = [task for task in (text_task, named_task) if task is not None]
             await asyncio.gather(*started, return_exceptions=True)
+        if closed_found is not None and text_task is not None:
+            closed_found.extend(text_task.result()[1])
         found_by = dict(zip(active, found, strict=True))
         # The stores already filter on the tier; the rule is checked again here because a
         # row with no tier reaching a model is the one mistake recall must never make.

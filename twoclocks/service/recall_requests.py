@@ -122,6 +122,15 @@ class RecallResult(BaseModel):
         "for, each matching the question at least as well as the best of `facts`: not true "
         "then on the record, yet they may have held; memory does not know",
     )
+    ended: list[ScoredFact] = Field(
+        default_factory=list,
+        description="asked of the present, with no past time named: for up to 2 slots the "
+        "question names by name (every word of the slot name in the question) that no row "
+        "of `facts` has and that hold no value now, nor one starting later, the slot's last "
+        "value believed, ended since ('what was our release cadence?' after it ended with "
+        "nothing after it). Not true now; `score` here is the share of the question's "
+        "words its slot name and value hold",
+    )
 
 
 class BlockRequest(BaseModel):
