@@ -176,6 +176,33 @@ async def test_a_value_widened_to_everywhere_is_what_replaced_the_one_it_closed_
     assert changes(block.text) == ["- user · editor: Helix -> Zed (changed 2026-03-02 08:00 +00)"]
 
 
+async def test_a_value_an_agent_writes_in_one_worktree_replaces_the_projects_in_every_worktree(
+    store: Store, account: str
+) -> None:
+    # The person set the project's hosting; an agent in one worktree writes a new value
+    # with no class (this worktree only, by its class). The project's value ended for
+    # every worktree, so the new one applies there too: the other worktree's block tells
+    # the change and its slot holds the new value, not nothing.
+    clock = FakeClock(NOW - timedelta(days=3))
+    memory, recall = services(store, clock)
+    person = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
+    agent = Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
+    hosting = {"subject": "api", "predicate": "hosting"}
+    await memory.remember(person, remember("Railway", clock.now, **hosting))
+    clock.now = NOW - timedelta(hours=1)
+    guess = {**hosting, "class": None, "tier": None, "cwd": "/src/acme-web-login"}
+    done = await memory.remember(agent, remember("Render", clock.now, **guess))
+    assert (done.place, done.workspace, done.tier) == ("project", PROJECT, Tier.INFERRED)
+    clock.now = NOW
+    block = await recall.block(person, BlockRequest(cwd="/src/acme-web"))
+    assert changes(block.text) == [
+        "- api · hosting: Railway -> Render (changed 2026-03-02 08:00 +00, new value inferred"
+        " — a guess)"
+    ]
+    here = FactsRequest(subject="api", predicate="hosting", cwd="/src/acme-web")
+    assert [f.object for f in await memory.facts(person, here)] == ["Render"]
+
+
 async def test_a_fact_corrected_in_the_last_48_hours_is_told_as_never_true_with_what_holds_instead(
     store: Store, account: str
 ) -> None:

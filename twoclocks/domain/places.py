@@ -42,6 +42,19 @@ def narrower(a: Place, b: Place) -> Place:
     return a if LADDER.index(a) >= LADDER.index(b) else b
 
 
+def widest_place(category: str | None) -> Place:
+    """The widest place a fact of ``category`` may apply at (``resolve_place``'s caps).
+
+    >>> widest_place("git"), widest_place("remote"), widest_place(None)
+    (<Place.PROJECT: 'project'>, <Place.REPO: 'repo'>, <Place.EVERYWHERE: 'everywhere'>)
+    """
+    if category and category.lower() in REPO_CATEGORIES:
+        return Place.REPO
+    if category and category.lower() in LOCAL_CATEGORIES:
+        return Place.PROJECT
+    return Place.EVERYWHERE
+
+
 def resolve_place(
     fact_class: FactClass | None,
     category: str | None,

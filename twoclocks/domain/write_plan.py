@@ -34,6 +34,13 @@ Rules (DESIGN.md §3), each with a worked example; times are valid times:
   with Fly.io current from Sep, "Render in Jul" gets [Jul, Sep), which the closed
   Render covers, so it confirms history.
 * **many-value slot**: every value is kept open; near-copies are restatements.
+* **a new value applies where the one it replaces did**: the person said "hosting
+  Railway" for the whole project; an agent in one worktree writes "hosting Render" with
+  no class (this worktree only, by default). Railway is closed for every worktree that
+  read it, so Render is kept at the project too: kept to one worktree, it would leave the
+  others' slot empty, their block silent on the change. Only with no class (a class said
+  is a place said) and never past its category's cap (a ``git`` fact stays within one
+  project).
 * **a restatement that vouches more**: "cache Redis" is current as an agent's guess
   (inferred, this worktree only); the person says "cache Redis" with class user. The
   guess is expired (``rewritten``: the record changed, not the world) and written again
@@ -63,7 +70,7 @@ from twoclocks.domain.model import (
     RetiredReason,
     Tier,
 )
-from twoclocks.domain.places import narrower
+from twoclocks.domain.places import LADDER, narrower, widest_place
 from twoclocks.domain.restatement import is_restatement
 from twoclocks.domain.temporal import holds_at
 from twoclocks.domain.trust import lower
@@ -356,6 +363,7 @@ def plan_write(
         )
 
     expire, insert, closed = _cut(holding, t, end, now, new_id)
+    incoming = _at_widest_replaced(incoming, holding)
     version = new_version(
         incoming,
         version_id=new_id(),
@@ -379,6 +387,24 @@ def plan_write(
         predicate=version.predicate,
         closed=tuple(closed) + overruled_facts,
     )
+
+
+def _at_widest_replaced(incoming: Incoming, replaced: Sequence[FactVersion]) -> Incoming:
+    """A new value written with no class, kept where the widest value it replaces applied
+    (module docstring: "a new value applies where the one it replaces did"), within its
+    category's cap. A class said is a place said: kept as the writer chose."""
+    if incoming.fact_class is not None:
+        return incoming
+    cap = widest_place(incoming.category)
+    wider = [
+        v
+        for v in replaced
+        if _wider(seen_from(v), seen_from(incoming)) and narrower(seen_from(v), cap) == seen_from(v)
+    ]
+    if not wider:
+        return incoming
+    widest = min(wider, key=lambda v: LADDER.index(seen_from(v)))
+    return incoming.model_copy(update={"place": widest.place, "workspace": widest.workspace})
 
 
 def _overrules(incoming: Incoming, version: FactVersion) -> bool:

@@ -367,6 +367,38 @@ def test_restatement_that_widens_the_place_closes_what_other_places_held() -> No
     assert (ended.valid_at, ended.invalid_at) == (FEB, MAR)
 
 
+def test_a_new_value_applies_where_the_one_it_replaces_did() -> None:
+    # The person said "Railway" for the project; an agent in one worktree says "Render"
+    # with no class. Railway ends for every worktree that read it, so Render is kept at
+    # the project: kept to the one worktree, the others' slot would hold nothing.
+    project = {"place": Place.PROJECT, "workspace": "project:/src/harbor"}
+    railway = version("v1", "Railway", JAN, tier=Tier.ASSERTED, **project)
+    guess = incoming(
+        "Render", MAR, tier=Tier.INFERRED, place=Place.WORKTREE, workspace="worktree:/w/one"
+    )
+    plan = plan_write(guess, [railway], NOW, id_factory())
+    assert plan.closed == ("fact-v1",)
+    (render,) = [v for v in plan.insert if v.version_id == plan.version_id]
+    assert (render.place, render.workspace) == (Place.PROJECT, "project:/src/harbor")
+    # A value nothing replaced keeps the place its class gave it.
+    first = plan_write(guess, [], NOW, id_factory())
+    assert [(v.place, v.workspace) for v in first.insert] == [(Place.WORKTREE, "worktree:/w/one")]
+    # A class said is a place said: a task of this worktree stays this worktree's.
+    task = guess.model_copy(update={"fact_class": FactClass.TASK})
+    plan = plan_write(task, [railway], NOW, id_factory())
+    (render,) = [v for v in plan.insert if v.version_id == plan.version_id]
+    assert (render.place, render.workspace) == (Place.WORKTREE, "worktree:/w/one")
+
+
+def test_a_new_value_never_goes_past_its_category_cap_to_reach_what_it_replaces() -> None:
+    # A value kept everywhere, replaced by a git fact: git never goes wider than a project.
+    anywhere = version("v1", "main", JAN, place=Place.EVERYWHERE, workspace=None)
+    branch = incoming("dev", MAR, category="git", place=Place.WORKTREE, workspace="worktree:/w/one")
+    plan = plan_write(branch, [anywhere], NOW, id_factory())
+    (dev,) = [v for v in plan.insert if v.version_id == plan.version_id]
+    assert (dev.place, dev.workspace) == (Place.WORKTREE, "worktree:/w/one")
+
+
 def test_restatement_that_vouches_more_leaves_a_closed_value_as_it_was() -> None:
     # History is confirmed, not re-written: a closed window's end is read off how its
     # versions were expired (domain.correction), so its versions stay as they are.
