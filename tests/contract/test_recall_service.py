@@ -302,6 +302,33 @@ async def test_a_slot_the_question_names_that_ended_with_nothing_after_is_named_
     assert (await service(store).recall(caller, freeze)).ended == []
 
 
+async def test_a_question_asking_what_came_before_a_value_names_what_held_before_it_first(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # "What chat did we use before Discord?" answered with Discord alone got the one
+    # value it did not ask for. Slack held until Discord began; IRC before that.
+    for chat, since in (("IRC", 2027), ("Slack", 2028), ("Discord", 2029)):
+        at = datetime(since, 1, 1, tzinfo=UTC)
+        await ew.write("team", "chat", chat, at, tier=Tier.ASSERTED)
+    caller = Caller(account=account)
+    got = await service(store).recall(
+        caller, RecallRequest(query="what chat did we use before Discord?", k=3)
+    )
+    assert got.facts[0].object == "Discord"
+    assert got.named_time is not None and got.named_time.label == "the time before Discord"
+    assert [f.object for f in got.held_then] == ["Slack"]
+    # A value replaced since is named too: before Slack, IRC.
+    got = await service(store).recall(
+        caller, RecallRequest(query="which chat did we use before Slack?", k=3)
+    )
+    assert [f.object for f in got.held_then] == ["IRC"]
+    # The slot's first value has nothing before it: no time is named.
+    got = await service(store).recall(
+        caller, RecallRequest(query="what did the team chat on before IRC?", k=3)
+    )
+    assert (got.named_time, got.held_then) == (None, [])
+
+
 async def test_recall_current_facts_only_and_a_past_time_named_in_words_is_named_beside_them(
     store: Store, ew: Writer, account: str
 ) -> None:

@@ -115,6 +115,50 @@ def held_then(
     return found[:MAX_HELD_THEN]
 
 
+_BEFORE = re.compile(
+    r"\b(?:before|prior\s+to|previous\s+to|until\s+we\s+(?:moved|switched|migrated)\s+to)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_what_came_before(question: str) -> bool:
+    """Whether the question asks what held before something ("before Discord?").
+
+    >>> asks_what_came_before("what chat did we use before Discord?")
+    True
+    >>> asks_what_came_before("which chat do we use?")
+    False
+    """
+    return _BEFORE.search(question) is not None
+
+
+def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTime | None:
+    """The time a question names as "before ``value``": from the start of the believed
+    value of its slot that ended last by the time ``value`` began, up to ``value``'s start.
+
+    Worked example: Slack [Jan 10, Jul 1), Discord [Jul 1, ∞); "what chat did we use before
+    Discord?" names [Jan 10, Jul 1), in which Slack held (``held_then`` names it). None
+    when nothing believed ended by then: Discord was the slot's first value.
+    """
+    earlier = [
+        v
+        for v in versions
+        if v.expired_at is None
+        and v.fact_id != value.fact_id
+        and v.invalid_at is not None
+        and v.invalid_at <= value.valid_at
+    ]
+    if not earlier:
+        return None
+    last = max(earlier, key=lambda v: (v.invalid_at, v.valid_at))
+    return NamedTime(
+        said=f"before {value.object}",
+        label=f"the time before {value.object}",
+        start=last.valid_at,
+        end=value.valid_at,
+    )
+
+
 def held_then_head(label: str) -> str:
     """The line above the facts that held at the named time (``NamedTime.label``)."""
     return f"held in {label} (the question names it), ended since (not true now):"

@@ -114,9 +114,10 @@ start later (a freeze from the 20th) follow the answer under "start later (not t
 yet)", or come first when one matches the question best ("matches the question best",
 the rows after it being weaker matches): mention them as plans, never as what holds now.
 A question naming a past time in
-words ("in March", "last year", "two weeks ago") is still answered with what holds now,
-but the asked slot's facts that held then and have ended since come first, under "held in
-<that time>": answer the past from them, or pass as_of to read that time whole. When the
+words ("in March", "last year", "two weeks ago"), or asking what came before a value
+("before Discord"), is still answered with what holds now, but the asked slot's facts that
+held then and have ended since come first, under "held in <that time>": answer the past
+from them, or pass as_of to read that time whole. When the
 question names a slot by name that holds no value now, its last value comes first under
 "no value now in the slot the question names; its last one ended": say it ended, and do
 not take a row of another slot for it. With a past

@@ -23,7 +23,14 @@ from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_subjects import question_words
-from twoclocks.domain.named_times import NamedTime, held_then, past_time_named
+from twoclocks.domain.named_things import names_value
+from twoclocks.domain.named_times import (
+    NamedTime,
+    asks_what_came_before,
+    held_then,
+    past_time_named,
+    time_before,
+)
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import (
     Scope,
@@ -206,6 +213,13 @@ class RecallService:
                 if past is not None
                 else []
             )
+            if later_too and past is None and asks_what_came_before(req.query):
+                # A value replaced since is named too ("before Railway", now on Render).
+                top = max((score for _, score in ranked), default=0.0)
+                former = [(v, top) for v in closed if v.expired_at is None]
+                before = await self._before(caller.account, req.query, query, [*ranked, *former])
+                if before is not None:
+                    past, then = before
             told = await self._told_after(caller.account, req, query, ranked, workspace, asked)
         except StoreUnavailable as exc:
             log.warning("recall unavailable: %s", exc)
@@ -360,6 +374,38 @@ class RecallService:
         slot = history.model_copy(update={"subject": top.subject, "predicate": top.predicate})
         versions = await self.store.query(account, slot)
         return [(v, score) for v in held_then(versions, named, query.now)]
+
+    async def _before(
+        self,
+        account: str,
+        text: str,
+        query: FactQuery,
+        ranked: Sequence[tuple[FactVersion, float]],
+    ) -> tuple[NamedTime, list[tuple[FactVersion, float]]] | None:
+        """ "What chat did we use before Discord?": the time before the current value the
+        question names, and what held in it (``domain.named_times.time_before``).
+
+        Answered with Discord alone, the question got the one value it did not ask for.
+        Only a value the answer ranked is looked for, and its slot read whole once.
+        """
+        for version, score in ranked:
+            if version.valid_at > query.now or not names_value(text, version.object):
+                continue
+            slot = query.model_copy(
+                update={
+                    "subject": version.subject,
+                    "predicate": version.predicate,
+                    "include_history": True,
+                    "include_later": False,
+                }
+            )
+            versions = await self.store.query(account, slot)
+            named = time_before(version, versions)
+            if named is None:
+                return None
+            held = held_then(versions, named, query.now)
+            return named, [(v, score) for v in held if v.fact_id != version.fact_id]
+        return None
 
     async def _found_wide(
         self,

@@ -107,8 +107,10 @@ class RecallResult(BaseModel):
     named_time: PastTime | None = Field(
         None,
         description="asked of the present: the past time the question names in words ('in "
-        "March', 'last year', 'two weeks ago', an ISO date), read in the account's zone; null "
-        "when it names none. `facts` still hold now; `held_then` names what held then",
+        "March', 'last year', 'two weeks ago', an ISO date), read in the account's zone, or "
+        "the time before a value it names ('before Discord': from the start of the value that "
+        "ended last by then); null when it names none. `facts` still hold now; `held_then` "
+        "names what held then",
     )
     held_then: list[ScoredFact] = Field(
         default_factory=list,

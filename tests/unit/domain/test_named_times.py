@@ -8,7 +8,12 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from twoclocks.domain.model import FactVersion
-from twoclocks.domain.named_times import held_then, past_time_named
+from twoclocks.domain.named_times import (
+    asks_what_came_before,
+    held_then,
+    past_time_named,
+    time_before,
+)
 
 NOW = datetime(2026, 12, 5, 12, tzinfo=UTC)
 
@@ -92,3 +97,27 @@ def test_recall_held_then_names_the_slots_believed_facts_of_that_time_that_ended
         version("Snowflake", "2025-06-01", "2026-03-20"),
     ]
     assert [v.object for v in held_then(changed, march, NOW)] == ["Snowflake", "Druid"]
+
+
+def test_recall_the_time_before_a_value_runs_from_the_value_that_ended_last_before_it() -> None:
+    # "what chat did we use before Discord?": Slack held until Discord began.
+    assert asks_what_came_before("what chat did we use before Discord?")
+    assert asks_what_came_before("which queue did we run prior to Kafka")
+    assert not asks_what_came_before("which chat do we use now?")
+    discord = version("Discord", "2026-07-01", None)
+    slot = [
+        discord,
+        version("Slack", "2026-01-10", "2026-07-01"),
+        version("IRC", "2025-01-01", "2026-01-10"),
+        version("Teams", "2026-02-01", "2026-07-01", expired=True),  # corrected away
+    ]
+    named = time_before(discord, slot)
+    assert named is not None
+    assert (named.label, named.start, named.end) == (
+        "the time before Discord",
+        datetime(2026, 1, 10, tzinfo=UTC),
+        datetime(2026, 7, 1, tzinfo=UTC),
+    )
+    assert [v.object for v in held_then(slot, named, NOW)] == ["Slack"]
+    # The slot's first value has nothing before it.
+    assert time_before(slot[2], slot) is None
