@@ -284,6 +284,11 @@ async def test_a_slot_the_question_names_that_ended_with_nothing_after_is_named_
         ("weekly", datetime(2029, 12, 1, tzinfo=UTC))
     ]
     assert "release_cadence" not in [f.predicate for f in got.facts]
+    # Named by a value it held, the slot is found too.
+    weekly_asked = RecallRequest(query="do we still release weekly?", k=3)
+    assert [f.object for f in (await service(store).recall(caller, weekly_asked)).ended] == [
+        "weekly"
+    ]
     # A question naming another thing does not get this one's slot.
     other = RecallRequest(query="what is the release cadence of team?", k=3)
     assert (await service(store).recall(caller, other)).ended == []

@@ -118,7 +118,8 @@ words ("in March", "last year", "two weeks ago"), or asking what came before a v
 ("before Discord"), is still answered with what holds now, but the asked slot's facts that
 held then and have ended since come first, under "held in <that time>": answer the past
 from them, or pass as_of to read that time whole. When the
-question names a slot by name that holds no value now, its last value comes first under
+question names a slot (by name, or by a value it held) that holds no value now, its last
+value comes first under
 "no value now in the slot the question names; its last one ended": say it ended, and do
 not take a row of another slot for it. With a past
 as_of, values memory was told later with no start follow under "told later, with no start

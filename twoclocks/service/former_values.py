@@ -17,6 +17,7 @@ from twoclocks.domain.slot_names import canonical_tokens
 from twoclocks.domain.temporal import is_visible
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.graph.port import FactQuery, Store
+from twoclocks.service.named_entities import is_about
 from twoclocks.service.relevance import content_words
 
 MAX_FORMER_SLOTS = 3
@@ -89,14 +90,16 @@ async def ended_of_named_slots(
     subjects: frozenset[str] | None,
     answered: Set[str],
 ) -> list[FactVersion]:
-    """The last value of each slot the question names by name that holds nothing now.
+    """The last value of each slot the question names, by its name or by a value it held,
+    that holds nothing now.
 
-    "What was our release cadence?" after the cadence ended with nothing after it: the
-    answer's rows are other slots (the sprint length, "two weeks"), and a model would
-    take one of them for the cadence. The keyword search found the ended version; its
-    slot is read whole, so a value that holds now or starts later (not among the k
-    rows) keeps it out. ``subjects``: the things the question names (folded), when it
-    names any; ``answered``: the slot names the answer's rows already have.
+    "What was our release cadence?" (or "do we release weekly?") after the cadence ended
+    with nothing after it: the answer's rows are other slots (the sprint length, "two
+    weeks"), and a model would take one of them for the cadence. The keyword search found
+    the ended version; its slot is read whole, so a value that holds now or starts later
+    (not among the k rows) keeps it out. ``subjects``: the things the question names
+    (folded), when it names any, of which the fact's subject or its whole value must be
+    one; ``answered``: the slot names the answer's rows already have.
     """
     said = content_words(text)
     slots = [
@@ -105,8 +108,8 @@ async def ended_of_named_slots(
         if v.expired_at is None
         and shown_to_model(v.tier)
         and v.predicate not in answered
-        and (subjects is None or v.subject.casefold() in subjects)
-        and names_slot(said, v.predicate)
+        and (subjects is None or is_about(v.subject, v.object, subjects))
+        and (names_slot(said, v.predicate) or names_value(text, v.object))
     ]
     out: list[FactVersion] = []
     whole = query.model_copy(update={"include_history": True, "include_later": True})

@@ -127,7 +127,8 @@ class RecallResult(BaseModel):
     ended: list[ScoredFact] = Field(
         default_factory=list,
         description="asked of the present, with no past time named: for up to 2 slots the "
-        "question names by name (every word of the slot name in the question) that no row "
+        "question names, by name (every word of the slot name in the question) or by a value "
+        "they held, that no row "
         "of `facts` has and that hold no value now, nor one starting later, the slot's last "
         "value believed, ended since ('what was our release cadence?' after it ended with "
         "nothing after it). Not true now; `score` here is the share of the question's "
