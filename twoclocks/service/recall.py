@@ -382,11 +382,11 @@ class RecallService:
         query: FactQuery,
         ranked: Sequence[tuple[FactVersion, float]],
     ) -> tuple[NamedTime, list[tuple[FactVersion, float]]] | None:
-        """ "What chat did we use before Discord?": the time before the current value the
-        question names, and what held in it (``domain.named_times.time_before``).
+        """The time before a value the question names, and what held in it
+        (``domain.named_times.time_before``): "what chat did we use before Discord?".
 
         Answered with Discord alone, the question got the one value it did not ask for.
-        Only a value the answer ranked is looked for, and its slot read whole once.
+        Only a value among ``ranked`` is looked for, and its slot read whole once.
         """
         for version, score in ranked:
             if version.valid_at > query.now or not names_value(text, version.object):
