@@ -264,6 +264,9 @@ async def test_a_plan_that_matches_the_question_best_is_said_first_unless_a_past
     then = await service(store).recall(caller, ask)
     assert [f.object for f in then.starting_later] == ["PostgreSQL 17"]
     assert [f.object for f in then.held_then] == ["PostgreSQL 14"] and not then.later_first
+    # Nor is the plan first when the slot's current value is a row: it answers "db" today.
+    terse = await service(store).recall(caller, RecallRequest(query="api db", k=3))
+    assert "PostgreSQL 16" in [f.object for f in terse.facts] and not terse.later_first
 
 
 async def test_a_slot_the_question_names_that_ended_with_nothing_after_is_named_first(

@@ -257,10 +257,13 @@ class RecallService:
             facts=facts,
             starting_later=starting,
             # A question naming a past time asks about then, one naming an ended slot about
-            # that slot: a plan of another is never its best match.
+            # that slot: a plan of another is never its best match. Nor is a plan of a slot
+            # whose current value is a row: "db" is answered by today's database first.
             later_first=bool(starting and facts)
             and past is None
             and not ended
+            and (starting[0].subject, starting[0].predicate)
+            not in {(f.subject, f.predicate) for f in facts}
             and starting[0].score > max(f.score for f in facts),
             elsewhere=elsewhere,
             named_time=None if past is None else PastTime.of(past),
