@@ -45,6 +45,14 @@ def services(store: Store, clock: FakeClock) -> tuple[MemoryService, RecallServi
     return memory, recall
 
 
+def person_and_agent(account: str) -> tuple[Caller, Caller]:
+    """The person at the CLI and an agent over MCP, of one account."""
+    return (
+        Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI),
+        Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP),
+    )
+
+
 def remember(obj: str, at: datetime, **fields: object) -> RememberRequest:
     args: dict[str, object] = {
         "subject": "production",
@@ -185,8 +193,7 @@ async def test_a_value_an_agent_writes_in_one_worktree_replaces_the_projects_in_
     # the change and its slot holds the new value, not nothing.
     clock = FakeClock(NOW - timedelta(days=3))
     memory, recall = services(store, clock)
-    person = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
-    agent = Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
+    person, agent = person_and_agent(account)
     hosting = {"subject": "api", "predicate": "hosting"}
     await memory.remember(person, remember("Railway", clock.now, **hosting))
     clock.now = NOW - timedelta(hours=1)
@@ -208,8 +215,7 @@ async def test_a_fact_corrected_in_the_last_48_hours_is_told_as_never_true_with_
 ) -> None:
     clock = FakeClock(NOW - timedelta(days=30))
     memory, recall = services(store, clock)
-    person = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
-    agent = Caller(account=account, writer=Writer.AGENT, channel=Channel.MCP)
+    person, agent = person_and_agent(account)
     database, queue, owner = ({"predicate": p} for p in ("database", "queue", "owner"))
 
     async def correct(fact_id: str, replacement: str | None = None) -> None:
