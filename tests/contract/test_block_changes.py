@@ -134,11 +134,12 @@ async def test_the_block_pairs_each_change_with_what_replaced_it_and_says_ended_
     ]
     for hidden in ("Deniz", "Selin", "Render -> Render"):
         assert hidden not in block.text, hidden
-    # The other worktree sees its own value as current; the project-wide Selin is not
-    # said to have ended there either (a worktree value replaced it, not the same place's).
+    # The other worktree sees its own value as current, and that it took over from the
+    # project-wide Selin there: never that Selin ended with nothing after it.
     other = await recall.block(person, BlockRequest(cwd="/src/acme-web-login"))
     assert "- web · reviewer: Deniz (since 2026-03-02 07:00 +00, asserted)" in other.text
-    assert "Selin" not in other.text
+    assert "- web · reviewer: Selin -> Deniz (changed 2026-03-02 07:00 +00)" in other.text
+    assert "Selin (ended" not in other.text
 
 
 async def test_a_value_said_again_after_it_closed_is_not_a_change_with_itself(

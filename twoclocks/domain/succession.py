@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from twoclocks.domain.model import Cardinality, FactVersion
+from twoclocks.domain.model import Cardinality, FactVersion, Place
+from twoclocks.domain.places import LADDER
 
 
 def replacements(old: FactVersion, rows: Sequence[FactVersion]) -> list[FactVersion]:
@@ -43,8 +44,15 @@ def successor(old: FactVersion, rows: Sequence[FactVersion]) -> FactVersion | No
     pointing = [v for v in found if v.supersedes == old.fact_id]
     # A revise keeps the replaced fact's workspace, so a pointer is the successor
     # wherever it lives; a same-slot value from another place is not this one's, unless
-    # it applies everywhere, this place included.
-    mine = pointing or [v for v in found if v.workspace in (old.workspace, None)]
+    # it applies everywhere, this place included, or it was written at a narrower place
+    # right where ``old`` ended (a worktree's ``--class task`` value closing the
+    # project's: its own worktree's reader sees both, and the one took over from the other).
+    mine = pointing or [
+        v
+        for v in found
+        if v.workspace in (old.workspace, None)
+        or (v.valid_at == old.invalid_at and _narrower(v, old))
+    ]
     return min(mine, key=lambda v: (v.valid_at, v.version_id)) if mine else None
 
 
@@ -58,3 +66,12 @@ def predecessor(new: FactVersion, rows: Sequence[FactVersion]) -> FactVersion | 
     ]  # fmt: skip
     replaced = [v for v in maybe if successor(v, rows) == new]
     return min(replaced, key=lambda v: (v.valid_at, v.version_id)) if replaced else None
+
+
+def _place_of(row: FactVersion) -> Place:
+    return row.place if row.place is not None and row.workspace is not None else Place.EVERYWHERE
+
+
+def _narrower(new: FactVersion, old: FactVersion) -> bool:
+    """Whether ``new`` applies at a narrower place on the ladder than ``old``."""
+    return LADDER.index(_place_of(new)) > LADDER.index(_place_of(old))

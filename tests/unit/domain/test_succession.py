@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from twoclocks.domain.model import Cardinality, FactVersion, Tier
+from twoclocks.domain.model import Cardinality, FactVersion, Place, Tier
 from twoclocks.domain.succession import predecessor, replacements, successor
 
 JUN, SEP, OCT = (datetime(2026, m, 1, tzinfo=UTC) for m in (6, 9, 10))
@@ -20,6 +20,7 @@ def fv(
     workspace: str | None = "w1",
     supersedes: str | None = None,
     cardinality: Cardinality = Cardinality.ONE,
+    place: Place | None = None,
 ) -> FactVersion:
     return FactVersion(
         version_id=f"v-{name}",
@@ -34,6 +35,7 @@ def fv(
         created_at=JUN,
         supersedes=supersedes,
         cardinality=cardinality,
+        place=place,
     )
 
 
@@ -73,3 +75,15 @@ def test_succession_a_many_value_slot_adds_values_without_replacing() -> None:
     python = fv("Python", JUN, SEP, predicate="languages", cardinality=many)
     go = fv("Go", SEP, predicate="languages", cardinality=many)
     assert successor(python, [python, go]) is None and predecessor(go, [python, go]) is None
+
+
+def test_succession_a_narrower_value_written_where_the_wider_one_ended_took_over() -> None:
+    # The project's Railway, closed by a --class task Render in one worktree: that
+    # worktree's block sees both, and Render took over ("Railway -> Render").
+    railway = fv("Railway", JUN, SEP, workspace="project:p", place=Place.PROJECT)
+    render = fv("Render", SEP, workspace="worktree:w", place=Place.WORKTREE)
+    assert successor(railway, [railway, render]) == render
+    assert predecessor(render, [railway, render]) == railway
+    # One that began before the wider value ended did not take over from it.
+    early = fv("Fly.io", JUN, workspace="worktree:w", place=Place.WORKTREE)
+    assert successor(railway, [railway, early]) is None
