@@ -113,17 +113,15 @@ not answer, which is not the same as "no". Asked of the present, facts memory ho
 start later (a freeze from the 20th) follow the answer under "start later (not true
 yet)", or come first when one matches the question best ("matches the question best",
 the rows after it being weaker matches): mention them as plans, never as what holds now.
-A question naming a past time in
-words ("in March", "last year", "two weeks ago"), or asking what came before a value
-("before Discord"), is still answered with what holds now, but the asked slot's facts that
-held then and have ended since come first, under "held in <that time>": answer the past
-from them, or pass as_of to read that time whole. When the
-question names a slot (by name, or by a value it held) that holds no value now, its last
-value comes first under
-"no value now in the slot the question names; its last one ended": say it ended, and do
-not take a row of another slot for it. With a past
-as_of, values memory was told later with no start follow under "told later, with no start
-stated": they may have held then, and memory does not know; say so. Each fact
+A question naming a past time in words ("in March", "last year", "two weeks ago"), or
+asking what came before a value ("before Discord"), is still answered with what holds
+now, but the asked slot's facts that held then and have ended since come first, under
+"held in <that time>": answer the past from them, or pass as_of to read that time whole.
+When the question names a slot (by name, or by a value it held) that holds no value now,
+its last value comes first under "no value now in the slot the question names; its last
+one ended": say it ended, and do not take a row of another slot for it. With a past
+as_of, values memory was told later with no start follow under "told later, with no
+start stated": they may have held then, and memory does not know; say so. Each fact
 reads as one line, `- subject · predicate: value (since <valid_at> | <valid_at> until
 <invalid_at>, tier, why it is history, from <workspace>) id <start of fact_id>` ("known
 since" when nobody said when it began: the time it was told); revise
