@@ -16,7 +16,9 @@ Only unambiguous times count: a month after "in", "during", "back in" or before 
 ("March 2025"); a year after "in" or "during"; "last week / month / year"; "the past
 week / month / year"; "yesterday"; "N days / weeks / months / years ago"; an ISO date.
 A time that has not begun is left to ``starting_later``; the month or year now running
-("in December", asked on the 5th) asks of the present. Pure: the clock is passed in.
+("in December", asked on the 5th) asks of the present, and a month named with no year in
+a question about what is to come ("what will we use in February?") is the one to come.
+Pure: the clock is passed in.
 """
 
 from __future__ import annotations
@@ -63,6 +65,11 @@ _NUMBERS = {
 _AGO = re.compile(
     rf"\b(?P<n>\d{{1,3}}|{'|'.join(_NUMBERS)})\s+(?P<unit>day|week|month|year)s?\s+ago\b",
     re.IGNORECASE,
+)
+# A question about what is to come: a month it names with no year is the next one. "will"
+# in lower case, or opening the question ("Will we still…"): "did Will own it" names a man.
+_SPEAKS_OF_WHAT_COMES = re.compile(
+    r"\bwill\b|^\s*Will\b|'ll\b|\b(?:[Ss]hall|[Gg]oing\s+to|[Gg]onna|[Uu]pcoming)\b"
 )
 _ISO_DAY = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
 _YESTERDAY = re.compile(r"\byesterday\b", re.IGNORECASE)
@@ -233,6 +240,8 @@ def _month(question: str, today: date) -> _Span | None:
             # "last March": the latest March that is over ("last December", in December,
             # is a year ago).
             year = today.year if number < today.month else today.year - 1
+        elif _SPEAKS_OF_WHAT_COMES.search(question):
+            return None  # "what will we use in February?", asked in December: the one to come
         else:
             # The latest one begun: the month now running is the present (not a past time).
             year = today.year if number <= today.month else today.year - 1

@@ -121,3 +121,23 @@ def test_recall_the_time_before_a_value_runs_from_the_value_that_ended_last_befo
     assert [v.object for v in held_then(slot, named, NOW)] == ["Slack"]
     # The slot's first value has nothing before it.
     assert time_before(slot[2], slot) is None
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what database will harbor-api use in February?",
+        "Will we still deploy to Render in march?",
+        "who's going to be on call in may?",
+        "which region will we be in during march 2027?",
+    ],
+)
+def test_recall_a_month_a_question_about_what_comes_names_is_not_a_past_one(question: str) -> None:
+    # Asked in December, "what will we use in February?" is about the February to come:
+    # read as February 2026, it named what held then as the answer.
+    assert past_time_named(question, NOW, UTC) is None
+
+
+def test_recall_will_the_name_does_not_make_a_question_about_what_comes() -> None:
+    named = past_time_named("did Will own billing in march?", NOW, UTC)
+    assert named is not None and named.label == "March 2026"
