@@ -267,6 +267,11 @@ async def test_a_plan_that_matches_the_question_best_is_said_first_unless_a_past
     # Nor is the plan first when the slot's current value is a row: it answers "db" today.
     terse = await service(store).recall(caller, RecallRequest(query="api db", k=3))
     assert "PostgreSQL 16" in [f.object for f in terse.facts] and not terse.later_first
+    # Unless the question asks what is to come: then the plan answers it.
+    coming = RecallRequest(query="what database will api use in february?", k=3)
+    will = await service(store).recall(caller, coming)
+    assert will.named_time is None and will.later_first
+    assert [f.object for f in will.starting_later] == ["PostgreSQL 17"]
 
 
 async def test_a_slot_the_question_names_that_ended_with_nothing_after_is_named_first(

@@ -150,6 +150,8 @@ def asked_kind(question: str) -> AnswerKind | None:
     <AnswerKind.RULE: 'rule'>
     >>> asked_kind("firmware open items?")
     <AnswerKind.TASK: 'task'>
+    >>> asked_kind("how long are our sprints?"), asked_kind("how long have we been on Flutter?")
+    (<AnswerKind.NUMBER: 'number'>, None)
     """
     words = _WORD.findall(question.lower())
     # The first question word decides: in "where do I go when I work on site?" the
@@ -170,6 +172,8 @@ def asked_kind(question: str) -> AnswerKind | None:
         return None  # a vendor as often as a person: the form does not say
     if first in ("who", "whom", "whose"):
         return AnswerKind.PERSON
+    if after[:2] in (["long", "have"], ["long", "has"], ["long", "had"]):
+        return None  # "how long have we been on Flutter?": since when, which the window says
     if first == "how" and after[:1] and after[0] in ("many", "much", "long"):
         return AnswerKind.NUMBER
     if first == "when" or (first == "how" and after[:1] == ["often"]):

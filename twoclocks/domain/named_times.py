@@ -71,6 +71,19 @@ _AGO = re.compile(
 _SPEAKS_OF_WHAT_COMES = re.compile(
     r"\bwill\b|^\s*Will\b|'ll\b|\b(?:[Ss]hall|[Gg]oing\s+to|[Gg]onna|[Uu]pcoming)\b"
 )
+
+
+def speaks_of_what_comes(question: str) -> bool:
+    """Whether a question asks about what is to come ("what will we use in February?").
+
+    >>> speaks_of_what_comes("what database will we use in February?")
+    True
+    >>> speaks_of_what_comes("did Will own billing?")
+    False
+    """
+    return _SPEAKS_OF_WHAT_COMES.search(question) is not None
+
+
 _ISO_DAY = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
 _YESTERDAY = re.compile(r"\byesterday\b", re.IGNORECASE)
 
@@ -240,7 +253,7 @@ def _month(question: str, today: date) -> _Span | None:
             # "last March": the latest March that is over ("last December", in December,
             # is a year ago).
             year = today.year if number < today.month else today.year - 1
-        elif _SPEAKS_OF_WHAT_COMES.search(question):
+        elif speaks_of_what_comes(question):
             return None  # "what will we use in February?", asked in December: the one to come
         else:
             # The latest one begun: the month now running is the present (not a past time).

@@ -29,6 +29,7 @@ from twoclocks.domain.named_times import (
     asks_what_came_before,
     held_then,
     past_time_named,
+    speaks_of_what_comes,
     time_before,
 )
 from twoclocks.domain.places import Workspace
@@ -258,12 +259,16 @@ class RecallService:
             starting_later=starting,
             # A question naming a past time asks about then, one naming an ended slot about
             # that slot: a plan of another is never its best match. Nor is a plan of a slot
-            # whose current value is a row: "db" is answered by today's database first.
+            # whose current value is a row: "db" is answered by today's database first,
+            # unless the question asks what is to come ("what will we use in February?").
             later_first=bool(starting and facts)
             and past is None
             and not ended
-            and (starting[0].subject, starting[0].predicate)
-            not in {(f.subject, f.predicate) for f in facts}
+            and (
+                (starting[0].subject, starting[0].predicate)
+                not in {(f.subject, f.predicate) for f in facts}
+                or speaks_of_what_comes(req.query)
+            )
             and starting[0].score > max(f.score for f in facts),
             elsewhere=elsewhere,
             named_time=None if past is None else PastTime.of(past),

@@ -96,8 +96,9 @@ class RecallResult(BaseModel):
         description="true when a fact of `starting_later` matches the question better than "
         'every fact of `facts` ("is there a deploy freeze?" with one from the 10th, and '
         "the current rows about other slots): the plan is the answer, the rows rank below "
-        "it. Never when a fact of `facts` holds the plan's slot now, nor when the question "
-        "names a past time or an ended slot",
+        "it. Never when a fact of `facts` holds the plan's slot now (unless the question asks "
+        "what is to come: 'what will we use in February?'), nor when the question names a "
+        "past time or an ended slot",
     )
     elsewhere: int | None = Field(
         None,

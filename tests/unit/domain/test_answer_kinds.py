@@ -55,6 +55,8 @@ def test_a_questions_form_says_what_kind_of_value_it_asks_for(
         "where do I go when I work on site?",  # "when" is a conjunction here
         "what time zone is Aisha in?",  # a zone, not a time
         "what machine do I work on?",  # a machine, not a piece of work
+        "how long have we been on Flutter?",  # since when: the window says, not a number
+        "how long has Marta owned the api?",
     ],
 )
 def test_a_question_whose_form_names_no_kind_asks_for_none(question: str) -> None:
