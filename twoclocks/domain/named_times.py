@@ -136,20 +136,28 @@ def held_then(
 
 
 _BEFORE = re.compile(
-    r"\b(?:before|prior\s+to|previous\s+to|until\s+we\s+(?:moved|switched|migrated)\s+to)\b",
+    r"\b(?:before|prior\s+to|previous\s+to|until\s+we\s+(?:moved|switched|migrated)\s+to)"
+    r"\s+(?:(?:we\s+)?(?:moved|moving|switched|switching|migrated|migrating)\s+to\s+)?"
+    r"(?P<what>[^,;?!]+)",
     re.IGNORECASE,
 )
+_WORDS_AFTER_BEFORE = 5
+"""How many words after "before" may name the value: "before Discord", "before we moved to
+the Postgres cluster", not the rest of "before I open a PR on the firmware, which…"."""
 
 
-def asks_what_came_before(question: str) -> bool:
-    """Whether the question asks what held before something ("before Discord?").
+def what_came_before(question: str) -> str | None:
+    """The words that name what the question asks came before ("before Discord?"), if any.
 
-    >>> asks_what_came_before("what chat did we use before Discord?")
+    >>> what_came_before("what chat did we use before switching to Discord?")
+    'Discord'
+    >>> what_came_before("which chat do we use?") is None
     True
-    >>> asks_what_came_before("which chat do we use?")
-    False
     """
-    return _BEFORE.search(question) is not None
+    match = _BEFORE.search(question)
+    if match is None:
+        return None
+    return " ".join(match["what"].split()[:_WORDS_AFTER_BEFORE])
 
 
 def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTime | None:

@@ -26,11 +26,11 @@ from twoclocks.domain.named_subjects import question_words
 from twoclocks.domain.named_things import names_value
 from twoclocks.domain.named_times import (
     NamedTime,
-    asks_what_came_before,
     held_then,
     past_time_named,
     speaks_of_what_comes,
     time_before,
+    what_came_before,
 )
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import (
@@ -214,11 +214,12 @@ class RecallService:
                 if past is not None
                 else []
             )
-            if later_too and past is None and asks_what_came_before(req.query):
+            after = what_came_before(req.query) if later_too and past is None else None
+            if after is not None:
                 # A value replaced since is named too ("before Railway", now on Render).
                 top = max((score for _, score in ranked), default=0.0)
                 former = [(v, top) for v in closed if v.expired_at is None]
-                before = await self._before(caller.account, req.query, query, [*ranked, *former])
+                before = await self._before(caller.account, after, query, [*ranked, *former])
                 if before is not None:
                     past, then = before
             told = await self._told_after(caller.account, req, query, ranked, workspace, asked)
@@ -386,18 +387,18 @@ class RecallService:
     async def _before(
         self,
         account: str,
-        text: str,
+        after: str,
         query: FactQuery,
         ranked: Sequence[tuple[FactVersion, float]],
     ) -> tuple[NamedTime, list[tuple[FactVersion, float]]] | None:
-        """The time before a value the question names, and what held in it
-        (``domain.named_times.time_before``): "what chat did we use before Discord?".
+        """The time before a value the question names right after "before", and what held
+        in it (``domain.named_times.time_before``): "what chat did we use before Discord?".
 
         Answered with Discord alone, the question got the one value it did not ask for.
         Only a value among ``ranked`` is looked for, and its slot read whole once.
         """
         for version, score in ranked:
-            if version.valid_at > query.now or not names_value(text, version.object):
+            if version.valid_at > query.now or not names_value(after, version.object):
                 continue
             slot = query.model_copy(
                 update={

@@ -9,10 +9,10 @@ import pytest
 
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_times import (
-    asks_what_came_before,
     held_then,
     past_time_named,
     time_before,
+    what_came_before,
 )
 
 NOW = datetime(2026, 12, 5, 12, tzinfo=UTC)
@@ -101,9 +101,16 @@ def test_recall_held_then_names_the_slots_believed_facts_of_that_time_that_ended
 
 def test_recall_the_time_before_a_value_runs_from_the_value_that_ended_last_before_it() -> None:
     # "what chat did we use before Discord?": Slack held until Discord began.
-    assert asks_what_came_before("what chat did we use before Discord?")
-    assert asks_what_came_before("which queue did we run prior to Kafka")
-    assert not asks_what_came_before("which chat do we use now?")
+    assert what_came_before("what chat did we use before Discord?") == "Discord"
+    assert what_came_before("which queue did we run prior to Kafka") == "Kafka"
+    assert what_came_before("where did we host it before we moved to Fly.io, Frankfurt?") == (
+        "Fly.io"
+    )
+    assert what_came_before("which chat do we use now?") is None
+    # "before" that opens a clause names no value: only its first few words are read.
+    assert what_came_before("before I open a PR on the firmware, which analyzers complain?") == (
+        "I open a PR on"
+    )
     discord = version("Discord", "2026-07-01", None)
     slot = [
         discord,
