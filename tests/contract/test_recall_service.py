@@ -274,7 +274,7 @@ async def test_a_plan_that_matches_the_question_best_is_said_first_unless_a_past
     assert [f.object for f in will.starting_later] == ["PostgreSQL 17"]
 
 
-async def test_a_slot_the_question_names_that_ended_with_nothing_after_is_named_first(
+async def test_recall_current_facts_only_and_a_slot_the_question_names_that_ended_is_named_first(
     store: Store, ew: Writer, account: str
 ) -> None:
     # "What was our release cadence?" after the cadence ended: the rows are other slots

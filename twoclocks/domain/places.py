@@ -14,7 +14,7 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict
 
-from twoclocks.domain.model import FactClass, Place
+from twoclocks.domain.model import FactClass, FactVersion, Incoming, Place
 
 LADDER: tuple[Place, ...] = (Place.EVERYWHERE, Place.REPO, Place.PROJECT, Place.WORKTREE)
 
@@ -40,6 +40,16 @@ and worktree of the repo shares them, and nothing outside it does."""
 def narrower(a: Place, b: Place) -> Place:
     """The narrower of two places on the ladder."""
     return a if LADDER.index(a) >= LADDER.index(b) else b
+
+
+def wider(place: Place, than: Place) -> bool:
+    """Whether ``place`` is wider on the ladder than ``than`` (not the same place)."""
+    return place != than and narrower(place, than) == than
+
+
+def seen_from(row: FactVersion | Incoming) -> Place:
+    """Where a row applies: its place, or everywhere when it is kept under no workspace key."""
+    return row.place if row.place is not None and row.workspace is not None else Place.EVERYWHERE
 
 
 def widest_place(category: str | None) -> Place:
@@ -77,9 +87,7 @@ def resolve_place(
     place = (overrides or {}).get(klass, DEFAULT_PLACE[klass])
     if category and category.lower() in REPO_CATEGORIES:
         return Place.REPO
-    if category and category.lower() in LOCAL_CATEGORIES:
-        place = narrower(place, Place.PROJECT)
-    return place
+    return narrower(place, widest_place(category))
 
 
 class Workspace(BaseModel):

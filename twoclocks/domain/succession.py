@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from twoclocks.domain.model import Cardinality, FactVersion, Place
-from twoclocks.domain.places import LADDER
+from twoclocks.domain.model import Cardinality, FactVersion
+from twoclocks.domain.places import seen_from, wider
 
 
 def replacements(old: FactVersion, rows: Sequence[FactVersion]) -> list[FactVersion]:
@@ -51,7 +51,7 @@ def successor(old: FactVersion, rows: Sequence[FactVersion]) -> FactVersion | No
         v
         for v in found
         if v.workspace in (old.workspace, None)
-        or (v.valid_at == old.invalid_at and _narrower(v, old))
+        or (v.valid_at == old.invalid_at and wider(seen_from(old), seen_from(v)))
     ]
     return min(mine, key=lambda v: (v.valid_at, v.version_id)) if mine else None
 
@@ -66,12 +66,3 @@ def predecessor(new: FactVersion, rows: Sequence[FactVersion]) -> FactVersion | 
     ]  # fmt: skip
     replaced = [v for v in maybe if successor(v, rows) == new]
     return min(replaced, key=lambda v: (v.valid_at, v.version_id)) if replaced else None
-
-
-def _place_of(row: FactVersion) -> Place:
-    return row.place if row.place is not None and row.workspace is not None else Place.EVERYWHERE
-
-
-def _narrower(new: FactVersion, old: FactVersion) -> bool:
-    """Whether ``new`` applies at a narrower place on the ladder than ``old``."""
-    return LADDER.index(_place_of(new)) > LADDER.index(_place_of(old))

@@ -65,12 +65,11 @@ from twoclocks.domain.model import (
     FactVersion,
     Incoming,
     Outcome,
-    Place,
     Plan,
     RetiredReason,
     Tier,
 )
-from twoclocks.domain.places import LADDER, narrower, widest_place
+from twoclocks.domain.places import LADDER, narrower, seen_from, wider, widest_place
 from twoclocks.domain.restatement import is_restatement
 from twoclocks.domain.temporal import holds_at
 from twoclocks.domain.trust import lower
@@ -78,18 +77,9 @@ from twoclocks.domain.trust import lower
 IdFactory = Callable[[], str]
 
 
-def seen_from(row: FactVersion | Incoming) -> Place:
-    """Where a row applies: its place, or everywhere when it is kept under no workspace key."""
-    return row.place if row.place is not None and row.workspace is not None else Place.EVERYWHERE
-
-
 def _trusted_more(tier: Tier | None, than: Tier | None) -> bool:
     # A row with no tier (an old import) is trusted less than any tier.
     return tier is not None and tier != than and (than is None or lower(tier, than) == than)
-
-
-def _wider(place: Place, than: Place) -> bool:
-    return place != than and narrower(place, than) == than
 
 
 def vouches_more(version: FactVersion, incoming: Incoming | FactVersion) -> dict[str, object]:
@@ -109,7 +99,7 @@ def vouches_more(version: FactVersion, incoming: Incoming | FactVersion) -> dict
     update: dict[str, object] = {}
     if _trusted_more(incoming.tier, version.tier):
         update |= {"tier": incoming.tier, "writer": incoming.writer}
-    if _wider(seen_from(incoming), seen_from(version)):
+    if wider(seen_from(incoming), seen_from(version)):
         update |= {
             "place": incoming.place,
             "workspace": incoming.workspace,
@@ -123,6 +113,7 @@ def raised_between(before: FactVersion, after: FactVersion) -> str:
     """What a restatement that vouched more changed, in words, for its writer's answer.
 
     >>> from datetime import UTC, datetime
+    >>> from twoclocks.domain.model import Place
     >>> t = datetime(2026, 1, 1, tzinfo=UTC)
     >>> guess = FactVersion(version_id="v", fact_id="f", subject="user", predicate="editor",
     ...     object="Helix", tier=Tier.INFERRED, place=Place.WORKTREE, workspace="worktree:/w",
@@ -396,14 +387,14 @@ def _at_widest_replaced(incoming: Incoming, replaced: Sequence[FactVersion]) -> 
     if incoming.fact_class is not None:
         return incoming
     cap = widest_place(incoming.category)
-    wider = [
+    beyond = [
         v
         for v in replaced
-        if _wider(seen_from(v), seen_from(incoming)) and narrower(seen_from(v), cap) == seen_from(v)
+        if wider(seen_from(v), seen_from(incoming)) and narrower(seen_from(v), cap) == seen_from(v)
     ]
-    if not wider:
+    if not beyond:
         return incoming
-    widest = min(wider, key=lambda v: LADDER.index(seen_from(v)))
+    widest = min(beyond, key=lambda v: LADDER.index(seen_from(v)))
     return incoming.model_copy(update={"place": widest.place, "workspace": widest.workspace})
 
 

@@ -29,8 +29,8 @@ from twoclocks.domain.model import (
     require_one_line,
     require_printable,
 )
+from twoclocks.domain.places import seen_from
 from twoclocks.domain.trust import Channel, Writer
-from twoclocks.domain.write_plan import seen_from
 from twoclocks.graph.port import Clock
 
 _STRICT = ConfigDict(extra="forbid", populate_by_name=True)
