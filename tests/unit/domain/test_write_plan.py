@@ -367,7 +367,7 @@ def test_restatement_that_widens_the_place_closes_what_other_places_held() -> No
     assert (ended.valid_at, ended.invalid_at) == (FEB, MAR)
 
 
-def test_write_closes_only_what_it_can_see_and_a_new_value_applies_where_the_closed_one_did() -> None:
+def test_write_closes_only_what_it_can_see_and_takes_the_closed_values_place() -> None:
     # The person said "Railway" for the project; an agent in one worktree says "Render"
     # with no class. Railway ends for every worktree that read it, so Render is kept at
     # the project: kept to the one worktree, the others' slot would hold nothing.
