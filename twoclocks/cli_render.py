@@ -403,6 +403,17 @@ def later_lines(current: list[str], later: list[str], first: bool = False) -> li
 NOW_AFTER_THEN_HEAD = "holds now:"
 """The line above a recall's current facts when what held at the time asked about comes first."""
 
+NOW_OTHER_SLOTS_HEAD = "holds now, in other slots:"
+"""The line above a recall's current facts when an ended slot the question names comes first."""
+
+
+def _first(lines: list[str], head: str, first: list[str], held_now: bool, now: str) -> list[str]:
+    """``first`` under ``head`` right after the result line, the current facts after it
+    under ``now``; after "nothing holds now" when there are none."""
+    if not held_now:
+        return [*lines, f"nothing holds now; {head}", *first]
+    return [lines[0], head, *first, now, *lines[1:]]
+
 
 def then_lines(lines: list[str], label: str | None, then: list[str], held_now: bool) -> list[str]:
     """A recall's lines, with the facts that held at the time the question names first.
@@ -416,14 +427,7 @@ def then_lines(lines: list[str], label: str | None, then: list[str], held_now: b
         return lines
     if not then:
         return [*lines, none_held_line(label)] if held_now else lines
-    head = held_then_head(label)
-    if not held_now:
-        return [*lines, f"nothing holds now; {head}", *then]
-    return [lines[0], head, *then, NOW_AFTER_THEN_HEAD, *lines[1:]]
-
-
-NOW_OTHER_SLOTS_HEAD = "holds now, in other slots:"
-"""The line above a recall's current facts when an ended slot the question names comes first."""
+    return _first(lines, held_then_head(label), then, held_now, NOW_AFTER_THEN_HEAD)
 
 
 def ended_lines(lines: list[str], ended: list[str], held_now: bool) -> list[str]:
@@ -434,9 +438,7 @@ def ended_lines(lines: list[str], ended: list[str], held_now: bool) -> list[str]
     """
     if not ended:
         return lines
-    if not held_now:
-        return [*lines, f"nothing holds now; {ENDED_SLOT_HEAD}", *ended]
-    return [lines[0], ENDED_SLOT_HEAD, *ended, NOW_OTHER_SLOTS_HEAD, *lines[1:]]
+    return _first(lines, ENDED_SLOT_HEAD, ended, held_now, NOW_OTHER_SLOTS_HEAD)
 
 
 def line_of(

@@ -70,7 +70,7 @@ def recall_text(answer: RecallResult) -> str:
     if answer.status == "empty" and answer.ended:
         # Nothing holds now, and the slot the question names ended: its last value is the
         # truth to tell ("it ended"), not "nothing recorded".
-        ended = [ENDED_SLOT_HEAD, *(fact_line(f) for f in answer.ended)]
+        ended = _ended(answer)
         return "\n".join(["empty now: nothing holds now; " + ended[0], *ended[1:]])
     if answer.status == "empty" and answer.elsewhere:
         # Not "never recorded": another project or worktree of this space may hold an
@@ -97,20 +97,17 @@ def recall_text(answer: RecallResult) -> str:
     mended = mended_ends(answer.facts)
     now = [*(fact_line(f, f.version_id in mended) for f in answer.facts), *missed]
     rows = [head, *now, *then]
-    if answer.ended:
-        # The slot the question names holds nothing now: its last value, ended, is read
-        # first; the rows about other slots would be taken for the slot's value.
+    # What held at the time the question names, or the last value of the ended slot it
+    # names, is its answer: read first, or a model would take a current row for it.
+    first = _held_then(answer) if answer.held_then else _ended(answer)
+    if first:
+        where = ", in other slots" if not answer.held_then else ""
         head = (
-            f"rows: {_count(answer.facts)} true now, in other slots, best first "
+            f"rows: {_count(answer.facts)} true now{where}, best first "
             "(revise and retract take the id)"
         )
-        rows = [ENDED_SLOT_HEAD, *(fact_line(f) for f in answer.ended), head, *now, *then]
-    if answer.held_then:
-        # The question names a past time: what held then is its answer, read first; what
-        # holds now follows, or a model would take today's value for then's.
-        head = f"rows: {_count(answer.facts)} true now, best first (revise and retract take the id)"
-        rows = [*_held_then(answer), head, *now, *_told_later(answer)]
-    if answer.later_first and not (answer.held_then or answer.ended):
+        rows = [*first, head, *now, *_told_later(answer)]
+    if answer.later_first and not first:
         # The plan is what the question asks about ("is there a deploy freeze?"); read
         # first, the current rows would be taken for the answer.
         best = f"{_count(later)} {verb} later and {'matches' if len(later) == 1 else 'match'}"
@@ -134,6 +131,13 @@ def _held_then(answer: RecallResult) -> list[str]:
     if not answer.held_then:
         return [none_held_line(named.label)]
     return [held_then_head(named.label), *(fact_line(f) for f in answer.held_then)]
+
+
+def _ended(answer: RecallResult) -> list[str]:
+    """The last value of each ended slot the question names, under its own head."""
+    if not answer.ended:
+        return []
+    return [ENDED_SLOT_HEAD, *(fact_line(f) for f in answer.ended)]
 
 
 def _told_later(answer: RecallResult) -> list[str]:

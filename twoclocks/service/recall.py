@@ -204,11 +204,6 @@ class RecallService:
             past = (
                 await self._past_time(caller.account, req.query, query.now) if later_too else None
             )
-            ended = (
-                await self._ended(caller.account, req.query, query, closed, ranked, named_task)
-                if later_too and past is None
-                else []
-            )
             then = (
                 await self._held_then(caller.account, req, query, workspace, past, asked)
                 if past is not None
@@ -222,6 +217,11 @@ class RecallService:
                 before = await self._before(caller.account, after, query, [*ranked, *former])
                 if before is not None:
                     past, then = before
+            ended = (
+                await self._ended(caller.account, req.query, query, closed, ranked, named_task)
+                if later_too and past is None
+                else []
+            )
             told = await self._told_after(caller.account, req, query, ranked, workspace, asked)
         except StoreUnavailable as exc:
             log.warning("recall unavailable: %s", exc)
