@@ -350,16 +350,22 @@ def checked_out_branch(cwd: str | None) -> str | None:
     None outside git, on a detached HEAD (a rebase, a checked-out tag or commit) and when
     the file cannot be read: then nothing is known, which is never a branch.
     """
+    git_dir = _checkout_git_dir(cwd)
+    if git_dir is None:
+        return None
+    match = _HEAD_REF.match(_read(os.path.join(git_dir, "HEAD")) or "")
+    return match[1] if match else None
+
+
+def _checkout_git_dir(cwd: str | None) -> str | None:
+    """The git dir of the checkout holding ``cwd`` (an absolute path), or None."""
     if cwd is None or not cwd.strip():
         return None
     expanded = os.path.expanduser(cwd.strip())
     if not os.path.isabs(expanded):
         return None
     found = _git_dir_above(os.path.realpath(expanded))
-    if found is None:
-        return None
-    match = _HEAD_REF.match(_read(os.path.join(found[1], "HEAD")) or "")
-    return match[1] if match else None
+    return None if found is None else found[1]
 
 
 _SHA = re.compile(r"^[0-9a-f]{40}(?:[0-9a-f]{24})?$")
@@ -381,12 +387,9 @@ def head_commit(cwd: str | None) -> HeadCommit | None:
     None outside git, before the first commit, and when a file cannot be read. A linked
     worktree keeps its own HEAD, and its branches in the main checkout's git dir.
     """
-    if cwd is None or not cwd.strip() or not os.path.isabs(os.path.expanduser(cwd.strip())):
+    git_dir = _checkout_git_dir(cwd)
+    if git_dir is None:
         return None
-    found = _git_dir_above(os.path.realpath(os.path.expanduser(cwd.strip())))
-    if found is None:
-        return None
-    git_dir = found[1]
     pointer = _read(os.path.join(git_dir, "commondir"))
     common = os.path.normpath(os.path.join(git_dir, pointer.strip())) if pointer else git_dir
     head = (_read(os.path.join(git_dir, "HEAD")) or "").strip()
