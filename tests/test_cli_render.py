@@ -466,17 +466,29 @@ def test_recall_lines_put_a_plan_that_matches_best_right_after_the_result_line()
 def test_a_slot_the_question_names_that_ended_is_said_first_then_the_other_slots() -> None:
     answered = ["result: rows", "- team · sprint_length: two weeks"]
     ended = ["- app · release_cadence: weekly (until 2026-12-01) [ended]"]
-    assert ended_lines(answered, ended, held_now=True) == [
+    assert ended_lines(answered, ended, [], held_now=True) == [
         "result: rows",
         "no value now in the slot the question names; its last one ended (not true now):",
         *ended,
         "holds now, in other slots:",
         "- team · sprint_length: two weeks",
     ]
-    assert ended_lines(["result: empty"], ended, held_now=False) == [
+    assert ended_lines(["result: empty"], ended, [], held_now=False) == [
         "result: empty",
         "nothing holds now; no value now in the slot the question names; its last one ended "
         "(not true now):",
         *ended,
     ]
-    assert ended_lines(answered, [], held_now=True) == answered
+    assert ended_lines(answered, [], [], held_now=True) == answered
+
+
+def test_an_ended_value_the_question_names_is_said_first_then_what_its_slot_holds_now() -> None:
+    answered = ["result: rows", "- ledger · maintainer: Ana Ruiz"]
+    bo = ["- ledger · maintainer: Bo Lin (until 2026-09-01) [ended]"]
+    assert ended_lines(answered, [], bo, held_now=True) == [
+        "result: rows",
+        "ended, not true now (the question names it; what holds now follows):",
+        *bo,
+        "holds now:",
+        "- ledger · maintainer: Ana Ruiz",
+    ]

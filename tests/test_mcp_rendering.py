@@ -220,3 +220,19 @@ def test_a_slot_the_question_names_that_ended_is_read_before_the_rows_of_other_s
         "one ended (not true now):",
         fact_line(weekly),
     ]
+
+
+def test_an_ended_value_the_question_names_is_read_before_the_values_its_slot_holds_now() -> None:
+    # "is Bo still a maintainer?" after Bo's value ended: the maintainers now do not say it.
+    bo = fact(
+        predicate="maintainer", object="Bo Lin", invalid_at=T1,
+        retired_reason=RetiredReason.ENDED,
+    )  # fmt: skip
+    ana = fact(predicate="maintainer", object="Ana Ruiz")
+    text = recall_text(RecallResult(status="rows", facts=[ana], ended_values=[bo]))
+    assert text.splitlines() == [
+        "ended, not true now (the question names it; what holds now follows):",
+        fact_line(bo),
+        "rows: 1 fact true now, best first (revise and retract take the id)",
+        fact_line(ana),
+    ]

@@ -244,7 +244,8 @@ def recall(
         label = named["label"] if named else None
         lines = then_lines(lines, label, then, bool(answer["facts"]))
         ended = [fact_line(f, zone.info) for f in answer.get("ended") or []]
-        lines = ended_lines(lines, ended, bool(answer["facts"]))
+        ended_values = [fact_line(f, zone.info) for f in answer.get("ended_values") or []]
+        lines = ended_lines(lines, ended, ended_values, bool(answer["facts"]))
         lines = later_lines(lines, later, first=bool(answer.get("later_first")))
         if told := [fact_line(f, zone.info) for f in answer.get("told_later") or []]:
             lines += [f"{TOLD_LATER_HEAD}):", *told]

@@ -15,7 +15,13 @@ from zoneinfo import ZoneInfo
 import typer
 
 from twoclocks.domain.block_lines import format_time
-from twoclocks.domain.fact_text import ENDED_SLOT_HEAD, history_note, mended_ends, triple
+from twoclocks.domain.fact_text import (
+    ENDED_SLOT_HEAD,
+    ENDED_VALUE_HEAD,
+    history_note,
+    mended_ends,
+    triple,
+)
 from twoclocks.domain.model import RetiredReason, on_one_line
 from twoclocks.domain.named_times import held_then_head, none_held_line
 from twoclocks.domain.temporal import midnight_of
@@ -401,7 +407,8 @@ def later_lines(current: list[str], later: list[str], first: bool = False) -> li
 
 
 NOW_AFTER_THEN_HEAD = "holds now:"
-"""The line above a recall's current facts when what held at the time asked about comes first."""
+"""The line above a recall's current facts when what held at the time asked about, or an
+ended value the question names, comes first."""
 
 NOW_OTHER_SLOTS_HEAD = "holds now, in other slots:"
 """The line above a recall's current facts when an ended slot the question names comes first."""
@@ -430,15 +437,24 @@ def then_lines(lines: list[str], label: str | None, then: list[str], held_now: b
     return _first(lines, held_then_head(label), then, held_now, NOW_AFTER_THEN_HEAD)
 
 
-def ended_lines(lines: list[str], ended: list[str], held_now: bool) -> list[str]:
-    """A recall's lines, with the last value of an ended slot the question names first.
+def ended_lines(
+    lines: list[str], ended: list[str], ended_values: list[str], held_now: bool
+) -> list[str]:
+    """A recall's lines, with the last value of an ended slot the question names, and the
+    ended values it names of slots holding others, first.
 
     "What was our release cadence?" after it ended: the rows about other slots (the sprint
-    length, "two weeks") would be taken for the cadence. ``held_now`` as ``then_lines``.
+    length, "two weeks") would be taken for the cadence. "Is Bo still a maintainer?": the
+    maintainers now do not say that Bo's value ended, or when. ``held_now`` as ``then_lines``.
     """
-    if not ended:
+    sections = [
+        *([ENDED_SLOT_HEAD, *ended] if ended else []),
+        *([ENDED_VALUE_HEAD, *ended_values] if ended_values else []),
+    ]
+    if not sections:
         return lines
-    return _first(lines, ENDED_SLOT_HEAD, ended, held_now, NOW_OTHER_SLOTS_HEAD)
+    now = NOW_AFTER_THEN_HEAD if ended_values else NOW_OTHER_SLOTS_HEAD
+    return _first(lines, sections[0], sections[1:], held_now, now)
 
 
 def line_of(

@@ -17,7 +17,7 @@ from test_recall_legs import EMBEDDER, EmbeddingStore
 
 from twoclocks.domain.category_glosses import CATEGORY_GLOSSES, glosses
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
-from twoclocks.domain.model import RetiredReason, Tier
+from twoclocks.domain.model import Cardinality, RetiredReason, Tier
 from twoclocks.domain.places import Workspace
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.recall import RecallService
@@ -313,6 +313,36 @@ async def test_recall_current_facts_only_and_a_slot_the_question_names_that_ende
     await ew.retract(wrong.fact_id)
     freeze = RecallRequest(query="what is the code freeze?", k=3)
     assert (await service(store).recall(caller, freeze)).ended == []
+
+
+async def test_recall_current_facts_only_and_an_ended_value_of_a_many_value_slot_the_question_names_is_named_first(  # noqa: E501
+    store: Store, ew: Writer, account: str
+) -> None:
+    # "Is Bo still a maintainer of ledger?" after Bo's value ended: the maintainers now
+    # (the rows) do not say that Bo left, or when; in a one-value slot the value after
+    # would say both.
+    many = {"tier": Tier.ASSERTED, "cardinality": Cardinality.MANY}
+    plans = {
+        who: await ew.write("ledger", "maintainer", who, datetime(2029, m, 1, tzinfo=UTC), **many)
+        for who, m in (("Ana Ruiz", 1), ("Bo Lin", 2), ("Chen Wu", 3))
+    }
+    bo = plans["Bo Lin"]
+    await ew.revise(bo.fact_id, RetiredReason.ENDED, at=datetime(2029, 9, 1, tzinfo=UTC))
+    caller = Caller(account=account)
+    ask = RecallRequest(query="is Bo still a maintainer of ledger?", k=5)
+    got = await service(store).recall(caller, ask)
+    assert [(f.object, f.invalid_at) for f in got.ended_values] == [
+        ("Bo Lin", datetime(2029, 9, 1, tzinfo=UTC))
+    ]
+    assert sorted(f.object for f in got.facts) == ["Ana Ruiz", "Chen Wu"]
+    assert got.ended == []
+    # A question naming no ended value, or another thing, gets none.
+    await ew.write("payroll", "language", "Go", T0, tier=Tier.ASSERTED)
+    for other in ("who maintains ledger?", "is Bo still a maintainer of payroll?"):
+        assert (await service(store).recall(caller, RecallRequest(query=other))).ended_values == []
+    # Bo back on the team (a value held again now) is not named as ended.
+    await ew.write("ledger", "maintainer", "Bo Lin", datetime(2029, 11, 1, tzinfo=UTC), **many)
+    assert (await service(store).recall(caller, ask)).ended_values == []
 
 
 async def test_a_question_asking_what_came_before_a_value_names_what_held_before_it_first(

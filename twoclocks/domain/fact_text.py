@@ -76,6 +76,10 @@ ENDED_SLOT_HEAD = "no value now in the slot the question names; its last one end
 """The head of a recall's ``ended`` lines: "what was our release cadence?" after it ended
 with nothing after it, said before rows about other slots that would be taken for it."""
 
+ENDED_VALUE_HEAD = "ended, not true now (the question names it; what holds now follows):"
+"""The head of a recall's ``ended_values`` lines: "is Bo still a maintainer?" after Bo's
+value of a many-value slot ended, said before the maintainers now, which do not say it."""
+
 TOLD_LATER_HEAD = "told later, with no start stated (they may have held then; memory does not know"
 """The head of a past read's ``told_later`` lines, its bracket left open for a surface to
 add to (the MCP lines ask the model to say so); each closes it with "):"."""

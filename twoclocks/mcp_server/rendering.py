@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from twoclocks.domain.block_lines import format_time, tier_note
 from twoclocks.domain.fact_text import (
     ENDED_SLOT_HEAD,
+    ENDED_VALUE_HEAD,
     TOLD_LATER_HEAD,
     history_note,
     mended_ends,
@@ -67,7 +68,7 @@ def recall_text(answer: RecallResult) -> str:
         # the answer the question wants: said after "empty now", never as a current fact.
         rest = [*(then if answer.held_then else []), *(scheduled if later else [])]
         return "\n".join(["empty now: nothing holds now; " + rest[0], *rest[1:]])
-    if answer.status == "empty" and answer.ended:
+    if answer.status == "empty" and (answer.ended or answer.ended_values):
         # Nothing holds now, and the slot the question names ended: its last value is the
         # truth to tell ("it ended"), not "nothing recorded".
         ended = _ended(answer)
@@ -101,7 +102,7 @@ def recall_text(answer: RecallResult) -> str:
     # names, is its answer: read first, or a model would take a current row for it.
     first = _held_then(answer) if answer.held_then else _ended(answer)
     if first:
-        where = ", in other slots" if not answer.held_then else ""
+        where = ", in other slots" if answer.ended and not answer.ended_values else ""
         head = (
             f"rows: {_count(answer.facts)} true now{where}, best first "
             "(revise and retract take the id)"
@@ -134,10 +135,11 @@ def _held_then(answer: RecallResult) -> list[str]:
 
 
 def _ended(answer: RecallResult) -> list[str]:
-    """The last value of each ended slot the question names, under its own head."""
-    if not answer.ended:
-        return []
-    return [ENDED_SLOT_HEAD, *(fact_line(f) for f in answer.ended)]
+    """The last value of each ended slot the question names, and each ended value it names
+    of a slot holding others, under their own heads."""
+    slots = [ENDED_SLOT_HEAD, *(fact_line(f) for f in answer.ended)] if answer.ended else []
+    values = answer.ended_values
+    return slots + ([ENDED_VALUE_HEAD, *(fact_line(f) for f in values)] if values else [])
 
 
 def _told_later(answer: RecallResult) -> list[str]:

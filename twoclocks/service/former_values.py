@@ -4,17 +4,19 @@ and the last value of a slot named that holds nothing now.
 "Is the docs site still on Jekyll?": Jekyll was closed and Docusaurus replaced it. The
 one keyword search (with history) that ranks the keyword leg also finds the closed
 Jekyll row; the ``former`` leg then reads what holds now in that slot. "What was our
-release cadence?" after it ended: the same search finds the ended row, named apart.
+release cadence?" after it ended: the same search finds the ended row, named apart, as it
+finds Bo's ended row when "is Bo still a maintainer?" names a value of a many-value slot.
 """
 
 from __future__ import annotations
 
 from collections.abc import Set
 
-from twoclocks.domain.model import FactVersion
+from twoclocks.domain.model import Cardinality, FactVersion, Kind
 from twoclocks.domain.named_things import names_value
 from twoclocks.domain.slot_names import canonical_tokens
 from twoclocks.domain.temporal import is_visible
+from twoclocks.domain.text_fold import fold_value
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.named_entities import is_about
@@ -122,4 +124,55 @@ async def ended_of_named_slots(
             v.invalid_at is not None and v.invalid_at <= query.now for v in believed
         ):
             out.append(max(believed, key=lambda v: (v.invalid_at or v.valid_at, v.version_id)))
+    return out
+
+
+async def ended_values_named(
+    store: Store,
+    account: str,
+    text: str,
+    closed: list[FactVersion],
+    query: FactQuery,
+    subjects: frozenset[str] | None,
+) -> list[FactVersion]:
+    """Values of many-value slots the question names that ended while the slot holds others.
+
+    "Is Bo still a maintainer of ledger?" after Bo's value ended: the answer's rows are the
+    maintainers now, and none of them says Bo left, or when. In a one-value slot the value
+    that replaced the one named says both (its start is the other's end); in a many-value
+    slot nothing does. The keyword search found the ended version; its slot's values now
+    are read (one query, at most ``MAX_ENDED_SLOTS`` slots), and a value held again now, or
+    starting later, keeps it out. A slot holding nothing now is ``ended_of_named_slots``'.
+    ``subjects`` as there. The last end of each value, at most one a value.
+    """
+    named = [
+        v
+        for v in closed
+        if v.cardinality is Cardinality.MANY
+        and v.kind is Kind.FACT
+        and v.expired_at is None
+        and shown_to_model(v.tier)
+        and v.invalid_at is not None
+        and v.invalid_at <= query.now
+        and (subjects is None or is_about(v.subject, v.object, subjects))
+        and names_value(text, v.object)
+    ]
+    out: list[FactVersion] = []
+    for subject, predicate in list(dict.fromkeys(v.slot for v in named))[:MAX_ENDED_SLOTS]:
+        held = await store.query(
+            account, query.model_copy(update={"subject": subject, "predicate": predicate})
+        )
+        values_now = {fold_value(v.object) for v in held if v.expired_at is None}
+        if not values_now:
+            continue
+        last: dict[str, FactVersion] = {}
+        for v in named:
+            value = fold_value(v.object)
+            if v.slot != (subject, predicate) or value in values_now:
+                continue
+            if value not in last or (v.invalid_at or v.valid_at) > (
+                last[value].invalid_at or last[value].valid_at
+            ):
+                last[value] = v
+        out += last.values()
     return out

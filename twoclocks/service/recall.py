@@ -48,6 +48,7 @@ from twoclocks.service.accounts import zone_of
 from twoclocks.service.former_values import (
     current_of_former,
     ended_of_named_slots,
+    ended_values_named,
     text_search,
 )
 from twoclocks.service.named_entities import (
@@ -217,10 +218,10 @@ class RecallService:
                 before = await self._before(caller.account, after, query, [*ranked, *former])
                 if before is not None:
                     past, then = before
-            ended = (
+            ended, ended_values = (
                 await self._ended(caller.account, req.query, query, closed, ranked, named_task)
                 if later_too and past is None
-                else []
+                else ([], [])
             )
             told = await self._told_after(caller.account, req, query, ranked, workspace, asked)
         except StoreUnavailable as exc:
@@ -265,6 +266,7 @@ class RecallService:
             later_first=bool(starting and facts)
             and past is None
             and not ended
+            and not ended_values
             and (
                 (starting[0].subject, starting[0].predicate)
                 not in {(f.subject, f.predicate) for f in facts}
@@ -285,6 +287,10 @@ class RecallService:
                 ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
                 for v, score in ended
             ],
+            ended_values=[
+                ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
+                for v, score in ended_values
+            ],
         )
 
     async def _ended(
@@ -295,9 +301,10 @@ class RecallService:
         closed: list[FactVersion],
         ranked: Sequence[tuple[FactVersion, float]],
         named_task: asyncio.Task[Named],
-    ) -> list[tuple[FactVersion, float]]:
-        """The last value of each slot the question names that holds nothing now, scored
-        by the share of the question's words its slot name and value hold."""
+    ) -> tuple[list[tuple[FactVersion, float]], list[tuple[FactVersion, float]]]:
+        """The last value of each slot the question names that holds nothing now, and the
+        ended values it names of many-value slots that hold others, each scored by the
+        share of the question's words its slot name and value hold."""
         named = await named_task
         subjects = (
             frozenset(n.casefold() for n in named.names)
@@ -305,11 +312,15 @@ class RecallService:
             else None
         )
         answered = {v.predicate for v, _ in ranked}
-        found = await ended_of_named_slots(
+        slots = await ended_of_named_slots(
             self.store, account, text, closed, query, subjects, answered
         )
+        values = await ended_values_named(self.store, account, text, closed, query, subjects)
         said = content_words(text)
-        return [(v, lexical_overlap(said, v.predicate, v.object)) for v in found]
+        return (
+            [(v, lexical_overlap(said, v.predicate, v.object)) for v in slots],
+            [(v, lexical_overlap(said, v.predicate, v.object)) for v in values],
+        )
 
     async def _told_after(
         self,

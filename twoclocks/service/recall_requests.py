@@ -137,6 +137,14 @@ class RecallResult(BaseModel):
         "nothing after it). Not true now; `score` here is the share of the question's "
         "words its slot name and value hold",
     )
+    ended_values: list[ScoredFact] = Field(
+        default_factory=list,
+        description="asked of the present, with no past time named: values of up to 2 "
+        "many-value slots that the question names by value, ended since, while the slot "
+        "holds other values now and none of them is the same value ('is Bo still a "
+        "maintainer?' after Bo's value ended): the rows of `facts` do not say it ended. Not "
+        "true now; `score` as for `ended`",
+    )
 
 
 class BlockRequest(BaseModel):
