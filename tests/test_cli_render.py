@@ -442,6 +442,37 @@ def test_a_recall_naming_a_past_time_lists_what_held_then_first_under_its_own_he
     assert then_lines(answered, None, [], held_now=True) == answered
 
 
+def test_a_recall_naming_a_past_time_says_what_held_then_and_still_holds_after_what_ended() -> None:
+    # "who maintained ledger in April?": Bo left in September; Ana held then and holds
+    # still; Dana began in June. Bo alone first would read as April's whole answer.
+    bo = ["- ledger · maintainer: Bo (until 2026-09-01) [ended]"]
+    ana = ["- ledger · maintainer: Ana (since 2026-01-05)"]
+    answered = ["result: rows", "- ledger · maintainer: Dana (since 2026-06-01)"]
+    assert then_lines(answered, "April 2026", bo, True, ana) == [
+        "result: rows",
+        "held in April 2026 (the question names it), ended since (not true now):",
+        *bo,
+        "held in April 2026 too, and still holds now:",
+        *ana,
+        "holds now:",
+        answered[1],
+    ]
+    # Nothing ended: what held then and holds still is the answer, first.
+    assert then_lines(answered, "April 2026", [], True, ana) == [
+        "result: rows",
+        "held in April 2026 (the question names it), and still holds now:",
+        *ana,
+        "holds now:",
+        answered[1],
+    ]
+    # Every row held then: no empty "holds now" head.
+    assert then_lines(["result: rows"], "April 2026", [], False, ana) == [
+        "result: rows",
+        "held in April 2026 (the question names it), and still holds now:",
+        *ana,
+    ]
+
+
 def test_rows_none_of_which_is_about_the_thing_named_point_at_the_projects_that_are() -> None:
     assert missed_line(
         1, "other projects or worktrees of this space", "add --scope wide to read them"

@@ -158,6 +158,31 @@ def test_a_timeline_line_adds_when_memory_believed_it_and_counts_what_was_cut() 
     assert timeline_text([], more=0, clock="world").startswith("empty:")
 
 
+def test_a_recall_naming_a_past_time_names_what_held_then_and_still_holds_once() -> None:
+    # "who maintained ledger in April?": Bo left since; Ana held then and holds still,
+    # named there once; Dana, from June, holds now only.
+    april = PastTime(label="April 2026", said="in april", since=T0, until=T1)
+    bo = fact(object="Bo", invalid_at=T1, retired_reason=RetiredReason.ENDED)
+    ana, dana = fact(object="Ana"), fact(object="Dana", version_id="v-dana")
+    answer = RecallResult(
+        status="rows", facts=[ana, dana], named_time=april, held_then=[bo], still_held=[ana]
+    )
+    assert recall_text(answer).splitlines() == [
+        "held in April 2026 (the question names it), ended since (not true now):",
+        fact_line(bo),
+        "held in April 2026 too, and still holds now:",
+        fact_line(ana),
+        "rows: 1 fact true now, best first (revise and retract take the id)",
+        fact_line(dana),
+    ]
+    # Nothing ended: what held then and holds still comes first; here every row did.
+    alone = RecallResult(status="rows", facts=[ana], named_time=april, still_held=[ana])
+    assert recall_text(alone).splitlines() == [
+        "held in April 2026 (the question names it), and still holds now:",
+        fact_line(ana),
+    ]
+
+
 def test_the_lines_cost_a_fraction_of_the_rows_as_json() -> None:
     # What Claude Code would have shown its model: the rows' JSON (structured content).
     answer = RecallResult(status="rows", facts=[fact(object=f"Redis {i}") for i in range(10)])

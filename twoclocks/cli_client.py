@@ -228,12 +228,16 @@ def recall(
     where, how = "other projects or worktrees of this space", "add --scope wide to read them"
     if elsewhere and not answer["facts"]:
         lines = [empty_line(elsewhere, where=where, how=how)]
+    # Facts that held at the time the question names and still hold are said there, once.
+    still = answer.get("still_held") or []
+    said_then = {f["version_id"] for f in still}
+    rows = [f for f in answer["facts"] if f["version_id"] not in said_then]
     if answer["facts"] and not as_json:
         # A row from another project says which, so it is never read as this one's.
         lines += [
             fact_line(f, zone.info)
             + (f"  [elsewhere: {on_one_line(f['workspace'])}]" if f.get("elsewhere") else "")
-            for f in answer["facts"]
+            for f in rows
         ]
     if elsewhere and answer["facts"] and not as_json:
         lines.append(missed_line(elsewhere, where=where, how=how))
@@ -242,7 +246,8 @@ def recall(
         named = answer.get("named_time")
         then = [fact_line(f, zone.info) for f in answer.get("held_then") or []]
         label = named["label"] if named else None
-        lines = then_lines(lines, label, then, bool(answer["facts"]))
+        still_lines = [fact_line(f, zone.info) for f in still]
+        lines = then_lines(lines, label, then, bool(rows), still_lines)
         ended = [fact_line(f, zone.info) for f in answer.get("ended") or []]
         ended_values = [fact_line(f, zone.info) for f in answer.get("ended_values") or []]
         lines = ended_lines(lines, ended, ended_values, bool(answer["facts"]))

@@ -6,7 +6,7 @@ RFC 3339. A person may type a date for any time option: midnight in the account'
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from datetime import UTC, datetime, time
 from shlex import quote as quote_arg
 from typing import Any, NamedTuple
@@ -23,7 +23,7 @@ from twoclocks.domain.fact_text import (
     triple,
 )
 from twoclocks.domain.model import RetiredReason, on_one_line
-from twoclocks.domain.named_times import held_then_head, none_held_line
+from twoclocks.domain.named_times import held_then_head, none_held_line, still_held_head
 from twoclocks.domain.temporal import midnight_of
 
 WHEN_HELP = "RFC 3339 with an offset, or a date (midnight in the account's zone)"
@@ -422,19 +422,35 @@ def _first(lines: list[str], head: str, first: list[str], held_now: bool, now: s
     return [lines[0], head, *first, now, *lines[1:]]
 
 
-def then_lines(lines: list[str], label: str | None, then: list[str], held_now: bool) -> list[str]:
+def then_lines(
+    lines: list[str],
+    label: str | None,
+    then: list[str],
+    held_now: bool,
+    still: Sequence[str] = (),
+) -> list[str]:
     """A recall's lines, with the facts that held at the time the question names first.
 
     "What warehouse did we use in March?" answered with today's warehouse alone would read
     as March's, and read first, today's would still be taken for the answer: March's
-    comes right after the result line, today's after it under their own head.
-    ``held_now``: the answer has current facts (``lines`` lists them after its first).
+    comes right after the result line, today's after it under their own head. ``still``:
+    the facts of the same slots that held then and hold now (Ana, a maintainer in April
+    and now, beside Bo, who left), said next, or Bo would read as April's whole answer;
+    ``lines`` then leaves them out. ``held_now``: ``lines`` lists current facts after its
+    first.
     """
     if label is None:
         return lines
-    if not then:
+    if not then and not still:
         return [*lines, none_held_line(label)] if held_now else lines
-    return _first(lines, held_then_head(label), then, held_now, NOW_AFTER_THEN_HEAD)
+    if then:
+        head, first = held_then_head(label), [*then]
+        first += [still_held_head(label), *still] if still else []
+    else:  # nothing ended: what held then and holds still is the answer
+        head, first = still_held_head(label, after_ended=False), [*still]
+    if still and not held_now:
+        return [lines[0], head, *first, *lines[1:]]
+    return _first(lines, head, first, held_now, NOW_AFTER_THEN_HEAD)
 
 
 def ended_lines(

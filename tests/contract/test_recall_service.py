@@ -345,6 +345,32 @@ async def test_recall_current_facts_only_and_an_ended_value_of_a_many_value_slot
     assert (await service(store).recall(caller, ask)).ended_values == []
 
 
+async def test_recall_current_facts_only_and_what_held_at_a_past_time_named_and_holds_still_is_named_too(  # noqa: E501
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Asked on 2030-01-01 "who maintained ledger in April?": Bo held then and left in
+    # September (held_then); Ana held then and holds still; Dana began in June. Bo named
+    # alone first would read as April's whole answer.
+    many = {"tier": Tier.ASSERTED, "cardinality": Cardinality.MANY}
+    plans = {
+        who: await ew.write("ledger", "maintainer", who, datetime(2029, m, 1, tzinfo=UTC), **many)
+        for who, m in (("Ana Ruiz", 1), ("Bo Lin", 2), ("Dana Kim", 6))
+    }
+    await ew.revise(
+        plans["Bo Lin"].fact_id, RetiredReason.ENDED, at=datetime(2029, 9, 1, tzinfo=UTC)
+    )
+    caller = Caller(account=account)
+    april = RecallRequest(query="who maintained ledger in April?", k=5)
+    got = await service(store).recall(caller, april)
+    assert [f.object for f in got.held_then] == ["Bo Lin"]
+    assert [f.object for f in got.still_held] == ["Ana Ruiz"]
+    assert sorted(f.object for f in got.facts) == ["Ana Ruiz", "Dana Kim"]
+    # Of January nothing that held then has ended: Ana alone held then, and holds still.
+    january = RecallRequest(query="who maintained ledger in January 2029?", k=5)
+    got = await service(store).recall(caller, january)
+    assert (got.held_then, [f.object for f in got.still_held]) == ([], ["Ana Ruiz"])
+
+
 async def test_a_question_asking_what_came_before_a_value_names_what_held_before_it_first(
     store: Store, ew: Writer, account: str
 ) -> None:

@@ -135,6 +135,26 @@ def held_then(
     return found[:MAX_HELD_THEN]
 
 
+def still_held(
+    versions: Sequence[FactVersion], named: NamedTime, now: datetime
+) -> list[FactVersion]:
+    """Of one slot's ``versions``, the believed ones valid during ``named`` that hold now.
+
+    Worked example: maintainers Ana [Jan 5, ∞), Bo [Feb 1, Sep 1), Dana [Jun 1, ∞), asked
+    in December "who maintained ledger in April?": Bo held then and ended since
+    (``held_then``); Ana held then and holds still; Dana began after April. Named beside
+    Bo, Ana keeps "Bo" from reading as April's whole answer. In the order they began, at
+    most ``MAX_HELD_THEN``.
+    """
+    found = [
+        v for v in versions
+        if v.expired_at is None and v.valid_at < named.end and v.valid_at <= now
+        and (v.invalid_at is None or v.invalid_at > now)
+    ]  # fmt: skip
+    found.sort(key=lambda v: (v.valid_at, v.version_id))
+    return found[:MAX_HELD_THEN]
+
+
 _BEFORE = re.compile(
     r"\b(?:before|prior\s+to|previous\s+to|until\s+we\s+(?:moved|switched|migrated)\s+to)"
     r"\s+(?:(?:we\s+)?(?:moved|moving|switched|switching|migrated|migrating)\s+to\s+)?"
@@ -190,6 +210,14 @@ def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTim
 def held_then_head(label: str) -> str:
     """The line above the facts that held at the named time (``NamedTime.label``)."""
     return f"held in {label} (the question names it), ended since (not true now):"
+
+
+def still_held_head(label: str, after_ended: bool = True) -> str:
+    """The line above the asked slot's facts that held at the named time and hold now:
+    after the ones that ended since (``after_ended``), or first, when none did."""
+    if after_ended:
+        return f"held in {label} too, and still holds now:"
+    return f"held in {label} (the question names it), and still holds now:"
 
 
 def none_held_line(label: str) -> str:

@@ -36,7 +36,7 @@ from twoclocks.domain.fact_text import (
     triple,
 )
 from twoclocks.domain.model import on_one_line
-from twoclocks.domain.named_times import held_then_head, none_held_line
+from twoclocks.domain.named_times import held_then_head, none_held_line, still_held_head
 from twoclocks.service.recall_requests import RecallResult, ScoredFact
 from twoclocks.service.requests import Fact
 
@@ -96,18 +96,18 @@ def recall_text(answer: RecallResult) -> str:
     # A recall with history holds every version of a fact it found: a value a correction
     # gave back is not called corrected there either.
     mended = mended_ends(answer.facts)
-    now = [*(fact_line(f, f.version_id in mended) for f in answer.facts), *missed]
+    # Facts that held at the time the question names and still hold are said there, once.
+    said_then = {f.version_id for f in answer.still_held}
+    facts = [f for f in answer.facts if f.version_id not in said_then]
+    now = [*(fact_line(f, f.version_id in mended) for f in facts), *missed]
     rows = [head, *now, *then]
     # What held at the time the question names, or the last value of the ended slot it
     # names, is its answer: read first, or a model would take a current row for it.
-    first = _held_then(answer) if answer.held_then else _ended(answer)
+    first = _held_then(answer) if answer.held_then or answer.still_held else _ended(answer)
     if first:
         where = ", in other slots" if answer.ended and not answer.ended_values else ""
-        head = (
-            f"rows: {_count(answer.facts)} true now{where}, best first "
-            "(revise and retract take the id)"
-        )
-        rows = [*first, head, *now, *_told_later(answer)]
+        head = f"rows: {_count(facts)} true now{where}, best first (revise and retract take the id)"
+        rows = [*first, *([head, *now] if facts else missed), *_told_later(answer)]
     if answer.later_first and not first:
         # The plan is what the question asks about ("is there a deploy freeze?"); read
         # first, the current rows would be taken for the answer.
@@ -129,9 +129,16 @@ def _held_then(answer: RecallResult) -> list[str]:
     named = answer.named_time
     if named is None:
         return []
+    still = [fact_line(f) for f in answer.still_held]
     if not answer.held_then:
+        if still:  # nothing ended: what held then and holds still is the answer
+            return [still_held_head(named.label, after_ended=False), *still]
         return [none_held_line(named.label)]
-    return [held_then_head(named.label), *(fact_line(f) for f in answer.held_then)]
+    return [
+        held_then_head(named.label),
+        *(fact_line(f) for f in answer.held_then),
+        *([still_held_head(named.label), *still] if still else []),
+    ]
 
 
 def _ended(answer: RecallResult) -> list[str]:

@@ -116,7 +116,9 @@ the rows after it being weaker matches): mention them as plans, never as what ho
 A question naming a past time in words ("in March", "last year", "two weeks ago"), or
 asking what came before a value ("before Discord"), is still answered with what holds
 now, but the asked slot's facts that held then and have ended since come first, under
-"held in <that time>": answer the past from them, or pass as_of to read that time whole.
+"held in <that time>", with the ones that held then and still hold after them ("held in
+<that time> too, and still holds now"): answer the past from both, or pass as_of to read
+that time whole.
 When the question names a slot (by name, or by a value it held) that holds no value now,
 its last value comes first under "no value now in the slot the question names; its last
 one ended": say it ended, and do not take a row of another slot for it. A value it names

@@ -29,6 +29,7 @@ from twoclocks.domain.named_times import (
     held_then,
     past_time_named,
     speaks_of_what_comes,
+    still_held,
     time_before,
     what_came_before,
 )
@@ -205,10 +206,10 @@ class RecallService:
             past = (
                 await self._past_time(caller.account, req.query, query.now) if later_too else None
             )
-            then = (
+            then, still = (
                 await self._held_then(caller.account, req, query, workspace, past, asked)
                 if past is not None
-                else []
+                else ([], [])
             )
             after = what_came_before(req.query) if later_too and past is None else None
             if after is not None:
@@ -278,6 +279,10 @@ class RecallService:
             held_then=[
                 ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
                 for v, score in then
+            ],
+            still_held=[
+                ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
+                for v, score in still
             ],
             told_later=[
                 ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
@@ -378,8 +383,9 @@ class RecallService:
         workspace: Workspace,
         named: NamedTime,
         asked: tuple[asyncio.Task[list[float] | None], asyncio.Task[Named]],
-    ) -> list[tuple[FactVersion, float]]:
-        """The asked slot's facts that held during ``named`` and have ended since.
+    ) -> tuple[list[tuple[FactVersion, float]], list[tuple[FactVersion, float]]]:
+        """The asked slot's facts that held during ``named`` and have ended since, and,
+        beside those, the ones that held then and still hold.
 
         Run only for a question naming a past time: the answer's rows stay what holds now
         (DESIGN §6), and these are named beside them. A read with history ranks the slot
@@ -389,11 +395,13 @@ class RecallService:
         history = query.model_copy(update={"include_history": True, "include_later": False})
         ranked = await self._ranked(account, req.query, history, 1, workspace, 0, *asked)
         if not ranked:
-            return []
+            return [], []
         top, score = ranked[0]
         slot = history.model_copy(update={"subject": top.subject, "predicate": top.predicate})
         versions = await self.store.query(account, slot)
-        return [(v, score) for v in held_then(versions, named, query.now)]
+        ended = held_then(versions, named, query.now)
+        held = still_held(versions, named, query.now)
+        return [(v, score) for v in ended], [(v, score) for v in held]
 
     async def _before(
         self,

@@ -120,6 +120,14 @@ class RecallResult(BaseModel):
         description="with named_time: up to 3 facts memory believes held during that time and "
         "have ended since, best first; `as_of` a time within it reads that time whole",
     )
+    still_held: list[ScoredFact] = Field(
+        default_factory=list,
+        description="with named_time: up to 3 facts of the slot the question asks about "
+        "that memory believes held during that time and still hold now, in the order they "
+        "began (Ana and Chen, maintainers in April and now, beside Bo in `held_then`, who "
+        "left in September; Dana, from June, is not one); rows of `facts` too when among "
+        "the k best, so a surface names them once, here",
+    )
     told_later: list[ScoredFact] = Field(
         default_factory=list,
         description="with a past as_of: up to 3 facts believed now, best first, whose start "

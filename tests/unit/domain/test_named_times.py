@@ -11,6 +11,7 @@ from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_times import (
     held_then,
     past_time_named,
+    still_held,
     time_before,
     what_came_before,
 )
@@ -97,6 +98,26 @@ def test_recall_held_then_names_the_slots_believed_facts_of_that_time_that_ended
         version("Snowflake", "2025-06-01", "2026-03-20"),
     ]
     assert [v.object for v in held_then(changed, march, NOW)] == ["Snowflake", "Druid"]
+
+
+def test_recall_still_held_names_the_slots_believed_facts_of_that_time_that_hold_now() -> None:
+    # Maintainers of a many-value slot, asked in December of April: Bo held then and
+    # ended since (held_then); Ana held then and holds still; Dana began after April.
+    april = past_time_named("in april", NOW, UTC)
+    assert april is not None
+    slot = [
+        version("Dana", "2026-06-01", None),
+        version("Bo", "2026-02-01", "2026-09-01"),
+        version("Chen", "2026-03-10", None),
+        version("Ana", "2026-01-05", None),
+        version("Eve", "2026-01-05", None, expired=True),  # retracted: never held
+        version("Finn", "2026-02-01", "2027-01-01"),  # holds until January: still now
+    ]
+    assert [v.object for v in held_then(slot, april, NOW)] == ["Bo"]
+    assert [v.object for v in still_held(slot, april, NOW)] == ["Ana", "Finn", "Chen"]
+    # A time before any of them: none held then.
+    december = past_time_named("in december 2025", NOW, UTC)
+    assert december is not None and still_held(slot, december, NOW) == []
 
 
 def test_recall_the_time_before_a_value_runs_from_the_value_that_ended_last_before_it() -> None:
