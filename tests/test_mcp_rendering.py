@@ -172,7 +172,7 @@ def test_a_recall_naming_a_past_time_names_what_held_then_and_still_holds_once()
         fact_line(bo),
         "held in April 2026 too, and still holds now:",
         fact_line(ana),
-        "rows: 1 fact true now, best first (revise and retract take the id)",
+        "rows: 1 other fact true now, best first (revise and retract take the id)",
         fact_line(dana),
     ]
     # Nothing ended: what held then and holds still comes first; here every row did.

@@ -106,7 +106,12 @@ def recall_text(answer: RecallResult) -> str:
     first = _held_then(answer) if answer.held_then or answer.still_held else _ended(answer)
     if first:
         where = ", in other slots" if answer.ended and not answer.ended_values else ""
-        head = f"rows: {_count(facts)} true now{where}, best first (revise and retract take the id)"
+        # The facts that held then and still hold are true now too: these are the others.
+        other = "other " if said_then else ""
+        head = (
+            f"rows: {_count(facts, other + 'fact')} true now{where}, best first "
+            "(revise and retract take the id)"
+        )
         rows = [*first, *([head, *now] if facts else missed), *_told_later(answer)]
     if answer.later_first and not first:
         # The plan is what the question asks about ("is there a deploy freeze?"); read
