@@ -141,7 +141,11 @@ export async function renderFacts(root, settings, signOut) {
     for (const fact of facts) {
       const row = body.insertRow();
       row.dataset.factId = fact.fact_id;
-      for (const name of COLUMNS) row.insertCell().textContent = fact[name] ?? "";
+      for (const name of COLUMNS) {
+        const cell = row.insertCell();
+        cell.className = name;
+        cell.textContent = fact[name] ?? "";
+      }
       // A fact filed under another slot name (slot drift, a merge) says the name it was
       // written under: "timeout_seconds (written as timeout_ms)" for "45000".
       if (fact.written_as && fact.written_as !== fact.predicate) {
