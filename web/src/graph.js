@@ -37,7 +37,7 @@ export async function renderGraph(root, settings) {
   const cy = cytoscape({
     container: $("#graph"),
     style: [
-      { selector: "node", style: { label: "data(id)", "font-size": 10, "background-color": "#5c8bd6", width: 14, height: 14 } },
+      { selector: "node", style: { label: "data(id)", "font-size": 10, "text-wrap": "wrap", "text-max-width": 150, "background-color": "#5c8bd6", width: 14, height: 14 } },
       { selector: "node.centre", style: { "background-color": "#4caf50", width: 22, height: 22 } },
       {
         selector: "edge",
@@ -91,7 +91,10 @@ export async function renderGraph(root, settings) {
       cy.add([...nodes].map((id) => ({ data: { id }, classes: id === centre ? "centre" : "" })));
       cy.add(shown.map((f) => ({ data: { id: `e:${f.version_id}`, source: f.subject, target: f.object, label: f.predicate, version: f.version_id } })));
     });
-    cy.layout({ name: "concentric", animate: false, concentric: (n) => (n.id() === centre ? 3 : expanded.includes(n.id()) ? 2 : 1), levelWidth: () => 1, minNodeSpacing: 20 }).run();
+    // A few nodes spread out so their labels do not overlap; many stay close enough that
+    // the fitted graph keeps its labels readable.
+    const spacing = Math.max(20, Math.min(90, 1400 / nodes.size));
+    cy.layout({ name: "concentric", animate: false, concentric: (n) => (n.id() === centre ? 3 : expanded.includes(n.id()) ? 2 : 1), levelWidth: () => 1, minNodeSpacing: spacing }).run();
     const list = $("#edges");
     list.innerHTML = "";
     for (const fact of shown) {
