@@ -207,17 +207,29 @@ def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTim
     )
 
 
+def _at(label: str) -> str:
+    """A label with its preposition: "on 2026-12-01", "in March 2026", "in the time before X"."""
+    return f"on {label}" if _DAY_LABEL.fullmatch(label) else f"in {label}"
+
+
+_DAY_LABEL = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
 def held_then_head(label: str) -> str:
-    """The line above the facts that held at the named time (``NamedTime.label``)."""
-    return f"held in {label} (the question names it), ended since (not true now):"
+    """The line above the facts that held at the named time (``NamedTime.label``).
+
+    >>> held_then_head("2026-12-01")
+    'held on 2026-12-01 (the question names it), ended since (not true now):'
+    """
+    return f"held {_at(label)} (the question names it), ended since (not true now):"
 
 
 def still_held_head(label: str, after_ended: bool = True) -> str:
     """The line above the asked slot's facts that held at the named time and hold now:
     after the ones that ended since (``after_ended``), or first, when none did."""
     if after_ended:
-        return f"held in {label} too, and still holds now:"
-    return f"held in {label} (the question names it), and still holds now:"
+        return f"held {_at(label)} too, and still holds now:"
+    return f"held {_at(label)} (the question names it), and still holds now:"
 
 
 def none_held_line(label: str) -> str:
