@@ -92,6 +92,9 @@ banana" came back as rows). Measured with MiniLM on the tune questions: nonsense
 for another subject score like real ones (0.28-0.46), so no floor tells those apart.
 Valid for this model only."""
 
+Ranked = list[tuple[FactVersion, float]]
+"""Facts with their scores, best first."""
+
 LEGS = ("keyword", "vector", "entity_walk", "workspace_walk", "former", "slot")
 """The recall legs by name, in the order they are fused. ``former`` reads the current
 value of each slot whose earlier value the question names ("do we still use Black?"),
@@ -231,7 +234,7 @@ class RecallService:
         now = query.now
         # A fact that starts later is named beside the answer when it ranks among the k
         # best, never in place of a current one: it is not true yet.
-        later: list[tuple[FactVersion, float]] = []
+        later: Ranked = []
         if later_too:
             later = [p for i, p in enumerate(ranked) if p[0].valid_at > now and i < req.k]
             ranked = [p for p in ranked if p[0].valid_at <= now][: req.k]
@@ -239,16 +242,19 @@ class RecallService:
         def here_of(v: FactVersion) -> bool:
             return v.workspace is None or v.workspace in workspace.keys
 
+        def scored(pairs: Sequence[tuple[FactVersion, float]]) -> list[ScoredFact]:
+            return [
+                ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
+                for v, score in pairs
+            ]
+
         here = {i: here_of(v) for i, (v, _) in enumerate(ranked)}
         slots = {i: (v.subject, v.predicate) for i, (v, _) in enumerate(ranked)}
         facts = [
             ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=elsewhere)
             for v, score, elsewhere in here_first(ranked, here, slots)
         ]
-        starting = [
-            ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
-            for v, score in later[:MAX_STARTING_LATER]
-        ]
+        starting = scored(later[:MAX_STARTING_LATER])
         elsewhere = None
         if req.scope is Scope.HERE and not facts and not starting:
             elsewhere = await self._found_wide(caller.account, req, query, workspace, keys, asked)
@@ -276,26 +282,11 @@ class RecallService:
             and starting[0].score > max(f.score for f in facts),
             elsewhere=elsewhere,
             named_time=None if past is None else PastTime.of(past),
-            held_then=[
-                ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
-                for v, score in then
-            ],
-            still_held=[
-                ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
-                for v, score in still
-            ],
-            told_later=[
-                ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
-                for v, score in told
-            ],
-            ended=[
-                ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
-                for v, score in ended
-            ],
-            ended_values=[
-                ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=not here_of(v))
-                for v, score in ended_values
-            ],
+            held_then=scored(then),
+            still_held=scored(still),
+            told_later=scored(told),
+            ended=scored(ended),
+            ended_values=scored(ended_values),
         )
 
     async def _ended(
@@ -306,7 +297,7 @@ class RecallService:
         closed: list[FactVersion],
         ranked: Sequence[tuple[FactVersion, float]],
         named_task: asyncio.Task[Named],
-    ) -> tuple[list[tuple[FactVersion, float]], list[tuple[FactVersion, float]]]:
+    ) -> tuple[Ranked, Ranked]:
         """The last value of each slot the question names that holds nothing now, and the
         ended values it names of many-value slots that hold others, each scored by the
         share of the question's words its slot name and value hold."""
@@ -335,7 +326,7 @@ class RecallService:
         ranked: Sequence[tuple[FactVersion, float]],
         workspace: Workspace,
         asked: tuple[asyncio.Task[list[float] | None], asyncio.Task[Named]],
-    ) -> list[tuple[FactVersion, float]]:
+    ) -> Ranked:
         """With a past ``as_of``: the question's best values believed now whose start nobody
         stated, told after ``as_of``, of slots the answer has nothing for. On the record
         they were not true then, yet they may have held: named apart, not left out."""
@@ -383,7 +374,7 @@ class RecallService:
         workspace: Workspace,
         named: NamedTime,
         asked: tuple[asyncio.Task[list[float] | None], asyncio.Task[Named]],
-    ) -> tuple[list[tuple[FactVersion, float]], list[tuple[FactVersion, float]]]:
+    ) -> tuple[Ranked, Ranked]:
         """The asked slot's facts that held during ``named`` and have ended since, and,
         beside those, the ones that held then and still hold.
 
@@ -409,7 +400,7 @@ class RecallService:
         after: str,
         query: FactQuery,
         ranked: Sequence[tuple[FactVersion, float]],
-    ) -> tuple[NamedTime, list[tuple[FactVersion, float]]] | None:
+    ) -> tuple[NamedTime, Ranked] | None:
         """The time before a value the question names right after "before", and what held
         in it (``domain.named_times.time_before``): "what chat did we use before Discord?".
 
@@ -507,7 +498,7 @@ class RecallService:
         named_task: asyncio.Task[Named] | None = None,
         *,
         closed_found: list[FactVersion] | None = None,
-    ) -> list[tuple[FactVersion, float]]:
+    ) -> Ranked:
         """The legs run at once (the query embedding in a worker thread meanwhile), then RRF.
 
         ``extra`` rows past ``k`` come back too (the legs still read for ``k``): room for
