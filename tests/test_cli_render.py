@@ -156,6 +156,18 @@ def test_a_fact_filed_under_another_name_shows_that_name_when_it_says_more() -> 
     assert "web · ci_provider: 45000" in fact_line(spelt, utc)
 
 
+def test_an_event_reads_as_happening_at_its_time_not_from_it() -> None:
+    # "incident ... (from 2026-03-14)" read as an incident still going on.
+    event = {
+        "fact_id": "5cc5a9743a394dbe85a39040abbde7e4", "subject": "payroll",
+        "predicate": "incident", "object": "database failover", "kind": "event",
+        "valid_at": "2026-03-14T00:00:00+00:00", "tier": "asserted",
+    }  # fmt: skip
+    utc = ZoneInfo("UTC")
+    assert "(at 2026-03-14 00:00 +00, asserted)" in fact_line(event, utc)
+    assert "(from 2026-03-14" in fact_line(event | {"kind": "fact"}, utc)
+
+
 def test_a_write_kept_apart_from_a_close_slot_says_how_to_merge_them() -> None:
     answer = {
         "outcome": "inserted",
@@ -465,6 +477,11 @@ def test_a_recall_naming_a_past_time_says_what_held_then_and_still_holds_after_w
         "holds now:",
         answered[1],
     ]
+    # Events that happened then: said so, not "ended since".
+    failover = ["- payroll · incident: failover (at 2026-04-03)"]
+    assert then_lines(answered, "April 2026", failover, True, events=True)[1] == (
+        "happened in April 2026 (the question names it):"
+    )
     # Every row held then: no empty "holds now" head.
     assert then_lines(["result: rows"], "April 2026", [], False, ana) == [
         "result: rows",

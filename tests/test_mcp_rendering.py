@@ -183,6 +183,23 @@ def test_a_recall_naming_a_past_time_names_what_held_then_and_still_holds_once()
     ]
 
 
+def test_an_event_reads_as_happening_at_its_time_and_once_under_the_time_named() -> None:
+    # "incident ... (since March)" read as an incident still going on.
+    november = PastTime(label="November 2026", said="in november", since=T0, until=T1)
+    failover = fact(predicate="incident", object="failover", kind=Kind.EVENT)
+    assert "(at 2026-01-05 00:00 +00, asserted)" in fact_line(failover)
+    cache = fact(version_id="v2")
+    answer = RecallResult(
+        status="rows", facts=[failover, cache], named_time=november, held_then=[failover]
+    )
+    assert recall_text(answer).splitlines() == [
+        "happened in November 2026 (the question names it):",
+        fact_line(failover),
+        "rows: 1 other fact true now, best first (revise and retract take the id)",
+        fact_line(cache),
+    ]
+
+
 def test_the_lines_cost_a_fraction_of_the_rows_as_json() -> None:
     # What Claude Code would have shown its model: the rows' JSON (structured content).
     answer = RecallResult(status="rows", facts=[fact(object=f"Redis {i}") for i in range(10)])
@@ -192,7 +209,9 @@ def test_the_lines_cost_a_fraction_of_the_rows_as_json() -> None:
 def test_a_recall_naming_a_past_time_names_what_held_then_first_apart_from_what_holds_now() -> None:
     # "which cache did we use in March?" answered with Redis alone would read as March's.
     march = PastTime(label="March 2026", said="in march", since=T0, until=T1)
-    then = fact(object="Memcached", invalid_at=T1, retired_reason=RetiredReason.ENDED)
+    then = fact(
+        object="Memcached", version_id="v0", invalid_at=T1, retired_reason=RetiredReason.ENDED
+    )
     text = recall_text(
         RecallResult(status="rows", facts=[fact()], named_time=march, held_then=[then])
     )

@@ -228,9 +228,10 @@ def recall(
     where, how = "other projects or worktrees of this space", "add --scope wide to read them"
     if elsewhere and not answer["facts"]:
         lines = [empty_line(elsewhere, where=where, how=how)]
-    # Facts that held at the time the question names and still hold are said there, once.
+    # Facts that held at the time the question names and still hold, and events that
+    # happened in it, are said there, once.
     still = answer.get("still_held") or []
-    said_then = {f["version_id"] for f in still}
+    said_then = {f["version_id"] for f in [*still, *(answer.get("held_then") or [])]}
     rows = [f for f in answer["facts"] if f["version_id"] not in said_then]
     if answer["facts"] and not as_json:
         # A row from another project says which, so it is never read as this one's.
@@ -244,10 +245,12 @@ def recall(
     if not as_json:
         later = [fact_line(f, zone.info) for f in answer.get("starting_later") or []]
         named = answer.get("named_time")
-        then = [fact_line(f, zone.info) for f in answer.get("held_then") or []]
+        held_then = answer.get("held_then") or []
+        then = [fact_line(f, zone.info) for f in held_then]
+        events = bool(held_then) and all(f.get("kind") == "event" for f in held_then)
         label = named["label"] if named else None
         still_lines = [fact_line(f, zone.info) for f in still]
-        lines = then_lines(lines, label, then, bool(rows), still_lines)
+        lines = then_lines(lines, label, then, bool(rows), still_lines, events)
         ended = [fact_line(f, zone.info) for f in answer.get("ended") or []]
         ended_values = [fact_line(f, zone.info) for f in answer.get("ended_values") or []]
         lines = ended_lines(lines, ended, ended_values, bool(answer["facts"]))

@@ -118,6 +118,8 @@ def fact_line(fact: dict[str, Any], zone: ZoneInfo, mended: Collection[str] = ()
     end = f" until {shown(fact['invalid_at'], zone)}" if fact.get("invalid_at") else ""
     # A start nobody stated is when the store was told, not when the value became true.
     begun = "from" if fact.get("start_stated", True) else "known from"
+    if fact.get("kind") == "event" and not end:
+        begun = "at"  # it happened once: "from" would read as still going on
     return (
         f"{fact['fact_id'][:12]}  {_triple(fact)}"
         f"  ({begun} {shown(fact['valid_at'], zone)}{end}, {fact.get('tier') or 'no tier'})"
@@ -428,6 +430,7 @@ def then_lines(
     then: list[str],
     held_now: bool,
     still: Sequence[str] = (),
+    events: bool = False,
 ) -> list[str]:
     """A recall's lines, with the facts that held at the time the question names first.
 
@@ -437,14 +440,14 @@ def then_lines(
     the facts of the same slots that held then and hold now (Ana, a maintainer in April
     and now, beside Bo, who left), said next, or Bo would read as April's whole answer;
     ``lines`` then leaves them out. ``held_now``: ``lines`` lists current facts after its
-    first.
+    first. ``events``: ``then`` are events that happened in that time (November's incidents).
     """
     if label is None:
         return lines
     if not then and not still:
         return [*lines, none_held_line(label)] if held_now else lines
     if then:
-        head, first = held_then_head(label), [*then]
+        head, first = held_then_head(label, events), [*then]
         first += [still_held_head(label), *still] if still else []
     else:  # nothing ended: what held then and holds still is the answer
         head, first = still_held_head(label, after_ended=False), [*still]

@@ -17,7 +17,7 @@ from test_recall_legs import EMBEDDER, EmbeddingStore
 
 from twoclocks.domain.category_glosses import CATEGORY_GLOSSES, glosses
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
-from twoclocks.domain.model import Cardinality, RetiredReason, Tier
+from twoclocks.domain.model import Cardinality, Kind, RetiredReason, Tier
 from twoclocks.domain.places import Workspace
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.recall import RecallService
@@ -369,6 +369,22 @@ async def test_recall_current_facts_only_and_what_held_at_a_past_time_named_and_
     january = RecallRequest(query="who maintained ledger in January 2029?", k=5)
     got = await service(store).recall(caller, january)
     assert (got.held_then, [f.object for f in got.still_held]) == ([], ["Ana Ruiz"])
+
+
+async def test_recall_current_facts_only_and_the_events_of_a_past_time_named_are_named_first(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Asked on 2030-01-01 "what incidents did payroll have in November?": the November
+    # incident happened then; March's did not, and no event "still holds" a time.
+    event = {"tier": Tier.ASSERTED, "kind": Kind.EVENT}
+    for what, month in (("database failover", 3), ("expired TLS cert", 11)):
+        await ew.write("payroll", "incident", what, datetime(2029, month, 12, tzinfo=UTC), **event)
+    await ew.write("payroll", "language", "Kotlin", T0, tier=Tier.ASSERTED)
+    caller = Caller(account=account)
+    asked = RecallRequest(query="what incidents did payroll have in November?", k=5)
+    got = await service(store).recall(caller, asked)
+    assert [f.object for f in got.held_then] == ["expired TLS cert"]
+    assert got.still_held == []
 
 
 async def test_a_question_asking_what_came_before_a_value_names_what_held_before_it_first(

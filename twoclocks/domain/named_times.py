@@ -29,10 +29,13 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
 from twoclocks.domain.calendar_words import MONTH_STEM_PATTERN, month_name, month_number
-from twoclocks.domain.model import FactVersion
+from twoclocks.domain.model import FactVersion, Kind
 
 MAX_HELD_THEN = 3
 """Values at most named as holding then: one slot rarely changes more often in a span."""
+
+MAX_HAPPENED_THEN = 10
+"""Events at most named as happening then: "which PRs did I open last week?" has more."""
 
 
 @dataclass(frozen=True)
@@ -120,19 +123,27 @@ def past_time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | Non
 def held_then(
     versions: Sequence[FactVersion], named: NamedTime, now: datetime
 ) -> list[FactVersion]:
-    """Of one slot's ``versions``, the believed ones valid during ``named`` that ended by now.
+    """Of one slot's ``versions``, the believed ones valid during ``named`` that ended by now;
+    of an event slot, the believed events that happened during ``named``.
 
     Believed: not corrected or retracted (``expired_at`` unset), so a row says what memory
-    holds now about then. A fact still valid now is the answer itself, never named twice.
-    In the order they began, at most ``MAX_HELD_THEN``.
+    holds now about then. A fact still valid now is the answer itself, never named twice
+    (``still_held`` names it beside these). An event happened once, at its ``valid_at``:
+    "what incidents did we have in November?" is answered by November's. In the order
+    they began, at most ``MAX_HELD_THEN`` facts or ``MAX_HAPPENED_THEN`` events.
     """
+    events = [
+        v for v in versions
+        if v.kind is Kind.EVENT and v.expired_at is None and named.start <= v.valid_at < named.end
+    ]  # fmt: skip
     found = [
         v for v in versions
-        if v.expired_at is None and v.invalid_at is not None and v.invalid_at <= now
-        and v.valid_at < named.end and v.invalid_at > named.start
+        if v.kind is not Kind.EVENT and v.expired_at is None and v.invalid_at is not None
+        and v.invalid_at <= now and v.valid_at < named.end and v.invalid_at > named.start
     ]  # fmt: skip
+    events.sort(key=lambda v: (v.valid_at, v.version_id))
     found.sort(key=lambda v: (v.valid_at, v.version_id))
-    return found[:MAX_HELD_THEN]
+    return events[:MAX_HAPPENED_THEN] + found[:MAX_HELD_THEN]
 
 
 def still_held(
@@ -148,8 +159,8 @@ def still_held(
     """
     found = [
         v for v in versions
-        if v.expired_at is None and v.valid_at < named.end and v.valid_at <= now
-        and (v.invalid_at is None or v.invalid_at > now)
+        if v.kind is not Kind.EVENT and v.expired_at is None and v.valid_at < named.end
+        and v.valid_at <= now and (v.invalid_at is None or v.invalid_at > now)
     ]  # fmt: skip
     found.sort(key=lambda v: (v.valid_at, v.version_id))
     return found[:MAX_HELD_THEN]
@@ -215,12 +226,17 @@ def _at(label: str) -> str:
 _DAY_LABEL = re.compile(r"\d{4}-\d{2}-\d{2}")
 
 
-def held_then_head(label: str) -> str:
-    """The line above the facts that held at the named time (``NamedTime.label``).
+def held_then_head(label: str, events: bool = False) -> str:
+    """The line above the facts that held at the named time (``NamedTime.label``), or the
+    ``events`` that happened in it.
 
     >>> held_then_head("2026-12-01")
     'held on 2026-12-01 (the question names it), ended since (not true now):'
+    >>> held_then_head("November 2026", events=True)
+    'happened in November 2026 (the question names it):'
     """
+    if events:
+        return f"happened {_at(label)} (the question names it):"
     return f"held {_at(label)} (the question names it), ended since (not true now):"
 
 

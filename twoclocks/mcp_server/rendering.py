@@ -35,7 +35,7 @@ from twoclocks.domain.fact_text import (
     replaced_belief,
     triple,
 )
-from twoclocks.domain.model import on_one_line
+from twoclocks.domain.model import Kind, on_one_line
 from twoclocks.domain.named_times import held_then_head, none_held_line, still_held_head
 from twoclocks.service.recall_requests import RecallResult, ScoredFact
 from twoclocks.service.requests import Fact
@@ -96,8 +96,9 @@ def recall_text(answer: RecallResult) -> str:
     # A recall with history holds every version of a fact it found: a value a correction
     # gave back is not called corrected there either.
     mended = mended_ends(answer.facts)
-    # Facts that held at the time the question names and still hold are said there, once.
-    said_then = {f.version_id for f in answer.still_held}
+    # Facts that held at the time the question names and still hold, and events that
+    # happened in it, are said there, once.
+    said_then = {f.version_id for f in [*answer.still_held, *answer.held_then]}
     facts = [f for f in answer.facts if f.version_id not in said_then]
     now = [*(fact_line(f, f.version_id in mended) for f in facts), *missed]
     rows = [head, *now, *then]
@@ -106,8 +107,8 @@ def recall_text(answer: RecallResult) -> str:
     first = _held_then(answer) if answer.held_then or answer.still_held else _ended(answer)
     if first:
         where = ", in other slots" if answer.ended and not answer.ended_values else ""
-        # The facts that held then and still hold are true now too: these are the others.
-        other = "other " if said_then else ""
+        # What held then and still holds is true now too: these are the others.
+        other = "other " if len(facts) < len(answer.facts) else ""
         head = (
             f"rows: {_count(facts, other + 'fact')} true now{where}, best first "
             "(revise and retract take the id)"
@@ -140,7 +141,7 @@ def _held_then(answer: RecallResult) -> list[str]:
             return [still_held_head(named.label, after_ended=False), *still]
         return [none_held_line(named.label)]
     return [
-        held_then_head(named.label),
+        held_then_head(named.label, all(f.kind is Kind.EVENT for f in answer.held_then)),
         *(fact_line(f) for f in answer.held_then),
         *([still_held_head(named.label), *still] if still else []),
     ]
@@ -188,12 +189,15 @@ def fact_line(fact: Fact, end_mended: bool = False) -> str:
     """
     start = format_time(fact.valid_at, UTC)
     now = datetime.now(UTC)
-    if fact.invalid_at is None:
+    if fact.kind is Kind.EVENT and fact.invalid_at is None:
+        # It happened once: "since" would read as still going on (an incident, an error).
+        window = f"at {start}"
+    elif fact.invalid_at is None:
         # "since" a time still to come would read as true now.
         window = f"{'from' if fact.valid_at > now else 'since'} {start}"
     else:
         window = f"{start} until {format_time(fact.invalid_at, UTC)}"
-    if not fact.start_stated:  # when the store was told, not when it became true
+    if not fact.start_stated and fact.kind is not Kind.EVENT:  # when told, not when true
         window = f"known {window}" if fact.invalid_at is None else f"known from {window}"
     notes = [window, tier_note(fact.tier) or "no tier"]
     if isinstance(fact, ScoredFact) and fact.elsewhere and fact.workspace:

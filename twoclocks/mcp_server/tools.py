@@ -117,8 +117,8 @@ A question naming a past time in words ("in March", "last year", "two weeks ago"
 asking what came before a value ("before Discord"), is still answered with what holds
 now, but the asked slot's facts that held then and have ended since come first, under
 "held in <that time>", with the ones that held then and still hold after them ("held in
-<that time> too, and still holds now"): answer the past from both, or pass as_of to read
-that time whole.
+<that time> too, and still holds now"), or the events that happened then under "happened
+in <that time>": answer the past from them, or pass as_of to read that time whole.
 When the question names a slot (by name, or by a value it held) that holds no value now,
 its last value comes first under "no value now in the slot the question names; its last
 one ended": say it ended, and do not take a row of another slot for it. A value it names
@@ -127,8 +127,9 @@ comes first under "ended, not true now": say it ended, and when. With a past
 as_of, values memory was told later with no start follow under "told later, with no
 start stated": they may have held then, and memory does not know; say so. Each fact
 reads as one line, `- subject · predicate: value (since <valid_at> | <valid_at> until
-<invalid_at>, tier, why it is history, from <workspace>) id <start of fact_id>` ("known
-since" when nobody said when it began: the time it was told); revise
+<invalid_at> | at <valid_at>, tier, why it is history, from <workspace>) id <start of
+fact_id>` ("at": an event, which happened once; "known since" when nobody said when it
+began: the time it was told); revise
 and retract take that id, and timeline shows when memory believed each version. Tier "inferred" is a
 guess, not the person's word.
 

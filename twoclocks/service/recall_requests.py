@@ -118,7 +118,9 @@ class RecallResult(BaseModel):
     held_then: list[ScoredFact] = Field(
         default_factory=list,
         description="with named_time: up to 3 facts memory believes held during that time and "
-        "have ended since, best first; `as_of` a time within it reads that time whole",
+        "have ended since, or, of an event slot, up to 10 events that happened in it (an "
+        "event happens once, at its valid_at), in the order they began; `as_of` a time "
+        "within it reads that time whole",
     )
     still_held: list[ScoredFact] = Field(
         default_factory=list,

@@ -7,7 +7,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from twoclocks.domain.model import FactVersion
+from twoclocks.domain.model import FactVersion, Kind
 from twoclocks.domain.named_times import (
     held_then,
     past_time_named,
@@ -118,6 +118,23 @@ def test_recall_still_held_names_the_slots_believed_facts_of_that_time_that_hold
     # A time before any of them: none held then.
     december = past_time_named("in december 2025", NOW, UTC)
     assert december is not None and still_held(slot, december, NOW) == []
+
+
+def test_recall_held_then_names_the_events_that_happened_in_the_time_and_never_as_held_still() -> (
+    None
+):
+    # "What incidents did we have in April?": an event happened once, at its valid_at.
+    april = past_time_named("in april", NOW, UTC)
+    assert april is not None
+    incidents = [
+        version("failover", "2026-04-03", None).model_copy(update={"kind": Kind.EVENT}),
+        version("cert expired", "2026-03-14", None).model_copy(update={"kind": Kind.EVENT}),
+        version("disk full", "2026-04-20", None, expired=True).model_copy(
+            update={"kind": Kind.EVENT}
+        ),  # retracted: never happened
+    ]
+    assert [v.object for v in held_then(incidents, april, NOW)] == ["failover"]
+    assert still_held(incidents, april, NOW) == []
 
 
 def test_recall_the_time_before_a_value_runs_from_the_value_that_ended_last_before_it() -> None:
