@@ -315,19 +315,25 @@ async def test_recall_current_facts_only_and_a_slot_the_question_names_that_ende
     assert (await service(store).recall(caller, freeze)).ended == []
 
 
+async def maintainers(ew: Writer, *joined: tuple[str, int], gone: str | None = None) -> None:
+    """Write ledger's maintainers (a many-value slot), each from the first of a month of
+    2029; ``gone`` left on 2029-09-01."""
+    for who, month in joined:
+        plan = await ew.write(
+            "ledger", "maintainer", who, datetime(2029, month, 1, tzinfo=UTC),
+            tier=Tier.ASSERTED, cardinality=Cardinality.MANY,
+        )  # fmt: skip
+        if who == gone:
+            await ew.revise(plan.fact_id, RetiredReason.ENDED, at=datetime(2029, 9, 1, tzinfo=UTC))
+
+
 async def test_recall_current_facts_only_and_an_ended_value_of_a_many_value_slot_the_question_names_is_named_first(  # noqa: E501
     store: Store, ew: Writer, account: str
 ) -> None:
     # "Is Bo still a maintainer of ledger?" after Bo's value ended: the maintainers now
     # (the rows) do not say that Bo left, or when; in a one-value slot the value after
     # would say both.
-    many = {"tier": Tier.ASSERTED, "cardinality": Cardinality.MANY}
-    plans = {
-        who: await ew.write("ledger", "maintainer", who, datetime(2029, m, 1, tzinfo=UTC), **many)
-        for who, m in (("Ana Ruiz", 1), ("Bo Lin", 2), ("Chen Wu", 3))
-    }
-    bo = plans["Bo Lin"]
-    await ew.revise(bo.fact_id, RetiredReason.ENDED, at=datetime(2029, 9, 1, tzinfo=UTC))
+    await maintainers(ew, ("Ana Ruiz", 1), ("Bo Lin", 2), ("Chen Wu", 3), gone="Bo Lin")
     caller = Caller(account=account)
     ask = RecallRequest(query="is Bo still a maintainer of ledger?", k=5)
     got = await service(store).recall(caller, ask)
@@ -341,7 +347,7 @@ async def test_recall_current_facts_only_and_an_ended_value_of_a_many_value_slot
     for other in ("who maintains ledger?", "is Bo still a maintainer of payroll?"):
         assert (await service(store).recall(caller, RecallRequest(query=other))).ended_values == []
     # Bo back on the team (a value held again now) is not named as ended.
-    await ew.write("ledger", "maintainer", "Bo Lin", datetime(2029, 11, 1, tzinfo=UTC), **many)
+    await maintainers(ew, ("Bo Lin", 11))
     assert (await service(store).recall(caller, ask)).ended_values == []
 
 
@@ -351,14 +357,7 @@ async def test_recall_current_facts_only_and_what_held_at_a_past_time_named_and_
     # Asked on 2030-01-01 "who maintained ledger in April?": Bo held then and left in
     # September (held_then); Ana held then and holds still; Dana began in June. Bo named
     # alone first would read as April's whole answer.
-    many = {"tier": Tier.ASSERTED, "cardinality": Cardinality.MANY}
-    plans = {
-        who: await ew.write("ledger", "maintainer", who, datetime(2029, m, 1, tzinfo=UTC), **many)
-        for who, m in (("Ana Ruiz", 1), ("Bo Lin", 2), ("Dana Kim", 6))
-    }
-    await ew.revise(
-        plans["Bo Lin"].fact_id, RetiredReason.ENDED, at=datetime(2029, 9, 1, tzinfo=UTC)
-    )
+    await maintainers(ew, ("Ana Ruiz", 1), ("Bo Lin", 2), ("Dana Kim", 6), gone="Bo Lin")
     caller = Caller(account=account)
     april = RecallRequest(query="who maintained ledger in April?", k=5)
     got = await service(store).recall(caller, april)
