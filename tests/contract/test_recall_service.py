@@ -370,6 +370,30 @@ async def test_recall_current_facts_only_and_what_held_at_a_past_time_named_and_
     assert (got.held_then, [f.object for f in got.still_held]) == ([], ["Ana Ruiz"])
 
 
+async def test_recall_current_facts_only_and_what_held_then_is_never_put_above_the_first_row(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # "what was the penguin db in january 2029?": an old mascot value, closed in 2028,
+    # holds the question's words, so the read with history picks the mascot slot, while
+    # the answer's first row is the database. Nothing of the mascot slot ended in January:
+    # its value then and now (the owl) is not said above the database.
+    await ew.write("app", "db", "Postgres", datetime(2028, 1, 1, tzinfo=UTC), tier=Tier.ASSERTED)
+    await ew.write(
+        "app",
+        "mascot",
+        "emperor penguin suit",
+        datetime(2027, 1, 1, tzinfo=UTC),
+        tier=Tier.ASSERTED,
+    )
+    await ew.write("app", "mascot", "owl", datetime(2028, 12, 1, tzinfo=UTC), tier=Tier.ASSERTED)
+    caller = Caller(account=account)
+    asked = RecallRequest(query="what was the penguin db in january 2029?", k=3)
+    got = await service(store).recall(caller, asked)
+    assert got.named_time is not None and got.held_then == []
+    assert got.facts[0].predicate == "db"
+    assert got.still_held == []
+
+
 async def test_recall_current_facts_only_and_the_events_of_a_past_time_named_are_named_first(
     store: Store, ew: Writer, account: str
 ) -> None:

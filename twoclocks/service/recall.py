@@ -255,6 +255,14 @@ class RecallService:
             for v, score, elsewhere in here_first(ranked, here, slots)
         ]
         starting = scored(later[:MAX_STARTING_LATER])
+        if (
+            not then
+            and still
+            and (not facts or (facts[0].subject, facts[0].predicate) != still[0][0].slot)
+        ):
+            # Nothing of the asked slot ended: what held then and holds still is said apart
+            # only as the answer's own first row's slot, never put above that row.
+            still = []
         elsewhere = None
         if req.scope is Scope.HERE and not facts and not starting:
             elsewhere = await self._found_wide(caller.account, req, query, workspace, keys, asked)

@@ -127,8 +127,9 @@ class RecallResult(BaseModel):
         description="with named_time: up to 3 facts of the slot the question asks about "
         "that memory believes held during that time and still hold now, in the order they "
         "began (Ana and Chen, maintainers in April and now, beside Bo in `held_then`, who "
-        "left in September; Dana, from June, is not one); rows of `facts` too when among "
-        "the k best, so a surface names them once, here",
+        "left in September; Dana, from June, is not one); when nothing of that slot ended "
+        "(held_then empty), only when it is the slot of the first row of `facts`. Rows of "
+        "`facts` too when among the k best, so a surface names them once, here",
     )
     told_later: list[ScoredFact] = Field(
         default_factory=list,
