@@ -583,7 +583,7 @@ async def test_every_rows_actions_fit_a_laptop_window_without_scrolling_sideways
     page: Any, site: tuple[str, str]
 ) -> None:
     # A long worktree path and a pull request's URL are single unbroken words: the table
-    # grew past a 1280-pixel window and pushed each row's retract button out of sight.
+    # grew past a 1200-pixel window and pushed each row's retract button out of sight.
     url, key = site
     where = "/home/ana/src/github.com/acme-corporation/payments-platform-monorepo-refunds"
     link = "https://github.com/acme-corporation/payments-platform-monorepo/pull/4242"
@@ -591,11 +591,11 @@ async def test_every_rows_actions_fit_a_laptop_window_without_scrolling_sideways
         url, key, subject="payments-platform-monorepo", predicate="opened_pull_request",
         object=f"#4242 {link}", cwd=where,
     )  # fmt: skip
-    await page.set_viewport_size({"width": 1280, "height": 700})
+    await page.set_viewport_size({"width": 1200, "height": 700})
     await sign_in(page, url, key)
     row = page.locator("#facts tbody tr", has_text="opened_pull_request")
     await row.wait_for()
-    assert await page.evaluate("document.documentElement.scrollWidth") <= 1280
+    assert await page.evaluate("document.documentElement.scrollWidth") <= 1200
     for button in await page.locator("#facts tbody button", has_text="retract").all():
         box = await button.bounding_box()
-        assert box is not None and box["x"] + box["width"] <= 1280
+        assert box is not None and box["x"] + box["width"] <= 1200
