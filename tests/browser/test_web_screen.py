@@ -276,6 +276,46 @@ async def test_revising_with_a_reason_shows_the_successor_and_keeps_the_old_valu
     assert sorted(c.split(" ")[0] for c in cells) == ["believed", "ended"], cells
 
 
+async def test_an_ended_value_can_still_be_corrected_from_the_screen_and_nothing_else(
+    page: Any, site: tuple[str, str]
+) -> None:
+    # An ended value may turn out never to have been true (DESIGN §3: an ended fact refuses
+    # "ended" again but can still be corrected); the screen offered no action for it.
+    url, key = site
+    await sign_in(page, url, key)
+    row = page.locator("#facts tbody tr", has_text="deploy_target")
+    await row.get_by_role("button", name="revise").click()
+    await page.check("#revise-form input[value=ended]")
+    await page.click("#revise-form button[type=submit]")
+    await page.locator("#facts td.empty").wait_for()
+    await page.check("#history")
+    ended = page.locator("#facts tbody tr", has_text="Render").filter(has_text="ended")
+    await ended.get_by_role("button", name="correct").click()
+    assert await page.locator("#revise-form input[value=ended]").count() == 0
+    assert await page.locator("#revise-form input[name=at]").count() == 0
+    await page.check("#revise-form input[value=corrected]")
+    await page.click("#revise-form button[type=submit]")
+    corrected = page.locator("#facts tbody tr", has_text="Render").filter(has_text="corrected")
+    await corrected.first.wait_for()
+    assert await page.locator("#facts tbody button", has_text="correct").count() == 0
+
+
+async def test_a_value_whose_end_is_still_to_come_can_be_revised_from_the_screen(
+    page: Any, site: tuple[str, str]
+) -> None:
+    # Render holds until Fly.io starts next month: it is still true, so still revisable.
+    url, key = site
+    soon = (datetime.now(UTC) + timedelta(days=30)).isoformat()
+    await remember_as_person(
+        url, key, subject="production", predicate="deploy_target", object="Fly.io", valid_at=soon
+    )
+    await sign_in(page, url, key)
+    render = page.locator("#facts tbody tr", has_text="Render")
+    await render.wait_for()
+    assert await render.get_by_role("button", name="revise").count() == 1
+    assert await render.get_by_role("button", name="retract").count() == 1
+
+
 async def test_a_bad_time_zone_shows_the_apis_message_and_saves_nothing(
     page: Any, site: tuple[str, str]
 ) -> None:

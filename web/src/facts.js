@@ -105,9 +105,15 @@ export async function renderFacts(root, settings, signOut) {
     if (fact.retired_reason === "retracted") buttons.push(["reopen", () => act(`/v1/facts/${id}/reopen`)]);
     // Held back by the refusal watch: only the person restores it (current again).
     if (fact.retired_reason === "held_back") buttons.push(["restore", () => act(`/v1/held/${id}/restore`)]);
-    if (!fact.expired_at && !fact.invalid_at) {
-      buttons.push(["revise", () => reviseForm($("#revise"), fact, (body) => act(`/v1/facts/${id}/revise`, body))]);
+    const revise = (reasons) => reviseForm($("#revise"), fact, (body) => act(`/v1/facts/${id}/revise`, body), reasons);
+    // An end still to come is not history: the value holds until then, and may be revised.
+    const ended = fact.invalid_at && new Date(fact.invalid_at) <= new Date();
+    if (!fact.expired_at && !ended) {
+      buttons.push(["revise", () => revise()]);
       buttons.push(["retract", () => act(`/v1/facts/${id}/retract`)]);
+    } else if (!fact.expired_at && fact.retired_reason !== "corrected") {
+      // Ended, and believed: it may still turn out never to have been true.
+      buttons.push(["correct", () => revise(["corrected"])]);
     }
     return buttons;
   }

@@ -4,20 +4,23 @@ const REASONS = {
   corrected: "corrected: it was never true (a mistake); history keeps it only as a past belief",
 };
 
-export function reviseForm(host, fact, submit) {
+// An ended value can still turn out never to have been true: it takes "corrected" only
+// (DESIGN §3), so its form offers that reason alone and no end time.
+export function reviseForm(host, fact, submit, reasons = Object.keys(REASONS)) {
   host.innerHTML = "";
   const form = document.createElement("form");
   form.id = "revise-form";
   form.innerHTML =
     `<fieldset><legend></legend>` +
     Object.entries(REASONS)
+      .filter(([reason]) => reasons.includes(reason))
       .map(
         ([reason, text]) =>
           `<label><input type="radio" name="reason" value="${reason}" required> ${text}</label><br>`,
       )
       .join("") +
     '<label>new value (optional) <input name="replacement" size="40"></label> ' +
-    '<label>ended at (optional, ended only) <input name="at" type="datetime-local"></label> ' +
+    (reasons.includes("ended") ? '<label>ended at (optional, ended only) <input name="at" type="datetime-local"></label> ' : "") +
     '<button type="submit">Revise</button> <button type="button" id="revise-cancel">Cancel</button></fieldset>';
   form.querySelector("legend").textContent = `Revise ${fact.subject} ${fact.predicate} = ${fact.object}`;
   form.querySelector("#revise-cancel").addEventListener("click", () => (host.innerHTML = ""));
