@@ -220,10 +220,7 @@ def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTim
 
 def _at(label: str) -> str:
     """A label with its preposition: "on 2026-12-01", "in March 2026", "in the time before X"."""
-    return f"on {label}" if _DAY_LABEL.fullmatch(label) else f"in {label}"
-
-
-_DAY_LABEL = re.compile(r"\d{4}-\d{2}-\d{2}")
+    return f"on {label}" if _ISO_DAY.fullmatch(label) else f"in {label}"
 
 
 def held_then_head(label: str, events: bool = False) -> str:
