@@ -107,10 +107,8 @@ async def ended_of_named_slots(
     slots = [
         v.slot
         for v in closed
-        if v.expired_at is None
-        and shown_to_model(v.tier)
+        if _believed_about(v, subjects)
         and v.predicate not in answered
-        and (subjects is None or is_about(v.subject, v.object, subjects))
         and (names_slot(said, v.predicate) or names_value(text, v.object))
     ]
     out: list[FactVersion] = []
@@ -145,34 +143,37 @@ async def ended_values_named(
     starting later, keeps it out. A slot holding nothing now is ``ended_of_named_slots``'.
     ``subjects`` as there. The last end of each value, at most one a value.
     """
-    named = [
-        v
-        for v in closed
-        if v.cardinality is Cardinality.MANY
-        and v.kind is Kind.FACT
-        and v.expired_at is None
-        and shown_to_model(v.tier)
-        and v.invalid_at is not None
-        and v.invalid_at <= query.now
-        and (subjects is None or is_about(v.subject, v.object, subjects))
-        and names_value(text, v.object)
-    ]
+    named = sorted(
+        (
+            v
+            for v in closed
+            if v.cardinality is Cardinality.MANY
+            and v.kind is Kind.FACT
+            and _believed_about(v, subjects)
+            and v.invalid_at is not None
+            and v.invalid_at <= query.now
+            and names_value(text, v.object)
+        ),
+        key=lambda v: (v.invalid_at, v.version_id),
+    )
     out: list[FactVersion] = []
-    for subject, predicate in list(dict.fromkeys(v.slot for v in named))[:MAX_ENDED_SLOTS]:
+    for slot in list(dict.fromkeys(v.slot for v in named))[:MAX_ENDED_SLOTS]:
+        subject, predicate = slot
         held = await store.query(
             account, query.model_copy(update={"subject": subject, "predicate": predicate})
         )
         values_now = {fold_value(v.object) for v in held if v.expired_at is None}
-        if not values_now:
-            continue
-        last: dict[str, FactVersion] = {}
-        for v in named:
-            value = fold_value(v.object)
-            if v.slot != (subject, predicate) or value in values_now:
-                continue
-            if value not in last or (v.invalid_at or v.valid_at) > (
-                last[value].invalid_at or last[value].valid_at
-            ):
-                last[value] = v
-        out += last.values()
+        if values_now:
+            # Oldest end first, so each value keeps its last end.
+            last = {fold_value(v.object): v for v in named if v.slot == slot}
+            out += [v for value, v in last.items() if value not in values_now]
     return out
+
+
+def _believed_about(version: FactVersion, subjects: frozenset[str] | None) -> bool:
+    """Believed, shown to a model, and about a thing the question names (when it names any)."""
+    return (
+        version.expired_at is None
+        and shown_to_model(version.tier)
+        and (subjects is None or is_about(version.subject, version.object, subjects))
+    )
