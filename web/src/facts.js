@@ -21,6 +21,11 @@ function when(value, zone) {
   return new Date(value).toLocaleString(undefined, { timeZone: zone || undefined });
 }
 
+// An end still to come is not history: the value holds until then (fact_text.history_note).
+function endedByNow(fact) {
+  return Boolean(fact.invalid_at) && new Date(fact.invalid_at) <= new Date();
+}
+
 // Why a version is history, in the CLI's and the MCP lines' words (domain/fact_text.py):
 // the version memory holds says how it closed ("ended"); a belief a later record of the
 // same fact replaced (its end was told, or the same value vouched for again) says until
@@ -35,9 +40,7 @@ export function historyNote(fact, zone, mended = false) {
   }
   // A start still to come: listed beside what holds now, never read as holding yet.
   if (new Date(fact.valid_at) > new Date()) return `starts later: from ${when(fact.valid_at, zone)}`;
-  // An end still to come is not history: the value holds until then (fact_text.history_note).
-  if (fact.invalid_at && new Date(fact.invalid_at) > new Date()) return "";
-  return fact.invalid_at && fact.retired_reason ? fact.retired_reason : "";
+  return endedByNow(fact) && fact.retired_reason ? fact.retired_reason : "";
 }
 
 function choice(id, label, values) {
@@ -106,9 +109,7 @@ export async function renderFacts(root, settings, signOut) {
     // Held back by the refusal watch: only the person restores it (current again).
     if (fact.retired_reason === "held_back") buttons.push(["restore", () => act(`/v1/held/${id}/restore`)]);
     const revise = (reasons) => reviseForm($("#revise"), fact, (body) => act(`/v1/facts/${id}/revise`, body), reasons);
-    // An end still to come is not history: the value holds until then, and may be revised.
-    const ended = fact.invalid_at && new Date(fact.invalid_at) <= new Date();
-    if (!fact.expired_at && !ended) {
+    if (!fact.expired_at && !endedByNow(fact)) {
       buttons.push(["revise", () => revise()]);
       buttons.push(["retract", () => act(`/v1/facts/${id}/retract`)]);
     } else if (!fact.expired_at && fact.retired_reason !== "corrected") {
