@@ -351,6 +351,34 @@ async def test_recall_current_facts_only_and_an_ended_value_of_a_many_value_slot
     assert (await service(store).recall(caller, ask)).ended_values == []
 
 
+async def test_recall_current_facts_only_and_an_ended_value_of_a_one_value_slot_is_named_when_nothing_began_at_its_end(  # noqa: E501
+    store: Store, ew: Writer, account: str
+) -> None:
+    # "Do we still use Heroku?": Heroku ended on 1 March 2029 and Render began on 1 June.
+    # Render's line alone ("from June") reads as Heroku until June.
+    heroku = await ew.write(
+        "shop", "deploy_target", "Heroku", datetime(2028, 10, 1, tzinfo=UTC), tier=Tier.ASSERTED
+    )
+    await ew.revise(heroku.fact_id, RetiredReason.ENDED, at=datetime(2029, 3, 1, tzinfo=UTC))
+    await ew.write(
+        "shop", "deploy_target", "Render", datetime(2029, 6, 1, tzinfo=UTC), tier=Tier.ASSERTED
+    )
+    await ew.write("shop", "docs_site", "Jekyll", datetime(2028, 1, 1, tzinfo=UTC),
+                   tier=Tier.ASSERTED)  # fmt: skip
+    await ew.write("shop", "docs_site", "Docusaurus", datetime(2029, 2, 1, tzinfo=UTC),
+                   tier=Tier.ASSERTED)  # fmt: skip
+    caller = Caller(account=account)
+    got = await service(store).recall(caller, RecallRequest(query="do we still use Heroku?", k=5))
+    assert [(f.object, f.invalid_at) for f in got.ended_values] == [
+        ("Heroku", datetime(2029, 3, 1, tzinfo=UTC))
+    ]
+    assert "Render" in [f.object for f in got.facts]
+    # Jekyll's end is Docusaurus's start: the value now says when, and nothing else is named.
+    asked = RecallRequest(query="is the docs site still on Jekyll?", k=5)
+    got = await service(store).recall(caller, asked)
+    assert (got.ended_values, got.facts[0].object) == ([], "Docusaurus")
+
+
 async def test_recall_current_facts_only_and_what_held_at_a_past_time_named_and_holds_still_is_named_too(  # noqa: E501
     store: Store, ew: Writer, account: str
 ) -> None:

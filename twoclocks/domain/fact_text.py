@@ -78,7 +78,8 @@ with nothing after it, said before rows about other slots that would be taken fo
 
 ENDED_VALUE_HEAD = "ended, not true now (the question names it; what holds now follows):"
 """The head of a recall's ``ended_values`` lines: "is Bo still a maintainer?" after Bo's
-value of a many-value slot ended, said before the maintainers now, which do not say it."""
+value of a many-value slot ended, said before the maintainers now, which do not say it (or
+"do we still use Heroku?", when Render began months after Heroku's end)."""
 
 TOLD_LATER_HEAD = "told later, with no start stated (they may have held then; memory does not know"
 """The head of a past read's ``told_later`` lines, its bracket left open for a surface to

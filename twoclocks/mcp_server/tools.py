@@ -122,8 +122,9 @@ in <that time>": answer the past from them, or pass as_of to read that time whol
 When the question names a slot (by name, or by a value it held) that holds no value now,
 its last value comes first under "no value now in the slot the question names; its last
 one ended": say it ended, and do not take a row of another slot for it. A value it names
-of a slot holding many values, ended while others hold ("is Bo still a maintainer?"),
-comes first under "ended, not true now": say it ended, and when. With a past
+that ended while others hold ("is Bo still a maintainer?", "do we still use Heroku?"
+when Render began months later) comes first under "ended, not true now": say it ended,
+and when. With a past
 as_of, values memory was told later with no start follow under "told later, with no
 start stated": they may have held then, and memory does not know; say so. Each fact
 reads as one line, `- subject · predicate: value (since <valid_at> | <valid_at> until

@@ -5,7 +5,8 @@ and the last value of a slot named that holds nothing now.
 one keyword search (with history) that ranks the keyword leg also finds the closed
 Jekyll row; the ``former`` leg then reads what holds now in that slot. "What was our
 release cadence?" after it ended: the same search finds the ended row, named apart, as it
-finds Bo's ended row when "is Bo still a maintainer?" names a value of a many-value slot.
+finds Bo's ended row when "is Bo still a maintainer?" names a value of a many-value slot,
+or Heroku's when Render began months after it ended.
 """
 
 from __future__ import annotations
@@ -133,22 +134,24 @@ async def ended_values_named(
     query: FactQuery,
     subjects: frozenset[str] | None,
 ) -> list[FactVersion]:
-    """Values of many-value slots the question names that ended while the slot holds others.
+    """Values the question names that ended while their slot holds others, when nothing
+    else in the answer says when they ended.
 
     "Is Bo still a maintainer of ledger?" after Bo's value ended: the answer's rows are the
     maintainers now, and none of them says Bo left, or when. In a one-value slot the value
-    that replaced the one named says both (its start is the other's end); in a many-value
-    slot nothing does. The keyword search found the ended version; its slot's values now
-    are read (one query, at most ``MAX_ENDED_SLOTS`` slots), and a value held again now, or
-    starting later, keeps it out. A slot holding nothing now is ``ended_of_named_slots``'.
-    ``subjects`` as there. The last end of each value, at most one a value.
+    that replaced the one named says both, its start being the other's end, but only then:
+    "do we still use Heroku?", Heroku ended 1 March and Render began 1 June, would read
+    as Heroku until June. The keyword search found the ended version; its slot's values
+    now are read (one query, at most ``MAX_ENDED_SLOTS`` slots), and a value held again
+    now, or starting later, keeps it out, as does, in a one-value slot, a value now that
+    began at its end. A slot holding nothing now is ``ended_of_named_slots``'. ``subjects``
+    as there. The last end of each value, at most one a value.
     """
     named = sorted(
         (
             v
             for v in closed
-            if v.cardinality is Cardinality.MANY
-            and v.kind is Kind.FACT
+            if v.kind is Kind.FACT
             and _believed_about(v, subjects)
             and v.invalid_at is not None
             and v.invalid_at <= query.now
@@ -162,12 +165,24 @@ async def ended_values_named(
         held = await store.query(
             account, query.model_copy(update={"subject": subject, "predicate": predicate})
         )
-        values_now = {fold_value(v.object) for v in held if v.expired_at is None}
+        held = [v for v in held if v.expired_at is None]
+        values_now = {fold_value(v.object) for v in held}
         if values_now:
             # Oldest end first, so each value keeps its last end.
             last = {fold_value(v.object): v for v in named if v.slot == slot}
-            out += [v for value, v in last.items() if value not in values_now]
+            out += [
+                v
+                for value, v in last.items()
+                if value not in values_now and not _replaced_at_its_end(v, held)
+            ]
     return out
+
+
+def _replaced_at_its_end(ended: FactVersion, held: list[FactVersion]) -> bool:
+    """Whether a one-value slot's value now began when ``ended`` ended: its line says both."""
+    return ended.cardinality is Cardinality.ONE and any(
+        v.valid_at == ended.invalid_at for v in held
+    )
 
 
 def _believed_about(version: FactVersion, subjects: frozenset[str] | None) -> bool:

@@ -307,7 +307,7 @@ class RecallService:
         named_task: asyncio.Task[Named],
     ) -> tuple[Ranked, Ranked]:
         """The last value of each slot the question names that holds nothing now, and the
-        ended values it names of many-value slots that hold others, each scored by the
+        ended values it names of slots that hold others, each scored by the
         share of the question's words its slot name and value hold."""
         named = await named_task
         subjects = (

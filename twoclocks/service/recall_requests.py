@@ -150,11 +150,12 @@ class RecallResult(BaseModel):
     )
     ended_values: list[ScoredFact] = Field(
         default_factory=list,
-        description="asked of the present, with no past time named: values of up to 2 "
-        "many-value slots that the question names by value, ended since, while the slot "
-        "holds other values now and none of them is the same value ('is Bo still a "
-        "maintainer?' after Bo's value ended): the rows of `facts` do not say it ended. Not "
-        "true now; `score` as for `ended`",
+        description="asked of the present, with no past time named: values the question "
+        "names of up to 2 slots, ended since, while the slot holds other values now and none "
+        "of them is the same value ('is Bo still a maintainer?' after Bo's value ended): the "
+        "rows of `facts` do not say it ended. Of a one-value slot, only when its value now "
+        "did not begin at that end ('do we still use Heroku?', Heroku ended in March, Render "
+        "from June). Not true now; `score` as for `ended`",
     )
 
 
