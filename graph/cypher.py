@@ -434,10 +434,19 @@ def timeline_query(
     field = "e.valid_at_us" if q.clock is Clock.WORLD else "e.created_at_us"
     other = "e.created_at_us" if q.clock is Clock.WORLD else "e.valid_at_us"
     conds = ["e.group_id = $g"]
+    within = []
     if q.since is not None:
-        conds.append(f"{field} >= $since_us")
+        within.append(f"{field} >= $since_us")
     if q.until is not None:
-        conds.append(f"{field} < $until_us")
+        within.append(f"{field} < $until_us")
+    # A version's moment on the clock: with ends_too, its end when that is in the range.
+    moment = field
+    if within and q.ends_too and q.clock is Clock.WORLD:
+        ended = " AND ".join(w.replace(field, "e.invalid_at_us") for w in within)
+        conds.append(f"(({' AND '.join(within)}) OR ({ended}))")
+        moment = f"CASE WHEN {ended} THEN e.invalid_at_us ELSE {field} END"
+    else:
+        conds += within
     if q.predicate is not None:
         conds.append("e.predicate = $predicate")
     if q.workspaces is not None:
@@ -453,6 +462,9 @@ def timeline_query(
     where = f"{_anchor(q.subject)}\nWHERE {' AND '.join(conds)}\n"
     if count:
         return where + "RETURN count(e) AS n", params
+    if q.latest is not None:
+        params["latest"] = q.latest
+        where += f"WITH e, {moment} AS moment\nORDER BY moment DESC, e.uuid DESC LIMIT $latest\n"
     return where + f"RETURN {VERSION_RETURN}\nORDER BY {field}, {other}, e.uuid", params
 
 

@@ -89,6 +89,10 @@ class TimelineQuery(BaseModel):
 
     ``subject`` and ``predicate`` keep one subject and one slot name; ``workspaces`` as in
     ``FactQuery`` (those workspaces' rows and the unplaced ones; None: every workspace).
+    ``ends_too``: on the world clock, a version whose end (``invalid_at``) falls within the
+    range is read too, so "what changed this week?" hears of a value that ended then.
+    ``latest``: only that many, the latest on the clock (by the end, for one read through
+    ``ends_too``), still returned in the clock's order.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -99,6 +103,8 @@ class TimelineQuery(BaseModel):
     subject: str | None = None
     predicate: str | None = None
     workspaces: tuple[str, ...] | None = None
+    ends_too: bool = False
+    latest: int | None = Field(None, ge=1)
 
 
 class Episode(BaseModel):

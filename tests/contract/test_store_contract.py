@@ -283,6 +283,42 @@ async def test_timeline_orders_by_the_chosen_clock(
     assert [v.object for v in everyone] == ["a", "other subject", "b", "c"]
 
 
+async def test_timeline_ends_too_reads_the_versions_that_ended_within_the_range(
+    store: Store, writer: Writer, account: str
+) -> None:
+    # "What changed this week?": b began in it and closed a, which began long before.
+    await writer.write("x", "p1", "a", T0 + 10 * DAY)
+    await writer.write("x", "p1", "b", T0 + 20 * DAY)
+    await writer.write("x", "p2", "c", T0 + 5 * DAY)
+    await writer.write("x", "p3", "d", T0 + 30 * DAY)
+
+    async def objects(ends_too: bool) -> list[str]:
+        query = TimelineQuery(
+            clock=Clock.WORLD, since=T0 + 15 * DAY, until=T0 + 25 * DAY, ends_too=ends_too
+        )
+        return [v.object for v in await store.timeline(account, query)]
+
+    assert await objects(ends_too=False) == ["b"]
+    assert await objects(ends_too=True) == ["a", "b"]
+
+
+async def test_timeline_latest_keeps_the_latest_changes_an_end_counting_as_its_moment(
+    store: Store, writer: Writer, account: str
+) -> None:
+    # In [15, 25): f began on day 16, a (from day 10) ended on day 17, e began on day 22.
+    a = await writer.write("x", "p1", "a", T0 + 10 * DAY)
+    await writer.revise(a.fact_id, RetiredReason.ENDED, at=T0 + 17 * DAY)
+    await writer.write("x", "p5", "f", T0 + 16 * DAY)
+    await writer.write("x", "p4", "e", T0 + 22 * DAY)
+    query = TimelineQuery(
+        clock=Clock.WORLD, since=T0 + 15 * DAY, until=T0 + 25 * DAY, ends_too=True, latest=2
+    )
+    # The latest two changes, in the clock's order (a began first).
+    assert [v.object for v in await store.timeline(account, query)] == ["a", "e"]
+    whole = query.model_copy(update={"latest": None})
+    assert [v.object for v in await store.timeline(account, whole)] == ["a", "f", "e"]
+
+
 async def test_timeline_count_is_how_many_the_same_timeline_returns(
     store: Store, writer: Writer, account: str
 ) -> None:
