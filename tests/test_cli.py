@@ -447,6 +447,20 @@ async def test_timeline_shows_each_clocks_own_window(served: Served) -> None:
 
 
 @pytest.mark.anyio
+async def test_recall_of_what_changed_says_the_changes_first_and_each_row_once(
+    served: Served,
+) -> None:
+    await served.ok("remember", "api", "port", "8080", "--tier", "asserted")
+    await served.ok("remember", "api", "language", "Go", "--valid-at", "2020-01-01")
+    lines = (await served.ok("recall", "what changed in api today?")).splitlines()
+    # The port began today: said under the changes, and not again among the rows now.
+    assert len(lines) == 5 and lines[0] == "result: rows"
+    assert lines[1].startswith("changed today (") and "api · port: 8080" in lines[2]
+    assert lines[3] == "holds now, matching the question's words:"
+    assert "api · language: Go" in lines[4]
+
+
+@pytest.mark.anyio
 async def test_recall_and_remember_take_the_apis_flags(served: Served) -> None:
     out = await served.ok(
         "remember", "deploy", "happened", "v1.2 to prod", "--kind", "event", "--evidence",

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from twoclocks.cli_render import (
+    changed_lines,
     empty_line,
     ended_lines,
     fact_line,
@@ -539,4 +540,25 @@ def test_an_ended_value_the_question_names_is_said_first_then_what_its_slot_hold
         *bo,
         "holds now:",
         "- ledger · maintainer: Ana Ruiz",
+    ]
+
+
+def test_a_question_asking_what_changed_says_the_changes_first_then_what_holds_now() -> None:
+    answered = ["result: rows", "- shop · ci: GitHub Actions"]
+    changed = [
+        "- shop · database: PostgreSQL (until 2026-12-03) [ended]",
+        "- shop · database: MySQL",
+    ]
+    assert changed_lines(answered, "this week (from 2026-11-30)", changed, held_now=True) == [
+        "result: rows",
+        "changed this week (from 2026-11-30): began or ended then, oldest first (the question "
+        "asks what changed):",
+        *changed,
+        "holds now, matching the question's words:",
+        "- shop · ci: GitHub Actions",
+    ]
+    # None changed: said so, never "empty" alone, which reads as an answer by chance.
+    assert changed_lines(["result: empty"], "today (2026-12-06)", [], held_now=False) == [
+        "result: empty",
+        "no fact memory holds began or ended today (2026-12-06) (the question asks what changed)",
     ]

@@ -280,3 +280,26 @@ def test_an_ended_value_the_question_names_is_read_before_the_values_its_slot_ho
         "rows: 1 fact true now, best first (revise and retract take the id)",
         fact_line(ana),
     ]
+
+
+def test_a_question_asking_what_changed_reads_the_changes_first_then_the_other_rows() -> None:
+    # "what changed this week?": pnpm began on Wednesday; "empty" would read as "no change".
+    week = PastTime(said="this week", label="this week (from 2026-05-25)", since=T0, until=T1)
+    pnpm = fact(predicate="package_manager", object="pnpm", version_id="v2")
+    ci = fact(predicate="ci", object="GitHub Actions", version_id="v3")
+    text = recall_text(
+        RecallResult(status="rows", facts=[pnpm, ci], changes_in=week, changed=[pnpm])
+    )
+    assert text.splitlines() == [
+        "changed this week (from 2026-05-25): began or ended then, oldest first (the question "
+        "asks what changed):",
+        fact_line(pnpm),
+        "rows: 1 other fact true now that match the question's words, best first (revise and "
+        "retract take the id)",
+        fact_line(ci),
+    ]
+    none = recall_text(RecallResult(status="empty", facts=[], changes_in=week))
+    assert none == (
+        "no fact memory holds began or ended this week (from 2026-05-25) (the question asks "
+        "what changed)"
+    )

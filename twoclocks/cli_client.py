@@ -19,6 +19,7 @@ import typer
 
 from twoclocks.cli_render import (
     WHEN_HELP,
+    changed_lines,
     empty_line,
     ended_lines,
     fact_line,
@@ -232,6 +233,8 @@ def recall(
     # happened in it, are said there, once.
     still = answer.get("still_held") or []
     said_then = {f["version_id"] for f in [*still, *(answer.get("held_then") or [])]}
+    # So are the facts that changed in the time a question asking what changed names.
+    said_then |= {f["version_id"] for f in answer.get("changed") or []}
     rows = [f for f in answer["facts"] if f["version_id"] not in said_then]
     if answer["facts"] and not as_json:
         # A row from another project says which, so it is never read as this one's.
@@ -254,6 +257,9 @@ def recall(
         ended = [fact_line(f, zone.info) for f in answer.get("ended") or []]
         ended_values = [fact_line(f, zone.info) for f in answer.get("ended_values") or []]
         lines = ended_lines(lines, ended, ended_values, bool(answer["facts"]))
+        if span := answer.get("changes_in"):
+            changed = [fact_line(f, zone.info) for f in answer.get("changed") or []]
+            lines = changed_lines(lines, span["label"], changed, bool(rows))
         lines = later_lines(lines, later, first=bool(answer.get("later_first")))
         if told := [fact_line(f, zone.info) for f in answer.get("told_later") or []]:
             lines += [f"{TOLD_LATER_HEAD}):", *told]

@@ -15,6 +15,7 @@ from zoneinfo import ZoneInfo
 import typer
 
 from twoclocks.domain.block_lines import format_time
+from twoclocks.domain.change_questions import changed_head, nothing_changed_line
 from twoclocks.domain.fact_text import (
     ENDED_SLOT_HEAD,
     ENDED_VALUE_HEAD,
@@ -454,6 +455,18 @@ def then_lines(
     if still and not held_now:
         return [lines[0], head, *first, *lines[1:]]
     return _first(lines, head, first, held_now, NOW_AFTER_THEN_HEAD)
+
+
+NOW_MATCHING_HEAD = "holds now, matching the question's words:"
+"""The line above a recall's current facts when a question asks what changed."""
+
+
+def changed_lines(lines: list[str], label: str, changed: list[str], held_now: bool) -> list[str]:
+    """A recall's lines for a question asking what changed: the facts that began or ended
+    in the time it asks about first, or a word that none did, then the rows that hold now
+    and match its words. "result: empty" alone would read as "nothing changed" by chance."""
+    first = [changed_head(label), *changed] if changed else [nothing_changed_line(label)]
+    return [lines[0], *first, *([NOW_MATCHING_HEAD, *lines[1:]] if held_now else [])]
 
 
 def ended_lines(

@@ -379,6 +379,44 @@ async def test_recall_current_facts_only_and_an_ended_value_of_a_one_value_slot_
     assert (got.ended_values, got.facts[0].object) == ([], "Docusaurus")
 
 
+async def test_recall_a_question_asking_what_changed_gets_the_facts_that_began_or_ended_then(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Asked on 2030-01-01: shop moved from PostgreSQL to MySQL on 10 December, ledger took
+    # up Go on the 20th; an incident happened on the 15th; shop's CI did not change.
+
+    def day(d: int) -> datetime:
+        return datetime(2029, 12, d, tzinfo=UTC)
+
+    await ew.write("shop", "database", "PostgreSQL", T0, tier=Tier.ASSERTED)
+    await ew.write("shop", "ci", "GitHub Actions", T0, tier=Tier.ASSERTED)
+    await ew.write("shop", "database", "MySQL 8", day(10), tier=Tier.ASSERTED)
+    await ew.write("ledger", "language", "Go", day(20), tier=Tier.ASSERTED)
+    await ew.write("shop", "incident", "checkout outage", day(15), tier=Tier.ASSERTED,
+                   kind=Kind.EVENT)  # fmt: skip
+    caller = Caller(account=account)
+    asked = RecallRequest(query="what changed since December?", k=5)
+    got = await service(store).recall(caller, asked)
+    assert [(f.object, f.invalid_at) for f in got.changed] == [
+        ("PostgreSQL", day(10)),
+        ("MySQL 8", None),
+        ("Go", None),
+    ]
+    assert got.status == "rows" and got.named_time is None
+    assert got.changes_in is not None and got.changes_in.label == "since December 2029"
+    # Of a thing it names, that thing's changes alone.
+    asked = RecallRequest(query="what changed in shop since December?", k=5)
+    got = await service(store).recall(caller, asked)
+    assert [f.object for f in got.changed] == ["PostgreSQL", "MySQL 8"]
+    # Of a slot it names, that slot's changes alone.
+    asked = RecallRequest(query="what changed in the database since December?", k=5)
+    got = await service(store).recall(caller, asked)
+    assert [f.object for f in got.changed] == ["PostgreSQL", "MySQL 8"]
+    # A question about what holds is no question of changes.
+    got = await service(store).recall(caller, RecallRequest(query="which database does shop use?"))
+    assert (got.changes_in, got.changed) == (None, [])
+
+
 async def test_recall_current_facts_only_and_what_held_at_a_past_time_named_and_holds_still_is_named_too(  # noqa: E501
     store: Store, ew: Writer, account: str
 ) -> None:

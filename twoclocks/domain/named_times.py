@@ -105,6 +105,14 @@ def past_time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | Non
     >>> past_time_named("may I merge on friday?", now, UTC) is None
     True
     """
+    named = time_named(question, now, tz)
+    # A calendar span that has not ended ("in December", asked on the 5th) is the present.
+    return None if named is None or named.end > now else named
+
+
+def time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
+    """The time the question names that has begun, as ``past_time_named`` reads it; a span
+    still running ends at its calendar end, after now ("what changed in December?")."""
     today = now.astimezone(tz).date()
     for read in (_iso_day, _ago, _yesterday, _the_past, _last, _month, _year):
         found = read(question, today)
@@ -112,11 +120,9 @@ def past_time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | Non
             continue
         said, label, first, after = found
         start = _midnight(first, tz)
-        # "The past week" runs up to now; a calendar span that has not ended is the present.
+        # "The past week" runs up to now.
         end = now if after is None else _midnight(after, tz)
-        if start >= now or (after is not None and end > now):
-            return None
-        return NamedTime(said=said, label=label, start=start, end=end)
+        return None if start >= now else NamedTime(said=said, label=label, start=start, end=end)
     return None
 
 

@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from twoclocks.domain.block_lines import format_time, tier_note
+from twoclocks.domain.change_questions import changed_head, nothing_changed_line
 from twoclocks.domain.fact_text import (
     ENDED_SLOT_HEAD,
     ENDED_VALUE_HEAD,
@@ -58,6 +59,8 @@ def recall_text(answer: RecallResult) -> str:
         f"{_count(later)} {verb} later (not true yet, say so if you use them):",
         *(fact_line(f) for f in later),
     ]
+    if answer.changes_in is not None and answer.status != "unavailable":
+        return "\n".join([*_changed(answer), *(scheduled if later else [])])
     then = _held_then(answer) + _told_later(answer)
     if answer.status == "empty" and answer.told_later:
         # Nothing on the record then, but values told since with no start may have held:
@@ -128,6 +131,27 @@ def recall_text(answer: RecallResult) -> str:
             ]
         )
     return "\n".join([*rows, *(scheduled if later else [])])
+
+
+def _changed(answer: RecallResult) -> list[str]:
+    """A question asking what changed: the facts that began or ended in its time first, or
+    a word that none did (never "empty": that reads as "nothing changed" only by chance),
+    then the rows true now that match its words."""
+    assert answer.changes_in is not None
+    label = answer.changes_in.label
+    changed = [changed_head(label), *(fact_line(f) for f in answer.changed)]
+    said = {f.version_id for f in answer.changed}
+    facts = [f for f in answer.facts if f.version_id not in said]
+    other = "other " if answer.changed else ""
+    rows = [
+        f"rows: {_count(facts, other + 'fact')} true now that match the question's words, "
+        "best first (revise and retract take the id)",
+        *(fact_line(f) for f in facts),
+    ]
+    return [
+        *(changed if answer.changed else [nothing_changed_line(label)]),
+        *(rows if facts else []),
+    ]
 
 
 def _held_then(answer: RecallResult) -> list[str]:

@@ -124,7 +124,10 @@ its last value comes first under "no value now in the slot the question names; i
 one ended": say it ended, and do not take a row of another slot for it. A value it names
 that ended while others hold ("is Bo still a maintainer?", "do we still use Heroku?"
 when Render began months later) comes first under "ended, not true now": say it ended,
-and when. With a past
+and when. A question asking what changed ("what changed this week?", "anything new
+since Monday?"; the past 7 days when it names no time) gets the facts that began or
+ended then first, under "changed <that time>", or a line saying none did; the rows that
+match its words follow. With a past
 as_of, values memory was told later with no start follow under "told later, with no
 start stated": they may have held then, and memory does not know; say so. Each fact
 reads as one line, `- subject · predicate: value (since <valid_at> | <valid_at> until
@@ -174,7 +177,8 @@ had replaced, which stay ended; tell the person."""
 TIMELINE_DOC = """\
 List fact versions in time order on one clock: "world" orders by when things were
 true (valid_at), "system" by when memory learned them (created_at). Use it for
-"what changed", "when did we switch X", or to find an old version's fact_id; subject
+every change of one slot ("when did we switch X"), more changes than recall's latest
+10, or to find an old version's fact_id; subject
 and predicate narrow it to one slot. It reads this session's workspace (and facts that
 apply everywhere), as recall does. since is inclusive and until exclusive, both RFC
 3339 with an offset or a date alone; limit caps the rows (the rest are counted in

@@ -44,6 +44,14 @@ async def entities_named(store: Store, account: str, text: str, said: frozenset[
     return Named(named)
 
 
+def subjects_named(named: Named) -> frozenset[str] | None:
+    """The things a question names (folded) that a fact beside the answer must be about,
+    or None: it names none, or only the person ("I", "we"), whom every fact is about."""
+    if not named.names or named.by_self:
+        return None
+    return frozenset(n.casefold() for n in named.names)
+
+
 async def names_of(found: Awaitable[Named]) -> list[str]:
     """The names alone, for a walk that starts from them."""
     return (await found).names

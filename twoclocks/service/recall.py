@@ -19,6 +19,7 @@ from datetime import datetime, tzinfo
 from twoclocks.capture.rules import CURRENT_BRANCH, LAST_COMMIT
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.answer_kinds import asks_yes_or_no
+from twoclocks.domain.change_questions import asks_what_changed, change_span
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import FactVersion
@@ -46,6 +47,7 @@ from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.accounts import zone_of
+from twoclocks.service.changes import changed_facts
 from twoclocks.service.former_values import (
     current_of_former,
     ended_of_named_slots,
@@ -58,6 +60,7 @@ from twoclocks.service.named_entities import (
     is_about,
     named_and_missed,
     names_of,
+    subjects_named,
     workspace_entities,
 )
 from twoclocks.service.recall_order import YES_NO_KIN_SHARE, by_score
@@ -206,8 +209,13 @@ class RecallService:
                 caller.account, req.query, query, req.k, workspace, extra, *asked,
                 closed_found=closed,
             )  # fmt: skip
+            # "What changed this week?" asks of the changes in a time, not of what held
+            # in it: the facts that began or ended then are named, and nothing as held then.
+            span = await self._change_span(caller.account, req.query, query.now, later_too)
             past = (
-                await self._past_time(caller.account, req.query, query.now) if later_too else None
+                await self._past_time(caller.account, req.query, query.now)
+                if later_too and span is None
+                else None
             )
             then, still = (
                 await self._held_then(caller.account, req, query, workspace, past, asked)
@@ -224,8 +232,13 @@ class RecallService:
                     past, then = before
             ended, ended_values = (
                 await self._ended(caller.account, req.query, query, closed, ranked, named_task)
-                if later_too and past is None
+                if later_too and past is None and span is None
                 else ([], [])
+            )
+            changed = (
+                await self._changed(caller.account, req.query, span, query, named_task)
+                if span is not None
+                else []
             )
             told = await self._told_after(caller.account, req, query, ranked, workspace, asked)
         except StoreUnavailable as exc:
@@ -264,14 +277,15 @@ class RecallService:
             # only as the answer's own first row's slot, never put above that row.
             still = []
         elsewhere = None
-        if req.scope is Scope.HERE and not facts and not starting:
+        if req.scope is Scope.HERE and not facts and not starting and not changed:
             elsewhere = await self._found_wide(caller.account, req, query, workspace, keys, asked)
         elif req.scope is Scope.HERE and (missed := await named_and_missed(named_task, facts)):
             elsewhere = await self._found_wide(
                 caller.account, req, query, workspace, keys, asked, about=missed
             )
         return RecallResult(
-            status="rows" if facts else "empty",
+            # What changed is an answer too: "empty" would read as "nothing changed".
+            status="rows" if facts or changed else "empty",
             facts=facts,
             starting_later=starting,
             # A question naming a past time asks about then, one naming an ended slot about
@@ -295,6 +309,8 @@ class RecallService:
             told_later=scored(told),
             ended=scored(ended),
             ended_values=scored(ended_values),
+            changes_in=None if span is None else PastTime.of(span),
+            changed=scored(changed),
         )
 
     async def _ended(
@@ -309,12 +325,7 @@ class RecallService:
         """The last value of each slot the question names that holds nothing now, and the
         ended values it names of slots that hold others, each scored by the
         share of the question's words its slot name and value hold."""
-        named = await named_task
-        subjects = (
-            frozenset(n.casefold() for n in named.names)
-            if named.names and not named.by_self
-            else None
-        )
+        subjects = subjects_named(await named_task)
         answered = {v.predicate for v, _ in ranked}
         slots = await ended_of_named_slots(
             self.store, account, text, closed, query, subjects, answered
@@ -367,6 +378,32 @@ class RecallService:
             )
         )
         return [pair for pair, then in zip(told, held, strict=True) if not then][:MAX_TOLD_LATER]
+
+    async def _changed(
+        self,
+        account: str,
+        text: str,
+        span: NamedTime,
+        query: FactQuery,
+        named_task: asyncio.Task[Named],
+    ) -> Ranked:
+        """The facts that began or ended in the time a question asking what changed names,
+        each scored by the share of the question's words its slot name and value hold."""
+        named = await named_task
+        names = [] if named.by_self else named.names
+        found = await changed_facts(
+            self.store, account, text, span, query.now, query.workspaces, names
+        )
+        said = content_words(text)
+        return [(v, lexical_overlap(said, v.predicate, v.object)) for v in found]
+
+    async def _change_span(
+        self, account: str, text: str, now: datetime, of_the_present: bool
+    ) -> NamedTime | None:
+        """The time a question asking what changed asks about, in the account's own zone."""
+        if not of_the_present or not asks_what_changed(text):
+            return None  # the common case: no settings read
+        return change_span(text, now, await self._account_zone(account) or self.tz)
 
     async def _past_time(self, account: str, text: str, now: datetime) -> NamedTime | None:
         """The past time the question names, read in the account's own zone."""

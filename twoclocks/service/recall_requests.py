@@ -157,6 +157,20 @@ class RecallResult(BaseModel):
         "did not begin at that end ('do we still use Heroku?', Heroku ended in March, Render "
         "from June). Not true now; `score` as for `ended`",
     )
+    changes_in: PastTime | None = Field(
+        None,
+        description="asked of the present by a question asking what changed ('what changed "
+        "this week?', 'anything new since Monday?'): the time it asks about, up to now (the "
+        "past 7 days when it names none). Such a question gets no `named_time`",
+    )
+    changed: list[ScoredFact] = Field(
+        default_factory=list,
+        description="with changes_in: the facts memory believes that began or ended in that "
+        "time (world time), about a thing the question names when it names any: the latest "
+        "10, at most 3 a slot, oldest change first. Events are not changes (`named_time` "
+        "'what happened last week?' names them); GET /v1/timeline has every version. "
+        "`score` as for `ended`",
+    )
 
 
 class BlockRequest(BaseModel):

@@ -1,0 +1,139 @@
+"""A question asking what changed and the facts that began or ended in its time
+(domain.change_questions), read on a fixed clock: Sunday 2026-12-06 12:00 UTC."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from zoneinfo import ZoneInfo
+
+import pytest
+
+from twoclocks.domain.change_questions import (
+    MAX_CHANGES,
+    asks_what_changed,
+    change_span,
+    changed_in,
+)
+from twoclocks.domain.model import FactVersion, Kind, Tier
+
+NOW = datetime(2026, 12, 6, 12, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what changed this week?",
+        "What's changed in ledger since Monday?",
+        "has anything changed since yesterday?",
+        "did anything change last week",
+        "anything new?",
+        "what is new in billing?",
+        "any changes to the deploy since November?",
+        "what have we changed recently",
+    ],
+)
+def test_recall_a_question_asking_what_changed_is_told_apart(question: str) -> None:
+    assert asks_what_changed(question)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "who approves schema changes?",  # a slot about changes, not a question of them
+        "what is the change freeze policy?",
+        "which database do we use?",
+        "what's the news feed service called?",
+    ],
+)
+def test_recall_a_question_about_what_holds_is_not_one_asking_what_changed(question: str) -> None:
+    assert not asks_what_changed(question)
+    assert change_span(question, NOW, UTC) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "label", "start"),
+    [
+        ("what changed this week?", "this week (from 2026-11-30)", "2026-11-30T00:00"),
+        ("what changed today?", "today (2026-12-06)", "2026-12-06T00:00"),
+        ("anything changed this month?", "this month (from 2026-12-01)", "2026-12-01T00:00"),
+        ("what changed since November?", "since November 2026", "2026-11-01T00:00"),
+        ("what changed since last week?", "since the week of 2026-11-23", "2026-11-23T00:00"),
+        ("has anything changed since Monday?", "since Monday (2026-11-30)", "2026-11-30T00:00"),
+        ("what changed since sunday?", "since sunday (2026-11-29)", "2026-11-29T00:00"),
+        ("what changed since 2026-12-01?", "since 2026-12-01", "2026-12-01T00:00"),
+        ("anything new?", "the past 7 days (no time named)", "2026-11-29T12:00"),
+    ],
+)
+def test_recall_a_question_asking_what_changed_asks_of_a_time_up_to_now(
+    question: str, label: str, start: str
+) -> None:
+    span = change_span(question, NOW, UTC)
+    assert span is not None
+    assert (span.label, span.start.isoformat()[:16], span.end) == (label, start, NOW)
+
+
+def test_recall_a_question_asking_what_changed_in_a_past_time_asks_of_that_time_whole() -> None:
+    last_week = change_span("what changed last week?", NOW, UTC)
+    assert last_week is not None
+    assert (last_week.start, last_week.end) == (
+        datetime(2026, 11, 23, tzinfo=UTC),
+        datetime(2026, 11, 30, tzinfo=UTC),
+    )
+    # December runs still: it asks of its start up to now, read in the account's zone.
+    december = change_span("what changed in December?", NOW, ZoneInfo("Asia/Tokyo"))
+    assert december is not None
+    assert (december.start, december.end) == (
+        datetime(2026, 12, 1, tzinfo=ZoneInfo("Asia/Tokyo")),
+        NOW,
+    )
+
+
+def version(
+    obj: str,
+    valid: str,
+    until: str | None = None,
+    predicate: str = "database",
+    expired: bool = False,
+    kind: Kind = Kind.FACT,
+    tier: Tier | None = Tier.ASSERTED,
+) -> FactVersion:
+    at = datetime.fromisoformat(valid).replace(tzinfo=UTC)
+    end = datetime.fromisoformat(until).replace(tzinfo=UTC) if until else None
+    return FactVersion(
+        version_id=f"v-{obj}", fact_id=f"f-{obj}", subject="shop", predicate=predicate,
+        object=obj, valid_at=at, invalid_at=end, created_at=at, kind=kind, tier=tier,
+        expired_at=at + timedelta(days=1) if expired else None,
+    )  # fmt: skip
+
+
+def test_recall_what_changed_names_the_believed_facts_that_began_or_ended_then() -> None:
+    span = change_span("what changed this week?", NOW, UTC)
+    assert span is not None
+    rows = [
+        version("MySQL 8", "2026-12-03"),  # began this week
+        version("PostgreSQL", "2025-01-01", "2026-12-03"),  # ended this week, at the same moment
+        version("pnpm", "2026-12-02", predicate="package_manager"),
+        version("vitest", "2025-05-01", predicate="test_runner"),  # held all week: no change
+        version("Oracle", "2026-12-04", expired=True),  # corrected away: never held
+        version("outage", "2026-12-04", predicate="incident", kind=Kind.EVENT),  # happened
+        version("Bun", "2026-12-05", predicate="runtime", tier=None),  # never shown to a model
+        version("Fly", "2026-12-20", predicate="deploy_target"),  # starts later
+    ]
+    assert [v.object for v in changed_in(rows, span, NOW)] == ["pnpm", "PostgreSQL", "MySQL 8"]
+
+
+def test_recall_what_changed_keeps_the_latest_changes_and_a_few_a_slot() -> None:
+    span = change_span("what changed this week?", NOW, UTC)
+    assert span is not None
+    # A branch switched twelve times this week, and one change to the database.
+    branches = [
+        version(f"b{i}", f"2026-12-0{1 + i // 3}T{10 + i % 3}:00", predicate="current_branch")
+        for i in range(12)
+    ]
+    rows = [version("MySQL 8", "2026-12-01T09:00"), *branches]
+    got = [v.object for v in changed_in(rows, span, NOW)]
+    assert got == ["MySQL 8", "b9", "b10", "b11"]
+    many = [version(f"v{i}", f"2026-12-0{1 + i // 6}T{10 + i % 6}:00", predicate=f"p{i}")
+            for i in range(30)]  # fmt: skip
+    assert [v.object for v in changed_in(many, span, NOW)] == [f"v{i}" for i in range(20, 30)]
+    assert len(changed_in(many, span, NOW)) == MAX_CHANGES

@@ -1,0 +1,186 @@
+"""A question that asks what changed, the time it asks about, and the facts that began or
+ended then.
+
+"What changed this week?" names no slot: recall's rows are what holds now and matches the
+question's words, and "empty" reads as "nothing changed" when pnpm replaced npm on
+Wednesday. Such a question gets the believed facts whose world-time start or end falls in
+the time it names, beside the rows (DESIGN §6): when something changed in the world, not
+when memory was told.
+
+Worked example (now Sunday 2026-12-06 12:00, account zone UTC): "what changed this week?"
+asks of [2026-11-30 00:00, now). npm, valid [2025-01-01, 2026-12-02), ended in it and pnpm,
+valid from 2026-12-02, began in it: both are named, oldest change first. PostgreSQL, valid
+all week, did not change; a value corrected away is not named (memory no longer believes it
+held), nor an event (it happened; "what happened this week?" is ``named_times``').
+
+The time: "since <a time>" runs from that time's start up to now; "this week / month /
+year" and "today" from their calendar start; any other time ``named_times`` reads ("last
+week", "in November", "yesterday") is that span; with none, the past 7 days. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date, datetime, timedelta, tzinfo
+
+from twoclocks.domain.model import FactVersion, Kind
+from twoclocks.domain.named_times import NamedTime, time_named
+from twoclocks.domain.trust import shown_to_model
+
+MAX_CHANGES = 10
+"""Changed facts named at most, the latest ones: the timeline tells every version."""
+
+MAX_CHANGES_A_SLOT = 3
+"""Versions of one slot named at most, its latest: a branch switched twenty times in a week
+would crowd out the one change to the database."""
+
+DEFAULT_SPAN = timedelta(days=7)
+"""The time a question asking what changed covers when it names none."""
+
+_ASKS_WHAT_CHANGED = re.compile(
+    r"\bwhat(?:'s|\s+has|\s+have|\s+else)?(?:\s+(?:we|you|i|they))?\s+(?:been\s+)?changed\b"
+    r"|\b(?:has|have|did)\s+anything\s+(?:been\s+)?change[ds]?\b"
+    r"|\banything\s+(?:changed|new)\b"
+    r"|\bwhat(?:'s|\s+is)\s+new\b"
+    r"|\bwhat\s+changes\b"
+    r"|\b(?:any|recent|latest)\s+changes\b",
+    re.IGNORECASE,
+)
+_SINCE = re.compile(r"\bsince\s+(?P<rest>.+)", re.IGNORECASE)
+_WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_WEEKDAY = re.compile(
+    r"\s*(?:last\s+)?(?P<day>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b", re.IGNORECASE
+)
+_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_THIS = re.compile(r"\bthis\s+(?P<unit>week|month|year)\b|\b(?P<today>today)\b", re.IGNORECASE)
+
+
+def asks_what_changed(question: str) -> bool:
+    """Whether a question asks what changed, not what holds.
+
+    >>> asks_what_changed("what changed in ledger this week?")
+    True
+    >>> asks_what_changed("has anything changed since Monday?")
+    True
+    >>> asks_what_changed("who approves schema changes?")
+    False
+    """
+    return _ASKS_WHAT_CHANGED.search(question) is not None
+
+
+def change_span(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
+    """The time a question asking what changed asks about, in the account's zone ``tz``;
+    None when it asks no such thing. Its end is never after ``now``.
+
+    >>> from datetime import UTC
+    >>> now = datetime(2026, 12, 6, 12, tzinfo=UTC)
+    >>> change_span("what changed this week?", now, UTC).label
+    'this week (from 2026-11-30)'
+    >>> change_span("what has changed since last month?", now, UTC).start.date()
+    datetime.date(2026, 11, 1)
+    >>> change_span("anything new?", now, UTC).label
+    'the past 7 days (no time named)'
+    """
+    if not asks_what_changed(question):
+        return None
+    since = _SINCE.search(question)
+    named = _since(since["rest"], now, tz) if since else None
+    if since and named is not None:
+        label = f"since {named.label}"
+        return NamedTime(said=since[0], label=label, start=named.start, end=now)
+    this = _THIS.search(question)
+    if this is not None:
+        today = now.astimezone(tz).date()
+        first, label = _this(today, (this["unit"] or "day").lower())
+        start = datetime(first.year, first.month, first.day, tzinfo=tz)
+        return NamedTime(said=this[0], label=label, start=start, end=now)
+    named = time_named(question, now, tz)
+    if named is not None:
+        return NamedTime(named.said, named.label, named.start, min(named.end, now))
+    label = f"the past {DEFAULT_SPAN.days} days (no time named)"
+    return NamedTime(said="", label=label, start=now - DEFAULT_SPAN, end=now)
+
+
+def _since(rest: str, now: datetime, tz: tzinfo) -> NamedTime | None:
+    """The time named after "since": "since November", "since last week", "since Monday"."""
+    day = _WEEKDAY.match(rest)
+    if day is not None:
+        today = now.astimezone(tz).date()
+        back = (today.weekday() - _WEEKDAYS.index(day["day"][:3].lower()) - 1) % 7 + 1
+        first = today - timedelta(days=back)  # the last one before today
+        start = datetime(first.year, first.month, first.day, tzinfo=tz)
+        return NamedTime(
+            said=day[0], label=f"{day['day']} ({first.isoformat()})", start=start, end=now
+        )
+    # A month or a year alone reads as one after "in" ("since November" is "in November"'s start).
+    return time_named(f"in {rest}", now, tz)
+
+
+def _this(today: date, unit: str) -> tuple[date, str]:
+    """The first day of the calendar day, week (from Monday), month or year now running."""
+    if unit == "day":
+        return today, f"today ({today.isoformat()})"
+    if unit == "week":
+        monday = today - timedelta(days=today.weekday())
+        return monday, f"this week (from {monday.isoformat()})"
+    if unit == "month":
+        return today.replace(day=1), f"this month (from {today.replace(day=1).isoformat()})"
+    return today.replace(month=1, day=1), f"this year ({today.year})"
+
+
+def changed_in(
+    versions: Sequence[FactVersion], span: NamedTime, now: datetime
+) -> list[FactVersion]:
+    """The believed, tiered facts that began or ended during ``span``: the latest
+    ``MAX_CHANGES`` (at most ``MAX_CHANGES_A_SLOT`` a slot), oldest change first."""
+
+    def within(moment: datetime | None) -> bool:
+        return moment is not None and span.start <= moment < span.end and moment <= now
+
+    def changed_at(v: FactVersion) -> tuple[datetime, int]:
+        # Of a version that began and ended in the span, its end is the later change; at
+        # one moment, the value that ended comes before the one that began (old, then new).
+        if v.invalid_at is not None and within(v.invalid_at):
+            return v.invalid_at, 0
+        return v.valid_at, 1
+
+    found = [
+        v
+        for v in versions
+        if v.expired_at is None
+        and v.kind is Kind.FACT
+        and shown_to_model(v.tier)
+        and (within(v.valid_at) or within(v.invalid_at))
+    ]
+    latest_first = sorted(found, key=lambda v: (*changed_at(v), v.version_id), reverse=True)
+    kept: list[FactVersion] = []
+    per_slot: dict[tuple[str, str], int] = {}
+    for v in latest_first:
+        per_slot[v.slot] = per_slot.get(v.slot, 0) + 1
+        if per_slot[v.slot] <= MAX_CHANGES_A_SLOT:
+            kept.append(v)
+    return kept[:MAX_CHANGES][::-1]
+
+
+def changed_head(label: str) -> str:
+    """The line above the facts that changed in the time a question asks about.
+
+    >>> changed_head("2026-12-01")
+    'changed on 2026-12-01: began or ended then, oldest first (the question asks what changed):'
+    """
+    return (
+        f"changed {_in(label)}: began or ended then, oldest first (the question asks what changed):"
+    )
+
+
+def nothing_changed_line(label: str) -> str:
+    """Said when a question asks what changed and no fact memory believes began or ended then."""
+    return f"no fact memory holds began or ended {_in(label)} (the question asks what changed)"
+
+
+def _in(label: str) -> str:
+    """A label with the preposition it needs: "this week", "since May", "in November 2026"."""
+    if label.startswith(("this ", "today", "since ", "yesterday")):
+        return label
+    return f"on {label}" if _ISO_DAY.fullmatch(label) else f"in {label}"
