@@ -410,6 +410,23 @@ async def test_recall_that_tells_the_branch_tells_the_one_checked_out(rig: Rig) 
     assert told == [("hotfix/tax", None)]
 
 
+async def test_recall_of_what_changed_that_tells_the_branch_tells_the_one_checked_out(
+    rig: Rig,
+) -> None:
+    from twoclocks.service.recall_requests import RecallRequest
+
+    heads: dict[str, str | None] = {"/src/acme-web": "feat/login"}
+    recall = rig.recall_over(heads)
+    await rig.capture.ingest(rig.caller, fixture("claude-code", "git_checkout_new_branch"))
+    rig.clock.tick(minutes=30)
+    heads["/src/acme-web"] = "hotfix/tax"  # switched in the person's terminal
+    asked = RecallRequest(query="anything new?", cwd="/src/acme-web")
+    answer = await recall.recall(rig.caller, asked)
+    told = [(f.object, f.invalid_at) for f in answer.changed if f.predicate == "current_branch"]
+    assert told[-1] == ("hotfix/tax", None)
+    assert ("feat/login", None) not in told
+
+
 async def test_the_head_corrects_the_branch_where_the_account_moved_its_tasks(rig: Rig) -> None:
     # Tasks moved to the project: the git rules write the branch there, and so does the HEAD.
     moved = AccountSettings(places={FactClass.TASK: Place.PROJECT})

@@ -136,7 +136,12 @@ def changed_in(
     ``MAX_CHANGES`` (at most ``MAX_CHANGES_A_SLOT`` a slot), oldest change first."""
 
     def within(moment: datetime | None) -> bool:
-        return moment is not None and span.start <= moment < span.end and moment <= now
+        # A span up to now takes now too: a branch switch seen as the question is asked.
+        return (
+            moment is not None
+            and span.start <= moment <= now
+            and (moment < span.end or span.end >= now)
+        )
 
     def changed_at(v: FactVersion) -> tuple[datetime, int]:
         # Of a version that began and ended in the span, its end is the later change; at

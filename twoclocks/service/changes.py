@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from twoclocks.domain.change_questions import changed_in
 from twoclocks.domain.model import FactVersion
@@ -40,8 +40,10 @@ async def changed_facts(
     Of the slots that changed, the ones the question names by name, when it names any:
     "what changed in the database this week?" is not told of the package manager.
     """
+    # A span up to now takes now too (the read's end is exclusive).
+    until = span.end if span.end < now else now + timedelta(microseconds=1)
     query = TimelineQuery(
-        clock=Clock.WORLD, since=span.start, until=span.end, workspaces=workspaces,
+        clock=Clock.WORLD, since=span.start, until=until, workspaces=workspaces,
         ends_too=True, latest=MAX_CHANGES_READ,
     )  # fmt: skip
     named = list(names)[:MAX_NAMED_READS]

@@ -173,7 +173,8 @@ class RecallService:
         is corrected and the question asked again, so what is told is what HEAD says.
         """
         answer = await self._answer(caller, req)
-        tells_head = any(f.predicate in (CURRENT_BRANCH, LAST_COMMIT) for f in answer.facts)
+        told = [*answer.facts, *answer.changed]
+        tells_head = any(f.predicate in (CURRENT_BRANCH, LAST_COMMIT) for f in told)
         observe = self.observe_checkout
         if tells_head and observe is not None and await observe(caller, req.cwd):
             return await self._answer(caller, req)

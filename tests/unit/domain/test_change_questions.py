@@ -118,8 +118,14 @@ def test_recall_what_changed_names_the_believed_facts_that_began_or_ended_then()
         version("outage", "2026-12-04", predicate="incident", kind=Kind.EVENT),  # happened
         version("Bun", "2026-12-05", predicate="runtime", tier=None),  # never shown to a model
         version("Fly", "2026-12-20", predicate="deploy_target"),  # starts later
+        version("hotfix", "2026-12-06T12:00", predicate="current_branch"),  # began as asked
     ]
-    assert [v.object for v in changed_in(rows, span, NOW)] == ["pnpm", "PostgreSQL", "MySQL 8"]
+    assert [v.object for v in changed_in(rows, span, NOW)] == [
+        "pnpm",
+        "PostgreSQL",
+        "MySQL 8",
+        "hotfix",
+    ]
 
 
 def test_recall_what_changed_keeps_the_latest_changes_and_a_few_a_slot() -> None:
