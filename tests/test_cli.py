@@ -13,6 +13,7 @@ import time
 import uuid
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 from zoneinfo import ZoneInfo
@@ -450,14 +451,19 @@ async def test_timeline_shows_each_clocks_own_window(served: Served) -> None:
 async def test_recall_of_what_changed_says_the_changes_first_and_each_row_once(
     served: Served,
 ) -> None:
-    await served.ok("remember", "api", "port", "8080", "--tier", "asserted")
+    began = (datetime.now(UTC) - timedelta(minutes=1)).isoformat()
+    await served.ok("remember", "api", "port", "8080", "--valid-at", began)
     await served.ok("remember", "api", "language", "Go", "--valid-at", "2020-01-01")
-    lines = (await served.ok("recall", "what changed in api today?")).splitlines()
-    # The port began today: said under the changes, and not again among the rows now.
-    assert len(lines) == 5 and lines[0] == "result: rows"
-    assert lines[1].startswith("changed today (") and "api · port: 8080" in lines[2]
+    # Told with no start, it may have held for years: not a change.
+    await served.ok("remember", "api", "region", "eu-west-1")
+    lines = (await served.ok("recall", "what changed in api since yesterday?")).splitlines()
+    # The port began a minute ago: said under the changes, and not again among the rows now.
+    assert len(lines) == 6 and lines[0] == "result: rows"
+    assert lines[1].startswith("changed since yesterday (") and "api · port: 8080" in lines[2]
     assert lines[3] == "holds now, matching the question's words:"
-    assert "api · language: Go" in lines[4]
+    assert {"api · language: Go", "api · region: eu-west-1"} == {
+        line.split("  ")[1] for line in lines[4:]
+    }
 
 
 @pytest.mark.anyio

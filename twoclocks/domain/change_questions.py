@@ -133,7 +133,11 @@ def changed_in(
     versions: Sequence[FactVersion], span: NamedTime, now: datetime
 ) -> list[FactVersion]:
     """The believed, tiered facts that began or ended during ``span``: the latest
-    ``MAX_CHANGES`` (at most ``MAX_CHANGES_A_SLOT`` a slot), oldest change first."""
+    ``MAX_CHANGES`` (at most ``MAX_CHANGES_A_SLOT`` a slot), oldest change first.
+
+    A value told with no start stated began then only when it closed another value then:
+    "we use PostgreSQL", told today with nothing before it, may have held for years.
+    """
 
     def within(moment: datetime | None) -> bool:
         # A span up to now takes now too: a branch switch seen as the question is asked.
@@ -150,13 +154,18 @@ def changed_in(
             return v.invalid_at, 0
         return v.valid_at, 1
 
+    believed = [v for v in versions if v.expired_at is None]
+    closed_at = {(v.slot, v.invalid_at) for v in believed if v.invalid_at is not None}
+
+    def began_then(v: FactVersion) -> bool:
+        return within(v.valid_at) and (v.start_stated or (v.slot, v.valid_at) in closed_at)
+
     found = [
         v
-        for v in versions
-        if v.expired_at is None
-        and v.kind is Kind.FACT
+        for v in believed
+        if v.kind is Kind.FACT
         and shown_to_model(v.tier)
-        and (within(v.valid_at) or within(v.invalid_at))
+        and (began_then(v) or within(v.invalid_at))
     ]
     latest_first = sorted(found, key=lambda v: (*changed_at(v), v.version_id), reverse=True)
     kept: list[FactVersion] = []

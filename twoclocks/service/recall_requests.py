@@ -167,7 +167,9 @@ class RecallResult(BaseModel):
         default_factory=list,
         description="with changes_in: the facts memory believes that began or ended in that "
         "time (world time), about a thing the question names when it names any: the latest "
-        "10, at most 3 a slot, oldest change first. Events are not changes (`named_time` "
+        "10, at most 3 a slot, oldest change first; a value told with no start stated counts "
+        "only when it closed another then (it may have held long before). Events are not "
+        "changes (`named_time` "
         "'what happened last week?' names them); GET /v1/timeline has every version. "
         "`score` as for `ended`",
     )

@@ -96,12 +96,14 @@ def version(
     expired: bool = False,
     kind: Kind = Kind.FACT,
     tier: Tier | None = Tier.ASSERTED,
+    stated: bool = True,
 ) -> FactVersion:
     at = datetime.fromisoformat(valid).replace(tzinfo=UTC)
     end = datetime.fromisoformat(until).replace(tzinfo=UTC) if until else None
     return FactVersion(
         version_id=f"v-{obj}", fact_id=f"f-{obj}", subject="shop", predicate=predicate,
         object=obj, valid_at=at, invalid_at=end, created_at=at, kind=kind, tier=tier,
+        start_stated=stated,
         expired_at=at + timedelta(days=1) if expired else None,
     )  # fmt: skip
 
@@ -125,6 +127,21 @@ def test_recall_what_changed_names_the_believed_facts_that_began_or_ended_then()
         "PostgreSQL",
         "MySQL 8",
         "hotfix",
+    ]
+
+
+def test_recall_what_changed_names_a_value_told_with_no_start_only_when_it_closed_one() -> None:
+    # Told today with no start, and nothing before it: it may have held for years.
+    span = change_span("what changed this week?", NOW, UTC)
+    assert span is not None
+    told = version("Kafka", "2026-12-05", predicate="queue", stated=False)
+    assert changed_in([told], span, NOW) == []
+    # The branch HEAD names, told with no start, closed the one before it: a change.
+    old = version("feat/login", "2026-12-01", "2026-12-05", predicate="current_branch")
+    new = version("hotfix/tax", "2026-12-05", predicate="current_branch", stated=False)
+    assert [v.object for v in changed_in([told, old, new], span, NOW)] == [
+        "feat/login",
+        "hotfix/tax",
     ]
 
 
