@@ -43,7 +43,7 @@ _ASKS_WHAT_CHANGED = re.compile(
     r"|\b(?:has|have|did)\s+anything\s+(?:been\s+)?change[ds]?\b"
     r"|\banything\s+(?:changed|new)\b"
     r"|\bwhat(?:'s|\s+is)\s+new\b"
-    r"|\bwhat\s+changes\b"
+    r"|\bwhat\s+changes\s+(?:did|were|have|has|happened|went|since|this|last|in\s+the)\b"
     r"|\b(?:any|recent|latest)\s+changes\b",
     re.IGNORECASE,
 )
@@ -53,7 +53,7 @@ _WEEKDAY = re.compile(
     r"\s*(?:last\s+)?(?P<day>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b", re.IGNORECASE
 )
 _ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
-_THIS = re.compile(r"\bthis\s+(?P<unit>week|month|year)\b|\b(?P<today>today)\b", re.IGNORECASE)
+_THIS = re.compile(r"\bthis\s+(?P<unit>week|month|year)\b|\btoday\b", re.IGNORECASE)
 
 
 def asks_what_changed(question: str) -> bool:

@@ -30,6 +30,7 @@ NOW = datetime(2026, 12, 6, 12, tzinfo=UTC)
         "what is new in billing?",
         "any changes to the deploy since November?",
         "what have we changed recently",
+        "what changes did we make to billing last week?",
     ],
 )
 def test_recall_a_question_asking_what_changed_is_told_apart(question: str) -> None:
@@ -41,6 +42,7 @@ def test_recall_a_question_asking_what_changed_is_told_apart(question: str) -> N
     [
         "who approves schema changes?",  # a slot about changes, not a question of them
         "what is the change freeze policy?",
+        "what changes when we set FEATURE_X?",  # what a setting does
         "which database do we use?",
         "what's the news feed service called?",
     ],
