@@ -98,7 +98,10 @@ def change_span(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     named = time_named(question, now, tz)
     if named is not None:
         return NamedTime(named.said, named.label, named.start, min(named.end, now))
-    label = f"the past {DEFAULT_SPAN.days} days (no time named)"
+    # "Since we moved to Render" names a time this does not read: said, never passed off
+    # as a question that named none.
+    why = "the time after 'since' not read" if since else "no time named"
+    label = f"the past {DEFAULT_SPAN.days} days ({why})"
     return NamedTime(said="", label=label, start=now - DEFAULT_SPAN, end=now)
 
 

@@ -64,6 +64,11 @@ def test_recall_a_question_about_what_holds_is_not_one_asking_what_changed(quest
         ("what changed since sunday?", "since sunday (2026-11-29)", "2026-11-29T00:00"),
         ("what changed since 2026-12-01?", "since 2026-12-01", "2026-12-01T00:00"),
         ("anything new?", "the past 7 days (no time named)", "2026-11-29T12:00"),
+        (
+            "what changed since we moved to Render?",
+            "the past 7 days (the time after 'since' not read)",
+            "2026-11-29T12:00",
+        ),
     ],
 )
 def test_recall_a_question_asking_what_changed_asks_of_a_time_up_to_now(
