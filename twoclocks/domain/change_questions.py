@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from datetime import date, datetime, timedelta, tzinfo
 
 from twoclocks.domain.model import FactVersion, Kind
-from twoclocks.domain.named_times import NamedTime, time_named
+from twoclocks.domain.named_times import NamedTime, time_named, time_phrase
 from twoclocks.domain.trust import shown_to_model
 
 MAX_CHANGES = 10
@@ -52,7 +52,6 @@ _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _WEEKDAY = re.compile(
     r"\s*(?:last\s+)?(?P<day>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b", re.IGNORECASE
 )
-_ISO_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _THIS = re.compile(r"\bthis\s+(?P<unit>week|month|year)\b|\btoday\b", re.IGNORECASE)
 
 
@@ -187,17 +186,13 @@ def changed_head(label: str) -> str:
     'changed on 2026-12-01: began or ended then, oldest first (the question asks what changed):'
     """
     return (
-        f"changed {_in(label)}: began or ended then, oldest first (the question asks what changed):"
+        f"changed {time_phrase(label)}: began or ended then, oldest first "
+        "(the question asks what changed):"
     )
 
 
 def nothing_changed_line(label: str) -> str:
     """Said when a question asks what changed and no fact memory believes began or ended then."""
-    return f"no fact memory holds began or ended {_in(label)} (the question asks what changed)"
-
-
-def _in(label: str) -> str:
-    """A label with the preposition it needs: "this week", "since May", "in November 2026"."""
-    if label.startswith(("this ", "today", "since ", "yesterday")):
-        return label
-    return f"on {label}" if _ISO_DAY.fullmatch(label) else f"in {label}"
+    return (
+        f"no fact memory holds began or ended {time_phrase(label)} (the question asks what changed)"
+    )

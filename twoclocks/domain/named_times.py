@@ -224,8 +224,18 @@ def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTim
     )
 
 
-def _at(label: str) -> str:
-    """A label with its preposition: "on 2026-12-01", "in March 2026", "in the time before X"."""
+_NO_PREPOSITION = ("yesterday", "today", "this ", "since ")
+"""Labels that need no preposition before them: "held yesterday (2026-12-05)"."""
+
+
+def time_phrase(label: str) -> str:
+    """A time's label with the preposition it needs.
+
+    >>> [time_phrase(x) for x in ("2026-12-01", "March 2026", "yesterday (2026-12-05)")]
+    ['on 2026-12-01', 'in March 2026', 'yesterday (2026-12-05)']
+    """
+    if label.startswith(_NO_PREPOSITION):
+        return label
     return f"on {label}" if _ISO_DAY.fullmatch(label) else f"in {label}"
 
 
@@ -239,16 +249,16 @@ def held_then_head(label: str, events: bool = False) -> str:
     'happened in November 2026 (the question names it):'
     """
     if events:
-        return f"happened {_at(label)} (the question names it):"
-    return f"held {_at(label)} (the question names it), ended since (not true now):"
+        return f"happened {time_phrase(label)} (the question names it):"
+    return f"held {time_phrase(label)} (the question names it), ended since (not true now):"
 
 
 def still_held_head(label: str, after_ended: bool = True) -> str:
     """The line above the asked slot's facts that held at the named time and hold now:
     after the ones that ended since (``after_ended``), or first, when none did."""
     if after_ended:
-        return f"held {_at(label)} too, and still holds now:"
-    return f"held {_at(label)} (the question names it), and still holds now:"
+        return f"held {time_phrase(label)} too, and still holds now:"
+    return f"held {time_phrase(label)} (the question names it), and still holds now:"
 
 
 def none_held_line(label: str) -> str:

@@ -10,6 +10,7 @@ import pytest
 from twoclocks.domain.model import FactVersion, Kind
 from twoclocks.domain.named_times import (
     held_then,
+    held_then_head,
     past_time_named,
     still_held,
     time_before,
@@ -186,3 +187,11 @@ def test_recall_a_month_a_question_about_what_comes_names_is_not_a_past_one(ques
 def test_recall_will_the_name_does_not_make_a_question_about_what_comes() -> None:
     named = past_time_named("did Will own billing in march?", NOW, UTC)
     assert named is not None and named.label == "March 2026"
+
+
+def test_recall_a_time_named_yesterday_reads_without_a_preposition() -> None:
+    named = past_time_named("who was on call yesterday?", NOW, UTC)
+    assert named is not None
+    assert held_then_head(named.label) == (
+        "held yesterday (2026-12-04) (the question names it), ended since (not true now):"
+    )
