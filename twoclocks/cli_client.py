@@ -229,13 +229,13 @@ def recall(
     where, how = "other projects or worktrees of this space", "add --scope wide to read them"
     if elsewhere and not answer["facts"]:
         lines = [empty_line(elsewhere, where=where, how=how)]
-    # Facts that held at the time the question names and still hold, and events that
-    # happened in it, are said there, once.
+    # Facts that held at the time the question names and still hold, events that happened
+    # in it, and facts that changed in the time a question asking what changed names, are
+    # said there, once.
     still = answer.get("still_held") or []
-    said_then = {f["version_id"] for f in [*still, *(answer.get("held_then") or [])]}
-    # So are the facts that changed in the time a question asking what changed names.
-    said_then |= {f["version_id"] for f in answer.get("changed") or []}
-    rows = [f for f in answer["facts"] if f["version_id"] not in said_then]
+    apart = [*still, *(answer.get("held_then") or []), *(answer.get("changed") or [])]
+    said_apart = {f["version_id"] for f in apart}
+    rows = [f for f in answer["facts"] if f["version_id"] not in said_apart]
     if answer["facts"] and not as_json:
         # A row from another project says which, so it is never read as this one's.
         lines += [

@@ -379,7 +379,7 @@ async def test_recall_current_facts_only_and_an_ended_value_of_a_one_value_slot_
     assert (got.ended_values, got.facts[0].object) == ([], "Docusaurus")
 
 
-async def test_recall_a_question_asking_what_changed_gets_the_facts_that_began_or_ended_then(
+async def test_recall_current_facts_only_and_a_question_asking_what_changed_gets_what_began_or_ended(  # noqa: E501
     store: Store, ew: Writer, account: str
 ) -> None:
     # Asked on 2030-01-01: shop moved from PostgreSQL to MySQL on 10 December, ledger took
