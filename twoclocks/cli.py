@@ -145,7 +145,6 @@ def _serve(settings: Settings, url: str, sock: socket.socket) -> None:
         # so none needs TWOCLOCKS_* exports to find this server and its key file.
         typer.echo(f"clients find this server through {bootstrap.announce(settings)}")
         client_file.clear_starting(settings.data_dir)
-        _say(f"ready: {url} (API docs at {url}/docs, MCP at {url}/mcp)")
         return runtime
 
     async def run() -> None:
@@ -153,14 +152,25 @@ def _serve(settings: Settings, url: str, sock: socket.socket) -> None:
         # start (another server holds the data directory) stops `serve` with its one line,
         # where uvicorn's failed startup printed a page of traceback after it.
         runtime = await start()
+        handed = False
 
         async def started() -> bootstrap.Runtime:
-            return runtime  # the app's lifespan owns it from here and closes it at the end
+            # "ready:" is said here, inside uvicorn's startup, where uvicorn already handles
+            # SIGTERM: said before (while the app was still being built), a SIGTERM from
+            # whoever waited for it broke the build off half-way and `serve` exited 1.
+            nonlocal handed
+            handed = True  # the app's lifespan owns the runtime from here and closes it
+            _say(f"ready: {url} (API docs at {url}/docs, MCP at {url}/mcp)")
+            return runtime
 
-        config = uvicorn.Config(
-            create_app(start=started), host=settings.host, port=settings.port, log_level="info"
-        )
-        await uvicorn.Server(config).serve(sockets=[sock])
+        try:
+            config = uvicorn.Config(
+                create_app(start=started), host=settings.host, port=settings.port, log_level="info"
+            )
+            await uvicorn.Server(config).serve(sockets=[sock])
+        finally:
+            if not handed:  # stopped before uvicorn started: nobody else closes the store
+                await runtime.close()
 
     try:
         asyncio.run(run())
