@@ -16,6 +16,7 @@ from storekit import T0, Writer
 from test_recall_legs import EMBEDDER, EmbeddingStore
 
 from twoclocks.domain.category_glosses import CATEGORY_GLOSSES, glosses
+from twoclocks.domain.change_questions import ANY_TIME_LABEL
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.model import Cardinality, Kind, RetiredReason, Tier
 from twoclocks.domain.places import Workspace
@@ -415,6 +416,30 @@ async def test_recall_current_facts_only_and_a_question_asking_what_changed_gets
     # A question about what holds is no question of changes.
     got = await service(store).recall(caller, RecallRequest(query="which database does shop use?"))
     assert (got.changes_in, got.changed) == (None, [])
+
+
+async def test_recall_current_facts_only_and_a_change_question_naming_a_slot_and_no_time_gets_its_latest_changes(  # noqa: E501
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Asked on 2030-01-01, three weeks after shop moved from PostgreSQL to MySQL: "what
+    # changed in the database?" named no time and got "nothing in the past 7 days".
+    moved = datetime(2029, 12, 10, tzinfo=UTC)
+    await ew.write("shop", "database", "PostgreSQL", T0, tier=Tier.ASSERTED)
+    await ew.write("shop", "database", "MySQL 8", moved, tier=Tier.ASSERTED)
+    await ew.write("ledger", "language", "Go", moved, tier=Tier.ASSERTED)
+    caller = Caller(account=account)
+    for question in ("what changed in the database?", "what changed in shop?"):
+        got = await service(store).recall(caller, RecallRequest(query=question, k=5))
+        assert [(f.object, f.invalid_at) for f in got.changed] == [
+            ("PostgreSQL", moved),
+            ("MySQL 8", None),
+        ], question
+        assert got.changes_in is not None and got.changes_in.label == ANY_TIME_LABEL
+        assert got.changes_in.since == T0 and got.status == "rows"
+    # A question that narrows to nothing keeps the past 7 days, where nothing changed.
+    got = await service(store).recall(caller, RecallRequest(query="anything new?", k=5))
+    assert got.changed == [] and got.changes_in is not None
+    assert got.changes_in.label == "the past 7 days (no time named)"
 
 
 async def test_recall_current_facts_only_and_what_held_at_a_past_time_named_and_holds_still_is_named_too(  # noqa: E501

@@ -98,10 +98,37 @@ def change_span(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     if named is not None:
         return NamedTime(named.said, named.label, named.start, min(named.end, now))
     # "Since we moved to Render" names a time this does not read: said, never passed off
-    # as a question that named none.
+    # as a question that named none (whose ``said`` alone is empty).
     why = "the time after 'since' not read" if since else "no time named"
     label = f"the past {DEFAULT_SPAN.days} days ({why})"
-    return NamedTime(said="", label=label, start=now - DEFAULT_SPAN, end=now)
+    return NamedTime(said=since[0] if since else "", label=label, start=now - DEFAULT_SPAN, end=now)
+
+
+ANY_TIME_LABEL = "at any time (no time named)"
+"""The label of the changes of one thing or slot a question asks of with no time named."""
+
+_CHANGE_WORDS = frozenset(
+    {"anything", "change", "changed", "else", "far", "lately", "latest", "make", "made", "new"}
+    | {"recent", "recently"}
+)
+"""Words of a question asking what changed that narrow it to nothing: "anything new lately?"."""
+
+
+def narrowed_words(words: frozenset[str]) -> frozenset[str]:
+    """A change question's content words that may name what it asks of: "what changed in
+    the database?" asks of the database, "anything new lately?" of nothing.
+
+    >>> sorted(narrowed_words(frozenset({"changed", "database"})))
+    ['database']
+    """
+    return words - _CHANGE_WORDS
+
+
+def any_time(changes: Sequence[FactVersion], now: datetime) -> NamedTime:
+    """The span of the latest changes of a thing or slot, asked of with no time named: from
+    the first change listed (``changed_in``'s) up to now."""
+    moments = [m for v in changes for m in (v.valid_at, v.invalid_at) if m is not None]
+    return NamedTime(said="", label=ANY_TIME_LABEL, start=min(moments, default=now), end=now)
 
 
 def _since(rest: str, now: datetime, tz: tzinfo) -> NamedTime | None:
@@ -132,13 +159,16 @@ def _this(today: date, unit: str) -> tuple[date, str]:
 
 
 def changed_in(
-    versions: Sequence[FactVersion], span: NamedTime, now: datetime
+    versions: Sequence[FactVersion], span: NamedTime, now: datetime, firsts: bool = True
 ) -> list[FactVersion]:
     """The believed, tiered facts that began or ended during ``span``: the latest
     ``MAX_CHANGES`` (at most ``MAX_CHANGES_A_SLOT`` a slot), oldest change first.
 
     A value told with no start stated began then only when it closed another value then:
-    "we use PostgreSQL", told today with nothing before it, may have held for years.
+    "we use PostgreSQL", told today with nothing before it, may have held for years. Nor
+    does a slot's first value when ``firsts`` is False (the latest changes of a thing, at
+    any time): CI on GitHub Actions since 2025 is how the slot began, not a change to it;
+    Render from June, after Heroku ended in March, is one.
     """
 
     def within(moment: datetime | None) -> bool:
@@ -158,9 +188,13 @@ def changed_in(
 
     believed = [v for v in versions if v.expired_at is None]
     closed_at = {(v.slot, v.invalid_at) for v in believed if v.invalid_at is not None}
+    first_start: dict[tuple[str, str], datetime] = {}
+    for v in believed:
+        first_start[v.slot] = min(first_start.get(v.slot, v.valid_at), v.valid_at)
 
     def began_then(v: FactVersion) -> bool:
-        return within(v.valid_at) and (v.start_stated or (v.slot, v.valid_at) in closed_at)
+        stated = v.start_stated and (firsts or v.valid_at > first_start[v.slot])
+        return within(v.valid_at) and (stated or (v.slot, v.valid_at) in closed_at)
 
     found = [
         v
@@ -185,6 +219,8 @@ def changed_head(label: str) -> str:
     >>> changed_head("2026-12-01")
     'changed on 2026-12-01: began or ended then, oldest first (the question asks what changed):'
     """
+    if label == ANY_TIME_LABEL:
+        return "the latest changes (no time named): began or ended then, oldest first:"
     return (
         f"changed {time_phrase(label)}: began or ended then, oldest first "
         "(the question asks what changed):"
@@ -193,6 +229,8 @@ def changed_head(label: str) -> str:
 
 def nothing_changed_line(label: str) -> str:
     """Said when a question asks what changed and no fact memory believes began or ended then."""
+    if label == ANY_TIME_LABEL:
+        return "no fact memory holds about it began or ended at any time (no time named)"
     return (
         f"no fact memory holds began or ended {time_phrase(label)} (the question asks what changed)"
     )

@@ -224,7 +224,7 @@ def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTim
     )
 
 
-_NO_PREPOSITION = ("yesterday", "today", "this ", "since ")
+_NO_PREPOSITION = ("yesterday", "today", "this ", "since ", "at ")
 """Labels that need no preposition before them: "held yesterday (2026-12-05)"."""
 
 

@@ -236,10 +236,10 @@ class RecallService:
                 if later_too and past is None and span is None
                 else ([], [])
             )
-            changed = (
+            span, changed = (
                 await self._changed(caller.account, req.query, span, query, named_task)
                 if span is not None
-                else []
+                else (span, [])
             )
             told = await self._told_after(caller.account, req, query, ranked, workspace, asked)
         except StoreUnavailable as exc:
@@ -387,16 +387,17 @@ class RecallService:
         span: NamedTime,
         query: FactQuery,
         named_task: asyncio.Task[Named],
-    ) -> Ranked:
+    ) -> tuple[NamedTime, Ranked]:
         """The facts that began or ended in the time a question asking what changed names,
-        each scored by the share of the question's words its slot name and value hold."""
+        each scored by the share of the question's words its slot name and value hold, and
+        the time they are of (``changed_facts``')."""
         named = await named_task
         names = [] if named.by_self else named.names
-        found = await changed_facts(
+        span, found = await changed_facts(
             self.store, account, text, span, query.now, query.workspaces, names
         )
         said = content_words(text)
-        return [(v, lexical_overlap(said, v.predicate, v.object)) for v in found]
+        return span, [(v, lexical_overlap(said, v.predicate, v.object)) for v in found]
 
     async def _change_span(
         self, account: str, text: str, now: datetime, of_the_present: bool

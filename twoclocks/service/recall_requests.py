@@ -161,7 +161,9 @@ class RecallResult(BaseModel):
         None,
         description="asked of the present by a question asking what changed ('what changed "
         "this week?', 'anything new since Monday?'): the time it asks about, up to now (the "
-        "past 7 days when it names none). Such a question gets no `named_time`",
+        "past 7 days when it names none; from the first change listed, labelled 'at any time "
+        "(no time named)', when it names no time but a thing or slot: 'what changed in the "
+        "database?'). Such a question gets no `named_time`",
     )
     changed: list[ScoredFact] = Field(
         default_factory=list,

@@ -3,16 +3,21 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
 
 from twoclocks.domain.change_questions import (
+    ANY_TIME_LABEL,
     MAX_CHANGES,
+    any_time,
     asks_what_changed,
     change_span,
+    changed_head,
     changed_in,
+    narrowed_words,
 )
 from twoclocks.domain.model import FactVersion, Kind, Tier
 
@@ -167,3 +172,43 @@ def test_recall_what_changed_keeps_the_latest_changes_and_a_few_a_slot() -> None
             for i in range(30)]  # fmt: skip
     assert [v.object for v in changed_in(many, span, NOW)] == [f"v{i}" for i in range(20, 30)]
     assert len(changed_in(many, span, NOW)) == MAX_CHANGES
+
+
+@pytest.mark.parametrize(
+    ("words", "narrowed"),
+    [
+        ({"changed", "database"}, ["database"]),  # what changed in the database?
+        ({"new", "billing"}, ["billing"]),  # what is new in billing?
+        ({"anything", "new", "lately"}, []),  # anything new lately?
+        ({"changed", "recently"}, []),  # what have we changed recently?
+        ({"change", "recent"}, []),  # any recent changes?
+    ],
+)
+def test_recall_a_change_question_with_no_time_narrows_to_the_words_that_name_a_thing(
+    words: set[str], narrowed: list[str]
+) -> None:
+    assert sorted(narrowed_words(frozenset(words))) == narrowed
+
+
+def test_recall_the_latest_changes_of_a_thing_are_of_the_time_from_the_first_one_on() -> None:
+    rows = [version("MySQL 8", "2026-03-10"), version("PostgreSQL", "2025-01-01", "2026-03-10")]
+    span = any_time(rows, NOW)
+    first = datetime(2025, 1, 1, tzinfo=UTC)
+    assert (span.label, span.start, span.end) == (ANY_TIME_LABEL, first, NOW)
+    assert changed_head(span.label).startswith("the latest changes (no time named)")
+    assert any_time([], NOW).start == NOW
+    # "since we moved to Render" is a time the question named, though not one it reads.
+    unread = change_span("what changed since we moved to Render?", NOW, UTC)
+    assert unread is not None and unread.said == "since we moved to Render?"
+
+
+def test_recall_the_latest_changes_of_a_thing_leave_out_how_each_slot_began() -> None:
+    ever = replace(any_time([], NOW), start=datetime(1, 1, 1, tzinfo=UTC))
+    rows = [
+        version("GitHub Actions", "2025-01-01", predicate="ci"),  # how the slot began
+        version("Heroku", "2025-10-01", "2026-03-01", predicate="deploy_target"),
+        version("Render", "2026-06-01", predicate="deploy_target"),  # after a gap: a change
+    ]
+    got = [v.object for v in changed_in(rows, ever, NOW, firsts=False)]
+    assert got == ["Heroku", "Render"]
+    assert [v.object for v in changed_in(rows, ever, NOW)] == ["GitHub Actions", *got]
