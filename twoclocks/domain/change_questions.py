@@ -14,8 +14,10 @@ all week, did not change; a value corrected away is not named (memory no longer 
 held), nor an event (it happened; "what happened this week?" is ``named_times``').
 
 The time: "since <a time>" runs from that time's start up to now; "this week / month /
-year" and "today" from their calendar start; any other time ``named_times`` reads ("last
-week", "in November", "yesterday") is that span; with none, the past 7 days. Pure.
+quarter / year" and "today" from their calendar start; any other time ``named_times``
+reads ("last week", "in November", "the past 3 days", "between March and May") is that
+span; with none, the past 7 days, and a time it names that is not read ("in the last
+sprint", "after the launch") is said so in the label. Pure.
 """
 
 from __future__ import annotations
@@ -52,7 +54,15 @@ _WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _WEEKDAY = re.compile(
     r"\s*(?:last\s+)?(?P<day>(?:mon|tues|wednes|thurs|fri|satur|sun)day)\b", re.IGNORECASE
 )
-_THIS = re.compile(r"\bthis\s+(?P<unit>week|month|year)\b|\btoday\b", re.IGNORECASE)
+# Times a question names that ``change_span`` does not read: "after the launch", "in the
+# last sprint", "in Q3". Said so in the label, never read as "no time named".
+_TIME_NOT_READ = re.compile(
+    r"\b(?:after|before|between|during|until|till)\s+\S.*"
+    r"|\b(?:(?:the\s+)?(?:last|this|past|previous|current)\s+)?(?:sprint|quarter|iteration)\b"
+    r"|\bq[1-4]\b",
+    re.IGNORECASE,
+)
+_THIS = re.compile(r"\bthis\s+(?P<unit>week|month|quarter|year)\b|\btoday\b", re.IGNORECASE)
 
 
 def asks_what_changed(question: str) -> bool:
@@ -97,11 +107,18 @@ def change_span(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     named = time_named(question, now, tz)
     if named is not None:
         return NamedTime(named.said, named.label, named.start, min(named.end, now))
-    # "Since we moved to Render" names a time this does not read: said, never passed off
-    # as a question that named none (whose ``said`` alone is empty).
-    why = "the time after 'since' not read" if since else "no time named"
+    # "Since we moved to Render", "in the last sprint" name a time this does not read:
+    # said, never passed off as a question that named none (whose ``said`` alone is empty).
+    unread = _TIME_NOT_READ.search(question)
+    if since:
+        said, why = since[0], "the time after 'since' not read"
+    elif unread:
+        said = unread[0].strip(" ?!.")
+        why = f"the time '{said}' names not read"
+    else:
+        said, why = "", "no time named"
     label = f"the past {DEFAULT_SPAN.days} days ({why})"
-    return NamedTime(said=since[0] if since else "", label=label, start=now - DEFAULT_SPAN, end=now)
+    return NamedTime(said=said, label=label, start=now - DEFAULT_SPAN, end=now)
 
 
 ANY_TIME_LABEL = "at any time (no time named)"
@@ -155,6 +172,9 @@ def _this(today: date, unit: str) -> tuple[date, str]:
         return monday, f"this week (from {monday.isoformat()})"
     if unit == "month":
         return today.replace(day=1), f"this month (from {today.replace(day=1).isoformat()})"
+    if unit == "quarter":
+        first = date(today.year, 3 * ((today.month - 1) // 3) + 1, 1)
+        return first, f"this quarter (from {first.isoformat()})"
     return today.replace(month=1, day=1), f"this year ({today.year})"
 
 

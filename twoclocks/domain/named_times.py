@@ -14,7 +14,8 @@ valid all year and still current is the answer itself.
 
 Only unambiguous times count: a month after "in", "during", "back in" or before a year
 ("March 2025"); a year after "in" or "during"; "last week / month / year"; "the past
-week / month / year"; "yesterday"; "N days / weeks / months / years ago"; an ISO date.
+week / month / year" and "the past N days / weeks / ..."; "between March and May" or
+"from March to May 2026"; "yesterday"; "N days / weeks / months / years ago"; an ISO date.
 A time that has not begun is left to ``starting_later``; the month or year now running
 ("in December", asked on the 5th) asks of the present, and a month named with no year in
 a question about what is to come ("what will we use in February?") is the one to come.
@@ -56,15 +57,29 @@ _MONTH = re.compile(
     rf"|\b(?P<month_of_year>{_MONTH_WORD})\s+(?P<year_alone>(?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
+# "between March and May", "from March to May 2026": the months from the first's start to
+# the last's end.
+_BETWEEN = re.compile(
+    rf"\b(?:between|from)\s+(?P<first>{_MONTH_WORD})(?:\s+(?P<first_year>(?:19|20)\d\d))?"
+    rf"\s+(?:and|to|until|till|through)\s+(?P<last>{_MONTH_WORD})"
+    rf"(?:\s+(?P<last_year>(?:19|20)\d\d))?\b",
+    re.IGNORECASE,
+)
 _YEAR = re.compile(r"\b(?:(?:back\s+)?in|during|throughout)\s+(?P<year>(?:19|20)\d\d)\b", re.I)
 # "last week" is the calendar week before this one; "the last week" and "the past week"
 # are the seven days up to today.
 _LAST = re.compile(r"(?<!\bthe\s)\blast\s+(?P<unit>week|month|year)\b", re.IGNORECASE)
-_PAST = re.compile(r"\b(?:the\s+(?:past|last)|past)\s+(?P<unit>week|month|year)\b", re.IGNORECASE)
 _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
+_COUNT = rf"(?:\d{{1,3}}|{'|'.join(_NUMBERS)})"
+# "the past week", "the last 3 days", "over the past two weeks": the days up to today.
+_PAST = re.compile(
+    rf"\b(?:the\s+(?:past|last)|past)\s+(?:(?P<n>{_COUNT})\s+)?(?P<unit>day|week|month|year)s?\b",
+    re.IGNORECASE,
+)
+_UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _AGO = re.compile(
     rf"\b(?P<n>\d{{1,3}}|{'|'.join(_NUMBERS)})\s+(?P<unit>day|week|month|year)s?\s+ago\b",
     re.IGNORECASE,
@@ -114,7 +129,7 @@ def time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     """The time the question names that has begun, as ``past_time_named`` reads it; a span
     still running ends at its calendar end, after now ("what changed in December?")."""
     today = now.astimezone(tz).date()
-    for read in (_iso_day, _ago, _yesterday, _the_past, _last, _month, _year):
+    for read in (_iso_day, _ago, _yesterday, _the_past, _last, _between, _month, _year):
         found = read(question, today)
         if found is None:
             continue
@@ -224,7 +239,7 @@ def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTim
     )
 
 
-_NO_PREPOSITION = ("yesterday", "today", "this ", "since ", "at ")
+_NO_PREPOSITION = ("yesterday", "today", "this ", "since ", "at ", "from ")
 """Labels that need no preposition before them: "held yesterday (2026-12-05)"."""
 
 
@@ -313,8 +328,12 @@ def _the_past(question: str, today: date) -> _Span | None:
     if match is None:
         return None
     unit = match["unit"].lower()
-    days = {"week": 7, "month": 30, "year": 365}[unit]
-    return match[0], f"the past {unit}", today - timedelta(days=days), None
+    if unit == "day" and match["n"] is None:
+        return None  # "the last day of the freeze" names no time of the past
+    word = (match["n"] or "one").lower()
+    n = _NUMBERS[word] if word in _NUMBERS else int(word)
+    label = f"the past {unit}" if n == 1 else f"the past {n} {unit}s"
+    return match[0], label, today - timedelta(days=n * _UNIT_DAYS[unit]), None
 
 
 def _month(question: str, today: date) -> _Span | None:
@@ -338,6 +357,30 @@ def _month(question: str, today: date) -> _Span | None:
         first = date(year, number, 1)
         return match[0], f"{month_name(number)} {year}", first, _next_month(first)
     return None
+
+
+def _between(question: str, today: date) -> _Span | None:
+    match = _BETWEEN.search(question)
+    if match is None:
+        return None
+    first_number, last_number = month_number(match["first"]), month_number(match["last"])
+    if first_number is None or last_number is None:
+        return None
+    if match["last_year"]:
+        last_year = int(match["last_year"])
+    elif speaks_of_what_comes(question):
+        return None  # "from March to May" to come: not a past time
+    else:  # the latest such month begun, as ``_month`` reads one
+        last_year = today.year if last_number <= today.month else today.year - 1
+    if match["first_year"]:
+        first_year = int(match["first_year"])
+    else:  # "from November to February": the November before
+        first_year = last_year if first_number <= last_number else last_year - 1
+    first, last = date(first_year, first_number, 1), date(last_year, last_number, 1)
+    if first > last:
+        return None
+    label = f"from {month_name(first_number)} {first_year} to {month_name(last_number)} {last_year}"
+    return match[0], label, first, _next_month(last)
 
 
 def _year(question: str, today: date) -> _Span | None:

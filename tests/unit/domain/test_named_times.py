@@ -32,6 +32,19 @@ NOW = datetime(2026, 12, 5, 12, tzinfo=UTC)
         ("what was the port on 2026-03-15?", "2026-03-15", "2026-03-15", "2026-03-16"),
         ("which region were we in during 2025", "2025", "2025-01-01", "2026-01-01"),
         ("what do we use in may", "May 2026", "2026-05-01", "2026-06-01"),
+        (
+            "who held it between March and May?",
+            "from March 2026 to May 2026",
+            "2026-03-01",
+            "2026-06-01",
+        ),
+        (
+            "which CI from November to February",
+            "from November 2025 to February 2026",
+            "2025-11-01",
+            "2026-03-01",
+        ),
+        ("who was on call in the past 3 days?", "the past 3 days", "2026-12-02", "2026-12-05"),
     ],
 )
 def test_recall_a_past_time_named_in_words_is_read_as_its_span(
@@ -55,6 +68,7 @@ def test_recall_a_past_time_named_in_words_is_read_as_its_span(
         "what do we use in 2026?",  # so is the year now running
         "is there a freeze on 2027-01-04?",  # a time to come: starting_later's work
         "which CI do we use?",
+        "what is the last day of the code freeze?",
     ],
 )
 def test_recall_a_question_naming_no_past_time_reads_none(question: str) -> None:
