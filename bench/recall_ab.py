@@ -37,19 +37,41 @@ from twoclocks.graph.falkordb.store import FalkorDBStore
 from twoclocks.service import recall as this_recall
 from twoclocks.service.requests import Caller
 
+ROOT = Path(__file__).resolve().parent.parent
 BATCH = 500
 WARMUP = 10
 
 
-def base_module(checkout: Path) -> ModuleType:
-    """twoclocks/service/recall.py of another checkout, imported under another name."""
-    path = checkout / "twoclocks" / "service" / "recall.py"
-    spec = importlib.util.spec_from_file_location("base_recall", path)
+def _load(path: Path, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
-    sys.modules["base_recall"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def base_module(checkout: Path) -> ModuleType:
+    """twoclocks/service/recall.py of another checkout, imported under another name, over
+    that checkout's own copies of the service modules that differ from this tree's (the
+    rest of the package, domain included, is this tree's)."""
+    here = ROOT / "twoclocks" / "service"
+    swapped: dict[str, ModuleType | None] = {}
+    for path in sorted((checkout / "twoclocks" / "service").glob("*.py")):
+        ours = here / path.name
+        if path.name == "recall.py" or (ours.exists() and ours.read_bytes() == path.read_bytes()):
+            continue
+        name = f"twoclocks.service.{path.stem}"
+        swapped[name] = sys.modules.get(name)
+        sys.modules[name] = _load(path, f"base_{path.stem}")
+    try:
+        return _load(checkout / "twoclocks" / "service" / "recall.py", "base_recall")
+    finally:
+        for name, module in swapped.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
 
 
 async def main(args: argparse.Namespace) -> None:

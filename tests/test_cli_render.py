@@ -562,3 +562,17 @@ def test_a_question_asking_what_changed_says_the_changes_first_then_what_holds_n
         "result: empty",
         "no fact memory holds began or ended today (2026-12-06) (the question asks what changed)",
     ]
+
+
+def test_a_question_asking_what_memory_learned_says_what_was_told_then() -> None:
+    told = ["- shop · database: MySQL 8 (from 2025-01-01)"]
+    assert changed_lines(["result: rows"], "today (2026-12-06)", told, False, told=True) == [
+        "result: rows",
+        "told to memory today (2026-12-06), first told first (the question asks what memory "
+        "learned; each line says when it held):",
+        *told,
+    ]
+    assert changed_lines(["result: empty"], "today (2026-12-06)", [], False, told=True) == [
+        "result: empty",
+        "memory was told nothing it still holds today (2026-12-06)",
+    ]

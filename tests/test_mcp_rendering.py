@@ -303,3 +303,19 @@ def test_a_question_asking_what_changed_reads_the_changes_first_then_the_other_r
         "no fact memory holds began or ended this week (from 2026-05-25) (the question asks "
         "what changed)"
     )
+
+
+def test_a_question_asking_what_memory_learned_reads_what_was_told_first() -> None:
+    # "what did you learn today?": the facts told today, whatever their own valid time.
+    today = PastTime(said="today", label="today (2026-05-26)", since=T0, until=T1)
+    db = fact(predicate="database", object="MySQL 8", version_id="v2")
+    asked = RecallResult(
+        status="rows", facts=[db], changes_in=today, changes_told=True, changed=[db]
+    )
+    assert recall_text(asked).splitlines() == [
+        "told to memory today (2026-05-26), first told first (the question asks what memory "
+        "learned; each line says when it held):",
+        fact_line(db),
+    ]
+    none = RecallResult(status="empty", facts=[], changes_in=today, changes_told=True)
+    assert recall_text(none) == "memory was told nothing it still holds today (2026-05-26)"

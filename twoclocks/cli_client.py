@@ -259,7 +259,8 @@ def recall(
         lines = ended_lines(lines, ended, ended_values, bool(answer["facts"]))
         if span := answer.get("changes_in"):
             changed = [fact_line(f, zone.info) for f in answer.get("changed") or []]
-            lines = changed_lines(lines, span["label"], changed, bool(rows))
+            learned = bool(answer.get("changes_told"))
+            lines = changed_lines(lines, span["label"], changed, bool(rows), learned)
         lines = later_lines(lines, later, first=bool(answer.get("later_first")))
         if told := [fact_line(f, zone.info) for f in answer.get("told_later") or []]:
             lines += [f"{TOLD_LATER_HEAD}):", *told]

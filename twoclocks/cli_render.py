@@ -461,11 +461,16 @@ NOW_MATCHING_HEAD = "holds now, matching the question's words:"
 """The line above a recall's current facts when a question asks what changed."""
 
 
-def changed_lines(lines: list[str], label: str, changed: list[str], held_now: bool) -> list[str]:
+def changed_lines(
+    lines: list[str], label: str, changed: list[str], held_now: bool, told: bool = False
+) -> list[str]:
     """A recall's lines for a question asking what changed: the facts that began or ended
-    in the time it asks about first, or a word that none did, then the rows that hold now
-    and match its words. "result: empty" alone would read as "nothing changed" by chance."""
-    first = [changed_head(label), *changed] if changed else [nothing_changed_line(label)]
+    in the time it asks about first (or that memory was ``told`` then), or a word that none
+    did, then the rows that hold now and match its words. "result: empty" alone would read
+    as "nothing changed" by chance."""
+    first = (
+        [changed_head(label, told), *changed] if changed else [nothing_changed_line(label, told)]
+    )
     return [lines[0], *first, *([NOW_MATCHING_HEAD, *lines[1:]] if held_now else [])]
 
 

@@ -442,6 +442,38 @@ async def test_recall_current_facts_only_and_a_change_question_naming_a_slot_and
     assert got.changes_in.label == "the past 7 days (no time named)"
 
 
+async def test_recall_current_facts_only_and_a_question_asking_what_memory_learned_gets_what_was_told_then(  # noqa: E501
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Asked on Tuesday 2030-01-01. Told last June: CI. Told on 30 December: the database,
+    # MySQL 8 since 2025 (an old fact, told late). Told on the 31st: ledger's language.
+    # "What did you learn in the past 7 days?" got `result: empty`: nothing it names
+    # changed in the world that week, yet memory learned two facts.
+    def told(day: datetime) -> datetime:
+        return day.replace(hour=9)
+
+    await ew.write("shop", "ci", "GitHub Actions", T0, now=datetime(2029, 6, 1, tzinfo=UTC),
+                   tier=Tier.ASSERTED)  # fmt: skip
+    await ew.write("shop", "database", "MySQL 8", datetime(2025, 1, 1, tzinfo=UTC),
+                   now=told(datetime(2029, 12, 30, tzinfo=UTC)), tier=Tier.ASSERTED)  # fmt: skip
+    await ew.write("ledger", "language", "Go", datetime(2029, 12, 31, tzinfo=UTC),
+                   now=told(datetime(2029, 12, 31, tzinfo=UTC)), tier=Tier.ASSERTED)  # fmt: skip
+    caller = Caller(account=account)
+    asked = RecallRequest(query="what did you learn in the past 7 days?", k=5)
+    got = await service(store).recall(caller, asked)
+    assert got.changes_told and [f.object for f in got.changed] == ["MySQL 8", "Go"]
+    assert got.changes_in is not None and got.changes_in.label == "the past 7 days"
+    assert got.status == "rows"
+    # The week now running began on Monday the 31st.
+    asked = RecallRequest(query="what have I told you this week?", k=5)
+    got = await service(store).recall(caller, asked)
+    assert got.changes_told and [f.object for f in got.changed] == ["Go"]
+    # What changed in the world that week is another question: MySQL 8 held since 2025.
+    asked = RecallRequest(query="what changed in the past 7 days?", k=5)
+    got = await service(store).recall(caller, asked)
+    assert not got.changes_told and [f.object for f in got.changed] == ["Go"]
+
+
 async def test_recall_current_facts_only_and_what_held_at_a_past_time_named_and_holds_still_is_named_too(  # noqa: E501
     store: Store, ew: Writer, account: str
 ) -> None:

@@ -23,7 +23,7 @@ sprint", "after the launch") is said so in the label. Pure.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, datetime, timedelta, tzinfo
 
 from twoclocks.domain.model import FactVersion, Kind
@@ -47,6 +47,17 @@ _ASKS_WHAT_CHANGED = re.compile(
     r"|\bwhat(?:'s|\s+is)\s+new\b"
     r"|\bwhat\s+changes\s+(?:did|were|have|has|happened|went|since|this|last|in\s+the)\b"
     r"|\b(?:any|recent|latest)\s+changes\b",
+    re.IGNORECASE,
+)
+# "What did you learn this week?" asks what memory was told then, on the record clock:
+# a person who told memory five facts today hears them, not "nothing changed".
+_ASKS_WHAT_WAS_TOLD = re.compile(
+    r"\bwhat\s+(?:did|have|has)\s+(?:you|memory|twoclocks)\s+(?:just\s+)?"
+    r"(?:learn|learnt|learned|remember|remembered|capture|captured|store|stored|save|saved|"
+    r"note|noted|record|recorded|pick(?:ed)?\s+up|been\s+told)\b"
+    r"|\bwhat\s+(?:did|have)\s+(?:i|we)\s+(?:told|tell)\s+(?:you|memory)\b"
+    r"|\bwhat(?:'s|\s+is|\s+was|\s+has\s+been|\s+got)\s+(?:been\s+)?"
+    r"(?:remembered|captured|stored|saved|recorded|learned|learnt)\b",
     re.IGNORECASE,
 )
 _SINCE = re.compile(r"\bsince\s+(?P<rest>.+)", re.IGNORECASE)
@@ -78,6 +89,19 @@ def asks_what_changed(question: str) -> bool:
     return _ASKS_WHAT_CHANGED.search(question) is not None
 
 
+def asks_what_was_told(question: str) -> bool:
+    """Whether a question asks what memory was told (learned, captured) in a time.
+
+    >>> asks_what_was_told("what did you learn this week?")
+    True
+    >>> asks_what_was_told("what have I told you today?")
+    True
+    >>> asks_what_was_told("what do you remember about ledger?")
+    False
+    """
+    return _ASKS_WHAT_WAS_TOLD.search(question) is not None
+
+
 def change_span(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     """The time a question asking what changed asks about, in the account's zone ``tz``;
     None when it asks no such thing. Its end is never after ``now``.
@@ -91,7 +115,7 @@ def change_span(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     >>> change_span("anything new?", now, UTC).label
     'the past 7 days (no time named)'
     """
-    if not asks_what_changed(question):
+    if not asks_what_changed(question) and not asks_what_was_told(question):
         return None
     since = _SINCE.search(question)
     named = _since(since["rest"], now, tz) if since else None
@@ -223,7 +247,35 @@ def changed_in(
         and shown_to_model(v.tier)
         and (began_then(v) or within(v.invalid_at))
     ]
-    latest_first = sorted(found, key=lambda v: (*changed_at(v), v.version_id), reverse=True)
+    return _latest_a_few(found, changed_at)
+
+
+def told_in(versions: Sequence[FactVersion], span: NamedTime, now: datetime) -> list[FactVersion]:
+    """The believed, tiered versions memory was told during ``span`` (record time): the
+    latest ``MAX_CHANGES`` (at most ``MAX_CHANGES_A_SLOT`` a slot), the first told first.
+
+    Worked example: told on Monday "database MySQL 8, from 2026-12-03", closing PostgreSQL:
+    "what did you learn this week?" names MySQL 8 and the closed PostgreSQL, both recorded
+    Monday (memory learned then that PostgreSQL ended); CI, told a year ago, is not named,
+    nor a value told Monday and corrected away on Tuesday (memory no longer believes it).
+    """
+    told = [
+        v
+        for v in versions
+        if v.expired_at is None
+        and shown_to_model(v.tier)
+        and span.start <= v.created_at <= now
+        and (v.created_at < span.end or span.end >= now)
+    ]
+    return _latest_a_few(told, lambda v: (v.created_at, 0))
+
+
+def _latest_a_few(
+    found: Sequence[FactVersion], moment: Callable[[FactVersion], tuple[datetime, int]]
+) -> list[FactVersion]:
+    """The latest ``MAX_CHANGES`` by ``moment``, at most ``MAX_CHANGES_A_SLOT`` a slot,
+    returned oldest first."""
+    latest_first = sorted(found, key=lambda v: (moment(v), v.version_id), reverse=True)
     kept: list[FactVersion] = []
     per_slot: dict[tuple[str, str], int] = {}
     for v in latest_first:
@@ -233,12 +285,18 @@ def changed_in(
     return kept[:MAX_CHANGES][::-1]
 
 
-def changed_head(label: str) -> str:
-    """The line above the facts that changed in the time a question asks about.
+def changed_head(label: str, told: bool = False) -> str:
+    """The line above the facts that changed in the time a question asks about, or that
+    memory was ``told`` then ("what did you learn this week?").
 
     >>> changed_head("2026-12-01")
     'changed on 2026-12-01: began or ended then, oldest first (the question asks what changed):'
     """
+    if told:
+        return (
+            f"told to memory {time_phrase(label)}, first told first (the question asks what "
+            "memory learned; each line says when it held):"
+        )
     if label == ANY_TIME_LABEL:
         return "the latest changes (no time named): began or ended then, oldest first:"
     return (
@@ -247,8 +305,11 @@ def changed_head(label: str) -> str:
     )
 
 
-def nothing_changed_line(label: str) -> str:
-    """Said when a question asks what changed and no fact memory believes began or ended then."""
+def nothing_changed_line(label: str, told: bool = False) -> str:
+    """Said when a question asks what changed and no fact memory believes began or ended
+    then, or what memory was ``told`` and it was told nothing it still holds."""
+    if told:
+        return f"memory was told nothing it still holds {time_phrase(label)}"
     if label == ANY_TIME_LABEL:
         return "no fact memory holds about it began or ended at any time (no time named)"
     return (

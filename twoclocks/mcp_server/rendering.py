@@ -138,8 +138,8 @@ def _changed(answer: RecallResult) -> list[str]:
     a word that none did (never "empty": that reads as "nothing changed" only by chance),
     then the rows true now that match its words."""
     assert answer.changes_in is not None
-    label = answer.changes_in.label
-    changed = [changed_head(label), *(fact_line(f) for f in answer.changed)]
+    label, told = answer.changes_in.label, answer.changes_told
+    changed = [changed_head(label, told), *(fact_line(f) for f in answer.changed)]
     said = {f.version_id for f in answer.changed}
     facts = [f for f in answer.facts if f.version_id not in said]
     other = "other " if answer.changed else ""
@@ -149,7 +149,7 @@ def _changed(answer: RecallResult) -> list[str]:
         *(fact_line(f) for f in facts),
     ]
     return [
-        *(changed if answer.changed else [nothing_changed_line(label)]),
+        *(changed if answer.changed else [nothing_changed_line(label, told)]),
         *(rows if facts else []),
     ]
 

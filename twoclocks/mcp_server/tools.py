@@ -128,7 +128,9 @@ and when. A question asking what changed ("what changed this week?", "anything n
 since Monday?"; the past 7 days when it names no time) gets the facts that began or
 ended then first, under "changed <that time>", or a line saying none did; one naming a
 thing or slot and no time ("what changed in the database?") gets its latest changes,
-under "the latest changes (no time named)". The rows that match its words follow. With a past
+under "the latest changes (no time named)"; one asking what memory learned ("what did
+you learn today?") gets the facts told then, under "told to memory <that time>". The rows
+that match its words follow. With a past
 as_of, values memory was told later with no start follow under "told later, with no
 start stated": they may have held then, and memory does not know; say so. Each fact
 reads as one line, `- subject · predicate: value (since <valid_at> | <valid_at> until

@@ -1,17 +1,21 @@
 """What recall tells a question asking what changed: the facts that began or ended in the
-time it names (``domain.change_questions``), read on the world clock."""
+time it names (``domain.change_questions``), read on the world clock; or, asked what memory
+was told then, the facts recorded in it, read on the record clock."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from twoclocks.domain.change_questions import (
     ANY_TIME_LABEL,
     any_time,
+    asks_what_was_told,
     changed_in,
     narrowed_words,
+    told_in,
 )
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_times import NamedTime
@@ -29,6 +33,16 @@ MAX_NAMED_READS = 3
 in a busy account, ledger's changes may be older than the latest ``MAX_CHANGES_READ``."""
 
 
+@dataclass(frozen=True)
+class Changes:
+    """What recall tells a question asking what changed: the time, its facts, and whether
+    they are what memory was ``told`` then (record time) rather than what changed then."""
+
+    span: NamedTime
+    facts: list[FactVersion]
+    told: bool = False
+
+
 async def changed_facts(
     store: Store,
     account: str,
@@ -37,9 +51,11 @@ async def changed_facts(
     now: datetime,
     workspaces: tuple[str, ...] | None,
     names: Sequence[str],
-) -> tuple[NamedTime, list[FactVersion]]:
+    slots: Sequence[tuple[str, str]] = (),
+) -> Changes:
     """The believed facts that began or ended during ``span`` in ``workspaces``, and the
-    time they are of: ``span``, or every time for a question that names none.
+    time they are of. A question asking what memory was told ("what did you learn
+    today?") gets the facts told then.
 
     About a thing the question names (``names``: its entities, the person's own left out),
     when it names any: "what changed in ledger this week?" is not told of the storefront's.
@@ -48,30 +64,68 @@ async def changed_facts(
 
     With no time named, a question about a thing or a slot asks for its latest changes,
     whenever they were: "what changed in the database?" is answered by PostgreSQL replacing
-    MySQL in March, not by "nothing in the past 7 days". A question that narrows to
-    nothing ("anything new?") keeps the past 7 days.
+    MySQL in March, not by "nothing in the past 7 days". The slot is one of ``slots`` (the
+    answer's rows) the question names by name; each such slot or thing is read whole from
+    its subject, never the account. A question that narrows to nothing ("anything new?")
+    keeps the past 7 days.
     """
     said = content_words(question)
-    whenever = not span.said and bool(names or narrowed_words(said))
+    if asks_what_was_told(question):
+        return Changes(span, await _told(store, account, span, now, workspaces, names), told=True)
     # A span up to now takes now too (the read's end is exclusive).
     until = span.end if span.end < now else now + timedelta(microseconds=1)
     query = TimelineQuery(
-        clock=Clock.WORLD, since=None if whenever else span.start, until=until,
-        workspaces=workspaces, ends_too=True, latest=MAX_CHANGES_READ,
+        clock=Clock.WORLD, since=span.start, until=until, workspaces=workspaces,
+        ends_too=True, latest=MAX_CHANGES_READ,
     )  # fmt: skip
     named = list(names)[:MAX_NAMED_READS]
+    if not span.said and (named or narrowed_words(said)):
+        ever = query.model_copy(update={"since": None})
+        asked = [s for s in dict.fromkeys(slots) if names_slot(said, s[1])][:MAX_NAMED_READS]
+        reads = [ever.model_copy(update={"subject": name}) for name in named] or [
+            ever.model_copy(update={"subject": subject, "predicate": predicate})
+            for subject, predicate in asked
+        ]
+        if reads:
+            rows = await _read(store, account, reads, named)
+            slots_named = [v for v in rows if names_slot(said, v.predicate)]
+            every = NamedTime(said="", label=ANY_TIME_LABEL, start=_EVER, end=now)
+            changes = changed_in(slots_named or rows, every, now, firsts=False)
+            return Changes(any_time(changes, now), changes)
     reads = [query, *(query.model_copy(update={"subject": name}) for name in named)]
+    rows = await _read(store, account, reads, named)
+    slots_named = [v for v in rows if names_slot(said, v.predicate)]
+    return Changes(span, changed_in(slots_named or rows, span, now))
+
+
+async def _read(
+    store: Store, account: str, reads: Sequence[TimelineQuery], named: Sequence[str]
+) -> list[FactVersion]:
+    """The versions ``reads`` find, each once, about a thing in ``named`` when it has any."""
     found = await asyncio.gather(*(store.timeline(account, q) for q in reads))
     rows = list({v.version_id: v for read in found for v in read}.values())
     if named:
         folded = frozenset(name.casefold() for name in named)
         rows = [v for v in rows if is_about(v.subject, v.object, folded)]
-    slots_named = [v for v in rows if names_slot(said, v.predicate)]
-    if whenever and (named or slots_named):
-        ever = NamedTime(said="", label=ANY_TIME_LABEL, start=_EVER, end=now)
-        changes = changed_in(slots_named or rows, ever, now, firsts=False)
-        return any_time(changes, now), changes
-    return span, changed_in(slots_named or rows, span, now)
+    return rows
+
+
+async def _told(
+    store: Store,
+    account: str,
+    span: NamedTime,
+    now: datetime,
+    workspaces: tuple[str, ...] | None,
+    names: Sequence[str],
+) -> list[FactVersion]:
+    """The believed facts memory was told during ``span`` (record time), about a thing the
+    question names when it names any ("what did you learn about ledger today?")."""
+    until = span.end if span.end < now else now + timedelta(microseconds=1)
+    query = TimelineQuery(
+        clock=Clock.SYSTEM, since=span.start, until=until, workspaces=workspaces,
+        latest=MAX_CHANGES_READ,
+    )  # fmt: skip
+    return told_in(await _read(store, account, [query], names), span, now)
 
 
 _EVER = datetime(1, 1, 1, tzinfo=UTC)

@@ -19,7 +19,11 @@ from datetime import datetime, tzinfo
 from twoclocks.capture.rules import CURRENT_BRANCH, LAST_COMMIT
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.answer_kinds import asks_yes_or_no
-from twoclocks.domain.change_questions import asks_what_changed, change_span
+from twoclocks.domain.change_questions import (
+    asks_what_changed,
+    asks_what_was_told,
+    change_span,
+)
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import FactVersion
@@ -236,10 +240,10 @@ class RecallService:
                 if later_too and past is None and span is None
                 else ([], [])
             )
-            span, changed = (
-                await self._changed(caller.account, req.query, span, query, named_task)
+            span, changed, told_then = (
+                await self._changed(caller.account, req.query, span, query, named_task, ranked)
                 if span is not None
-                else (span, [])
+                else (span, [], False)
             )
             told = await self._told_after(caller.account, req, query, ranked, workspace, asked)
         except StoreUnavailable as exc:
@@ -311,6 +315,7 @@ class RecallService:
             ended=scored(ended),
             ended_values=scored(ended_values),
             changes_in=None if span is None else PastTime.of(span),
+            changes_told=told_then,
             changed=scored(changed),
         )
 
@@ -387,23 +392,26 @@ class RecallService:
         span: NamedTime,
         query: FactQuery,
         named_task: asyncio.Task[Named],
-    ) -> tuple[NamedTime, Ranked]:
+        ranked: Ranked,
+    ) -> tuple[NamedTime, Ranked, bool]:
         """The facts that began or ended in the time a question asking what changed names,
-        each scored by the share of the question's words its slot name and value hold, and
-        the time they are of (``changed_facts``')."""
+        each scored by the share of the question's words its slot name and value hold, the
+        time they are of, and whether they are what memory was told then (``changed_facts``')."""
         named = await named_task
         names = [] if named.by_self else named.names
-        span, found = await changed_facts(
-            self.store, account, text, span, query.now, query.workspaces, names
+        slots = [v.slot for v, _ in ranked]
+        changes = await changed_facts(
+            self.store, account, text, span, query.now, query.workspaces, names, slots
         )
         said = content_words(text)
-        return span, [(v, lexical_overlap(said, v.predicate, v.object)) for v in found]
+        scored = [(v, lexical_overlap(said, v.predicate, v.object)) for v in changes.facts]
+        return changes.span, scored, changes.told
 
     async def _change_span(
         self, account: str, text: str, now: datetime, of_the_present: bool
     ) -> NamedTime | None:
         """The time a question asking what changed asks about, in the account's own zone."""
-        if not of_the_present or not asks_what_changed(text):
+        if not of_the_present or not (asks_what_changed(text) or asks_what_was_told(text)):
             return None  # the common case: no settings read
         return change_span(text, now, await self._account_zone(account) or self.tz)
 

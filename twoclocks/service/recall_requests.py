@@ -165,6 +165,13 @@ class RecallResult(BaseModel):
         "(no time named)', when it names no time but a thing or slot: 'what changed in the "
         "database?'). Such a question gets no `named_time`",
     )
+    changes_told: bool = Field(
+        False,
+        description="with changes_in: true when the question asks what memory was told in "
+        "that time ('what did you learn this week?', 'what have I told you today?'): "
+        "`changed` then holds the facts recorded then (record time) that memory still "
+        "believes, whatever their own valid time, the first told first",
+    )
     changed: list[ScoredFact] = Field(
         default_factory=list,
         description="with changes_in: the facts memory believes that began or ended in that "

@@ -14,10 +14,12 @@ from twoclocks.domain.change_questions import (
     MAX_CHANGES,
     any_time,
     asks_what_changed,
+    asks_what_was_told,
     change_span,
     changed_head,
     changed_in,
     narrowed_words,
+    told_in,
 )
 from twoclocks.domain.model import FactVersion, Kind, Tier
 
@@ -252,3 +254,37 @@ def test_recall_a_question_asking_what_changed_between_two_months_asks_of_them_w
     assert changed_head(span.label).startswith("changed from March 2026 to May 2026:")
     winter = change_span("anything new from November to February?", NOW, UTC)
     assert winter is not None and winter.start == datetime(2025, 11, 1, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("question", "told"),
+    [
+        ("what did you learn this week?", True),
+        ("what have you remembered today?", True),
+        ("What did I tell you yesterday?", True),
+        ("what has been captured since Monday?", True),
+        ("what did you pick up in this session?", True),
+        ("what do you remember about ledger?", False),  # what holds: a plain recall
+        ("what did we learn from the outage?", False),  # a lesson, not memory's record
+        ("what changed this week?", False),
+    ],
+)
+def test_recall_a_question_asking_what_memory_was_told_is_told_apart(
+    question: str, told: bool
+) -> None:
+    assert asks_what_was_told(question) is told
+
+
+def test_recall_what_memory_was_told_names_the_believed_facts_recorded_then() -> None:
+    span = change_span("what did you learn this week?", NOW, UTC)
+    assert span is not None and span.label == "this week (from 2026-11-30)"
+    monday, last_year = datetime(2026, 11, 30, 9, tzinfo=UTC), datetime(2025, 11, 1, tzinfo=UTC)
+    rows = [
+        version("MySQL 8", "2024-01-01").model_copy(update={"created_at": monday}),
+        version("vitest", "2025-05-01", predicate="test_runner").model_copy(
+            update={"created_at": last_year}
+        ),
+        version("Oracle", "2026-12-01", expired=True).model_copy(update={"created_at": monday}),
+    ]
+    assert [v.object for v in told_in(rows, span, NOW)] == ["MySQL 8"]
+    assert changed_head(span.label, told=True).startswith("told to memory this week")
