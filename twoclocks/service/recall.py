@@ -28,14 +28,10 @@ from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_subjects import question_words
-from twoclocks.domain.named_things import names_value
 from twoclocks.domain.named_times import (
     NamedTime,
-    held_then,
     past_time_named,
     speaks_of_what_comes,
-    still_held,
-    time_before,
     what_came_before,
 )
 from twoclocks.domain.places import Workspace
@@ -45,28 +41,24 @@ from twoclocks.domain.scope import (
     keys_in_scope,
     readable_spaces,
 )
-from twoclocks.domain.temporal import told_after
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import FactQuery, Store
+from twoclocks.service import recall_beside as beside
 from twoclocks.service.accounts import zone_of
-from twoclocks.service.changes import changed_facts
 from twoclocks.service.former_values import (
     current_of_former,
-    ended_of_named_slots,
-    ended_values_named,
     text_search,
 )
 from twoclocks.service.named_entities import (
     Named,
     entities_named,
-    is_about,
     named_and_missed,
     names_of,
-    subjects_named,
     workspace_entities,
 )
+from twoclocks.service.recall_beside import Ranked
 from twoclocks.service.recall_order import YES_NO_KIN_SHARE, by_score
 from twoclocks.service.recall_requests import (
     BlockRequest,
@@ -78,8 +70,6 @@ from twoclocks.service.recall_requests import (
 )
 from twoclocks.service.relevance import (
     by_question,
-    content_words,
-    lexical_overlap,
     relevance_signals,
     warm_slot_matcher,
 )
@@ -99,9 +89,6 @@ banana" came back as rows). Measured with MiniLM on the tune questions: nonsense
 for another subject score like real ones (0.28-0.46), so no floor tells those apart.
 Valid for this model only."""
 
-Ranked = list[tuple[FactVersion, float]]
-"""Facts with their scores, best first."""
-
 LEGS = ("keyword", "vector", "entity_walk", "workspace_walk", "former", "slot")
 """The recall legs by name, in the order they are fused. ``former`` reads the current
 value of each slot whose earlier value the question names ("do we still use Black?"),
@@ -113,8 +100,6 @@ WARM_SLOT_NAMES = 500
 most used ones; an account rarely has more, and a name not warmed is encoded once later."""
 
 MAX_STARTING_LATER = 3
-MAX_TOLD_LATER = 3
-"""A past ``as_of`` read's values told after it with no start, named apart at most."""
 """Facts that start later a recall names beside its answer, best first (those ranked
 among the k best): a question asks about one plan, rarely more."""
 
@@ -209,6 +194,14 @@ class RecallService:
             )
             # One embedding and one entity lookup serve every read of this question.
             asked = (vector_task, named_task)
+            account = caller.account
+
+            async def ranked_of(
+                of: str, text: str, read: FactQuery, k: int, place: Workspace
+            ) -> Ranked:
+                # The beside-lists' own reads reuse this question's embedding and entities.
+                return await self._ranked(of, text, read, k, place, 0, *asked)
+
             closed: list[FactVersion] = []
             ranked = await self._ranked(
                 caller.account, req.query, query, req.k, workspace, extra, *asked,
@@ -223,7 +216,9 @@ class RecallService:
                 else None
             )
             then, still = (
-                await self._held_then(caller.account, req, query, workspace, past, asked)
+                await beside.held_then_and_still(
+                    self.store, ranked_of, account, req, query, workspace, past
+                )
                 if past is not None
                 else ([], [])
             )
@@ -232,20 +227,26 @@ class RecallService:
                 # A value replaced since is named too ("before Railway", now on Render).
                 top = max((score for _, score in ranked), default=0.0)
                 former = [(v, top) for v in closed if v.expired_at is None]
-                before = await self._before(caller.account, after, query, [*ranked, *former])
+                before = await beside.before(self.store, account, after, query, [*ranked, *former])
                 if before is not None:
                     past, then = before
             ended, ended_values = (
-                await self._ended(caller.account, req.query, query, closed, ranked, named_task)
+                await beside.ended(
+                    self.store, account, req.query, query, closed, ranked, named_task
+                )
                 if later_too and past is None and span is None
                 else ([], [])
             )
             span, changed, told_then = (
-                await self._changed(caller.account, req.query, span, query, named_task, ranked)
+                await beside.changes(
+                    self.store, account, req.query, span, query, named_task, ranked
+                )
                 if span is not None
                 else (span, [], False)
             )
-            told = await self._told_after(caller.account, req, query, ranked, workspace, asked)
+            told = await beside.told_later(
+                self.store, ranked_of, account, req, query, ranked, workspace
+            )
         except StoreUnavailable as exc:
             log.warning("recall unavailable: %s", exc)
             return RecallResult(status="unavailable", facts=[])
@@ -283,10 +284,12 @@ class RecallService:
             still = []
         elsewhere = None
         if req.scope is Scope.HERE and not facts and not starting and not changed:
-            elsewhere = await self._found_wide(caller.account, req, query, workspace, keys, asked)
+            elsewhere = await beside.found_wide(
+                self._keys, ranked_of, account, req, query, workspace, keys
+            )
         elif req.scope is Scope.HERE and (missed := await named_and_missed(named_task, facts)):
-            elsewhere = await self._found_wide(
-                caller.account, req, query, workspace, keys, asked, about=missed
+            elsewhere = await beside.found_wide(
+                self._keys, ranked_of, account, req, query, workspace, keys, about=missed
             )
         return RecallResult(
             # What changed is an answer too: "empty" would read as "nothing changed".
@@ -319,94 +322,6 @@ class RecallService:
             changed=scored(changed),
         )
 
-    async def _ended(
-        self,
-        account: str,
-        text: str,
-        query: FactQuery,
-        closed: list[FactVersion],
-        ranked: Sequence[tuple[FactVersion, float]],
-        named_task: asyncio.Task[Named],
-    ) -> tuple[Ranked, Ranked]:
-        """The last value of each slot the question names that holds nothing now, and the
-        ended values it names of slots that hold others, each scored by the
-        share of the question's words its slot name and value hold."""
-        subjects = subjects_named(await named_task)
-        answered = {v.predicate for v, _ in ranked}
-        slots = await ended_of_named_slots(
-            self.store, account, text, closed, query, subjects, answered
-        )
-        values = await ended_values_named(self.store, account, text, closed, query, subjects)
-        said = content_words(text)
-        return (
-            [(v, lexical_overlap(said, v.predicate, v.object)) for v in slots],
-            [(v, lexical_overlap(said, v.predicate, v.object)) for v in values],
-        )
-
-    async def _told_after(
-        self,
-        account: str,
-        req: RecallRequest,
-        query: FactQuery,
-        ranked: Sequence[tuple[FactVersion, float]],
-        workspace: Workspace,
-        asked: tuple[asyncio.Task[list[float] | None], asyncio.Task[Named]],
-    ) -> Ranked:
-        """With a past ``as_of``: the question's best values believed now whose start nobody
-        stated, told after ``as_of``, of slots the answer has nothing for. On the record
-        they were not true then, yet they may have held: named apart, not left out."""
-        asked_of = req.as_of
-        if asked_of is None or req.as_believed is not None or req.include_history:
-            return []
-        if asked_of >= query.now:
-            return []
-        now = query.model_copy(update={"as_of": None})
-        current = await self._ranked(account, req.query, now, req.k, workspace, 0, *asked)
-        slots = {(v.subject, v.predicate) for v, _ in ranked}
-        # Only what answers the question at least as well as what held then: the branch
-        # is no news beside the test runner asked about.
-        floor = max((score for _, score in ranked[: req.k]), default=0.0)
-        told = [
-            (v, score)
-            for v, score in current
-            if told_after(v.start_stated, v.valid_at, asked_of)
-            and (v.subject, v.predicate) not in slots
-            and score >= floor
-        ]
-        # A slot that held a value then, even one the question did not rank, is no unknown.
-        held = await asyncio.gather(
-            *(
-                self.store.query(
-                    account,
-                    query.model_copy(update={"subject": v.subject, "predicate": v.predicate}),
-                )
-                for v, _ in told
-            )
-        )
-        return [pair for pair, then in zip(told, held, strict=True) if not then][:MAX_TOLD_LATER]
-
-    async def _changed(
-        self,
-        account: str,
-        text: str,
-        span: NamedTime,
-        query: FactQuery,
-        named_task: asyncio.Task[Named],
-        ranked: Ranked,
-    ) -> tuple[NamedTime, Ranked, bool]:
-        """The facts that began or ended in the time a question asking what changed names,
-        each scored by the share of the question's words its slot name and value hold, the
-        time they are of, and whether they are what memory was told then (``changed_facts``')."""
-        named = await named_task
-        names = [] if named.by_self else named.names
-        slots = [v.slot for v, _ in ranked]
-        changes = await changed_facts(
-            self.store, account, text, span, query.now, query.workspaces, names, slots
-        )
-        said = content_words(text)
-        scored = [(v, lexical_overlap(said, v.predicate, v.object)) for v in changes.facts]
-        return changes.span, scored, changes.told
-
     async def _change_span(
         self, account: str, text: str, now: datetime, of_the_present: bool
     ) -> NamedTime | None:
@@ -420,105 +335,6 @@ class RecallService:
         if past_time_named(text, now, self.tz) is None:
             return None  # the common case: no settings read for a question naming no time
         return past_time_named(text, now, await self._account_zone(account) or self.tz)
-
-    async def _held_then(
-        self,
-        account: str,
-        req: RecallRequest,
-        query: FactQuery,
-        workspace: Workspace,
-        named: NamedTime,
-        asked: tuple[asyncio.Task[list[float] | None], asyncio.Task[Named]],
-    ) -> tuple[Ranked, Ranked]:
-        """The asked slot's facts that held during ``named`` and have ended since, and,
-        beside those, the ones that held then and still hold.
-
-        Run only for a question naming a past time: the answer's rows stay what holds now
-        (DESIGN §6), and these are named beside them. A read with history ranks the slot
-        the question asks about first; that slot's versions are then read whole, since a
-        slot changed often (node 20, 22, 24) ranks its own old versions past any k.
-        """
-        history = query.model_copy(update={"include_history": True, "include_later": False})
-        ranked = await self._ranked(account, req.query, history, 1, workspace, 0, *asked)
-        if not ranked:
-            return [], []
-        top, score = ranked[0]
-        slot = history.model_copy(update={"subject": top.subject, "predicate": top.predicate})
-        versions = await self.store.query(account, slot)
-        ended = held_then(versions, named, query.now)
-        held = still_held(versions, named, query.now)
-        return [(v, score) for v in ended], [(v, score) for v in held]
-
-    async def _before(
-        self,
-        account: str,
-        after: str,
-        query: FactQuery,
-        ranked: Sequence[tuple[FactVersion, float]],
-    ) -> tuple[NamedTime, Ranked] | None:
-        """The time before a value the question names right after "before", and what held
-        in it (``domain.named_times.time_before``): "what chat did we use before Discord?".
-
-        Answered with Discord alone, the question got the one value it did not ask for.
-        Only a value among ``ranked`` is looked for, and its slot read whole once.
-        """
-        for version, score in ranked:
-            if version.valid_at > query.now or not names_value(after, version.object):
-                continue
-            slot = query.model_copy(
-                update={
-                    "subject": version.subject,
-                    "predicate": version.predicate,
-                    "include_history": True,
-                    "include_later": False,
-                }
-            )
-            versions = await self.store.query(account, slot)
-            named = time_before(version, versions)
-            if named is None:
-                return None
-            held = held_then(versions, named, query.now)
-            return named, [(v, score) for v in held if v.fact_id != version.fact_id]
-        return None
-
-    async def _found_wide(
-        self,
-        account: str,
-        req: RecallRequest,
-        query: FactQuery,
-        workspace: Workspace,
-        keys: tuple[str, ...],
-        asked: tuple[asyncio.Task[list[float] | None], asyncio.Task[Named]],
-        about: frozenset[str] | None = None,
-    ) -> int | None:
-        """How many facts the question finds in the space's other workspaces, or None.
-
-        Asked when ``here`` found nothing: a session in a new checkout asking about a
-        service another project holds learns that ``wide`` would answer, instead of a bare
-        "empty" it would take for "never recorded". The same relevance floor applies.
-        Asked too when ``here`` has rows but none about the thing the question names
-        (``about``, folded): then only the rows about it count.
-        """
-        try:
-            wide = await self._keys(account, workspace, readable_spaces(workspace, Scope.WIDE))
-            if set(wide) <= set(keys):
-                return None
-            # What holds (or held, as the clocks ask): what starts later is no answer here.
-            wide_query = query.model_copy(update={"workspaces": wide, "include_later": False})
-            # The question's embedding and named entities are the ones ``here`` used.
-            found = await self._ranked(account, req.query, wide_query, req.k, workspace, 0, *asked)
-        except StoreUnavailable:
-            return None
-        # The wide read holds this workspace's keys too: count only the others' rows.
-        return (
-            sum(
-                1
-                for v, _ in found[: req.k]
-                if v.workspace not in (None, *keys)
-                and (about is None or is_about(v.subject, v.object, about))
-            )
-            or None
-        )
 
     async def warm(self, account: str) -> int:
         """Encode the account's slot names and every gloss recall scores, before any question.

@@ -1,0 +1,223 @@
+"""What recall names beside its rows: DESIGN §6 keeps the rows to what holds now, and a
+question that asks of another time or of a change gets that apart, under its own head.
+
+Each list is read only for the question that asks for it: a past time named ("what did
+we use in March?": ``held_then``), the time before a value ("before Discord?"), an ended
+slot or value named ("do we still use Heroku?"), a change ("what changed this week?"),
+values told after a past ``as_of``, and the count of facts other workspaces hold when
+``here`` found nothing about the thing asked. ``RecallService._answer`` wires them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+
+from twoclocks.domain.errors import StoreUnavailable
+from twoclocks.domain.model import FactVersion
+from twoclocks.domain.named_things import names_value
+from twoclocks.domain.named_times import NamedTime, held_then, still_held, time_before
+from twoclocks.domain.places import Workspace
+from twoclocks.domain.scope import Scope, readable_spaces
+from twoclocks.domain.temporal import told_after
+from twoclocks.graph.port import FactQuery, Store
+from twoclocks.service.changes import changed_facts
+from twoclocks.service.former_values import ended_of_named_slots, ended_values_named
+from twoclocks.service.named_entities import Named, is_about, subjects_named
+from twoclocks.service.recall_requests import RecallRequest
+from twoclocks.service.relevance import content_words, lexical_overlap
+from twoclocks.service.session_block import KeysOf, RankedOf
+
+Ranked = list[tuple[FactVersion, float]]
+"""Facts with their scores, best first."""
+
+MAX_TOLD_LATER = 3
+"""A past ``as_of`` read's values told after it with no start, named apart at most."""
+
+
+def _by_words(text: str, versions: Sequence[FactVersion]) -> Ranked:
+    """Each version scored by the share of the question's words its slot name and value hold."""
+    said = content_words(text)
+    return [(v, lexical_overlap(said, v.predicate, v.object)) for v in versions]
+
+
+async def ended(
+    store: Store,
+    account: str,
+    text: str,
+    query: FactQuery,
+    closed: list[FactVersion],
+    ranked: Sequence[tuple[FactVersion, float]],
+    named_task: asyncio.Task[Named],
+) -> tuple[Ranked, Ranked]:
+    """The last value of each slot the question names that holds nothing now, and the
+    ended values it names of slots that hold others."""
+    subjects = subjects_named(await named_task)
+    answered = {v.predicate for v, _ in ranked}
+    slots = await ended_of_named_slots(store, account, text, closed, query, subjects, answered)
+    values = await ended_values_named(store, account, text, closed, query, subjects)
+    return _by_words(text, slots), _by_words(text, values)
+
+
+async def told_later(
+    store: Store,
+    ranked_of: RankedOf,
+    account: str,
+    req: RecallRequest,
+    query: FactQuery,
+    ranked: Sequence[tuple[FactVersion, float]],
+    workspace: Workspace,
+) -> Ranked:
+    """With a past ``as_of``: the question's best values believed now whose start nobody
+    stated, told after ``as_of``, of slots the answer has nothing for. On the record
+    they were not true then, yet they may have held: named apart, not left out."""
+    asked_of = req.as_of
+    if asked_of is None or req.as_believed is not None or req.include_history:
+        return []
+    if asked_of >= query.now:
+        return []
+    now = query.model_copy(update={"as_of": None})
+    current = await ranked_of(account, req.query, now, req.k, workspace)
+    slots = {(v.subject, v.predicate) for v, _ in ranked}
+    # Only what answers the question at least as well as what held then: the branch
+    # is no news beside the test runner asked about.
+    floor = max((score for _, score in ranked[: req.k]), default=0.0)
+    told = [
+        (v, score)
+        for v, score in current
+        if told_after(v.start_stated, v.valid_at, asked_of)
+        and (v.subject, v.predicate) not in slots
+        and score >= floor
+    ]
+    # A slot that held a value then, even one the question did not rank, is no unknown.
+    held = await asyncio.gather(
+        *(
+            store.query(
+                account,
+                query.model_copy(update={"subject": v.subject, "predicate": v.predicate}),
+            )
+            for v, _ in told
+        )
+    )
+    return [pair for pair, then in zip(told, held, strict=True) if not then][:MAX_TOLD_LATER]
+
+
+async def changes(
+    store: Store,
+    account: str,
+    text: str,
+    span: NamedTime,
+    query: FactQuery,
+    named_task: asyncio.Task[Named],
+    ranked: Ranked,
+) -> tuple[NamedTime, Ranked, bool]:
+    """The facts that began or ended in the time a question asking what changed names, the
+    time they are of, and whether they are what memory was told then (``changed_facts``')."""
+    named = await named_task
+    names = [] if named.by_self else named.names
+    slots = [v.slot for v, _ in ranked]
+    found = await changed_facts(
+        store, account, text, span, query.now, query.workspaces, names, slots
+    )
+    return found.span, _by_words(text, found.facts), found.told
+
+
+async def held_then_and_still(
+    store: Store,
+    ranked_of: RankedOf,
+    account: str,
+    req: RecallRequest,
+    query: FactQuery,
+    workspace: Workspace,
+    named: NamedTime,
+) -> tuple[Ranked, Ranked]:
+    """The asked slot's facts that held during ``named`` and have ended since, and,
+    beside those, the ones that held then and still hold.
+
+    Run only for a question naming a past time: the answer's rows stay what holds now
+    (DESIGN §6), and these are named beside them. A read with history ranks the slot
+    the question asks about first; that slot's versions are then read whole, since a
+    slot changed often (node 20, 22, 24) ranks its own old versions past any k.
+    """
+    history = query.model_copy(update={"include_history": True, "include_later": False})
+    ranked = await ranked_of(account, req.query, history, 1, workspace)
+    if not ranked:
+        return [], []
+    top, score = ranked[0]
+    slot = history.model_copy(update={"subject": top.subject, "predicate": top.predicate})
+    versions = await store.query(account, slot)
+    gone = held_then(versions, named, query.now)
+    held = still_held(versions, named, query.now)
+    return [(v, score) for v in gone], [(v, score) for v in held]
+
+
+async def before(
+    store: Store,
+    account: str,
+    after: str,
+    query: FactQuery,
+    ranked: Sequence[tuple[FactVersion, float]],
+) -> tuple[NamedTime, Ranked] | None:
+    """The time before a value the question names right after "before", and what held
+    in it (``domain.named_times.time_before``): "what chat did we use before Discord?".
+
+    Answered with Discord alone, the question got the one value it did not ask for.
+    Only a value among ``ranked`` is looked for, and its slot read whole once.
+    """
+    for version, score in ranked:
+        if version.valid_at > query.now or not names_value(after, version.object):
+            continue
+        slot = query.model_copy(
+            update={
+                "subject": version.subject,
+                "predicate": version.predicate,
+                "include_history": True,
+                "include_later": False,
+            }
+        )
+        versions = await store.query(account, slot)
+        named = time_before(version, versions)
+        if named is None:
+            return None
+        held = held_then(versions, named, query.now)
+        return named, [(v, score) for v in held if v.fact_id != version.fact_id]
+    return None
+
+
+async def found_wide(
+    keys_of: KeysOf,
+    ranked_of: RankedOf,
+    account: str,
+    req: RecallRequest,
+    query: FactQuery,
+    workspace: Workspace,
+    keys: tuple[str, ...],
+    about: frozenset[str] | None = None,
+) -> int | None:
+    """How many facts the question finds in the space's other workspaces, or None.
+
+    Asked when ``here`` found nothing: a session in a new checkout asking about a
+    service another project holds learns that ``wide`` would answer, instead of a bare
+    "empty" it would take for "never recorded". The same relevance floor applies.
+    Asked too when ``here`` has rows but none about the thing the question names
+    (``about``, folded): then only the rows about it count.
+    """
+    try:
+        wide = await keys_of(account, workspace, readable_spaces(workspace, Scope.WIDE))
+        if set(wide) <= set(keys):
+            return None
+        # What holds (or held, as the clocks ask): what starts later is no answer here.
+        wide_query = query.model_copy(update={"workspaces": wide, "include_later": False})
+        found = await ranked_of(account, req.query, wide_query, req.k, workspace)
+    except StoreUnavailable:
+        return None
+    # The wide read holds this workspace's keys too: count only the others' rows.
+    return (
+        sum(
+            1
+            for v, _ in found[: req.k]
+            if v.workspace not in (None, *keys)
+            and (about is None or is_about(v.subject, v.object, about))
+        )
+        or None
+    )
