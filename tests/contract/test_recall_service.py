@@ -15,6 +15,7 @@ from severable import SeverableLink
 from storekit import T0, Writer
 from test_recall_legs import EMBEDDER, EmbeddingStore
 
+from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.category_glosses import CATEGORY_GLOSSES, glosses
 from twoclocks.domain.change_questions import ANY_TIME_LABEL
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
@@ -472,6 +473,29 @@ async def test_recall_current_facts_only_and_a_question_asking_what_memory_learn
     asked = RecallRequest(query="what changed in the past 7 days?", k=5)
     got = await service(store).recall(caller, asked)
     assert not got.changes_told and [f.object for f in got.changed] == ["Go"]
+
+
+async def test_recall_times_in_the_accounts_own_time_zone_and_a_change_questions_today_is_its_today(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Asked at 2030-01-01 00:00 UTC, 09:00 in Tokyo, by an account set to Asia/Tokyo: Go
+    # began at 2029-12-31 16:00 UTC, 01:00 on Tokyo's 1 January, so "today" holds it;
+    # read in the server's UTC, "today" would start after it.
+    await ew.write("ledger", "language", "Go", datetime(2029, 12, 31, 16, tzinfo=UTC),
+                   tier=Tier.ASSERTED)  # fmt: skip
+
+    async def tokyo(_account: str) -> AccountSettings:
+        return AccountSettings(timezone="Asia/Tokyo")
+
+    in_tokyo = service(store)
+    in_tokyo.settings_of = tokyo
+    caller = Caller(account=account)
+    asked = RecallRequest(query="what changed today?", k=5)
+    got = await in_tokyo.recall(caller, asked)
+    assert [f.object for f in got.changed] == ["Go"]
+    assert got.changes_in is not None and got.changes_in.label == "today (2030-01-01)"
+    got = await service(store).recall(caller, asked)
+    assert got.changed == [] and got.changes_in is not None
 
 
 async def test_recall_current_facts_only_and_what_held_at_a_past_time_named_and_holds_still_is_named_too(  # noqa: E501
