@@ -521,9 +521,11 @@ async def test_recall_current_facts_only_and_what_held_then_is_never_put_above_t
     store: Store, ew: Writer, account: str
 ) -> None:
     # "what was the penguin db in january 2029?": an old mascot value, closed in 2028,
-    # holds the question's words, so the read with history picks the mascot slot, while
+    # holds the question's words, so the read with history may pick the mascot slot, while
     # the answer's first row is the database. Nothing of the mascot slot ended in January:
-    # its value then and now (the owl) is not said above the database.
+    # its value then and now (the owl) is not said above the database. (The two slots
+    # score close: the history read picks the database on some runs, and then what held
+    # then and still holds is the first row's own value, which may be said.)
     await ew.write("app", "db", "Postgres", datetime(2028, 1, 1, tzinfo=UTC), tier=Tier.ASSERTED)
     await ew.write(
         "app",
@@ -538,7 +540,7 @@ async def test_recall_current_facts_only_and_what_held_then_is_never_put_above_t
     got = await service(store).recall(caller, asked)
     assert got.named_time is not None and got.held_then == []
     assert got.facts[0].predicate == "db"
-    assert got.still_held == []
+    assert [f.predicate for f in got.still_held] in ([], ["db"])
 
 
 async def test_recall_current_facts_only_and_the_events_of_a_past_time_named_are_named_first(
