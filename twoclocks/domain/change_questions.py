@@ -69,7 +69,7 @@ _WEEKDAY = re.compile(
 # last sprint", "in Q3". Said so in the label, never read as "no time named".
 _TIME_NOT_READ = re.compile(
     r"\b(?:after|before|between|during|until|till)\s+\S.*"
-    r"|\b(?:(?:the\s+)?(?:last|this|past|previous|current)\s+)?(?:sprint|quarter|iteration)\b"
+    r"|\b(?:(?:the\s+)?(?:last|past|previous|current)\s+)?(?:sprint|quarter|iteration)\b"
     r"|\bq[1-4]\b",
     re.IGNORECASE,
 )
@@ -167,7 +167,8 @@ def narrowed_words(words: frozenset[str]) -> frozenset[str]:
 
 def any_time(changes: Sequence[FactVersion], now: datetime) -> NamedTime:
     """The span of the latest changes of a thing or slot, asked of with no time named: from
-    the first change listed (``changed_in``'s) up to now."""
+    the start of the earliest version listed (``changed_in``'s), so that every listed
+    version's window lies within it, up to now."""
     moments = [m for v in changes for m in (v.valid_at, v.invalid_at) if m is not None]
     return NamedTime(said="", label=ANY_TIME_LABEL, start=min(moments, default=now), end=now)
 

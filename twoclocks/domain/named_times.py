@@ -81,7 +81,7 @@ _PAST = re.compile(
 )
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _AGO = re.compile(
-    rf"\b(?P<n>\d{{1,3}}|{'|'.join(_NUMBERS)})\s+(?P<unit>day|week|month|year)s?\s+ago\b",
+    rf"\b(?P<n>{_COUNT})\s+(?P<unit>day|week|month|year)s?\s+ago\b",
     re.IGNORECASE,
 )
 # A question about what is to come: a month it names with no year is the next one. "will"
@@ -311,9 +311,7 @@ def _ago(question: str, today: date) -> _Span | None:
     match = _AGO.search(question)
     if match is None:
         return None
-    word = match["n"].lower()
-    n = _NUMBERS[word] if word in _NUMBERS else int(word)
-    return _calendar_span(match[0], match["unit"].lower(), today, n)
+    return _calendar_span(match[0], match["unit"].lower(), today, _count(match["n"]))
 
 
 def _last(question: str, today: date) -> _Span | None:
@@ -323,6 +321,12 @@ def _last(question: str, today: date) -> _Span | None:
     return _calendar_span(match[0], match["unit"].lower(), today, 1)
 
 
+def _count(said: str) -> int:
+    """A count ``_COUNT`` matched, in digits or words: "3", "two", "a"."""
+    word = said.lower()
+    return _NUMBERS[word] if word in _NUMBERS else int(word)
+
+
 def _the_past(question: str, today: date) -> _Span | None:
     match = _PAST.search(question)
     if match is None:
@@ -330,8 +334,7 @@ def _the_past(question: str, today: date) -> _Span | None:
     unit = match["unit"].lower()
     if unit == "day" and match["n"] is None:
         return None  # "the last day of the freeze" names no time of the past
-    word = (match["n"] or "one").lower()
-    n = _NUMBERS[word] if word in _NUMBERS else int(word)
+    n = _count(match["n"] or "one")
     label = f"the past {unit}" if n == 1 else f"the past {n} {unit}s"
     return match[0], label, today - timedelta(days=n * _UNIT_DAYS[unit]), None
 

@@ -72,10 +72,8 @@ async def changed_facts(
     said = content_words(question)
     if asks_what_was_told(question):
         return Changes(span, await _told(store, account, span, now, workspaces, names), told=True)
-    # A span up to now takes now too (the read's end is exclusive).
-    until = span.end if span.end < now else now + timedelta(microseconds=1)
     query = TimelineQuery(
-        clock=Clock.WORLD, since=span.start, until=until, workspaces=workspaces,
+        clock=Clock.WORLD, since=span.start, until=_until(span, now), workspaces=workspaces,
         ends_too=True, latest=MAX_CHANGES_READ,
     )  # fmt: skip
     named = list(names)[:MAX_NAMED_READS]
@@ -120,12 +118,17 @@ async def _told(
 ) -> list[FactVersion]:
     """The believed facts memory was told during ``span`` (record time), about a thing the
     question names when it names any ("what did you learn about ledger today?")."""
-    until = span.end if span.end < now else now + timedelta(microseconds=1)
     query = TimelineQuery(
-        clock=Clock.SYSTEM, since=span.start, until=until, workspaces=workspaces,
+        clock=Clock.SYSTEM, since=span.start, until=_until(span, now), workspaces=workspaces,
         latest=MAX_CHANGES_READ,
     )  # fmt: skip
     return told_in(await _read(store, account, [query], names), span, now)
+
+
+def _until(span: NamedTime, now: datetime) -> datetime:
+    """The end of a read of ``span``: a span up to now takes now too (the end is exclusive),
+    so the branch HEAD's check writes as the question is asked is in it."""
+    return span.end if span.end < now else now + timedelta(microseconds=1)
 
 
 _EVER = datetime(1, 1, 1, tzinfo=UTC)
