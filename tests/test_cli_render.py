@@ -6,12 +6,9 @@ from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from twoclocks.cli_render import (
-    changed_lines,
     empty_line,
-    ended_lines,
     fact_line,
     facts_lines,
-    later_lines,
     mended_rows,
     merge_lines,
     missed_line,
@@ -19,7 +16,6 @@ from twoclocks.cli_render import (
     retract_lines,
     revise_lines,
     split_lines,
-    then_lines,
     timeline_line,
 )
 from twoclocks.domain.block_lines import format_time
@@ -435,62 +431,6 @@ def test_an_empty_timeline_counts_versions_elsewhere_not_facts() -> None:
     assert empty_line(None) == "result: empty"
 
 
-def test_a_recall_naming_a_past_time_lists_what_held_then_first_under_its_own_head() -> None:
-    answered = ["result: rows", "- api · cache: Redis"]
-    then = ["- api · cache: Memcached (until 2026-06-01)"]
-    # What held then answers the question: it comes first, what holds now after it.
-    assert then_lines(answered, "March 2026", then, held_now=True) == [
-        "result: rows",
-        "held in March 2026 (the question names it), ended since (not true now):",
-        *then,
-        "holds now:",
-        "- api · cache: Redis",
-    ]
-    assert then_lines(["result: empty"], "March 2026", then, held_now=False)[1] == (
-        "nothing holds now; held in March 2026 (the question names it), ended since (not true now):"
-    )
-    assert then_lines(answered, "March 2026", [], held_now=True)[-1].startswith(
-        "these hold now; the question names March 2026"
-    )
-    assert then_lines(answered, None, [], held_now=True) == answered
-
-
-def test_a_recall_naming_a_past_time_says_what_held_then_and_still_holds_after_what_ended() -> None:
-    # "who maintained ledger in April?": Bo left in September; Ana held then and holds
-    # still; Dana began in June. Bo alone first would read as April's whole answer.
-    bo = ["- ledger · maintainer: Bo (until 2026-09-01) [ended]"]
-    ana = ["- ledger · maintainer: Ana (since 2026-01-05)"]
-    answered = ["result: rows", "- ledger · maintainer: Dana (since 2026-06-01)"]
-    assert then_lines(answered, "April 2026", bo, True, ana) == [
-        "result: rows",
-        "held in April 2026 (the question names it), ended since (not true now):",
-        *bo,
-        "held in April 2026 too, and still holds now:",
-        *ana,
-        "holds now:",
-        answered[1],
-    ]
-    # Nothing ended: what held then and holds still is the answer, first.
-    assert then_lines(answered, "April 2026", [], True, ana) == [
-        "result: rows",
-        "held in April 2026 (the question names it), and still holds now:",
-        *ana,
-        "holds now:",
-        answered[1],
-    ]
-    # Events that happened then: said so, not "ended since".
-    failover = ["- payroll · incident: failover (at 2026-04-03)"]
-    assert then_lines(answered, "April 2026", failover, True, events=True)[1] == (
-        "happened in April 2026 (the question names it):"
-    )
-    # Every row held then: no empty "holds now" head.
-    assert then_lines(["result: rows"], "April 2026", [], False, ana) == [
-        "result: rows",
-        "held in April 2026 (the question names it), and still holds now:",
-        *ana,
-    ]
-
-
 def test_rows_none_of_which_is_about_the_thing_named_point_at_the_projects_that_are() -> None:
     assert missed_line(
         1, "other projects or worktrees of this space", "add --scope wide to read them"
@@ -498,81 +438,3 @@ def test_rows_none_of_which_is_about_the_thing_named_point_at_the_projects_that_
         "none of these is about what the question names; 1 fact about it is in other "
         "projects or worktrees of this space (add --scope wide to read them)"
     )
-
-
-def test_recall_lines_put_a_plan_that_matches_best_right_after_the_result_line() -> None:
-    now, plan = ["result: rows", "team · deploy_target: Fly.io"], ["team · deploy_freeze: on"]
-    assert later_lines(now, plan, first=True) == [
-        "result: rows",
-        "starts later (not true yet), the best match for the question:",
-        "team · deploy_freeze: on",
-        "holds now, each a weaker match:",
-        "team · deploy_target: Fly.io",
-    ]
-    assert later_lines(now, plan) == [*now, "starts later (not true yet):", *plan]
-
-
-def test_a_slot_the_question_names_that_ended_is_said_first_then_the_other_slots() -> None:
-    answered = ["result: rows", "- team · sprint_length: two weeks"]
-    ended = ["- app · release_cadence: weekly (until 2026-12-01) [ended]"]
-    assert ended_lines(answered, ended, [], held_now=True) == [
-        "result: rows",
-        "no value now in the slot the question names; its last one ended (not true now):",
-        *ended,
-        "holds now, in other slots:",
-        "- team · sprint_length: two weeks",
-    ]
-    assert ended_lines(["result: empty"], ended, [], held_now=False) == [
-        "result: empty",
-        "nothing holds now; no value now in the slot the question names; its last one ended "
-        "(not true now):",
-        *ended,
-    ]
-    assert ended_lines(answered, [], [], held_now=True) == answered
-
-
-def test_an_ended_value_the_question_names_is_said_first_then_what_its_slot_holds_now() -> None:
-    answered = ["result: rows", "- ledger · maintainer: Ana Ruiz"]
-    bo = ["- ledger · maintainer: Bo Lin (until 2026-09-01) [ended]"]
-    assert ended_lines(answered, [], bo, held_now=True) == [
-        "result: rows",
-        "ended, not true now (the question names it; what holds now follows):",
-        *bo,
-        "holds now:",
-        "- ledger · maintainer: Ana Ruiz",
-    ]
-
-
-def test_a_question_asking_what_changed_says_the_changes_first_then_what_holds_now() -> None:
-    answered = ["result: rows", "- shop · ci: GitHub Actions"]
-    changed = [
-        "- shop · database: PostgreSQL (until 2026-12-03) [ended]",
-        "- shop · database: MySQL",
-    ]
-    assert changed_lines(answered, "this week (from 2026-11-30)", changed, held_now=True) == [
-        "result: rows",
-        "changed this week (from 2026-11-30): began or ended then, oldest first (the question "
-        "asks what changed):",
-        *changed,
-        "holds now, matching the question's words:",
-        "- shop · ci: GitHub Actions",
-    ]
-    # None changed: said so, never "empty" alone, which reads as an answer by chance.
-    assert changed_lines(["result: empty"], "today (2026-12-06)", [], held_now=False) == [
-        "result: empty",
-        "no fact memory holds began or ended today (2026-12-06) (the question asks what changed)",
-    ]
-
-
-def test_a_question_asking_what_memory_learned_says_what_was_told_then() -> None:
-    told = ["- shop · database: MySQL 8 (from 2025-01-01)"]
-    assert changed_lines(["result: rows"], "today (2026-12-06)", told, False, told=True) == [
-        "result: rows",
-        "told to memory today (2026-12-06), first told first (the question asks what memory "
-        "learned; each line says when it held):",
-        *told,
-    ]
-    assert changed_lines(["result: empty"], "today (2026-12-06)", [], False, told=True) == [
-        "result: empty",
-        "memory was told nothing it still holds today (2026-12-06)",
-    ]

@@ -8,7 +8,7 @@ from typing import Any
 from twoclocks.domain.block_lines import format_time
 from twoclocks.domain.model import Kind, RetiredReason, Tier
 from twoclocks.mcp_server.rendering import fact_line, recall_text, timeline_text
-from twoclocks.service.recall_requests import PastTime, RecallResult, ScoredFact
+from twoclocks.service.recall_requests import NamedSpan, RecallResult, ScoredFact
 from twoclocks.service.requests import Fact
 
 T0 = datetime(2026, 1, 5, tzinfo=UTC)
@@ -136,6 +136,41 @@ def test_a_plan_that_matches_best_comes_before_the_rows_that_hold_now() -> None:
     ]
 
 
+def test_a_question_naming_a_time_to_come_reads_what_holds_then_first() -> None:
+    # "who is on call next week?": Dana now, until Monday; Ravi from Monday; a freeze later.
+    monday, after = datetime(2026, 12, 14, tzinfo=UTC), datetime(2026, 12, 21, tzinfo=UTC)
+    dana = fact(predicate="on_call", object="Dana", invalid_at=monday, score=0.9)
+    ravi = fact(predicate="on_call", object="Ravi", valid_at=monday, version_id="v2", score=0.8)
+    freeze = fact(
+        predicate="deploy_freeze", object="on", valid_at=after, version_id="v3", score=0.5
+    )
+    week = NamedSpan(said="next week", label="next week (the week of 2026-12-14)", since=monday,
+                     until=after)  # fmt: skip
+    answer = RecallResult(
+        status="rows", facts=[dana], starting_later=[ravi, freeze], later_first=True,
+        time_to_come=week,
+    )  # fmt: skip
+    assert recall_text(answer).splitlines() == [
+        "holds next week (the week of 2026-12-14), the time the question names (not true yet), "
+        "say so if you use them:",
+        fact_line(ravi),
+        "rows: 1 fact true now (revise and retract take the id)",
+        fact_line(dana),
+        "1 fact starts later (not true yet, say so if you use them):",
+        fact_line(freeze),
+    ]
+    # Nothing that starts later holds then: the rows are all memory knows of it, said so.
+    tomorrow = NamedSpan(said="tomorrow", label="tomorrow (2026-12-08)",
+                         since=datetime(2026, 12, 8, tzinfo=UTC),
+                         until=datetime(2026, 12, 9, tzinfo=UTC))  # fmt: skip
+    asked = answer.model_copy(update={"time_to_come": tomorrow, "later_first": False})
+    assert recall_text(asked).splitlines()[2:4] == [
+        "these hold now; nothing found that starts later holds tomorrow (2026-12-08), the time "
+        "the question names; the rows say when each ends",
+        "2 facts start later (not true yet, say so if you use them):",
+    ]
+
+
 def test_a_timeline_line_adds_when_memory_believed_it_and_counts_what_was_cut() -> None:
     replaced = Fact.model_validate(
         fact(invalid_at=T1, expired_at=T1, retired_reason=RetiredReason.ENDED).model_dump()
@@ -161,7 +196,7 @@ def test_a_timeline_line_adds_when_memory_believed_it_and_counts_what_was_cut() 
 def test_a_recall_naming_a_past_time_names_what_held_then_and_still_holds_once() -> None:
     # "who maintained ledger in April?": Bo left since; Ana held then and holds still,
     # named there once; Dana, from June, holds now only.
-    april = PastTime(label="April 2026", said="in april", since=T0, until=T1)
+    april = NamedSpan(label="April 2026", said="in april", since=T0, until=T1)
     bo = fact(object="Bo", invalid_at=T1, retired_reason=RetiredReason.ENDED)
     ana, dana = fact(object="Ana"), fact(object="Dana", version_id="v-dana")
     answer = RecallResult(
@@ -185,7 +220,7 @@ def test_a_recall_naming_a_past_time_names_what_held_then_and_still_holds_once()
 
 def test_an_event_reads_as_happening_at_its_time_and_once_under_the_time_named() -> None:
     # "incident ... (since March)" read as an incident still going on.
-    november = PastTime(label="November 2026", said="in november", since=T0, until=T1)
+    november = NamedSpan(label="November 2026", said="in november", since=T0, until=T1)
     failover = fact(predicate="incident", object="failover", kind=Kind.EVENT)
     assert "(at 2026-01-05 00:00 +00, asserted)" in fact_line(failover)
     cache = fact(version_id="v2")
@@ -208,7 +243,7 @@ def test_the_lines_cost_a_fraction_of_the_rows_as_json() -> None:
 
 def test_a_recall_naming_a_past_time_names_what_held_then_first_apart_from_what_holds_now() -> None:
     # "which cache did we use in March?" answered with Redis alone would read as March's.
-    march = PastTime(label="March 2026", said="in march", since=T0, until=T1)
+    march = NamedSpan(label="March 2026", said="in march", since=T0, until=T1)
     then = fact(
         object="Memcached", version_id="v0", invalid_at=T1, retired_reason=RetiredReason.ENDED
     )
@@ -284,7 +319,7 @@ def test_an_ended_value_the_question_names_is_read_before_the_values_its_slot_ho
 
 def test_a_question_asking_what_changed_reads_the_changes_first_then_the_other_rows() -> None:
     # "what changed this week?": pnpm began on Wednesday; "empty" would read as "no change".
-    week = PastTime(said="this week", label="this week (from 2026-05-25)", since=T0, until=T1)
+    week = NamedSpan(said="this week", label="this week (from 2026-05-25)", since=T0, until=T1)
     pnpm = fact(predicate="package_manager", object="pnpm", version_id="v2")
     ci = fact(predicate="ci", object="GitHub Actions", version_id="v3")
     text = recall_text(
@@ -307,7 +342,7 @@ def test_a_question_asking_what_changed_reads_the_changes_first_then_the_other_r
 
 def test_a_question_asking_what_memory_learned_reads_what_was_told_first() -> None:
     # "what did you learn today?": the facts told today, whatever their own valid time.
-    today = PastTime(said="today", label="today (2026-05-26)", since=T0, until=T1)
+    today = NamedSpan(said="today", label="today (2026-05-26)", since=T0, until=T1)
     db = fact(predicate="database", object="MySQL 8", version_id="v2")
     asked = RecallResult(
         status="rows", facts=[db], changes_in=today, changes_told=True, changed=[db]

@@ -17,14 +17,19 @@ from zoneinfo import ZoneInfo
 
 import typer
 
+from twoclocks.cli_recall_lines import (
+    changed_lines,
+    ended_lines,
+    holds_in,
+    later_lines,
+    then_lines,
+    to_come_lines,
+)
 from twoclocks.cli_render import (
     WHEN_HELP,
-    changed_lines,
     empty_line,
-    ended_lines,
     fact_line,
     facts_lines,
-    later_lines,
     line_of,
     mended_rows,
     missed_line,
@@ -33,7 +38,6 @@ from twoclocks.cli_render import (
     remember_lines,
     retract_lines,
     revise_lines,
-    then_lines,
     timeline_line,
 )
 from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET
@@ -261,7 +265,14 @@ def recall(
             changed = [fact_line(f, zone.info) for f in answer.get("changed") or []]
             learned = bool(answer.get("changes_told"))
             lines = changed_lines(lines, span["label"], changed, bool(rows), learned)
-        lines = later_lines(lines, later, first=bool(answer.get("later_first")))
+        first = bool(answer.get("later_first"))
+        if to_come := answer.get("time_to_come"):
+            plans = answer.get("starting_later") or []
+            during = [fact_line(f, zone.info) for f in plans if holds_in(f, to_come)]
+            rest = [fact_line(f, zone.info) for f in plans if not holds_in(f, to_come)]
+            lines = to_come_lines(lines, to_come["label"], during, rest, first)
+        else:
+            lines = later_lines(lines, later, first=first)
         if told := [fact_line(f, zone.info) for f in answer.get("told_later") or []]:
             lines += [f"{TOLD_LATER_HEAD}):", *told]
     show(answer, as_json, lines)

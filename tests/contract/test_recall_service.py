@@ -276,6 +276,38 @@ async def test_a_plan_that_matches_the_question_best_is_said_first_unless_a_past
     assert [f.object for f in will.starting_later] == ["PostgreSQL 17"]
 
 
+async def test_recall_current_facts_only_and_a_question_naming_a_time_to_come_gets_what_holds_then_first(  # noqa: E501
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Asked on Tuesday 2030-01-01: Dana is on call now, Ravi from Monday the 7th. "Next
+    # week" is Ravi's: led by Dana's row, the answer would mislead.
+    await ew.write("team", "ci_provider", "GitHub Actions", T0, tier=Tier.ASSERTED)
+    await ew.write(
+        "team", "on_call", "Dana", datetime(2029, 12, 31, tzinfo=UTC), tier=Tier.ASSERTED
+    )
+    await ew.write("team", "on_call", "Ravi", datetime(2030, 1, 7, tzinfo=UTC), tier=Tier.ASSERTED)
+    caller = Caller(account=account)
+    ask = RecallRequest(query="who is on call next week?", k=3)
+    week = await service(store).recall(caller, ask)
+    assert week.time_to_come is not None
+    assert (week.time_to_come.label, week.time_to_come.since) == (
+        "next week (the week of 2030-01-07)",
+        datetime(2030, 1, 7, tzinfo=UTC),
+    )
+    assert week.later_first and [f.object for f in week.starting_later] == ["Ravi"]
+    # The rows still hold now: Dana is among them, never replaced by the plan.
+    assert "Dana" in [f.object for f in week.facts] and "Ravi" not in [f.object for f in week.facts]
+    # Tomorrow is still Dana's: the plan is named after her, even asked with "will".
+    for question in ("who is on call tomorrow?", "who will be on call tomorrow?"):
+        got = await service(store).recall(caller, RecallRequest(query=question, k=3))
+        assert got.time_to_come is not None and got.time_to_come.label == "tomorrow (2030-01-02)"
+        assert got.facts[0].object == "Dana" and not got.later_first
+    # Naming no time, the current value answers and the plan follows it.
+    plain = await service(store).recall(caller, RecallRequest(query="who is on call?", k=3))
+    assert plain.time_to_come is None and not plain.later_first
+    assert plain.facts[0].object == "Dana"
+
+
 async def test_recall_current_facts_only_and_a_slot_the_question_names_that_ended_is_named_first(
     store: Store, ew: Writer, account: str
 ) -> None:

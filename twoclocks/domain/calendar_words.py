@@ -13,6 +13,9 @@ MONTH_STEMS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "o
 MONTH_STEM_PATTERN = "|".join(MONTH_STEMS)
 """The stems as one regex alternation (no group): ``(?:jan|feb|...)[a-z]*`` is a month."""
 
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+"""The days of the week in ``date.weekday()`` order."""
+
 _FULL = (
     "january", "february", "march", "april", "may", "june",
     "july", "august", "september", "october", "november", "december",

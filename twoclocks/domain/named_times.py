@@ -29,7 +29,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
-from twoclocks.domain.calendar_words import MONTH_STEM_PATTERN, month_name, month_number
+from twoclocks.domain.calendar_words import (
+    MONTH_STEM_PATTERN,
+    WEEKDAYS,
+    month_name,
+    month_number,
+)
 from twoclocks.domain.model import FactVersion, Kind
 
 MAX_HELD_THEN = 3
@@ -73,15 +78,15 @@ _NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
     "seven": 7, "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12,
 }  # fmt: skip
-_COUNT = rf"(?:\d{{1,3}}|{'|'.join(_NUMBERS)})"
+COUNT_PATTERN = rf"(?:\d{{1,3}}|{'|'.join(_NUMBERS)})"
 # "the past week", "the last 3 days", "over the past two weeks": the days up to today.
 _PAST = re.compile(
-    rf"\b(?:the\s+(?:past|last)|past)\s+(?:(?P<n>{_COUNT})\s+)?(?P<unit>day|week|month|year)s?\b",
+    rf"\b(?:the\s+(?:past|last)|past)\s+(?:(?P<n>{COUNT_PATTERN})\s+)?(?P<unit>day|week|month|year)s?\b",
     re.IGNORECASE,
 )
 _UNIT_DAYS = {"day": 1, "week": 7, "month": 30, "year": 365}
 _AGO = re.compile(
-    rf"\b(?P<n>{_COUNT})\s+(?P<unit>day|week|month|year)s?\s+ago\b",
+    rf"\b(?P<n>{COUNT_PATTERN})\s+(?P<unit>day|week|month|year)s?\s+ago\b",
     re.IGNORECASE,
 )
 # A question about what is to come: a month it names with no year is the next one. "will"
@@ -134,9 +139,9 @@ def time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
         if found is None:
             continue
         said, label, first, after = found
-        start = _midnight(first, tz)
+        start = midnight(first, tz)
         # "The past week" runs up to now.
-        end = now if after is None else _midnight(after, tz)
+        end = now if after is None else midnight(after, tz)
         return None if start >= now else NamedTime(said=said, label=label, start=start, end=end)
     return None
 
@@ -239,7 +244,9 @@ def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTim
     )
 
 
-_NO_PREPOSITION = ("yesterday", "today", "this ", "since ", "at ", "from ")
+_NO_PREPOSITION = (
+    "yesterday", "today", "tomorrow", "the day after", "this ", "next ", "since ", "at ", "from ",
+)  # fmt: skip
 """Labels that need no preposition before them: "held yesterday (2026-12-05)"."""
 
 
@@ -248,10 +255,13 @@ def time_phrase(label: str) -> str:
 
     >>> [time_phrase(x) for x in ("2026-12-01", "March 2026", "yesterday (2026-12-05)")]
     ['on 2026-12-01', 'in March 2026', 'yesterday (2026-12-05)']
+    >>> time_phrase("Friday 2026-12-11")
+    'on Friday 2026-12-11'
     """
     if label.startswith(_NO_PREPOSITION):
         return label
-    return f"on {label}" if _ISO_DAY.fullmatch(label) else f"in {label}"
+    a_day = _ISO_DAY.fullmatch(label) or label.split(" ")[0].lower() in WEEKDAYS
+    return f"on {label}" if a_day else f"in {label}"
 
 
 def held_then_head(label: str, events: bool = False) -> str:
@@ -284,11 +294,11 @@ def none_held_line(label: str) -> str:
     )
 
 
-_Span = tuple[str, str, date, date | None]
+Span = tuple[str, str, date, date | None]
 """What a reader found: the words, a label, the first day, the day after (None: up to now)."""
 
 
-def _iso_day(question: str, today: date) -> _Span | None:
+def _iso_day(question: str, today: date) -> Span | None:
     match = _ISO_DAY.search(question)
     if match is None:
         return None
@@ -299,7 +309,7 @@ def _iso_day(question: str, today: date) -> _Span | None:
     return match[0], day.isoformat(), day, day + timedelta(days=1)
 
 
-def _yesterday(question: str, today: date) -> _Span | None:
+def _yesterday(question: str, today: date) -> Span | None:
     match = _YESTERDAY.search(question)
     if match is None:
         return None
@@ -307,39 +317,39 @@ def _yesterday(question: str, today: date) -> _Span | None:
     return match[0], f"yesterday ({day.isoformat()})", day, today
 
 
-def _ago(question: str, today: date) -> _Span | None:
+def _ago(question: str, today: date) -> Span | None:
     match = _AGO.search(question)
     if match is None:
         return None
-    return _calendar_span(match[0], match["unit"].lower(), today, _count(match["n"]))
+    return calendar_span(match[0], match["unit"].lower(), today, count(match["n"]))
 
 
-def _last(question: str, today: date) -> _Span | None:
+def _last(question: str, today: date) -> Span | None:
     match = _LAST.search(question)
     if match is None:
         return None
-    return _calendar_span(match[0], match["unit"].lower(), today, 1)
+    return calendar_span(match[0], match["unit"].lower(), today, 1)
 
 
-def _count(said: str) -> int:
-    """A count ``_COUNT`` matched, in digits or words: "3", "two", "a"."""
+def count(said: str) -> int:
+    """A count ``COUNT_PATTERN`` matched, in digits or words: "3", "two", "a"."""
     word = said.lower()
     return _NUMBERS[word] if word in _NUMBERS else int(word)
 
 
-def _the_past(question: str, today: date) -> _Span | None:
+def _the_past(question: str, today: date) -> Span | None:
     match = _PAST.search(question)
     if match is None:
         return None
     unit = match["unit"].lower()
     if unit == "day" and match["n"] is None:
         return None  # "the last day of the freeze" names no time of the past
-    n = _count(match["n"] or "one")
+    n = count(match["n"] or "one")
     label = f"the past {unit}" if n == 1 else f"the past {n} {unit}s"
     return match[0], label, today - timedelta(days=n * _UNIT_DAYS[unit]), None
 
 
-def _month(question: str, today: date) -> _Span | None:
+def _month(question: str, today: date) -> Span | None:
     for match in _MONTH.finditer(question):
         word = match["month"] or match["month_after_last"] or match["month_of_year"]
         number = month_number(word)
@@ -362,7 +372,7 @@ def _month(question: str, today: date) -> _Span | None:
     return None
 
 
-def _between(question: str, today: date) -> _Span | None:
+def _between(question: str, today: date) -> Span | None:
     match = _BETWEEN.search(question)
     if match is None:
         return None
@@ -386,7 +396,7 @@ def _between(question: str, today: date) -> _Span | None:
     return match[0], label, first, _next_month(last)
 
 
-def _year(question: str, today: date) -> _Span | None:
+def _year(question: str, today: date) -> Span | None:
     match = _YEAR.search(question)
     if match is None:
         return None
@@ -394,8 +404,9 @@ def _year(question: str, today: date) -> _Span | None:
     return match[0], str(year), date(year, 1, 1), date(year + 1, 1, 1)
 
 
-def _calendar_span(said: str, unit: str, today: date, back: int) -> _Span:
-    """The calendar day, week (from Monday), month or year ``back`` of them before today's."""
+def calendar_span(said: str, unit: str, today: date, back: int) -> Span:
+    """The calendar day, week (from Monday), month or year ``back`` of them before today's
+    (a negative ``back``: after it, for ``times_to_come``)."""
     if unit == "day":
         day = today - timedelta(days=back)
         return said, day.isoformat(), day, day + timedelta(days=1)
@@ -410,7 +421,7 @@ def _calendar_span(said: str, unit: str, today: date, back: int) -> _Span:
     return said, str(year), date(year, 1, 1), date(year + 1, 1, 1)
 
 
-def _midnight(day: date, tz: tzinfo) -> datetime:
+def midnight(day: date, tz: tzinfo) -> datetime:
     return datetime(day.year, day.month, day.day, tzinfo=tz)
 
 

@@ -37,7 +37,13 @@ from twoclocks.domain.fact_text import (
     triple,
 )
 from twoclocks.domain.model import Kind, on_one_line
-from twoclocks.domain.named_times import held_then_head, none_held_line, still_held_head
+from twoclocks.domain.named_times import (
+    NamedTime,
+    held_then_head,
+    none_held_line,
+    still_held_head,
+)
+from twoclocks.domain.times_to_come import holds_during, none_to_come_line, to_come_head
 from twoclocks.service.recall_requests import RecallResult, ScoredFact
 from twoclocks.service.requests import Fact
 
@@ -117,6 +123,8 @@ def recall_text(answer: RecallResult) -> str:
             "(revise and retract take the id)"
         )
         rows = [*first, *([head, *now] if facts else missed), *_told_later(answer)]
+    if answer.time_to_come is not None:
+        return "\n".join(_to_come(answer, rows, bool(first)))
     if answer.later_first and not first:
         # The plan is what the question asks about ("is there a deploy freeze?"); read
         # first, the current rows would be taken for the answer.
@@ -243,3 +251,30 @@ def _count(rows: Sequence[Fact], noun: str = "fact") -> str:
 
 def _count_of(n: int, noun: str = "fact") -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _to_come(answer: RecallResult, rows: list[str], first_said: bool) -> list[str]:
+    """A question naming a time to come ("who is on call next week?"): the plans that hold
+    then, first when they answer it (``later_first``), the rows true now, the other plans."""
+    assert answer.time_to_come is not None
+    span = answer.time_to_come
+    named = NamedTime(said=span.said, label=span.label, start=span.since, end=span.until)
+    during = [f for f in answer.starting_later if holds_during(named, f.valid_at, f.invalid_at)]
+    rest = [f for f in answer.starting_later if f not in during]
+    verb = "starts" if len(rest) == 1 else "start"
+    after = [
+        *([f"{_count(rest)} {verb} later (not true yet, say so if you use them):"] if rest else []),
+        *(fact_line(f) for f in rest),
+    ]
+    if not during:
+        # All memory knows of then is what holds now: a row ending before then says so.
+        said = f"{none_to_come_line(span.label)}; the rows say when each ends"
+        return [*rows, said, *after] if answer.facts else [rows[0], said, *after]
+    plans = [
+        to_come_head(span.label, len(during) > 1)[:-1] + ", say so if you use them:",
+        *(fact_line(f) for f in during),
+    ]
+    if answer.later_first and not first_said:
+        head = f"rows: {_count(answer.facts)} true now (revise and retract take the id)"
+        return [*plans, head, *rows[1:], *after]
+    return [*rows, *plans, *after]

@@ -113,6 +113,9 @@ not answer, which is not the same as "no". Asked of the present, facts memory ho
 start later (a freeze from the 20th) follow the answer under "start later (not true
 yet)", or come first when one matches the question best ("matches the question best",
 the rows after it being weaker matches): mention them as plans, never as what holds now.
+A question naming a time to come ("next week", "tomorrow", "on December 15") gets the
+plans that hold then first, under "holds <that time>, the time the question names (not
+true yet)", or a line saying none does: answer that time from them, as plans.
 A question naming a past time in words ("in March", "last year", "two weeks ago"), or
 asking what came before a value ("before Discord"), is still answered with what holds
 now, but the asked slot's facts that held then and have ended since come first, under

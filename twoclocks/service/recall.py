@@ -31,7 +31,6 @@ from twoclocks.domain.named_subjects import question_words
 from twoclocks.domain.named_times import (
     NamedTime,
     past_time_named,
-    speaks_of_what_comes,
     what_came_before,
 )
 from twoclocks.domain.places import Workspace
@@ -41,6 +40,7 @@ from twoclocks.domain.scope import (
     keys_in_scope,
     readable_spaces,
 )
+from twoclocks.domain.times_to_come import time_to_come
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
@@ -59,11 +59,12 @@ from twoclocks.service.named_entities import (
     workspace_entities,
 )
 from twoclocks.service.recall_beside import Ranked
+from twoclocks.service.recall_later import plan_first, split_later
 from twoclocks.service.recall_order import YES_NO_KIN_SHARE, by_score
 from twoclocks.service.recall_requests import (
     BlockRequest,
     BlockResult,
-    PastTime,
+    NamedSpan,
     RecallRequest,
     RecallResult,
     ScoredFact,
@@ -251,12 +252,14 @@ class RecallService:
             log.warning("recall unavailable: %s", exc)
             return RecallResult(status="unavailable", facts=[])
         now = query.now
-        # A fact that starts later is named beside the answer when it ranks among the k
-        # best, never in place of a current one: it is not true yet.
+        to_come = (
+            await self._time_to_come(account, req.query, now)
+            if later_too and past is None and span is None
+            else None
+        )
         later: Ranked = []
         if later_too:
-            later = [p for i, p in enumerate(ranked) if p[0].valid_at > now and i < req.k]
-            ranked = [p for p in ranked if p[0].valid_at <= now][: req.k]
+            ranked, later = split_later(ranked, now, req.k, to_come)
 
         def here_of(v: FactVersion) -> bool:
             return v.workspace is None or v.workspace in workspace.keys
@@ -300,24 +303,21 @@ class RecallService:
             # that slot: a plan of another is never its best match. Nor is a plan of a slot
             # whose current value is a row: "db" is answered by today's database first,
             # unless the question asks what is to come ("what will we use in February?").
-            later_first=bool(starting and facts)
-            and past is None
+            # A question naming a past time asks about then, one naming an ended slot about
+            # that slot: a plan of another is never its best match.
+            later_first=past is None
             and not ended
             and not ended_values
-            and (
-                (starting[0].subject, starting[0].predicate)
-                not in {(f.subject, f.predicate) for f in facts}
-                or speaks_of_what_comes(req.query)
-            )
-            and starting[0].score > max(f.score for f in facts),
+            and plan_first(req.query, starting, facts, to_come),
             elsewhere=elsewhere,
-            named_time=None if past is None else PastTime.of(past),
+            named_time=None if past is None else NamedSpan.of(past),
+            time_to_come=None if to_come is None else NamedSpan.of(to_come),
             held_then=scored(then),
             still_held=scored(still),
             told_later=scored(told),
             ended=scored(ended),
             ended_values=scored(ended_values),
-            changes_in=None if span is None else PastTime.of(span),
+            changes_in=None if span is None else NamedSpan.of(span),
             changes_told=told_then,
             changed=scored(changed),
         )
@@ -335,6 +335,12 @@ class RecallService:
         if past_time_named(text, now, self.tz) is None:
             return None  # the common case: no settings read for a question naming no time
         return past_time_named(text, now, await self._account_zone(account) or self.tz)
+
+    async def _time_to_come(self, account: str, text: str, now: datetime) -> NamedTime | None:
+        """The time to come the question names, read in the account's own zone."""
+        if time_to_come(text, now, self.tz) is None:
+            return None  # the common case: no settings read
+        return time_to_come(text, now, await self._account_zone(account) or self.tz)
 
     async def warm(self, account: str) -> int:
         """Encode the account's slot names and every gloss recall scores, before any question.

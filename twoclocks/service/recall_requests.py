@@ -65,8 +65,9 @@ class ScoredFact(Fact):
     )
 
 
-class PastTime(BaseModel):
-    """A past time a question names in words, as recall read it (``domain.named_times``)."""
+class NamedSpan(BaseModel):
+    """A time a question names in words, as recall read it: a past one
+    (``domain.named_times``) or one to come (``domain.times_to_come``)."""
 
     said: str = Field(description="the question's words, e.g. 'in march'")
     label: str = Field(description="the time they name, e.g. 'March 2026'")
@@ -74,7 +75,7 @@ class PastTime(BaseModel):
     until: datetime = Field(description="its end (exclusive); now for 'the past week'")
 
     @classmethod
-    def of(cls, named: NamedTime) -> PastTime:
+    def of(cls, named: NamedTime) -> NamedSpan:
         """The wire form of a domain ``NamedTime``."""
         return cls(said=named.said, label=named.label, since=named.start, until=named.end)
 
@@ -98,7 +99,8 @@ class RecallResult(BaseModel):
         "the current rows about other slots): the plan is the answer, the rows rank below "
         "it. Never when a fact of `facts` holds the plan's slot now (unless the question asks "
         "what is to come: 'what will we use in February?'), nor when the question names a "
-        "past time or an ended slot",
+        "past time or an ended slot. With `time_to_come`: true when the plan holds then and "
+        "holds the first row's slot, or matches better than every row",
     )
     elsewhere: int | None = Field(
         None,
@@ -107,13 +109,23 @@ class RecallResult(BaseModel):
         "case) the same question finds in the space's other workspaces (scope wide reads "
         "them); null otherwise",
     )
-    named_time: PastTime | None = Field(
+    named_time: NamedSpan | None = Field(
         None,
         description="asked of the present: the past time the question names in words ('in "
         "March', 'last year', 'two weeks ago', an ISO date), read in the account's zone, or "
         "the time before a value it names ('before Discord': from the start of the value that "
         "ended last by then); null when it names none. `facts` still hold now; `held_then` "
         "names what held then",
+    )
+    time_to_come: NamedSpan | None = Field(
+        None,
+        description="asked of the present, naming no past time: the time to come the "
+        "question names in words ('tomorrow', 'next week', 'in two weeks', 'next Friday', "
+        "'on December 15', a later ISO date, 'in February' asked with 'will'), read in the "
+        "account's zone; null when it names none. `facts` still hold now; the facts of "
+        "`starting_later` that hold then are named first, and `later_first` is true when "
+        "the first of them holds the first row's slot then (Ravi on call next week, Dana "
+        "now) or matches the question better than every row",
     )
     held_then: list[ScoredFact] = Field(
         default_factory=list,
@@ -157,7 +169,7 @@ class RecallResult(BaseModel):
         "did not begin at that end ('do we still use Heroku?', Heroku ended in March, Render "
         "from June). Not true now; `score` as for `ended`",
     )
-    changes_in: PastTime | None = Field(
+    changes_in: NamedSpan | None = Field(
         None,
         description="asked of the present by a question asking what changed ('what changed "
         "this week?', 'anything new since Monday?'): the time it asks about, up to now (the "

@@ -1,0 +1,213 @@
+"""A time to come a question names in words, and the plans that will hold then.
+
+Recall answers what holds now, and names beside it up to three facts that start later
+(``starting_later``). Asked "who is on call next week?" with Dana on call until Sunday and
+Ravi from Monday, an answer led by Dana misleads: next week is Ravi's. This module reads
+the time ("tomorrow", "next week", "in two weeks", "next Friday", "on December 15", an ISO
+date after today, a month of a question that says "will") and picks the facts starting
+later that hold in it; recall puts those first, the rows that hold now after them.
+
+Worked example (now Monday 2026-12-07 10:00, account zone UTC): "who is on call next
+week?" names the week of 2026-12-14, [2026-12-14, 2026-12-21). Ravi, valid from
+2026-12-14, holds then: he is named first. Dana, valid [2026-12-07, 2026-12-14), holds now
+and is a row after him. "Who is on call tomorrow?" names [2026-12-08, 2026-12-09): Ravi
+does not hold then, so Dana's row leads as before.
+
+Only unambiguous times to come count, and only when the question names no past time
+(``named_times`` reads those first): "on Friday" may be last Friday, "the 14th" any month.
+Pure: the clock is passed in.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import date, datetime, timedelta, tzinfo
+
+from twoclocks.domain.calendar_words import (
+    MONTH_STEM_PATTERN,
+    WEEKDAYS,
+    month_name,
+    month_number,
+)
+from twoclocks.domain.named_times import (
+    COUNT_PATTERN,
+    NamedTime,
+    Span,
+    calendar_span,
+    count,
+    midnight,
+    speaks_of_what_comes,
+    time_phrase,
+)
+
+_TOMORROW = re.compile(r"\b(?P<after>(?:the\s+)?day\s+after\s+)?tomorrow\b", re.IGNORECASE)
+_NEXT = re.compile(r"\bnext\s+(?P<unit>week|month|year)\b", re.IGNORECASE)
+_IN_COUNT = re.compile(
+    rf"\bin\s+(?P<n>{COUNT_PATTERN})\s+(?P<unit>day|week|month|year)s?(?:'\s*time)?\b",
+    re.IGNORECASE,
+)
+# "did we finish in two weeks?" names a length of time, not a time to come.
+_PAST_TENSE = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
+_WEEKDAY = re.compile(rf"\b(?:next|this|coming)\s+(?P<day>{'|'.join(WEEKDAYS)})\b", re.IGNORECASE)
+_MONTH_WORD = rf"(?:{MONTH_STEM_PATTERN})[a-z]*\.?"
+_MONTH_DAY = re.compile(
+    rf"\b(?P<month>{_MONTH_WORD})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b"
+    rf"(?:,?\s+(?P<year>20\d\d))?"
+    rf"|\b(?:the\s+)?(?P<day_first>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+    rf"(?P<month_after>{_MONTH_WORD})(?:,?\s+(?P<year_after>20\d\d))?",
+    re.IGNORECASE,
+)
+_NEXT_MONTH_NAMED = re.compile(
+    rf"\b(?P<next>next|(?:in|during)|this\s+coming)\s+(?P<month>{_MONTH_WORD})"
+    rf"(?:\s+(?P<year>20\d\d))?\b",
+    re.IGNORECASE,
+)
+_ISO_DAY = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
+
+
+def time_to_come(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
+    """The span to come the question names, in the account's zone ``tz``; None if none.
+
+    >>> from datetime import UTC
+    >>> now = datetime(2026, 12, 7, 10, tzinfo=UTC)  # a Monday
+    >>> time_to_come("who is on call next week?", now, UTC).label
+    'next week (the week of 2026-12-14)'
+    >>> time_to_come("what ships on December 15?", now, UTC).label
+    '2026-12-15'
+    >>> time_to_come("who was on call on December 1?", now, UTC) is None
+    True
+    >>> time_to_come("did we finish in two weeks?", now, UTC) is None
+    True
+    """
+    today = now.astimezone(tz).date()
+    readers: tuple[Callable[[str, date], Span | None], ...] = (
+        _iso_day, _tomorrow, _next, _in_count, _weekday, _month_day, _month,
+    )  # fmt: skip
+    for read in readers:
+        found = read(question, today)
+        if found is None:
+            continue
+        said, label, first, after = found
+        start = midnight(first, tz)
+        if start <= now or after is None:
+            continue  # begun already: the present, or a past time ``named_times`` reads
+        return NamedTime(said=said, label=label, start=start, end=midnight(after, tz))
+    return None
+
+
+def holds_during(span: NamedTime, valid_at: datetime, invalid_at: datetime | None) -> bool:
+    """Whether a valid window [valid_at, invalid_at) meets the span: it holds within it."""
+    return valid_at < span.end and (invalid_at is None or invalid_at > span.start)
+
+
+def to_come_head(label: str, plural: bool) -> str:
+    """The line above the facts that will hold at the time the question names.
+
+    >>> to_come_head("next week (the week of 2026-12-14)", plural=False)
+    'holds next week (the week of 2026-12-14), the time the question names (not true yet):'
+    """
+    verb = "hold" if plural else "holds"
+    return f"{verb} {time_phrase(label)}, the time the question names (not true yet):"
+
+
+def none_to_come_line(label: str) -> str:
+    """Said when the question names a time to come and no fact that starts later holds then.
+
+    >>> none_to_come_line("tomorrow (2026-12-08)")
+    'these hold now; nothing found that starts later holds tomorrow (2026-12-08), the time the question names'
+    """  # noqa: E501
+    return (
+        f"these hold now; nothing found that starts later holds {time_phrase(label)}, the time "
+        "the question names"
+    )
+
+
+def _iso_day(question: str, today: date) -> Span | None:
+    match = _ISO_DAY.search(question)
+    if match is None:
+        return None
+    try:
+        day = date(int(match["y"]), int(match["m"]), int(match["d"]))
+    except ValueError:
+        return None
+    return match[0], day.isoformat(), day, day + timedelta(days=1)
+
+
+def _tomorrow(question: str, today: date) -> Span | None:
+    match = _TOMORROW.search(question)
+    if match is None:
+        return None
+    day = today + timedelta(days=2 if match["after"] else 1)
+    said = "the day after tomorrow" if match["after"] else "tomorrow"
+    return match[0], f"{said} ({day.isoformat()})", day, day + timedelta(days=1)
+
+
+def _next(question: str, today: date) -> Span | None:
+    match = _NEXT.search(question)
+    if match is None:
+        return None
+    unit = match["unit"].lower()
+    said, label, first, after = calendar_span(match[0], unit, today, back=-1)
+    if unit == "week":
+        label = f"next week ({label})"
+    return said, label, first, after
+
+
+def _in_count(question: str, today: date) -> Span | None:
+    match = _IN_COUNT.search(question)
+    if match is None or _PAST_TENSE.search(question):
+        return None
+    return calendar_span(match[0], match["unit"].lower(), today, back=-count(match["n"]))
+
+
+def _weekday(question: str, today: date) -> Span | None:
+    match = _WEEKDAY.search(question)
+    if match is None:
+        return None
+    wanted = WEEKDAYS.index(match["day"].lower())
+    # The first such day after today ("next Friday", said on a Wednesday, is two days on);
+    # "this Monday", said on a Monday, is today: the present, not a time to come.
+    ahead = (wanted - today.weekday()) % 7
+    if ahead == 0 and not match[0].lower().startswith("this"):
+        ahead = 7
+    day = today + timedelta(days=ahead)
+    label = f"{WEEKDAYS[wanted].capitalize()} {day.isoformat()}"
+    return match[0], label, day, day + timedelta(days=1)
+
+
+def _month_day(question: str, today: date) -> Span | None:
+    match = _MONTH_DAY.search(question)
+    if match is None:
+        return None
+    number = month_number(match["month"] or match["month_after"])
+    if number is None:
+        return None
+    day_said = int(match["day"] or match["day_first"])
+    year_said = match["year"] or match["year_after"]
+    year = int(year_said) if year_said else today.year
+    try:
+        day = date(year, number, day_said)
+        if not year_said and day <= today and speaks_of_what_comes(question):
+            day = date(year + 1, number, day_said)  # "who will be on call on January 5?"
+    except ValueError:
+        return None
+    return match[0], day.isoformat(), day, day + timedelta(days=1)
+
+
+def _month(question: str, today: date) -> Span | None:
+    match = _NEXT_MONTH_NAMED.search(question)
+    if match is None:
+        return None
+    number = month_number(match["month"])
+    if number is None:
+        return None
+    if match["year"]:
+        year = int(match["year"])
+    elif match["next"].lower() in ("in", "during") and not speaks_of_what_comes(question):
+        return None  # "in March" with no "will" is the past March (``named_times``)
+    else:
+        year = today.year if number > today.month else today.year + 1
+    first = date(year, number, 1)
+    after = date(year + number // 12, number % 12 + 1, 1)
+    return match[0], f"{month_name(number)} {year}", first, after
