@@ -354,3 +354,7 @@ def test_a_question_asking_what_memory_learned_reads_what_was_told_first() -> No
     ]
     none = RecallResult(status="empty", facts=[], changes_in=today, changes_told=True)
     assert recall_text(none) == "memory was told nothing it still holds today (2026-05-26)"
+    # A plan told today is said once, among what was told, not again as starting later.
+    ravi = fact(predicate="on_call", object="Ravi", version_id="v3", valid_at=T1)
+    told = asked.model_copy(update={"changed": [db, ravi], "starting_later": [ravi]})
+    assert recall_text(told).splitlines()[1:] == [fact_line(db), fact_line(ravi)]

@@ -250,7 +250,9 @@ def recall(
     if elsewhere and answer["facts"] and not as_json:
         lines.append(missed_line(elsewhere, where=where, how=how))
     if not as_json:
-        later = [fact_line(f, zone.info) for f in answer.get("starting_later") or []]
+        # A plan memory was told in the time asked about is said there, once.
+        plans = [f for f in answer.get("starting_later") or [] if f["version_id"] not in said_apart]
+        later = [fact_line(f, zone.info) for f in plans]
         named = answer.get("named_time")
         held_then = answer.get("held_then") or []
         then = [fact_line(f, zone.info) for f in held_then]
@@ -267,7 +269,6 @@ def recall(
             lines = changed_lines(lines, span["label"], changed, bool(rows), learned)
         first = bool(answer.get("later_first"))
         if to_come := answer.get("time_to_come"):
-            plans = answer.get("starting_later") or []
             during = [fact_line(f, zone.info) for f in plans if holds_in(f, to_come)]
             rest = [fact_line(f, zone.info) for f in plans if not holds_in(f, to_come)]
             lines = to_come_lines(lines, to_come["label"], during, rest, first)

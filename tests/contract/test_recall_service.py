@@ -616,6 +616,21 @@ async def test_a_question_asking_what_came_before_a_value_names_what_held_before
         caller, RecallRequest(query="what did the team chat on before IRC?", k=3)
     )
     assert (got.named_time, got.held_then) == (None, [])
+    # Naming no value, "before" asks of the first row's slot: what held before Discord.
+    got = await service(store).recall(
+        caller, RecallRequest(query="what was the team chat before?", k=3)
+    )
+    assert got.facts[0].object == "Discord" and [f.object for f in got.held_then] == ["Slack"]
+    # A number is a value too ("20" is never named in words, so it is read off the row).
+    await ew.write("api", "max_connections", "20", T0, tier=Tier.ASSERTED)
+    await ew.write(
+        "api", "max_connections", "50", datetime(2029, 6, 1, tzinfo=UTC), tier=Tier.ASSERTED
+    )
+    got = await service(store).recall(
+        caller, RecallRequest(query="what were the api max connections previously?", k=3)
+    )
+    assert got.named_time is not None and got.named_time.label == "the time before 50"
+    assert [f.object for f in got.held_then] == ["20"]
 
 
 async def test_recall_current_facts_only_and_a_past_time_named_in_words_is_named_beside_them(

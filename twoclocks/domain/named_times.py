@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
+from twoclocks.domain.answer_kinds import asks_yes_or_no
 from twoclocks.domain.calendar_words import (
     MONTH_STEM_PATTERN,
     WEEKDAYS,
@@ -215,6 +216,29 @@ def what_came_before(question: str) -> str | None:
     if match is None:
         return None
     return " ".join(match["what"].split()[:_WORDS_AFTER_BEFORE])
+
+
+_BEFORE_NOW = re.compile(
+    r"\bbefore\W*$|\b(?:previously|formerly|beforehand)\b"
+    r"|\b(?:the|our|its|their|my)\s+(?:old|previous|former)\s+\w",
+    re.IGNORECASE,
+)
+
+
+def asks_what_came_before(question: str) -> bool:
+    """Whether a question asks for a slot's value before the one it holds now, naming no
+    value ("what was the port before?", "the previous database?"): the first row's slot.
+
+    >>> asks_what_came_before("what was max db connections before?")
+    True
+    >>> asks_what_came_before("which chat did we use previously")
+    True
+    >>> asks_what_came_before("what do I run before I open a PR?")
+    False
+    >>> asks_what_came_before("have we seen this error before?")  # a yes or a no
+    False
+    """
+    return _BEFORE_NOW.search(question) is not None and not asks_yes_or_no(question)
 
 
 def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTime | None:

@@ -59,7 +59,9 @@ _STATUS = {
 
 def recall_text(answer: RecallResult) -> str:
     """The lines a model reads for a recall answer."""
-    later = answer.starting_later
+    # A plan memory was told in the time a question asks about is said there, once.
+    told = {f.version_id for f in answer.changed}
+    later = [f for f in answer.starting_later if f.version_id not in told]
     verb = "starts" if len(later) == 1 else "start"
     scheduled = [
         f"{_count(later)} {verb} later (not true yet, say so if you use them):",

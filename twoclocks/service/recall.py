@@ -30,6 +30,7 @@ from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_subjects import question_words
 from twoclocks.domain.named_times import (
     NamedTime,
+    asks_what_came_before,
     past_time_named,
     what_came_before,
 )
@@ -223,8 +224,10 @@ class RecallService:
                 if past is not None
                 else ([], [])
             )
-            after = what_came_before(req.query) if later_too and past is None else None
-            if after is not None:
+            asks_before = later_too and past is None
+            after = what_came_before(req.query) if asks_before else None
+            # "What was the port before?" names no value: the first row's is the one.
+            if after is not None or (asks_before and asks_what_came_before(req.query)):
                 # A value replaced since is named too ("before Railway", now on Render).
                 top = max((score for _, score in ranked), default=0.0)
                 former = [(v, top) for v in closed if v.expired_at is None]

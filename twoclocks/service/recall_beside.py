@@ -154,7 +154,7 @@ async def held_then_and_still(
 async def before(
     store: Store,
     account: str,
-    after: str,
+    after: str | None,
     query: FactQuery,
     ranked: Sequence[tuple[FactVersion, float]],
 ) -> tuple[NamedTime, Ranked] | None:
@@ -162,10 +162,13 @@ async def before(
     in it (``domain.named_times.time_before``): "what chat did we use before Discord?".
 
     Answered with Discord alone, the question got the one value it did not ask for.
-    Only a value among ``ranked`` is looked for, and its slot read whole once.
+    Only a value among ``ranked`` is looked for, and its slot read whole once; with
+    ``after`` None ("what was the port before?"), the first of them that holds now.
     """
     for version, score in ranked:
-        if version.valid_at > query.now or not names_value(after, version.object):
+        if version.valid_at > query.now:
+            continue
+        if after is not None and not names_value(after, version.object):
             continue
         slot = query.model_copy(
             update={

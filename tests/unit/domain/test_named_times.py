@@ -9,6 +9,7 @@ import pytest
 
 from twoclocks.domain.model import FactVersion, Kind
 from twoclocks.domain.named_times import (
+    asks_what_came_before,
     held_then,
     held_then_head,
     past_time_named,
@@ -160,6 +161,12 @@ def test_recall_the_time_before_a_value_runs_from_the_value_that_ended_last_befo
         "Fly.io"
     )
     assert what_came_before("which chat do we use now?") is None
+    # Naming no value, it asks of the slot the answer's first row holds.
+    assert asks_what_came_before("what was the port before?")
+    assert asks_what_came_before("which database did we use previously")
+    assert asks_what_came_before("who was our old release manager?")
+    assert not asks_what_came_before("what do I run before I open a PR?")
+    assert not asks_what_came_before("have we hit this error before?")  # a yes or a no
     # "before" that opens a clause names no value: only its first few words are read.
     assert what_came_before("before I open a PR on the firmware, which analyzers complain?") == (
         "I open a PR on"
