@@ -7,6 +7,9 @@ that names a past time (``named_times``: "what did we use in March?"). Pure.
 
 from __future__ import annotations
 
+import re
+from typing import NamedTuple
+
 MONTH_STEMS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
 """Each month's first three letters: a word starting with one reads as that month."""
 
@@ -38,3 +41,41 @@ def month_number(word: str) -> int | None:
 def month_name(number: int) -> str:
     """The month's English name, capitalised, whatever the process locale: 3 -> "March"."""
     return _FULL[number - 1].capitalize()
+
+
+class DayNamed(NamedTuple):
+    """A calendar day a text names by its month: "December 15", "the 3rd of March 2027"."""
+
+    said: str
+    month: int
+    day: int
+    year: int | None
+    """None when no year is said: which one is meant is the reader's to decide."""
+
+
+_MONTH_WORD = rf"(?:{MONTH_STEM_PATTERN})[a-z]*\.?"
+_MONTH_DAY = re.compile(
+    rf"\b(?P<month>{_MONTH_WORD})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b"
+    rf"(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"
+    rf"|\b(?:the\s+)?(?P<day_first>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
+    rf"(?P<month_after>{_MONTH_WORD})(?:,?\s+(?P<year_after>(?:19|20)\d\d)\b)?",
+    re.IGNORECASE,
+)
+
+
+def days_named(text: str) -> list[DayNamed]:
+    """Every day the text names by month and day, a year with it or not.
+
+    >>> [tuple(d) for d in days_named("on December 15, or the 3rd of March 2027?")]
+    [('December 15', 12, 15, None), ('the 3rd of March 2027', 3, 3, 2027)]
+    >>> days_named("we need 3 maybe")
+    []
+    """
+    found: list[DayNamed] = []
+    for match in _MONTH_DAY.finditer(text):
+        number = month_number(match["month"] or match["month_after"])
+        day = int(match["day"] or match["day_first"])
+        year = match["year"] or match["year_after"]
+        if number is not None and 1 <= day <= 31:
+            found.append(DayNamed(match[0].rstrip(","), number, day, int(year) if year else None))
+    return found

@@ -33,6 +33,7 @@ from twoclocks.domain.answer_kinds import asks_yes_or_no
 from twoclocks.domain.calendar_words import (
     MONTH_STEM_PATTERN,
     WEEKDAYS,
+    days_named,
     month_name,
     month_number,
 )
@@ -135,7 +136,8 @@ def time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     """The time the question names that has begun, as ``past_time_named`` reads it; a span
     still running ends at its calendar end, after now ("what changed in December?")."""
     today = now.astimezone(tz).date()
-    for read in (_iso_day, _ago, _yesterday, _the_past, _last, _between, _month, _year):
+    readers = (_iso_day, _month_day, _ago, _yesterday, _the_past, _last, _between, _month, _year)
+    for read in readers:
         found = read(question, today)
         if found is None:
             continue
@@ -331,6 +333,18 @@ def _iso_day(question: str, today: date) -> Span | None:
     except ValueError:
         return None
     return match[0], day.isoformat(), day, day + timedelta(days=1)
+
+
+def _month_day(question: str, today: date) -> Span | None:
+    for named in days_named(question):
+        try:
+            day = date(named.year or today.year, named.month, named.day)
+        except ValueError:
+            continue  # "February 30"
+        # A day later this year with no year said is one to come (``times_to_come``).
+        if named.year is not None or day <= today:
+            return named.said, day.isoformat(), day, day + timedelta(days=1)
+    return None
 
 
 def _yesterday(question: str, today: date) -> Span | None:

@@ -27,6 +27,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from twoclocks.domain.calendar_words import (
     MONTH_STEM_PATTERN,
     WEEKDAYS,
+    days_named,
     month_name,
     month_number,
 )
@@ -43,21 +44,16 @@ from twoclocks.domain.named_times import (
 
 _TOMORROW = re.compile(r"\b(?P<after>(?:the\s+)?day\s+after\s+)?tomorrow\b", re.IGNORECASE)
 _NEXT = re.compile(r"\bnext\s+(?P<unit>week|month|year)\b", re.IGNORECASE)
+# "in a month" is as often "per month" ("how much downtime can prod have in a month?"):
+# only a count said as a number reads as a time to come.
 _IN_COUNT = re.compile(
-    rf"\bin\s+(?P<n>{COUNT_PATTERN})\s+(?P<unit>day|week|month|year)s?(?:'\s*time)?\b",
+    rf"\bin\s+(?!an?\b)(?P<n>{COUNT_PATTERN})\s+(?P<unit>day|week|month|year)s?(?:'\s*time)?\b",
     re.IGNORECASE,
 )
 # "did we finish in two weeks?" names a length of time, not a time to come.
 _PAST_TENSE = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
 _WEEKDAY = re.compile(rf"\b(?:next|this|coming)\s+(?P<day>{'|'.join(WEEKDAYS)})\b", re.IGNORECASE)
 _MONTH_WORD = rf"(?:{MONTH_STEM_PATTERN})[a-z]*\.?"
-_MONTH_DAY = re.compile(
-    rf"\b(?P<month>{_MONTH_WORD})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b"
-    rf"(?:,?\s+(?P<year>20\d\d))?"
-    rf"|\b(?:the\s+)?(?P<day_first>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
-    rf"(?P<month_after>{_MONTH_WORD})(?:,?\s+(?P<year_after>20\d\d))?",
-    re.IGNORECASE,
-)
 _NEXT_MONTH_NAMED = re.compile(
     rf"\b(?P<next>next|(?:in|during)|this\s+coming)\s+(?P<month>{_MONTH_WORD})"
     rf"(?:\s+(?P<year>20\d\d))?\b",
@@ -177,22 +173,17 @@ def _weekday(question: str, today: date) -> Span | None:
 
 
 def _month_day(question: str, today: date) -> Span | None:
-    match = _MONTH_DAY.search(question)
-    if match is None:
-        return None
-    number = month_number(match["month"] or match["month_after"])
-    if number is None:
-        return None
-    day_said = int(match["day"] or match["day_first"])
-    year_said = match["year"] or match["year_after"]
-    year = int(year_said) if year_said else today.year
-    try:
-        day = date(year, number, day_said)
-        if not year_said and day <= today and speaks_of_what_comes(question):
-            day = date(year + 1, number, day_said)  # "who will be on call on January 5?"
-    except ValueError:
-        return None
-    return match[0], day.isoformat(), day, day + timedelta(days=1)
+    for named in days_named(question):
+        year = named.year or today.year
+        try:
+            day = date(year, named.month, named.day)
+            if named.year is None and day <= today and speaks_of_what_comes(question):
+                day = date(year + 1, named.month, named.day)  # "on January 5", to come
+        except ValueError:
+            continue  # "February 30"
+        if day > today:
+            return named.said, day.isoformat(), day, day + timedelta(days=1)
+    return None
 
 
 def _month(question: str, today: date) -> Span | None:

@@ -31,6 +31,9 @@ NOW = datetime(2026, 12, 5, 12, tzinfo=UTC)
         ("who was on call last week?", "the week of 2026-11-23", "2026-11-23", "2026-11-30"),
         ("what did we run two weeks ago", "the week of 2026-11-16", "2026-11-16", "2026-11-23"),
         ("what was the port on 2026-03-15?", "2026-03-15", "2026-03-15", "2026-03-16"),
+        ("who was on call on December 1?", "2026-12-01", "2026-12-01", "2026-12-02"),
+        ("what did we use on the 3rd of March", "2026-03-03", "2026-03-03", "2026-03-04"),
+        ("which CI did we have on Mar 3, 2025?", "2025-03-03", "2025-03-03", "2025-03-04"),
         ("which region were we in during 2025", "2025", "2025-01-01", "2026-01-01"),
         ("what do we use in may", "May 2026", "2026-05-01", "2026-06-01"),
         (
@@ -68,6 +71,8 @@ def test_recall_a_past_time_named_in_words_is_read_as_its_span(
         "which CI do we use in december?",  # the month now running is the present
         "what do we use in 2026?",  # so is the year now running
         "is there a freeze on 2027-01-04?",  # a time to come: starting_later's work
+        "can I ship on December 20th?",  # later this year: a time to come too
+        "do we need 3 maybe 4 replicas?",  # a word that starts like a month, after a number
         "which CI do we use?",
         "what is the last day of the code freeze?",
     ],

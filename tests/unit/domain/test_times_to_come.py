@@ -68,6 +68,7 @@ def test_a_time_to_come_named_in_words_is_read_as_its_span(
         "on January 5, who approved it?",  # no "will": the past January 5
         # A length of time, or words that only look like a time.
         "did we finish the migration in two weeks?",
+        "how much downtime can prod have in a month?",  # per month
         "what is next to the database?",
         "is the next release manager Bo?",
     ],
