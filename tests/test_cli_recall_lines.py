@@ -204,3 +204,23 @@ def test_a_plan_holds_in_a_time_to_come_when_its_valid_window_meets_it() -> None
         {"valid_at": "2026-12-09T00:00:00+00:00", "invalid_at": "2026-12-14T00:00:00+00:00"}, week
     )
     assert not holds_in({"valid_at": "2026-12-21T00:00:00+00:00", "invalid_at": None}, week)
+
+
+def test_a_question_asking_what_memory_believed_then_says_that_belief_first() -> None:
+    # "what did you think our host was on December 10?": Heroku then, corrected since.
+    answered = ["result: rows", "- team · host: Render"]
+    heroku = ["- team · host: Heroku (corrected 2029-12-20: never true)"]
+    assert then_lines(answered, "2029-12-10", heroku, True, believed=True) == [
+        "result: rows",
+        "memory believed at the end of 2029-12-10 (the question asks what it believed then; "
+        "a mark says what changed since):",
+        *heroku,
+        "holds now:",
+        "- team · host: Render",
+    ]
+    # Nothing believed then: said so before the rows, never "ended since" (a world-time word).
+    assert then_lines(answered, "2029-11-15", [], True, believed=True) == [
+        "result: rows",
+        "memory believed nothing found for the question at the end of 2029-11-15; these hold now",
+        "- team · host: Render",
+    ]

@@ -171,6 +171,29 @@ def test_a_question_naming_a_time_to_come_reads_what_holds_then_first() -> None:
     ]
 
 
+def test_a_question_asking_what_memory_believed_then_reads_that_belief_first() -> None:
+    day = NamedSpan(said="on December 10", label="2029-12-10", since=T0, until=T1)
+    heroku = fact(
+        predicate="host", object="Heroku", version_id="v2", expired_at=T1,
+        retired_reason=RetiredReason.CORRECTED,
+    )  # fmt: skip
+    render = fact(predicate="host", object="Render")
+    asked = RecallResult(
+        status="rows", facts=[render], named_time=day, held_then=[heroku], then_believed=True
+    )
+    lines = recall_text(asked).splitlines()
+    assert lines[:2] == [
+        "memory believed at the end of 2029-12-10 (the question asks what it believed then; "
+        "a mark says what changed since):",
+        fact_line(heroku),
+    ]
+    assert fact_line(render) in lines[2:]
+    none = asked.model_copy(update={"held_then": []})
+    assert recall_text(none).splitlines()[-1] == (
+        "memory believed nothing found for the question at the end of 2029-12-10; these hold now"
+    )
+
+
 def test_a_timeline_line_adds_when_memory_believed_it_and_counts_what_was_cut() -> None:
     replaced = Fact.model_validate(
         fact(invalid_at=T1, expired_at=T1, retired_reason=RetiredReason.ENDED).model_dump()

@@ -259,7 +259,8 @@ def recall(
         events = bool(held_then) and all(f.get("kind") == "event" for f in held_then)
         label = named["label"] if named else None
         still_lines = [fact_line(f, zone.info) for f in still]
-        lines = then_lines(lines, label, then, bool(rows), still_lines, events)
+        believed = bool(answer.get("then_believed"))
+        lines = then_lines(lines, label, then, bool(rows), still_lines, events, believed)
         ended = [fact_line(f, zone.info) for f in answer.get("ended") or []]
         ended_values = [fact_line(f, zone.info) for f in answer.get("ended_values") or []]
         lines = ended_lines(lines, ended, ended_values, bool(answer["facts"]))

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from twoclocks.domain.belief_questions import believed_then_head, none_believed_line
 from twoclocks.domain.change_questions import changed_head, nothing_changed_line
 from twoclocks.domain.fact_text import ENDED_SLOT_HEAD, ENDED_VALUE_HEAD
 from twoclocks.domain.named_times import (
@@ -101,6 +102,7 @@ def then_lines(
     held_now: bool,
     still: Sequence[str] = (),
     events: bool = False,
+    believed: bool = False,
 ) -> list[str]:
     """A recall's lines, with the facts that held at the time the question names first.
 
@@ -111,9 +113,15 @@ def then_lines(
     and now, beside Bo, who left), said next, or Bo would read as April's whole answer;
     ``lines`` then leaves them out. ``held_now``: ``lines`` lists current facts after its
     first. ``events``: ``then`` are events that happened in that time (November's incidents).
+    ``believed``: ``then`` is what memory believed at the end of that time (a recall's
+    ``then_believed``: "what did you think our host was on Tuesday?").
     """
     if label is None:
         return lines
+    if believed:
+        if not then:
+            return [lines[0], none_believed_line(label), *lines[1:]] if held_now else lines
+        return _first(lines, believed_then_head(label), then, held_now, NOW_AFTER_THEN_HEAD)
     if not then and not still:
         return [*lines, none_held_line(label)] if held_now else lines
     if then:

@@ -633,6 +633,43 @@ async def test_a_question_asking_what_came_before_a_value_names_what_held_before
     assert [f.object for f in got.held_then] == ["20"]
 
 
+async def test_recall_current_facts_only_and_a_question_asking_what_memory_believed_then_gets_that_belief(  # noqa: E501
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Told Heroku on December 1st, corrected to Render (never Heroku) on the 20th; asked on
+    # 2030-01-01 what memory thought on December 10th: Heroku, the belief then. Read on the
+    # world clock, a corrected value never held, so it would not be named at all.
+    heroku = await ew.write(
+        "team", "host", "Heroku", datetime(2029, 12, 1, tzinfo=UTC),
+        now=datetime(2029, 12, 1, 9, tzinfo=UTC), tier=Tier.ASSERTED,
+    )  # fmt: skip
+    await ew.revise(heroku.fact_id, RetiredReason.CORRECTED, now=datetime(2029, 12, 20, tzinfo=UTC))
+    await ew.write(
+        "team", "host", "Render", datetime(2029, 12, 1, tzinfo=UTC),
+        now=datetime(2029, 12, 20, 1, tzinfo=UTC), tier=Tier.ASSERTED,
+    )  # fmt: skip
+    caller = Caller(account=account)
+    ask = RecallRequest(query="what did you think our host was on December 10?", k=3)
+    got = await service(store).recall(caller, ask)
+    assert got.named_time is not None and got.named_time.label == "2029-12-10"
+    assert got.then_believed and got.still_held == []
+    assert [(f.object, f.retired_reason) for f in got.held_then] == [
+        ("Heroku", RetiredReason.CORRECTED)
+    ]
+    assert got.facts[0].object == "Render"
+    # Asked of what held then, the world clock answers: Render held then (its window is
+    # Heroku's), and nothing that held then has ended, so nothing is named as held then.
+    held = await service(store).recall(
+        caller, RecallRequest(query="what host did we use on December 10?", k=3)
+    )
+    assert not held.then_believed and "Heroku" not in [f.object for f in held.held_then]
+    # Before memory was told anything of it, it believed nothing about it.
+    early = await service(store).recall(
+        caller, RecallRequest(query="what did you think our host was on 2029-11-15?", k=3)
+    )
+    assert early.then_believed and early.held_then == []
+
+
 async def test_recall_current_facts_only_and_a_past_time_named_in_words_is_named_beside_them(
     store: Store, ew: Writer, account: str
 ) -> None:

@@ -109,6 +109,20 @@ def speaks_of_what_comes(question: str) -> bool:
     return _SPEAKS_OF_WHAT_COMES.search(question) is not None
 
 
+_SPEAKS_OF_THE_PAST = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
+
+
+def speaks_of_the_past(question: str) -> bool:
+    """Whether a question is put in the past tense ("what did we use on December 10?").
+
+    >>> speaks_of_the_past("who was on call on December 10?")
+    True
+    >>> speaks_of_the_past("who is on call on December 10?")
+    False
+    """
+    return _SPEAKS_OF_THE_PAST.search(question) is not None
+
+
 _ISO_DAY = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
 _YESTERDAY = re.compile(r"\byesterday\b", re.IGNORECASE)
 
@@ -337,8 +351,11 @@ def _iso_day(question: str, today: date) -> Span | None:
 
 def _month_day(question: str, today: date) -> Span | None:
     for named in days_named(question):
+        year = named.year or today.year
         try:
-            day = date(named.year or today.year, named.month, named.day)
+            day = date(year, named.month, named.day)
+            if named.year is None and day > today and speaks_of_the_past(question):
+                day = date(year - 1, named.month, named.day)  # "on December 10", in January
         except ValueError:
             continue  # "February 30"
         # A day later this year with no year said is one to come (``times_to_come``).

@@ -38,6 +38,7 @@ from twoclocks.domain.named_times import (
     calendar_span,
     count,
     midnight,
+    speaks_of_the_past,
     speaks_of_what_comes,
     time_phrase,
 )
@@ -50,8 +51,6 @@ _IN_COUNT = re.compile(
     rf"\bin\s+(?!an?\b)(?P<n>{COUNT_PATTERN})\s+(?P<unit>day|week|month|year)s?(?:'\s*time)?\b",
     re.IGNORECASE,
 )
-# "did we finish in two weeks?" names a length of time, not a time to come.
-_PAST_TENSE = re.compile(r"\b(?:did|was|were|had)\b", re.IGNORECASE)
 _WEEKDAY = re.compile(rf"\b(?:next|this|coming)\s+(?P<day>{'|'.join(WEEKDAYS)})\b", re.IGNORECASE)
 _MONTH_WORD = rf"(?:{MONTH_STEM_PATTERN})[a-z]*\.?"
 _NEXT_MONTH_NAMED = re.compile(
@@ -152,7 +151,8 @@ def _next(question: str, today: date) -> Span | None:
 
 def _in_count(question: str, today: date) -> Span | None:
     match = _IN_COUNT.search(question)
-    if match is None or _PAST_TENSE.search(question):
+    # "did we finish in two weeks?" names a length of time, not a time to come.
+    if match is None or speaks_of_the_past(question):
         return None
     return calendar_span(match[0], match["unit"].lower(), today, back=-count(match["n"]))
 
@@ -173,6 +173,8 @@ def _weekday(question: str, today: date) -> Span | None:
 
 
 def _month_day(question: str, today: date) -> Span | None:
+    if speaks_of_the_past(question):
+        return None  # "what did we use on December 10?", asked in January: the past one
     for named in days_named(question):
         year = named.year or today.year
         try:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from twoclocks.domain.belief_questions import believed_then_head, none_believed_line
 from twoclocks.domain.block_lines import format_time, tier_note
 from twoclocks.domain.change_questions import changed_head, nothing_changed_line
 from twoclocks.domain.fact_text import (
@@ -169,6 +170,10 @@ def _held_then(answer: RecallResult) -> list[str]:
     named = answer.named_time
     if named is None:
         return []
+    if answer.then_believed:
+        if not answer.held_then:
+            return [none_believed_line(named.label)]
+        return [believed_then_head(named.label), *(fact_line(f) for f in answer.held_then)]
     still = [fact_line(f) for f in answer.still_held]
     if not answer.held_then:
         if still:  # nothing ended: what held then and holds still is the answer

@@ -217,12 +217,8 @@ class RecallService:
                 if later_too and span is None
                 else None
             )
-            then, still = (
-                await beside.held_then_and_still(
-                    self.store, ranked_of, account, req, query, workspace, past
-                )
-                if past is not None
-                else ([], [])
+            then, still, believes = await beside.of_the_past_time(
+                self.store, ranked_of, account, req, query, workspace, past
             )
             asks_before = later_too and past is None
             after = what_came_before(req.query) if asks_before else None
@@ -316,6 +312,7 @@ class RecallService:
             named_time=None if past is None else NamedSpan.of(past),
             time_to_come=None if to_come is None else NamedSpan.of(to_come),
             held_then=scored(then),
+            then_believed=believes,
             still_held=scored(still),
             told_later=scored(told),
             ended=scored(ended),

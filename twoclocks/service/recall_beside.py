@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from twoclocks.domain.belief_questions import asks_what_was_believed
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_things import names_value
@@ -120,6 +121,53 @@ async def changes(
         store, account, text, span, query.now, query.workspaces, names, slots
     )
     return found.span, _by_words(text, found.facts), found.told
+
+
+async def of_the_past_time(
+    store: Store,
+    ranked_of: RankedOf,
+    account: str,
+    req: RecallRequest,
+    query: FactQuery,
+    workspace: Workspace,
+    past: NamedTime | None,
+) -> tuple[Ranked, Ranked, bool]:
+    """What a question naming a past time gets beside its rows: what held then and has
+    ended since and what held then and still holds; or, when it asks what memory believed
+    then ("what did you think our host was on Tuesday?"), that belief, and True."""
+    if past is None:
+        return [], [], False
+    if asks_what_was_believed(req.query):
+        return await believed_then(ranked_of, account, req, query, workspace, past), [], True
+    then, still = await held_then_and_still(store, ranked_of, account, req, query, workspace, past)
+    return then, still, False
+
+
+MAX_BELIEVED_THEN = 3
+"""Facts at most named as believed at the end of a past time: the best matches then."""
+
+
+async def believed_then(
+    ranked_of: RankedOf,
+    account: str,
+    req: RecallRequest,
+    query: FactQuery,
+    workspace: Workspace,
+    named: NamedTime,
+) -> Ranked:
+    """What memory believed at the end of ``named`` about that instant, best first, for a
+    question asking what it believed then (``domain.belief_questions``).
+
+    Both clocks at one instant, as DESIGN §3's ``as_believed`` alone: a value believed then
+    and corrected since (never true) is named, which no world-time read can do.
+    """
+    at = min(named.end, query.now)
+    then = query.model_copy(
+        update={"as_of": at, "as_believed": at, "include_history": False, "include_later": False}
+    )
+    return (await ranked_of(account, req.query, then, MAX_BELIEVED_THEN, workspace))[
+        :MAX_BELIEVED_THEN
+    ]
 
 
 async def held_then_and_still(

@@ -134,6 +134,14 @@ class RecallResult(BaseModel):
         "event happens once, at its valid_at), in the order they began; `as_of` a time "
         "within it reads that time whole",
     )
+    then_believed: bool = Field(
+        False,
+        description="with named_time: true when the question asks what memory believed then "
+        "('what did you think our host was on Tuesday?'); held_then then lists up to 3 facts "
+        "memory believed at the end of that time about that instant (as_believed and as_of "
+        "both then), best first, each with its record as it stands now (expired_at and "
+        "retired_reason say a belief corrected since), and still_held is empty",
+    )
     still_held: list[ScoredFact] = Field(
         default_factory=list,
         description="with named_time: up to 3 facts of the slot the question asks about "

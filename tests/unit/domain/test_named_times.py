@@ -34,6 +34,8 @@ NOW = datetime(2026, 12, 5, 12, tzinfo=UTC)
         ("who was on call on December 1?", "2026-12-01", "2026-12-01", "2026-12-02"),
         ("what did we use on the 3rd of March", "2026-03-03", "2026-03-03", "2026-03-04"),
         ("which CI did we have on Mar 3, 2025?", "2025-03-03", "2025-03-03", "2025-03-04"),
+        # Later this year, asked in the past tense: last year's.
+        ("what did we use on December 20?", "2025-12-20", "2025-12-20", "2025-12-21"),
         ("which region were we in during 2025", "2025", "2025-01-01", "2026-01-01"),
         ("what do we use in may", "May 2026", "2026-05-01", "2026-06-01"),
         (

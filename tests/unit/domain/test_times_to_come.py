@@ -62,6 +62,7 @@ def test_a_time_to_come_named_in_words_is_read_as_its_span(
         "who is on call?",
         # A past or running time: ``named_times`` reads those, or it is the present.
         "who was on call on December 1?",
+        "who was on call on December 15?",  # the past tense: last year's (``named_times``)
         "what did we run on 2026-11-02?",
         "who is on call this Monday?",  # asked on a Monday: today
         "what do we use in February?",  # no "will": the past February
