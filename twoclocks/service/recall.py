@@ -211,10 +211,21 @@ class RecallService:
             )  # fmt: skip
             # "What changed this week?" asks of the changes in a time, not of what held
             # in it: the facts that began or ended then are named, and nothing as held then.
-            span = await self._change_span(caller.account, req.query, query.now, later_too)
+            text, now = req.query, query.now
+            asks_changes = later_too and (asks_what_changed(text) or asks_what_was_told(text))
+            span = (
+                await self._in_zone(account, lambda tz: change_span(text, now, tz))
+                if asks_changes
+                else None
+            )
             past = (
-                await self._past_time(caller.account, req.query, query.now)
+                await self._in_zone(account, lambda tz: past_time_named(text, now, tz))
                 if later_too and span is None
+                else None
+            )
+            to_come = (
+                await self._in_zone(account, lambda tz: time_to_come(text, now, tz))
+                if later_too and past is None and span is None
                 else None
             )
             then, still, believes = await beside.of_the_past_time(
@@ -250,12 +261,6 @@ class RecallService:
         except StoreUnavailable as exc:
             log.warning("recall unavailable: %s", exc)
             return RecallResult(status="unavailable", facts=[])
-        now = query.now
-        to_come = (
-            await self._time_to_come(account, req.query, now)
-            if later_too and past is None and span is None
-            else None
-        )
         later: Ranked = []
         if later_too:
             ranked, later = split_later(ranked, now, req.k, to_come)
@@ -322,25 +327,14 @@ class RecallService:
             changed=scored(changed),
         )
 
-    async def _change_span(
-        self, account: str, text: str, now: datetime, of_the_present: bool
+    async def _in_zone(
+        self, account: str, read: Callable[[tzinfo], NamedTime | None]
     ) -> NamedTime | None:
-        """The time a question asking what changed asks about, in the account's own zone."""
-        if not of_the_present or not (asks_what_changed(text) or asks_what_was_told(text)):
-            return None  # the common case: no settings read
-        return change_span(text, now, await self._account_zone(account) or self.tz)
-
-    async def _past_time(self, account: str, text: str, now: datetime) -> NamedTime | None:
-        """The past time the question names, read in the account's own zone."""
-        if past_time_named(text, now, self.tz) is None:
-            return None  # the common case: no settings read for a question naming no time
-        return past_time_named(text, now, await self._account_zone(account) or self.tz)
-
-    async def _time_to_come(self, account: str, text: str, now: datetime) -> NamedTime | None:
-        """The time to come the question names, read in the account's own zone."""
-        if time_to_come(text, now, self.tz) is None:
-            return None  # the common case: no settings read
-        return time_to_come(text, now, await self._account_zone(account) or self.tz)
+        """A time the question names, read in the account's own zone; the zone is read from
+        the settings only when the service's own finds a time (most questions name none)."""
+        if read(self.tz) is None:
+            return None
+        return read(await self._account_zone(account) or self.tz)
 
     async def warm(self, account: str) -> int:
         """Encode the account's slot names and every gloss recall scores, before any question.
