@@ -29,7 +29,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
-from twoclocks.domain.answer_kinds import asks_yes_or_no
 from twoclocks.domain.calendar_words import (
     MONTH_STEM_PATTERN,
     WEEKDAYS,
@@ -150,7 +149,9 @@ def time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     """The time the question names that has begun, as ``past_time_named`` reads it; a span
     still running ends at its calendar end, after now ("what changed in December?")."""
     today = now.astimezone(tz).date()
-    readers = (_iso_day, _month_day, _ago, _yesterday, _the_past, _last, _between, _month, _year)
+    readers = (
+        _iso_day, _month_day, _weekday, _ago, _yesterday, _the_past, _last, _between, _month, _year,
+    )  # fmt: skip
     for read in readers:
         found = read(question, today)
         if found is None:
@@ -207,81 +208,6 @@ def still_held(
     ]  # fmt: skip
     found.sort(key=lambda v: (v.valid_at, v.version_id))
     return found[:MAX_HELD_THEN]
-
-
-_BEFORE = re.compile(
-    r"\b(?:before|prior\s+to|previous\s+to|until\s+we\s+(?:moved|switched|migrated)\s+to)"
-    r"\s+(?:(?:we\s+)?(?:moved|moving|switched|switching|migrated|migrating)\s+to\s+)?"
-    r"(?P<what>[^,;?!]+)",
-    re.IGNORECASE,
-)
-_WORDS_AFTER_BEFORE = 5
-"""How many words after "before" may name the value: "before Discord", "before we moved to
-the Postgres cluster", not the rest of "before I open a PR on the firmware, which…"."""
-
-
-def what_came_before(question: str) -> str | None:
-    """The words that name what the question asks came before ("before Discord?"), if any.
-
-    >>> what_came_before("what chat did we use before switching to Discord?")
-    'Discord'
-    >>> what_came_before("which chat do we use?") is None
-    True
-    """
-    match = _BEFORE.search(question)
-    if match is None:
-        return None
-    return " ".join(match["what"].split()[:_WORDS_AFTER_BEFORE])
-
-
-_BEFORE_NOW = re.compile(
-    r"\bbefore\W*$|\b(?:previously|formerly|beforehand)\b"
-    r"|\b(?:the|our|its|their|my)\s+(?:old|previous|former)\s+\w",
-    re.IGNORECASE,
-)
-
-
-def asks_what_came_before(question: str) -> bool:
-    """Whether a question asks for a slot's value before the one it holds now, naming no
-    value ("what was the port before?", "the previous database?"): the first row's slot.
-
-    >>> asks_what_came_before("what was max db connections before?")
-    True
-    >>> asks_what_came_before("which chat did we use previously")
-    True
-    >>> asks_what_came_before("what do I run before I open a PR?")
-    False
-    >>> asks_what_came_before("have we seen this error before?")  # a yes or a no
-    False
-    """
-    return _BEFORE_NOW.search(question) is not None and not asks_yes_or_no(question)
-
-
-def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTime | None:
-    """The time a question names as "before ``value``": from the start of the believed
-    value of its slot that ended last by the time ``value`` began, up to ``value``'s start.
-
-    Worked example: Slack [Jan 10, Jul 1), Discord [Jul 1, ∞); "what chat did we use before
-    Discord?" names [Jan 10, Jul 1), in which Slack held (``held_then`` names it). None
-    when nothing believed ended by then: Discord was the slot's first value.
-    """
-    earlier = [
-        v
-        for v in versions
-        if v.expired_at is None
-        and v.fact_id != value.fact_id
-        and v.invalid_at is not None
-        and v.invalid_at <= value.valid_at
-    ]
-    if not earlier:
-        return None
-    last = max(earlier, key=lambda v: (v.invalid_at, v.valid_at))
-    return NamedTime(
-        said=f"before {value.object}",
-        label=f"the time before {value.object}",
-        start=last.valid_at,
-        end=value.valid_at,
-    )
 
 
 _NO_PREPOSITION = (
@@ -362,6 +288,21 @@ def _month_day(question: str, today: date) -> Span | None:
         if named.year is not None or day <= today:
             return named.said, day.isoformat(), day, day + timedelta(days=1)
     return None
+
+
+_WEEKDAY = re.compile(rf"\b(?P<how>last|on)\s+(?P<day>{'|'.join(WEEKDAYS)})\b", re.IGNORECASE)
+
+
+def _weekday(question: str, today: date) -> Span | None:
+    # "last Tuesday", or "on Tuesday" asked in the past tense ("what did we ship on
+    # Tuesday?"): the latest such day before today ("may I merge on Friday?" is to come).
+    match = _WEEKDAY.search(question)
+    last = match is not None and match["how"].lower() == "last"
+    if match is None or not (last or speaks_of_the_past(question)):
+        return None
+    wanted = WEEKDAYS.index(match["day"].lower())
+    day = today - timedelta(days=(today.weekday() - wanted) % 7 or (7 if last else 0))
+    return match[0], f"{WEEKDAYS[wanted].capitalize()} {day.isoformat()}", day, day + timedelta(1)
 
 
 def _yesterday(question: str, today: date) -> Span | None:

@@ -19,6 +19,7 @@ from datetime import datetime, tzinfo
 from twoclocks.capture.rules import CURRENT_BRANCH, LAST_COMMIT
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.answer_kinds import asks_yes_or_no
+from twoclocks.domain.before_questions import asks_what_came_before, what_came_before
 from twoclocks.domain.change_questions import (
     asks_what_changed,
     asks_what_was_told,
@@ -30,9 +31,7 @@ from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_subjects import question_words
 from twoclocks.domain.named_times import (
     NamedTime,
-    asks_what_came_before,
     past_time_named,
-    what_came_before,
 )
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import (

@@ -13,11 +13,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 
+from twoclocks.domain.before_questions import time_before
 from twoclocks.domain.belief_questions import asks_what_was_believed
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_things import names_value
-from twoclocks.domain.named_times import NamedTime, held_then, still_held, time_before
+from twoclocks.domain.named_times import NamedTime, held_then, still_held
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import Scope, readable_spaces
 from twoclocks.domain.temporal import told_after
@@ -207,7 +208,7 @@ async def before(
     ranked: Sequence[tuple[FactVersion, float]],
 ) -> tuple[NamedTime, Ranked] | None:
     """The time before a value the question names right after "before", and what held
-    in it (``domain.named_times.time_before``): "what chat did we use before Discord?".
+    in it (``domain.before_questions.time_before``): "what chat did we use before Discord?".
 
     Answered with Discord alone, the question got the one value it did not ask for.
     Only a value among ``ranked`` is looked for, and its slot read whole once; with

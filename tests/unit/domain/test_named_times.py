@@ -9,13 +9,10 @@ import pytest
 
 from twoclocks.domain.model import FactVersion, Kind
 from twoclocks.domain.named_times import (
-    asks_what_came_before,
     held_then,
     held_then_head,
     past_time_named,
     still_held,
-    time_before,
-    what_came_before,
 )
 
 NOW = datetime(2026, 12, 5, 12, tzinfo=UTC)
@@ -34,6 +31,10 @@ NOW = datetime(2026, 12, 5, 12, tzinfo=UTC)
         ("who was on call on December 1?", "2026-12-01", "2026-12-01", "2026-12-02"),
         ("what did we use on the 3rd of March", "2026-03-03", "2026-03-03", "2026-03-04"),
         ("which CI did we have on Mar 3, 2025?", "2025-03-03", "2025-03-03", "2025-03-04"),
+        # A weekday, last or asked of in the past tense (NOW is a Saturday).
+        ("what did we ship last Tuesday?", "Tuesday 2026-12-01", "2026-12-01", "2026-12-02"),
+        ("who was on call on Friday?", "Friday 2026-12-04", "2026-12-04", "2026-12-05"),
+        ("what did we use last Saturday", "Saturday 2026-11-28", "2026-11-28", "2026-11-29"),
         # Later this year, asked in the past tense: last year's.
         ("what did we use on December 20?", "2025-12-20", "2025-12-20", "2025-12-21"),
         ("which region were we in during 2025", "2025", "2025-01-01", "2026-01-01"),
@@ -69,6 +70,7 @@ def test_recall_a_past_time_named_in_words_is_read_as_its_span(
     "question",
     [
         "may I merge on friday?",  # a verb, not the month
+        "what did we decide on saturday?",  # today (NOW is a Saturday): the present
         "what do we use in marketing?",  # a word that starts like a month
         "which CI do we use in december?",  # the month now running is the present
         "what do we use in 2026?",  # so is the year now running
@@ -158,43 +160,6 @@ def test_recall_held_then_names_the_events_that_happened_in_the_time_and_never_a
     ]
     assert [v.object for v in held_then(incidents, april, NOW)] == ["failover"]
     assert still_held(incidents, april, NOW) == []
-
-
-def test_recall_the_time_before_a_value_runs_from_the_value_that_ended_last_before_it() -> None:
-    # "what chat did we use before Discord?": Slack held until Discord began.
-    assert what_came_before("what chat did we use before Discord?") == "Discord"
-    assert what_came_before("which queue did we run prior to Kafka") == "Kafka"
-    assert what_came_before("where did we host it before we moved to Fly.io, Frankfurt?") == (
-        "Fly.io"
-    )
-    assert what_came_before("which chat do we use now?") is None
-    # Naming no value, it asks of the slot the answer's first row holds.
-    assert asks_what_came_before("what was the port before?")
-    assert asks_what_came_before("which database did we use previously")
-    assert asks_what_came_before("who was our old release manager?")
-    assert not asks_what_came_before("what do I run before I open a PR?")
-    assert not asks_what_came_before("have we hit this error before?")  # a yes or a no
-    # "before" that opens a clause names no value: only its first few words are read.
-    assert what_came_before("before I open a PR on the firmware, which analyzers complain?") == (
-        "I open a PR on"
-    )
-    discord = version("Discord", "2026-07-01", None)
-    slot = [
-        discord,
-        version("Slack", "2026-01-10", "2026-07-01"),
-        version("IRC", "2025-01-01", "2026-01-10"),
-        version("Teams", "2026-02-01", "2026-07-01", expired=True),  # corrected away
-    ]
-    named = time_before(discord, slot)
-    assert named is not None
-    assert (named.label, named.start, named.end) == (
-        "the time before Discord",
-        datetime(2026, 1, 10, tzinfo=UTC),
-        datetime(2026, 7, 1, tzinfo=UTC),
-    )
-    assert [v.object for v in held_then(slot, named, NOW)] == ["Slack"]
-    # The slot's first value has nothing before it.
-    assert time_before(slot[2], slot) is None
 
 
 @pytest.mark.parametrize(

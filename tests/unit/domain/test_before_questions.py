@@ -1,0 +1,47 @@
+"""A question asking what came before a value (domain.before_questions)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from test_named_times import NOW, version
+
+from twoclocks.domain.before_questions import asks_what_came_before, time_before, what_came_before
+from twoclocks.domain.named_times import held_then
+
+
+def test_recall_the_time_before_a_value_runs_from_the_value_that_ended_last_before_it() -> None:
+    # "what chat did we use before Discord?": Slack held until Discord began.
+    assert what_came_before("what chat did we use before Discord?") == "Discord"
+    assert what_came_before("which queue did we run prior to Kafka") == "Kafka"
+    assert what_came_before("where did we host it before we moved to Fly.io, Frankfurt?") == (
+        "Fly.io"
+    )
+    assert what_came_before("which chat do we use now?") is None
+    # Naming no value, it asks of the slot the answer's first row holds.
+    assert asks_what_came_before("what was the port before?")
+    assert asks_what_came_before("which database did we use previously")
+    assert asks_what_came_before("who was our old release manager?")
+    assert not asks_what_came_before("what do I run before I open a PR?")
+    assert not asks_what_came_before("have we hit this error before?")  # a yes or a no
+    # "before" that opens a clause names no value: only its first few words are read.
+    assert what_came_before("before I open a PR on the firmware, which analyzers complain?") == (
+        "I open a PR on"
+    )
+    discord = version("Discord", "2026-07-01", None)
+    slot = [
+        discord,
+        version("Slack", "2026-01-10", "2026-07-01"),
+        version("IRC", "2025-01-01", "2026-01-10"),
+        version("Teams", "2026-02-01", "2026-07-01", expired=True),  # corrected away
+    ]
+    named = time_before(discord, slot)
+    assert named is not None
+    assert (named.label, named.start, named.end) == (
+        "the time before Discord",
+        datetime(2026, 1, 10, tzinfo=UTC),
+        datetime(2026, 7, 1, tzinfo=UTC),
+    )
+    assert [v.object for v in held_then(slot, named, NOW)] == ["Slack"]
+    # The slot's first value has nothing before it.
+    assert time_before(slot[2], slot) is None

@@ -1,0 +1,94 @@
+"""A question asking what came before a value, and the time that names.
+
+"What chat did we use before Discord?" answered with Discord alone got the one value it
+did not ask for. The value is read off the question ("before Discord", "prior to Kafka",
+"before we moved to Fly.io"), or, when it names none ("what was the port before?", "our
+previous database?"), it is the first row's; the time before it runs from the start of
+the believed value of its slot that ended last by then (``time_before``), and what held
+in it is named as for any past time (``named_times.held_then``).
+
+Pure: words and versions in, a time out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from twoclocks.domain.answer_kinds import asks_yes_or_no
+from twoclocks.domain.model import FactVersion
+from twoclocks.domain.named_times import NamedTime
+
+_BEFORE = re.compile(
+    r"\b(?:before|prior\s+to|previous\s+to|until\s+we\s+(?:moved|switched|migrated)\s+to)"
+    r"\s+(?:(?:we\s+)?(?:moved|moving|switched|switching|migrated|migrating)\s+to\s+)?"
+    r"(?P<what>[^,;?!]+)",
+    re.IGNORECASE,
+)
+_WORDS_AFTER_BEFORE = 5
+"""How many words after "before" may name the value: "before Discord", "before we moved to
+the Postgres cluster", not the rest of "before I open a PR on the firmware, which…"."""
+
+
+def what_came_before(question: str) -> str | None:
+    """The words that name what the question asks came before ("before Discord?"), if any.
+
+    >>> what_came_before("what chat did we use before switching to Discord?")
+    'Discord'
+    >>> what_came_before("which chat do we use?") is None
+    True
+    """
+    match = _BEFORE.search(question)
+    if match is None:
+        return None
+    return " ".join(match["what"].split()[:_WORDS_AFTER_BEFORE])
+
+
+_BEFORE_NOW = re.compile(
+    r"\bbefore\W*$|\b(?:previously|formerly|beforehand)\b"
+    r"|\b(?:the|our|its|their|my)\s+(?:old|previous|former)\s+\w",
+    re.IGNORECASE,
+)
+
+
+def asks_what_came_before(question: str) -> bool:
+    """Whether a question asks for a slot's value before the one it holds now, naming no
+    value ("what was the port before?", "the previous database?"): the first row's slot.
+
+    >>> asks_what_came_before("what was max db connections before?")
+    True
+    >>> asks_what_came_before("which chat did we use previously")
+    True
+    >>> asks_what_came_before("what do I run before I open a PR?")
+    False
+    >>> asks_what_came_before("have we seen this error before?")  # a yes or a no
+    False
+    """
+    return _BEFORE_NOW.search(question) is not None and not asks_yes_or_no(question)
+
+
+def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTime | None:
+    """The time a question names as "before ``value``": from the start of the believed
+    value of its slot that ended last by the time ``value`` began, up to ``value``'s start.
+
+    Worked example: Slack [Jan 10, Jul 1), Discord [Jul 1, ∞); "what chat did we use before
+    Discord?" names [Jan 10, Jul 1), in which Slack held (``held_then`` names it). None
+    when nothing believed ended by then: Discord was the slot's first value.
+    """
+    earlier = [
+        v
+        for v in versions
+        if v.expired_at is None
+        and v.fact_id != value.fact_id
+        and v.invalid_at is not None
+        and v.invalid_at <= value.valid_at
+    ]
+    if not earlier:
+        return None
+    last = max(earlier, key=lambda v: (v.invalid_at, v.valid_at))
+    return NamedTime(
+        said=f"before {value.object}",
+        label=f"the time before {value.object}",
+        start=last.valid_at,
+        end=value.valid_at,
+    )
