@@ -53,12 +53,13 @@ class DayNamed(NamedTuple):
     """None when no year is said: which one is meant is the reader's to decide."""
 
 
-_MONTH_WORD = rf"(?:{MONTH_STEM_PATTERN})[a-z]*\.?"
+MONTH_WORD_PATTERN = rf"(?:{MONTH_STEM_PATTERN})[a-z]*\.?"
+"""A month's name or short form, as one regex (no group): "March", "Sept.", "dec"."""
 _MONTH_DAY = re.compile(
-    rf"\b(?P<month>{_MONTH_WORD})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b"
+    rf"\b(?P<month>{MONTH_WORD_PATTERN})\s+(?P<day>\d{{1,2}})(?:st|nd|rd|th)?\b"
     rf"(?:,?\s+(?P<year>(?:19|20)\d\d)\b)?"
     rf"|\b(?:the\s+)?(?P<day_first>\d{{1,2}})(?:st|nd|rd|th)?\s+(?:of\s+)?"
-    rf"(?P<month_after>{_MONTH_WORD})(?:,?\s+(?P<year_after>(?:19|20)\d\d)\b)?",
+    rf"(?P<month_after>{MONTH_WORD_PATTERN})(?:,?\s+(?P<year_after>(?:19|20)\d\d)\b)?",
     re.IGNORECASE,
 )
 

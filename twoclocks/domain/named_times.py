@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
 from twoclocks.domain.calendar_words import (
-    MONTH_STEM_PATTERN,
+    MONTH_WORD_PATTERN,
     WEEKDAYS,
     days_named,
     month_name,
@@ -55,19 +55,18 @@ class NamedTime:
     end: datetime
 
 
-_MONTH_WORD = rf"(?:{MONTH_STEM_PATTERN})[a-z]*\.?"
 _MONTH = re.compile(
     rf"\b(?:(?:back\s+)?in|during|throughout)\s+(?:the\s+month\s+of\s+)?(?P<last>last\s+)?"
-    rf"(?P<month>{_MONTH_WORD})(?:\s+(?P<year>(?:19|20)\d\d))?\b"
-    rf"|\b(?P<last_alone>last)\s+(?P<month_after_last>{_MONTH_WORD})(?!\s+\d)"
-    rf"|\b(?P<month_of_year>{_MONTH_WORD})\s+(?P<year_alone>(?:19|20)\d\d)\b",
+    rf"(?P<month>{MONTH_WORD_PATTERN})(?:\s+(?P<year>(?:19|20)\d\d))?\b"
+    rf"|\b(?P<last_alone>last)\s+(?P<month_after_last>{MONTH_WORD_PATTERN})(?!\s+\d)"
+    rf"|\b(?P<month_of_year>{MONTH_WORD_PATTERN})\s+(?P<year_alone>(?:19|20)\d\d)\b",
     re.IGNORECASE,
 )
 # "between March and May", "from March to May 2026": the months from the first's start to
 # the last's end.
 _BETWEEN = re.compile(
-    rf"\b(?:between|from)\s+(?P<first>{_MONTH_WORD})(?:\s+(?P<first_year>(?:19|20)\d\d))?"
-    rf"\s+(?:and|to|until|till|through)\s+(?P<last>{_MONTH_WORD})"
+    rf"\b(?:between|from)\s+(?P<first>{MONTH_WORD_PATTERN})(?:\s+(?P<first_year>(?:19|20)\d\d))?"
+    rf"\s+(?:and|to|until|till|through)\s+(?P<last>{MONTH_WORD_PATTERN})"
     rf"(?:\s+(?P<last_year>(?:19|20)\d\d))?\b",
     re.IGNORECASE,
 )
@@ -150,7 +149,7 @@ def time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     still running ends at its calendar end, after now ("what changed in December?")."""
     today = now.astimezone(tz).date()
     readers = (
-        _iso_day, _month_day, _weekday, _ago, _yesterday, _the_past, _last, _between, _month, _year,
+        iso_day, _month_day, _weekday, _ago, _yesterday, _the_past, _last, _between, _month, _year,
     )  # fmt: skip
     for read in readers:
         found = read(question, today)
@@ -264,7 +263,8 @@ Span = tuple[str, str, date, date | None]
 """What a reader found: the words, a label, the first day, the day after (None: up to now)."""
 
 
-def _iso_day(question: str, today: date) -> Span | None:
+def iso_day(question: str, today: date) -> Span | None:
+    """The day an ISO date in the question names ("2026-03-15"), whenever it is."""
     match = _ISO_DAY.search(question)
     if match is None:
         return None
@@ -364,7 +364,7 @@ def _month(question: str, today: date) -> Span | None:
             # The latest one begun: the month now running is the present (not a past time).
             year = today.year if number <= today.month else today.year - 1
         first = date(year, number, 1)
-        return match[0], f"{month_name(number)} {year}", first, _next_month(first)
+        return match[0], f"{month_name(number)} {year}", first, next_month(first)
     return None
 
 
@@ -389,7 +389,7 @@ def _between(question: str, today: date) -> Span | None:
     if first > last:
         return None
     label = f"from {month_name(first_number)} {first_year} to {month_name(last_number)} {last_year}"
-    return match[0], label, first, _next_month(last)
+    return match[0], label, first, next_month(last)
 
 
 def _year(question: str, today: date) -> Span | None:
@@ -412,7 +412,7 @@ def calendar_span(said: str, unit: str, today: date, back: int) -> Span:
     if unit == "month":
         index = today.year * 12 + today.month - 1 - back
         first = date(index // 12, index % 12 + 1, 1)
-        return said, f"{month_name(first.month)} {first.year}", first, _next_month(first)
+        return said, f"{month_name(first.month)} {first.year}", first, next_month(first)
     year = today.year - back
     return said, str(year), date(year, 1, 1), date(year + 1, 1, 1)
 
@@ -421,5 +421,6 @@ def midnight(day: date, tz: tzinfo) -> datetime:
     return datetime(day.year, day.month, day.day, tzinfo=tz)
 
 
-def _next_month(first: date) -> date:
+def next_month(first: date) -> date:
+    """The first day of the month after the one ``first`` opens."""
     return date(first.year + first.month // 12, first.month % 12 + 1, 1)

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from datetime import date, datetime, timedelta, tzinfo
 
 from twoclocks.domain.calendar_words import (
-    MONTH_STEM_PATTERN,
+    MONTH_WORD_PATTERN,
     WEEKDAYS,
     days_named,
     month_name,
@@ -37,7 +37,9 @@ from twoclocks.domain.named_times import (
     Span,
     calendar_span,
     count,
+    iso_day,
     midnight,
+    next_month,
     speaks_of_the_past,
     speaks_of_what_comes,
     time_phrase,
@@ -52,13 +54,11 @@ _IN_COUNT = re.compile(
     re.IGNORECASE,
 )
 _WEEKDAY = re.compile(rf"\b(?:next|this|coming)\s+(?P<day>{'|'.join(WEEKDAYS)})\b", re.IGNORECASE)
-_MONTH_WORD = rf"(?:{MONTH_STEM_PATTERN})[a-z]*\.?"
 _NEXT_MONTH_NAMED = re.compile(
-    rf"\b(?P<next>next|(?:in|during)|this\s+coming)\s+(?P<month>{_MONTH_WORD})"
+    rf"\b(?P<next>next|(?:in|during)|this\s+coming)\s+(?P<month>{MONTH_WORD_PATTERN})"
     rf"(?:\s+(?P<year>20\d\d))?\b",
     re.IGNORECASE,
 )
-_ISO_DAY = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
 
 
 def time_to_come(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
@@ -77,7 +77,7 @@ def time_to_come(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     """
     today = now.astimezone(tz).date()
     readers: tuple[Callable[[str, date], Span | None], ...] = (
-        _iso_day, _tomorrow, _next, _in_count, _weekday, _month_day, _month,
+        iso_day, _tomorrow, _next, _in_count, _weekday, _month_day, _month,
     )  # fmt: skip
     for read in readers:
         found = read(question, today)
@@ -116,17 +116,6 @@ def none_to_come_line(label: str) -> str:
         f"these hold now; nothing found that starts later holds {time_phrase(label)}, the time "
         "the question names"
     )
-
-
-def _iso_day(question: str, today: date) -> Span | None:
-    match = _ISO_DAY.search(question)
-    if match is None:
-        return None
-    try:
-        day = date(int(match["y"]), int(match["m"]), int(match["d"]))
-    except ValueError:
-        return None
-    return match[0], day.isoformat(), day, day + timedelta(days=1)
 
 
 def _tomorrow(question: str, today: date) -> Span | None:
@@ -202,5 +191,4 @@ def _month(question: str, today: date) -> Span | None:
     else:
         year = today.year if number > today.month else today.year + 1
     first = date(year, number, 1)
-    after = date(year + number // 12, number % 12 + 1, 1)
-    return match[0], f"{month_name(number)} {year}", first, after
+    return match[0], f"{month_name(number)} {year}", first, next_month(first)
