@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import importlib.abc
+import importlib.machinery
 import importlib.util
 import os
 import random
@@ -42,36 +44,46 @@ BATCH = 500
 WARMUP = 10
 
 
-def _load(path: Path, name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+class _BaseFinder(importlib.abc.MetaPathFinder):
+    """Finds the listed modules in the other checkout, so its recall imports its own."""
+
+    def __init__(self, paths: dict[str, Path]) -> None:
+        self.paths = paths
+
+    def find_spec(
+        self, fullname: str, path: object, target: ModuleType | None = None
+    ) -> importlib.machinery.ModuleSpec | None:
+        found = self.paths.get(fullname)
+        return None if found is None else importlib.util.spec_from_file_location(fullname, found)
 
 
 def base_module(checkout: Path) -> ModuleType:
-    """twoclocks/service/recall.py of another checkout, imported under another name, over
-    that checkout's own copies of the service modules that differ from this tree's (the
-    rest of the package, domain included, is this tree's)."""
-    here = ROOT / "twoclocks" / "service"
-    swapped: dict[str, ModuleType | None] = {}
-    for path in sorted((checkout / "twoclocks" / "service").glob("*.py")):
-        ours = here / path.name
-        if path.name == "recall.py" or (ours.exists() and ours.read_bytes() == path.read_bytes()):
-            continue
-        name = f"twoclocks.service.{path.stem}"
-        swapped[name] = sys.modules.get(name)
-        sys.modules[name] = _load(path, f"base_{path.stem}")
+    """twoclocks/service/recall.py of another checkout, over that checkout's own copies of
+    the domain and service modules that differ from this tree's (or that this tree lacks);
+    the rest of the package is this tree's. This tree's modules are put back after."""
+    paths: dict[str, Path] = {}
+    for folder in ("domain", "service"):
+        for path in sorted((checkout / "twoclocks" / folder).glob("*.py")):
+            ours = ROOT / "twoclocks" / folder / path.name
+            if (
+                path.name == "recall.py"
+                or not ours.exists()
+                or ours.read_bytes() != path.read_bytes()
+            ):
+                paths[f"twoclocks.{folder}.{path.stem}"] = path
+    saved = {name: sys.modules.pop(name) for name in list(paths) if name in sys.modules}
+    finder = _BaseFinder(paths)
+    sys.meta_path.insert(0, finder)
     try:
-        return _load(checkout / "twoclocks" / "service" / "recall.py", "base_recall")
+        return importlib.import_module("twoclocks.service.recall")
     finally:
-        for name, module in swapped.items():
-            if module is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = module
+        sys.meta_path.remove(finder)
+        for name in paths:
+            sys.modules.pop(name, None)
+        sys.modules.update(saved)
+        for name, module in saved.items():  # the packages' attributes too
+            parent, _, child = name.rpartition(".")
+            setattr(sys.modules[parent], child, module)
 
 
 async def main(args: argparse.Namespace) -> None:
