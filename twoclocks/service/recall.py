@@ -303,11 +303,8 @@ class RecallService:
             facts=facts,
             starting_later=starting,
             # A question naming a past time asks about then, one naming an ended slot about
-            # that slot: a plan of another is never its best match. Nor is a plan of a slot
-            # whose current value is a row: "db" is answered by today's database first,
-            # unless the question asks what is to come ("what will we use in February?").
-            # A question naming a past time asks about then, one naming an ended slot about
-            # that slot: a plan of another is never its best match.
+            # that slot: a plan of another is never its best match (``plan_first`` says
+            # when one is, otherwise).
             later_first=past is None
             and not ended
             and not ended_values
