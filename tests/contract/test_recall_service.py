@@ -670,6 +670,27 @@ async def test_recall_current_facts_only_and_a_question_asking_what_memory_belie
     assert early.then_believed and early.held_then == []
 
 
+async def test_recall_current_facts_only_and_a_moment_hours_ago_names_what_held_then(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Asked at midnight: the branch was switched from main to feature at 23:00. "Two hours
+    # ago" is 22:00, when main held; what memory believed then was main too.
+    await ew.write("ledger", "current_branch", "main", T0, tier=Tier.OBSERVED)
+    switched = datetime(2029, 12, 31, 23, tzinfo=UTC)
+    await ew.write(
+        "ledger", "current_branch", "feature", switched, now=switched, tier=Tier.OBSERVED
+    )
+    caller = Caller(account=account)
+    ask = RecallRequest(query="what was the current branch two hours ago?", k=3)
+    got = await service(store).recall(caller, ask)
+    assert got.named_time is not None
+    assert got.named_time.label == "at 2029-12-31 22:00 (two hours ago)"  # yesterday: dated
+    assert [f.object for f in got.held_then] == ["main"] and got.facts[0].object == "feature"
+    ask = RecallRequest(query="what did you think the current branch was two hours ago?", k=3)
+    believed = await service(store).recall(caller, ask)
+    assert believed.then_believed and [f.object for f in believed.held_then] == ["main"]
+
+
 async def test_recall_current_facts_only_and_a_past_time_named_in_words_is_named_beside_them(
     store: Store, ew: Writer, account: str
 ) -> None:

@@ -49,8 +49,8 @@ def believed_then_head(label: str) -> str:
     'memory believed at the end of yesterday (2026-12-09) (the question asks what it believed then; a mark says what changed since):'
     """  # noqa: E501
     return (
-        f"memory believed at the end of {label} (the question asks what it believed "
-        "then; a mark says what changed since):"
+        f"memory believed {_at(label)} (the question asks what it believed then; a mark says "
+        "what changed since):"
     )
 
 
@@ -60,4 +60,14 @@ def none_believed_line(label: str) -> str:
     >>> none_believed_line("2026-12-01")
     'memory believed nothing found for the question at the end of 2026-12-01; these hold now'
     """
-    return f"memory believed nothing found for the question at the end of {label}; these hold now"
+    return f"memory believed nothing found for the question {_at(label)}; these hold now"
+
+
+def _at(label: str) -> str:
+    """When memory's belief is read: at a moment named ("at 10:00 (two hours ago)"), or at
+    the end of a span.
+
+    >>> _at("at 10:00 (two hours ago)"), _at("2026-12-01")
+    ('at 10:00 (two hours ago)', 'at the end of 2026-12-01')
+    """
+    return label if label.startswith("at ") else f"at the end of {label}"

@@ -138,10 +138,33 @@ def past_time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | Non
     True
     >>> past_time_named("may I merge on friday?", now, UTC) is None
     True
+    >>> past_time_named("what was the branch two hours ago?", now, UTC).label
+    'at 10:00 (two hours ago)'
     """
+    moment = _moment_ago(question, now, tz)
+    if moment is not None:
+        return moment
     named = time_named(question, now, tz)
     # A calendar span that has not ended ("in December", asked on the 5th) is the present.
     return None if named is None or named.end > now else named
+
+
+_MOMENT_AGO = re.compile(
+    rf"\b(?P<n>{COUNT_PATTERN})\s+(?P<unit>hour|minute)s?\s+ago\b", re.IGNORECASE
+)
+
+
+def _moment_ago(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
+    """ "Two hours ago", "30 minutes ago": the minute it names, which a branch switched or a
+    value corrected within the day is read at ("what was the branch an hour ago?")."""
+    match = _MOMENT_AGO.search(question)
+    if match is None:
+        return None
+    back = timedelta(**{f"{match['unit'].lower()}s": count(match["n"])})
+    at = (now - back).astimezone(tz).replace(second=0, microsecond=0)
+    shown = f"{at:%H:%M}" if at.date() == now.astimezone(tz).date() else f"{at:%Y-%m-%d %H:%M}"
+    label = f"at {shown} ({match[0]})"
+    return NamedTime(said=match[0], label=label, start=at, end=at + timedelta(minutes=1))
 
 
 def time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:

@@ -188,3 +188,18 @@ def test_recall_a_time_named_yesterday_reads_without_a_preposition() -> None:
     assert held_then_head(named.label) == (
         "held yesterday (2026-12-04) (the question names it), ended since (not true now):"
     )
+
+
+def test_recall_a_moment_some_hours_or_minutes_ago_is_read_as_that_minute() -> None:
+    # "what was the branch two hours ago?": a branch switched within the day is read then.
+    named = past_time_named("what was the branch two hours ago?", NOW, UTC)
+    assert named is not None
+    assert (named.label, named.start, named.end) == (
+        "at 10:00 (two hours ago)",
+        datetime(2026, 12, 5, 10, tzinfo=UTC),
+        datetime(2026, 12, 5, 10, 1, tzinfo=UTC),
+    )
+    # Before today, the label says the day; in the account's zone, its clock.
+    late = past_time_named("what did we use 14 hours ago", NOW, ZoneInfo("Europe/Berlin"))
+    assert late is not None and late.label == "at 2026-12-04 23:00 (14 hours ago)"
+    assert past_time_named("the job runs every 2 hours", NOW, UTC) is None
