@@ -15,8 +15,10 @@ valid all year and still current is the answer itself.
 Only unambiguous times count: a month after "in", "during", "back in" or before a year
 ("March 2025"); a year after "in" or "during"; "last week / month / year"; "the past
 week / month / year" and "the past N days / weeks / ..."; "between March and May" or
-"from March to May 2026"; "yesterday"; "N days / weeks / months / years ago"; an ISO date.
-A time that has not begun is left to ``starting_later``; the month or year now running
+"from March to May 2026"; "yesterday"; "N days / weeks / months / years ago"; an ISO date;
+a day by its month ("on July 1"; later this year only in the past tense, as last year's);
+"last Tuesday", or "on Tuesday" in the past tense; and "N hours / minutes ago", the minute
+it names. A time that has not begun is ``times_to_come``'s; the month or year now running
 ("in December", asked on the 5th) asks of the present, and a month named with no year in
 a question about what is to come ("what will we use in February?") is the one to come.
 Pure: the clock is passed in.

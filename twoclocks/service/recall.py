@@ -21,8 +21,6 @@ from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.answer_kinds import asks_yes_or_no
 from twoclocks.domain.before_questions import asks_what_came_before, what_came_before
 from twoclocks.domain.change_questions import (
-    asks_what_changed,
-    asks_what_was_told,
     change_span,
 )
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
@@ -211,10 +209,9 @@ class RecallService:
             # "What changed this week?" asks of the changes in a time, not of what held
             # in it: the facts that began or ended then are named, and nothing as held then.
             text, now = req.query, query.now
-            asks_changes = later_too and (asks_what_changed(text) or asks_what_was_told(text))
             span = (
                 await self._in_zone(account, lambda tz: change_span(text, now, tz))
-                if asks_changes
+                if later_too
                 else None
             )
             past = (
