@@ -132,6 +132,34 @@ def test_a_question_asking_what_changed_says_the_changes_first_then_what_holds_n
     ]
 
 
+def test_a_question_asking_what_was_corrected_says_the_corrections_then_first() -> None:
+    wrong = ["- shop · ci: GitHub Actions [corrected]", "- shop · ci: Buildkite"]
+    head = (
+        "corrected today (2026-12-07): found wrong then, each followed by what holds instead "
+        "(memory's belief changed, not the world):"
+    )
+    answered = ["result: rows", "- shop · database: Postgres 16"]
+    asked = changed_lines(
+        answered, "today (2026-12-07)", [], True, corrected=wrong, corrections=True
+    )
+    assert asked == [
+        "result: rows",
+        head,
+        *wrong,
+        "holds now, matching the question's words:",
+        answered[1],
+    ]
+    # None: said so, never the rows alone (they would read as the corrections).
+    assert changed_lines(["result: empty"], "today (2026-12-07)", [], False, corrections=True) == [
+        "result: empty",
+        "memory corrected no fact today (2026-12-07) (the question asks what was corrected)",
+    ]
+    # Asked what changed, the corrections follow the changes, under their own head.
+    changed = ["- shop · database: SQLite [ended]"]
+    lines = changed_lines(["result: rows"], "today (2026-12-07)", changed, False, corrected=wrong)
+    assert lines[2:] == [*changed, head, *wrong]
+
+
 def test_a_question_asking_what_memory_learned_says_what_was_told_then() -> None:
     told = ["- shop · database: MySQL 8 (from 2025-01-01)"]
     assert changed_lines(["result: rows"], "today (2026-12-06)", told, False, told=True) == [

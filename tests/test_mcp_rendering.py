@@ -363,6 +363,39 @@ def test_a_question_asking_what_changed_reads_the_changes_first_then_the_other_r
     )
 
 
+def test_a_question_asking_what_was_corrected_reads_the_corrections_first() -> None:
+    # "what did we correct today?": GitHub Actions found wrong, Buildkite told instead.
+    today = NamedSpan(said="today", label="today (2026-05-26)", since=T0, until=T1)
+    gha = fact(predicate="ci", object="GitHub Actions", version_id="v2", expired_at=T1,
+               retired_reason="corrected")  # fmt: skip
+    bk = fact(predicate="ci", object="Buildkite", version_id="v3", supersedes=gha.fact_id)
+    db = fact(predicate="database", object="Postgres 16", version_id="v4")
+    asked = RecallResult(
+        status="rows", facts=[bk, db], changes_in=today, changes_corrected=True,
+        corrected=[gha, bk],
+    )  # fmt: skip
+    head = (
+        "corrected today (2026-05-26): found wrong then, each followed by what holds instead "
+        "(memory's belief changed, not the world):"
+    )
+    assert recall_text(asked).splitlines() == [
+        head,
+        fact_line(gha),
+        fact_line(bk),
+        "rows: 1 other fact true now that match the question's words, best first (revise and "
+        "retract take the id)",
+        fact_line(db),
+    ]
+    assert "[corrected]" in fact_line(gha)
+    none = RecallResult(status="empty", facts=[], changes_in=today, changes_corrected=True)
+    assert recall_text(none) == (
+        "memory corrected no fact today (2026-05-26) (the question asks what was corrected)"
+    )
+    # Asked what changed: the changes, then the corrections.
+    changed = asked.model_copy(update={"changes_corrected": False, "changed": [db]})
+    assert recall_text(changed).splitlines()[2:5] == [head, fact_line(gha), fact_line(bk)]
+
+
 def test_a_question_asking_what_memory_learned_reads_what_was_told_first() -> None:
     # "what did you learn today?": the facts told today, whatever their own valid time.
     today = NamedSpan(said="today", label="today (2026-05-26)", since=T0, until=T1)

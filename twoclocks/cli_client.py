@@ -238,6 +238,7 @@ def recall(
     # said there, once.
     still = answer.get("still_held") or []
     apart = [*still, *(answer.get("held_then") or []), *(answer.get("changed") or [])]
+    apart += answer.get("corrected") or []
     said_apart = {f["version_id"] for f in apart}
     rows = [f for f in answer["facts"] if f["version_id"] not in said_apart]
     if answer["facts"] and not as_json:
@@ -267,7 +268,11 @@ def recall(
         if span := answer.get("changes_in"):
             changed = [fact_line(f, zone.info) for f in answer.get("changed") or []]
             learned = bool(answer.get("changes_told"))
-            lines = changed_lines(lines, span["label"], changed, bool(rows), learned)
+            corrected = [fact_line(f, zone.info) for f in answer.get("corrected") or []]
+            lines = changed_lines(
+                lines, span["label"], changed, bool(rows), learned, corrected,
+                bool(answer.get("changes_corrected")),
+            )  # fmt: skip
         first = bool(answer.get("later_first"))
         if to_come := answer.get("time_to_come"):
             during = [fact_line(f, zone.info) for f in plans if holds_in(f, to_come)]

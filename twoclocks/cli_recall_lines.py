@@ -14,6 +14,7 @@ from typing import Any
 
 from twoclocks.domain.belief_questions import believed_then_head, none_believed_line
 from twoclocks.domain.change_questions import changed_head, nothing_changed_line
+from twoclocks.domain.corrections_made import corrected_head, none_corrected_line
 from twoclocks.domain.fact_text import ENDED_SLOT_HEAD, ENDED_VALUE_HEAD
 from twoclocks.domain.named_times import (
     NamedTime,
@@ -139,15 +140,31 @@ NOW_MATCHING_HEAD = "holds now, matching the question's words:"
 
 
 def changed_lines(
-    lines: list[str], label: str, changed: list[str], held_now: bool, told: bool = False
+    lines: list[str],
+    label: str,
+    changed: list[str],
+    held_now: bool,
+    told: bool = False,
+    corrected: Sequence[str] = (),
+    corrections: bool = False,
 ) -> list[str]:
     """A recall's lines for a question asking what changed: the facts that began or ended
     in the time it asks about first (or that memory was ``told`` then), or a word that none
-    did, then the rows that hold now and match its words. "result: empty" alone would read
-    as "nothing changed" by chance."""
-    first = (
-        [changed_head(label, told), *changed] if changed else [nothing_changed_line(label, told)]
-    )
+    did, then the facts found wrong then (``corrected``, each followed by what holds
+    instead), then the rows that hold now and match its words. "result: empty" alone would
+    read as "nothing changed" by chance. ``corrections``: the question asks what was
+    corrected ("what did we correct today?"), and the corrections, or a word that there
+    were none, come first alone."""
+    wrong = [corrected_head(label), *corrected] if corrected else []
+    if corrections:
+        first = wrong or [none_corrected_line(label)]
+    else:
+        first = (
+            [changed_head(label, told), *changed]
+            if changed
+            else [nothing_changed_line(label, told)]
+        )
+        first += wrong
     return [lines[0], *first, *([NOW_MATCHING_HEAD, *lines[1:]] if held_now else [])]
 
 

@@ -26,6 +26,7 @@ import re
 from collections.abc import Callable, Sequence
 from datetime import date, datetime, timedelta, tzinfo
 
+from twoclocks.domain.corrections_made import asks_what_was_corrected
 from twoclocks.domain.model import FactVersion, Kind
 from twoclocks.domain.named_times import NamedTime, time_named, time_phrase
 from twoclocks.domain.trust import shown_to_model
@@ -115,7 +116,8 @@ def change_span(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     >>> change_span("anything new?", now, UTC).label
     'the past 7 days (no time named)'
     """
-    if not asks_what_changed(question) and not asks_what_was_told(question):
+    asked = (asks_what_changed, asks_what_was_told, asks_what_was_corrected)
+    if not any(asks(question) for asks in asked):
         return None
     since = _SINCE.search(question)
     named = _since(since["rest"], now, tz) if since else None

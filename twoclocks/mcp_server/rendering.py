@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 from twoclocks.domain.belief_questions import believed_then_head, none_believed_line
 from twoclocks.domain.block_lines import format_time, tier_note
 from twoclocks.domain.change_questions import changed_head, nothing_changed_line
+from twoclocks.domain.corrections_made import corrected_head, none_corrected_line
 from twoclocks.domain.fact_text import (
     ENDED_SLOT_HEAD,
     ENDED_VALUE_HEAD,
@@ -147,22 +148,26 @@ def recall_text(answer: RecallResult) -> str:
 def _changed(answer: RecallResult) -> list[str]:
     """A question asking what changed: the facts that began or ended in its time first, or
     a word that none did (never "empty": that reads as "nothing changed" only by chance),
-    then the rows true now that match its words."""
+    then the facts found wrong then, each followed by what holds instead, then the rows
+    true now that match its words. Asked what was corrected, the corrections come alone."""
     assert answer.changes_in is not None
     label, told = answer.changes_in.label, answer.changes_told
-    changed = [changed_head(label, told), *(fact_line(f) for f in answer.changed)]
-    said = {f.version_id for f in answer.changed}
+    wrong = [corrected_head(label), *(fact_line(f) for f in answer.corrected)]
+    if answer.changes_corrected:
+        first = wrong if answer.corrected else [none_corrected_line(label)]
+    else:
+        changed = [changed_head(label, told), *(fact_line(f) for f in answer.changed)]
+        first = changed if answer.changed else [nothing_changed_line(label, told)]
+        first += wrong if answer.corrected else []
+    said = {f.version_id for f in [*answer.changed, *answer.corrected]}
     facts = [f for f in answer.facts if f.version_id not in said]
-    other = "other " if answer.changed else ""
+    other = "other " if answer.changed or answer.corrected else ""
     rows = [
         f"rows: {_count(facts, other + 'fact')} true now that match the question's words, "
         "best first (revise and retract take the id)",
         *(fact_line(f) for f in facts),
     ]
-    return [
-        *(changed if answer.changed else [nothing_changed_line(label, told)]),
-        *(rows if facts else []),
-    ]
+    return [*first, *(rows if facts else [])]
 
 
 def _held_then(answer: RecallResult) -> list[str]:

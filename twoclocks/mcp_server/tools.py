@@ -135,7 +135,11 @@ since Monday?"; the past 7 days when it names no time) gets the facts that began
 ended then first, under "changed <that time>", or a line saying none did; one naming a
 thing or slot and no time ("what changed in the database?") gets its latest changes,
 under "the latest changes (no time named)"; one asking what memory learned ("what did
-you learn today?") gets the facts told then, under "told to memory <that time>". The rows
+you learn today?") gets the facts told then, under "told to memory <that time>". Each
+also gets the facts memory found wrong then, under "corrected <that time>", each marked
+[corrected] and followed by what holds instead: memory's belief changed, not the world;
+one asking what was corrected ("what did we correct today?", "any corrections this
+week?") gets those alone, or a line saying none were. The rows
 that match its words follow. With a past
 as_of, values memory was told later with no start follow under "told later, with no
 start stated": they may have held then, and memory does not know; say so. Each fact

@@ -1,12 +1,14 @@
 """What recall tells a question asking what changed: the facts that began or ended in the
 time it names (``domain.change_questions``), read on the world clock; or, asked what memory
-was told then, the facts recorded in it, read on the record clock."""
+was told then, the facts recorded in it, read on the record clock; and beside either, or
+alone when asked ("what did we correct today?"), the facts memory found wrong then
+(``domain.corrections_made``), read on the record clock."""
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from twoclocks.domain.change_questions import (
@@ -17,9 +19,15 @@ from twoclocks.domain.change_questions import (
     narrowed_words,
     told_in,
 )
+from twoclocks.domain.corrections_made import (
+    MAX_CORRECTIONS,
+    asks_what_was_corrected,
+    corrections_told,
+)
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_times import NamedTime
-from twoclocks.graph.port import Clock, Store, TimelineQuery
+from twoclocks.domain.recent_changes import correction_successor
+from twoclocks.graph.port import Clock, FactQuery, Store, TimelineQuery
 from twoclocks.service.former_values import names_slot
 from twoclocks.service.named_entities import is_about
 from twoclocks.service.relevance import content_words
@@ -36,11 +44,15 @@ in a busy account, ledger's changes may be older than the latest ``MAX_CHANGES_R
 @dataclass(frozen=True)
 class Changes:
     """What recall tells a question asking what changed: the time, its facts, and whether
-    they are what memory was ``told`` then (record time) rather than what changed then."""
+    they are what memory was ``told`` then (record time) rather than what changed then;
+    the facts memory found wrong then, each followed by what holds instead (``corrected``),
+    and whether the question asked for those alone (``corrections``)."""
 
     span: NamedTime
     facts: list[FactVersion]
     told: bool = False
+    corrected: list[FactVersion] = field(default_factory=list)
+    corrections: bool = False
 
 
 async def changed_facts(
@@ -70,8 +82,20 @@ async def changed_facts(
     keeps the past 7 days.
     """
     said = content_words(question)
+    found = await _corrected(store, account, span, now, workspaces, names)
+
+    async def instead(narrowed: bool = False) -> list[FactVersion]:
+        return await _told_instead(store, now, account, workspaces, said, found, narrowed)
+
+    if asks_what_was_corrected(question):
+        return Changes(span, [], corrected=await instead(), corrections=True)
     if asks_what_was_told(question):
-        return Changes(span, await _told(store, account, span, now, workspaces, names), told=True)
+        told = await _told(store, account, span, now, workspaces, names)
+        mistaken = await instead()
+        # A value told instead of a wrong one is said once, after it.
+        after = {v.version_id for v in mistaken}
+        told = [v for v in told if v.version_id not in after]
+        return Changes(span, told, told=True, corrected=mistaken)
     query = TimelineQuery(
         clock=Clock.WORLD, since=span.start, until=_until(span, now), workspaces=workspaces,
         ends_too=True, latest=MAX_CHANGES_READ,
@@ -89,11 +113,13 @@ async def changed_facts(
             slots_named = [v for v in rows if names_slot(said, v.predicate)]
             every = NamedTime(said="", label=ANY_TIME_LABEL, start=_EVER, end=now)
             changes = changed_in(slots_named or rows, every, now, firsts=False)
-            return Changes(any_time(changes, now), changes)
+            mistaken = await instead(bool(slots_named))
+            return Changes(any_time(changes, now), changes, corrected=mistaken)
     reads = [query, *(query.model_copy(update={"subject": name}) for name in named)]
     rows = await _read(store, account, reads, named)
     slots_named = [v for v in rows if names_slot(said, v.predicate)]
-    return Changes(span, changed_in(slots_named or rows, span, now))
+    mistaken = await instead(bool(slots_named))
+    return Changes(span, changed_in(slots_named or rows, span, now), corrected=mistaken)
 
 
 async def _read(
@@ -123,6 +149,57 @@ async def _told(
         latest=MAX_CHANGES_READ,
     )  # fmt: skip
     return told_in(await _read(store, account, [query], names), span, now)
+
+
+async def _corrected(
+    store: Store,
+    account: str,
+    span: NamedTime,
+    now: datetime,
+    workspaces: tuple[str, ...] | None,
+    names: Sequence[str],
+) -> list[FactVersion]:
+    """The facts memory found wrong during ``span`` (record time), about a thing the
+    question names when it names any."""
+    found = await store.corrected_since(
+        account, span.start, _until(span, now), workspaces, limit=4 * MAX_CORRECTIONS
+    )
+    if names:
+        folded = frozenset(name.casefold() for name in names)
+        found = [v for v in found if is_about(v.subject, v.object, folded)]
+    return found
+
+
+async def _told_instead(
+    store: Store,
+    now: datetime,
+    account: str,
+    workspaces: tuple[str, ...] | None,
+    said: frozenset[str],
+    corrected: list[FactVersion],
+    narrowed: bool = False,
+) -> list[FactVersion]:
+    """``corrected`` of the slots the question names by name, when it names any
+    (``narrowed``: its changes did; "what changed in the database?" is not told that CI was
+    corrected), each followed by what holds instead (``corrections_told``)."""
+    named = [v for v in corrected if names_slot(said, v.predicate)]
+    if named or narrowed:
+        corrected = named
+    slots = {(v.subject, v.predicate) for v in corrected}
+    # Each slot read whole, history too: what replaced a value may have ended since.
+    reads = [
+        FactQuery(
+            now=now,
+            subject=subject,
+            predicate=predicate,
+            include_history=True,
+            workspaces=workspaces,
+        )
+        for subject, predicate in slots
+    ]
+    found = await asyncio.gather(*(store.query(account, read) for read in reads))
+    rows = [v for read in found for v in read]
+    return corrections_told(corrected, lambda wrong: correction_successor(wrong, rows))
 
 
 def _until(span: NamedTime, now: datetime) -> datetime:

@@ -161,7 +161,7 @@ class RecallService:
         is corrected and the question asked again, so what is told is what HEAD says.
         """
         answer = await self._answer(caller, req)
-        told = [*answer.facts, *answer.changed]
+        told = [*answer.facts, *answer.changed, *answer.corrected]
         tells_head = any(f.predicate in (CURRENT_BRANCH, LAST_COMMIT) for f in told)
         observe = self.observe_checkout
         if tells_head and observe is not None and await observe(caller, req.cwd):
@@ -244,12 +244,12 @@ class RecallService:
                 if later_too and past is None and span is None
                 else ([], [])
             )
-            span, changed, told_then = (
+            found, changed, corrected = (
                 await beside.changes(
                     self.store, account, req.query, span, query, named_task, ranked
                 )
                 if span is not None
-                else (span, [], False)
+                else (None, [], [])
             )
             told = await beside.told_later(
                 self.store, ranked_of, account, req, query, ranked, workspace
@@ -286,7 +286,7 @@ class RecallService:
             # only as the answer's own first row's slot, never put above that row.
             still = []
         elsewhere = None
-        if req.scope is Scope.HERE and not facts and not starting and not changed:
+        if req.scope is Scope.HERE and not facts and not starting and not changed and not corrected:
             elsewhere = await beside.found_wide(
                 self._keys, ranked_of, account, req, query, workspace, keys
             )
@@ -296,7 +296,7 @@ class RecallService:
             )
         return RecallResult(
             # What changed is an answer too: "empty" would read as "nothing changed".
-            status="rows" if facts or changed else "empty",
+            status="rows" if facts or changed or corrected else "empty",
             facts=facts,
             starting_later=starting,
             # A question naming a past time asks about then, one naming an ended slot about
@@ -315,9 +315,11 @@ class RecallService:
             told_later=scored(told),
             ended=scored(ended),
             ended_values=scored(ended_values),
-            changes_in=None if span is None else NamedSpan.of(span),
-            changes_told=told_then,
+            changes_in=None if found is None else NamedSpan.of(found.span),
+            changes_told=found is not None and found.told,
             changed=scored(changed),
+            changes_corrected=found is not None and found.corrections,
+            corrected=scored(corrected),
         )
 
     async def _in_zone(

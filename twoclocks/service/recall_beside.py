@@ -23,7 +23,7 @@ from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import Scope, readable_spaces
 from twoclocks.domain.temporal import told_after
 from twoclocks.graph.port import FactQuery, Store
-from twoclocks.service.changes import changed_facts
+from twoclocks.service.changes import Changes, changed_facts
 from twoclocks.service.former_values import ended_of_named_slots, ended_values_named
 from twoclocks.service.named_entities import Named, is_about, subjects_named
 from twoclocks.service.recall_requests import RecallRequest
@@ -112,16 +112,17 @@ async def changes(
     query: FactQuery,
     named_task: asyncio.Task[Named],
     ranked: Ranked,
-) -> tuple[NamedTime, Ranked, bool]:
-    """The facts that began or ended in the time a question asking what changed names, the
-    time they are of, and whether they are what memory was told then (``changed_facts``')."""
+) -> tuple[Changes, Ranked, Ranked]:
+    """What a question asking what changed gets (``changed_facts``'): the time and how it
+    was read, the facts that began or ended then (or were told then), and the facts found
+    wrong then, each followed by what holds instead, each scored by the question's words."""
     named = await named_task
     names = [] if named.by_self else named.names
     slots = [v.slot for v, _ in ranked]
     found = await changed_facts(
         store, account, text, span, query.now, query.workspaces, names, slots
     )
-    return found.span, _by_words(text, found.facts), found.told
+    return found, _by_words(text, found.facts), _by_words(text, found.corrected)
 
 
 async def of_the_past_time(

@@ -202,6 +202,21 @@ class RecallResult(BaseModel):
         "'what happened last week?' names them); GET /v1/timeline has every version. "
         "`score` as for `ended`",
     )
+    changes_corrected: bool = Field(
+        False,
+        description="with changes_in: true when the question asks what memory found wrong "
+        "in that time ('what did we correct today?', 'any corrections this week?'): "
+        "`changed` is then empty and `corrected` is the answer",
+    )
+    corrected: list[ScoredFact] = Field(
+        default_factory=list,
+        description="with changes_in: the facts memory found wrong in that time (record "
+        "time: corrected, or outdated when told), about a thing or slot the question names "
+        "when it names any, the latest 5, oldest first, each followed by what holds instead "
+        "when memory holds one (its `supersedes` names the wrong fact, or it is the value "
+        "the correction believed again). A correction changes memory's belief, not the "
+        "world: `changed` never lists it. `score` as for `ended`",
+    )
 
 
 class BlockRequest(BaseModel):
