@@ -17,10 +17,12 @@ Only unambiguous times count: a month after "in", "during", "back in" or before 
 week / month / year" and "the past N days / weeks / ..."; "between March and May" or
 "from March to May 2026"; "yesterday"; "N days / weeks / months / years ago"; an ISO date;
 a day by its month ("on July 1"; later this year only in the past tense, as last year's);
-"last Tuesday", or "on Tuesday" in the past tense; and "N hours / minutes ago", the minute
-it names. A time that has not begun is ``times_to_come``'s; the month or year now running
-("in December", asked on the 5th) asks of the present, and a month named with no year in
-a question about what is to come ("what will we use in February?") is the one to come.
+"last Tuesday", or "on Tuesday" in the past tense; "N hours / minutes ago", the minute
+it names; and a part of a day, "this morning", "earlier today", "last night"
+(``day_parts``). A time that has not begun is ``times_to_come``'s; the month or year now
+running ("in December", asked on the 5th) asks of the present, and a month named with no
+year in a question about what is to come ("what will we use in February?") is the one to
+come.
 Pure: the clock is passed in.
 """
 
@@ -38,6 +40,7 @@ from twoclocks.domain.calendar_words import (
     month_name,
     month_number,
 )
+from twoclocks.domain.day_parts import day_part
 from twoclocks.domain.model import FactVersion, Kind
 
 MAX_HELD_THEN = 3
@@ -172,6 +175,9 @@ def _moment_ago(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
 def time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     """The time the question names that has begun, as ``past_time_named`` reads it; a span
     still running ends at its calendar end, after now ("what changed in December?")."""
+    part = day_part(question, now, tz)
+    if part is not None:
+        return NamedTime(*part)
     today = now.astimezone(tz).date()
     readers = (
         iso_day, _month_day, _weekday, _ago, _yesterday, _the_past, _last, _between, _month, _year,
@@ -236,6 +242,7 @@ def still_held(
 
 _NO_PREPOSITION = (
     "yesterday", "today", "tomorrow", "the day after", "this ", "next ", "since ", "at ", "from ",
+    "earlier today", "last night",
 )  # fmt: skip
 """Labels that need no preposition before them: "held yesterday (2026-12-05)"."""
 

@@ -116,7 +116,8 @@ the rows after it being weaker matches): mention them as plans, never as what ho
 A question naming a time to come ("next week", "tomorrow", "on December 15") gets the
 plans that hold then first, under "holds <that time>, the time the question names (not
 true yet)", or a line saying none does: answer that time from them, as plans.
-A question naming a past time in words ("in March", "last year", "two weeks ago"), or
+A question naming a past time in words ("in March", "last year", "two weeks ago", "this
+morning"), or
 asking what came before a value ("before Discord"), is still answered with what holds
 now, but the asked slot's facts that held then and have ended since come first, under
 "held in <that time>", with the ones that held then and still hold after them ("held in

@@ -1,0 +1,45 @@
+"""Recall of a question naming a part of a day, over every real store (DESIGN.md §6)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from storekit import Writer
+from test_recall_legs import EMBEDDER
+from test_recall_service import NOWHERE, ew  # noqa: F401 (ew is a fixture)
+
+from twoclocks.domain.model import Tier
+from twoclocks.graph.port import Store
+from twoclocks.service.recall import RecallService
+from twoclocks.service.recall_requests import RecallRequest
+from twoclocks.service.requests import Caller
+
+pytestmark = pytest.mark.anyio
+
+NOW = datetime(2029, 12, 31, 10, 30, tzinfo=UTC)
+
+
+async def test_recall_a_question_naming_a_part_of_a_day_gets_what_held_or_changed_then(
+    store: Store,
+    ew: Writer,  # noqa: F811
+    account: str,
+) -> None:
+    # Monday 2029-12-31: main from 08:00, switched to fix/login at 09:30; asked at 10:30.
+    # Read as no time named, "this morning" got fix/login alone, or the past 7 days.
+    main = datetime(2029, 12, 31, 8, tzinfo=UTC)
+    switched = datetime(2029, 12, 31, 9, 30, tzinfo=UTC)
+    await ew.write("ledger", "branch", "main", main, now=main, tier=Tier.OBSERVED)
+    await ew.write("ledger", "branch", "fix/login", switched, now=switched, tier=Tier.OBSERVED)
+    recall = RecallService(store, lambda: NOW, EMBEDDER, lambda _cwd: NOWHERE, UTC)  # type: ignore[arg-type]
+    caller = Caller(account=account)
+    then = await recall.recall(caller, RecallRequest(query="what was the branch this morning?"))
+    assert then.named_time is not None
+    assert then.named_time.label == "this morning (2029-12-31, to 10:30)"
+    assert [f.object for f in then.held_then] == ["main"]
+    assert then.facts[0].object == "fix/login"
+    changed = await recall.recall(caller, RecallRequest(query="what changed this morning?"))
+    assert [f.object for f in changed.changed] == ["main", "fix/login"]
+    # Last night, nothing of it held: no value is named as held then.
+    night = await recall.recall(caller, RecallRequest(query="what was the branch last night?"))
+    assert night.named_time is not None and night.held_then == []
