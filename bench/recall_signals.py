@@ -4,11 +4,12 @@
 
 Loads tests/data/recall_facts.jsonl through the service (as bench/quality.py does), asks
 every question of recall_questions.jsonl with the service's leg weights and no relevance
-floor, and pickles, per question: the rankings fused (the legs that found something, in
-``service.recall.LEGS`` order), the relevance signals and cosines of every candidate, the named
-subjects, the fused scores and the candidate facts themselves. Rescoring them with
-``recall_order.by_score`` gives the service's order (bench/recall_fit.py). Tuning reads
-the ``tune`` rows only (tests/data/README.md); heldout is measured through the service.
+floor, and pickles, per question: the rankings fused (the legs that found something,
+in ``service.recall_fusion.LEGS`` order), the relevance signals and cosines of every
+candidate, the named subjects, the fused scores and the candidate facts themselves.
+Rescoring them with ``recall_order.by_score`` gives the service's order
+(bench/recall_fit.py). Tuning reads the ``tune`` rows only (tests/data/README.md); heldout
+is measured through the service.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.eval import data, recall
 from twoclocks.eval.scratch_store import scratch_store
 from twoclocks.graph.port import FactQuery
-from twoclocks.service import recall as recall_module
+from twoclocks.service import recall_fusion as recall_module
 from twoclocks.service.recall_requests import RecallRequest
 from twoclocks.service.requests import Caller
 

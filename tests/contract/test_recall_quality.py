@@ -15,7 +15,8 @@ from twoclocks.domain.model import Tier
 from twoclocks.domain.places import Workspace
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.graph.schema import fact_text
-from twoclocks.service.recall import LEGS, RecallService
+from twoclocks.service.recall import RecallService
+from twoclocks.service.recall_fusion import LEGS
 from twoclocks.service.recall_requests import RecallRequest
 from twoclocks.service.relevance import dot
 from twoclocks.service.requests import Caller

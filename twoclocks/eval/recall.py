@@ -22,7 +22,8 @@ from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.eval.data import RecallFact, RecallQuestion
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
-from twoclocks.service.recall import LEGS, RecallService
+from twoclocks.service.recall import RecallService
+from twoclocks.service.recall_fusion import LEGS
 from twoclocks.service.recall_requests import RecallRequest
 from twoclocks.service.requests import Caller, RememberRequest
 

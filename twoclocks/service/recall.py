@@ -18,13 +18,11 @@ from datetime import datetime, tzinfo
 
 from twoclocks.capture.rules import CURRENT_BRANCH, LAST_COMMIT
 from twoclocks.domain.account_settings import AccountSettings
-from twoclocks.domain.answer_kinds import asks_yes_or_no
 from twoclocks.domain.before_questions import asks_what_came_before, what_came_before
 from twoclocks.domain.change_questions import (
     change_span,
 )
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
-from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_subjects import question_words
 from twoclocks.domain.named_times import (
@@ -57,8 +55,8 @@ from twoclocks.service.named_entities import (
     workspace_entities,
 )
 from twoclocks.service.recall_beside import Ranked
+from twoclocks.service.recall_fusion import LEGS, fuse_legs
 from twoclocks.service.recall_later import plan_first, split_later
-from twoclocks.service.recall_order import YES_NO_KIN_SHARE, by_score
 from twoclocks.service.recall_requests import (
     BlockRequest,
     BlockResult,
@@ -68,7 +66,6 @@ from twoclocks.service.recall_requests import (
     ScoredFact,
 )
 from twoclocks.service.relevance import (
-    by_question,
     relevance_signals,
     warm_slot_matcher,
 )
@@ -87,12 +84,6 @@ banana" came back as rows). Measured with MiniLM on the tune questions: nonsense
 0.20-0.23, the weakest real question 0.21 and the next 0.29; questions about slots stored
 for another subject score like real ones (0.28-0.46), so no floor tells those apart.
 Valid for this model only."""
-
-LEGS = ("keyword", "vector", "entity_walk", "workspace_walk", "former", "slot")
-"""The recall legs by name, in the order they are fused. ``former`` reads the current
-value of each slot whose earlier value the question names ("do we still use Black?"),
-from the closed versions the keyword search found. ``slot`` ranks what the other legs
-found by how well its slot name matches the question; it reads nothing itself."""
 
 WARM_SLOT_NAMES = 500
 """Slot names of an account whose embeddings ``RecallService.warm`` encodes at start: the
@@ -448,30 +439,7 @@ class RecallService:
         )
         if relevance and max(r.best for r in relevance.values()) < self.relevance_floor:
             return []
-        question_order = {vid: r.question_score for vid, r in relevance.items()}
-        rankings: dict[str, list[str]] = {}
-        for leg, reached in found_by.items():
-            ids = [v.version_id for v in reached if v.version_id in by_id]
-            # A walk reaches facts by where they sit in the graph, not by what was asked:
-            # its store order says nothing, so it ranks them by the question instead.
-            rankings[leg] = by_question(ids, question_order) if leg.endswith("walk") else ids
-        if "entity_walk" in rankings and (await named_task).by_self:
-            # Candidates, not votes: with a vote, the person's facts outvoted the legs that
-            # read the question for "who do I ping about the notifier?".
-            del rankings["entity_walk"]
-        if weights["slot"] > 0 and relevance:
-            slot_score = {vid: r.slot for vid, r in relevance.items()}
-            rankings["slot"] = by_question(by_id, slot_score)[:pool]
-        legs = [leg for leg in LEGS if leg in rankings]
-        fused = reciprocal_rank_fusion(
-            [rankings[leg] for leg in legs], weights=[weights[leg] for leg in legs]
-        )
-        if cosine:
-            own = set(rankings.get("workspace_walk", []))
-            named_subjects = {e.lower() for e in (await named_task).names}
-            named = {vid for vid, v in by_id.items() if v.subject.lower() in named_subjects}
-            kin_share = YES_NO_KIN_SHARE if asks_yes_or_no(text) else 0.0
-            fused = by_score(fused, relevance, cosine, own, named, kin_share)
+        fused = fuse_legs(text, found_by, by_id, relevance, cosine, weights, await named_task, pool)
         return [(by_id[vid], score) for vid, score in fused[: k + extra]]
 
     async def _query_vector(self, text: str) -> list[float] | None:
