@@ -130,17 +130,17 @@ When the question names a slot (by name, or by a value it held) that holds no va
 its last value comes first under "no value now in the slot the question names; its last
 one ended": say it ended, and do not take a row of another slot for it. A value it names
 that ended while others hold ("is Bo still a maintainer?", "do we still use Heroku?"
-when Render began months later) comes first under "ended, not true now": say it ended,
-and when. A question asking what changed ("what changed this week?", "anything new
-since Monday?"; the past 7 days when it names no time) gets the facts that began or
-ended then first, under "changed <that time>", or a line saying none did; one naming a
-thing or slot and no time ("what changed in the database?") gets its latest changes,
-under "the latest changes (no time named)"; one asking what memory learned ("what did
-you learn today?") gets the facts told then, under "told to memory <that time>". Each
-also gets the facts memory found wrong then, under "corrected <that time>", each marked
-[corrected] and followed by what holds instead: memory's belief changed, not the world;
-one asking what was corrected ("what did we correct today?", "any corrections this
-week?") gets those alone, or a line saying none were. The rows
+when Render began months later, "did we ever use SQLite?") comes first under "ended, not
+true now": say it ended, and when. A question asking what changed ("what changed this
+week?", "anything new since Monday?"; the past 7 days when it names no time) gets the
+facts that began or ended then first, under "changed <that time>", or a line saying none
+did; one naming a thing or slot and no time ("what changed in the database?") gets its
+latest changes, under "the latest changes (no time named)"; one asking what memory
+learned ("what did you learn today?") gets the facts told then, under "told to memory
+<that time>". Each also gets the facts memory found wrong then, under "corrected <that
+time>", each marked [corrected] and followed by what holds instead: memory's belief
+changed, not the world; one asking what was corrected ("what did we correct today?",
+"any corrections this week?") gets those alone, or a line saying none were. The rows
 that match its words follow. With a past
 as_of, values memory was told later with no start follow under "told later, with no
 start stated": they may have held then, and memory does not know; say so. Each fact

@@ -11,10 +11,12 @@ or Heroku's when Render began months after it ended.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Set
 
 from twoclocks.domain.model import Cardinality, FactVersion, Kind
 from twoclocks.domain.named_things import names_value
+from twoclocks.domain.named_times import speaks_of_the_past
 from twoclocks.domain.slot_names import canonical_tokens
 from twoclocks.domain.temporal import is_visible
 from twoclocks.domain.text_fold import fold_value
@@ -143,10 +145,15 @@ async def ended_values_named(
     "do we still use Heroku?", Heroku ended 1 March and Render began 1 June, would read
     as Heroku until June. The keyword search found the ended version; its slot's values
     now are read (one query, at most ``MAX_ENDED_SLOTS`` slots), and a value held again
-    now, or starting later, keeps it out, as does, in a one-value slot, a value now that
-    began at its end. A slot holding nothing now is ``ended_of_named_slots``'. ``subjects``
-    as there. The last end of each value, at most one a value.
+    now, or starting later, keeps it out, as does, in a one-value slot, a value now whose
+    stated start is its end ("is the docs site still on Jekyll?", Docusaurus from the day
+    Jekyll ended). Not when the question asks whether the value held at all ("did we ever
+    use SQLite?": Postgres's line alone reads as "no"), nor when the value now was told
+    with no start (its "known from" is when it was told, which says nothing of the other's
+    end). A slot holding nothing now is ``ended_of_named_slots``'. ``subjects`` as there.
+    The last end of each value, at most one a value.
     """
+    held_at_all = asks_whether_it_held(text)
     named = sorted(
         (
             v
@@ -173,16 +180,33 @@ async def ended_values_named(
             out += [
                 v
                 for value, v in last.items()
-                if value not in values_now and not _replaced_at_its_end(v, held)
+                if value not in values_now and (held_at_all or not _replaced_at_its_end(v, held))
             ]
     return out
 
 
 def _replaced_at_its_end(ended: FactVersion, held: list[FactVersion]) -> bool:
-    """Whether a one-value slot's value now began when ``ended`` ended: its line says both."""
+    """Whether a one-value slot's value now began, by its stated start, when ``ended``
+    ended: its line says both."""
     return ended.cardinality is Cardinality.ONE and any(
-        v.valid_at == ended.invalid_at for v in held
+        v.valid_at == ended.invalid_at and v.start_stated for v in held
     )
+
+
+_EVER = re.compile(r"\b(?:ever|previously|in\s+the\s+past|at\s+some\s+point)\b", re.IGNORECASE)
+
+
+def asks_whether_it_held(text: str) -> bool:
+    """Whether a question asks whether a value held at all, not whether it holds now.
+
+    >>> asks_whether_it_held("did we ever use SQLite?")
+    True
+    >>> asks_whether_it_held("have we used Heroku in the past?")
+    True
+    >>> asks_whether_it_held("is the docs site still on Jekyll?")
+    False
+    """
+    return speaks_of_the_past(text) or _EVER.search(text) is not None
 
 
 def _believed_about(version: FactVersion, subjects: frozenset[str] | None) -> bool:

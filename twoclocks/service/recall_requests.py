@@ -174,8 +174,9 @@ class RecallResult(BaseModel):
         "names of up to 2 slots, ended since, while the slot holds other values now and none "
         "of them is the same value ('is Bo still a maintainer?' after Bo's value ended): the "
         "rows of `facts` do not say it ended. Of a one-value slot, only when its value now "
-        "did not begin at that end ('do we still use Heroku?', Heroku ended in March, Render "
-        "from June). Not true now; `score` as for `ended`",
+        "did not begin, by a stated start, at that end ('do we still use Heroku?', Heroku "
+        "ended in March, Render from June), or when the question asks whether it held at all "
+        "('did we ever use SQLite?'). Not true now; `score` as for `ended`",
     )
     changes_in: NamedSpan | None = Field(
         None,

@@ -1,0 +1,48 @@
+"""Recall of a value the question names that has ended, over every real store (DESIGN.md §6,
+``service.former_values``): when the value now does not say it, the ended one is named."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+from storekit import Writer
+from test_recall_service import ew, service  # noqa: F401 (ew is a fixture)
+
+from twoclocks.domain.model import Tier
+from twoclocks.graph.port import Store
+from twoclocks.service.recall_requests import RecallRequest
+from twoclocks.service.requests import Caller
+
+pytestmark = pytest.mark.anyio
+
+
+async def test_recall_an_ended_value_the_question_asks_ever_held_is_named_whatever_replaced_it(
+    store: Store,
+    ew: Writer,  # noqa: F811
+    account: str,
+) -> None:
+    # SQLite from September, Postgres 16 told on December 7 with no start (it closed SQLite
+    # then); Jekyll replaced by Docusaurus from 1 February, a start stated. Asked on
+    # 2030-01-01, "did we ever use SQLite?" got Postgres 16 alone, which reads as "no".
+    await ew.write("ledger", "database", "SQLite", datetime(2029, 9, 1, tzinfo=UTC),
+                   tier=Tier.ASSERTED)  # fmt: skip
+    told = datetime(2029, 12, 7, tzinfo=UTC)
+    await ew.write("ledger", "database", "Postgres 16", told, now=told, tier=Tier.ASSERTED,
+                   start_stated=False)  # fmt: skip
+    await ew.write("ledger", "docs_site", "Jekyll", datetime(2028, 1, 1, tzinfo=UTC),
+                   tier=Tier.ASSERTED)  # fmt: skip
+    await ew.write("ledger", "docs_site", "Docusaurus", datetime(2029, 2, 1, tzinfo=UTC),
+                   tier=Tier.ASSERTED)  # fmt: skip
+    caller = Caller(account=account)
+
+    async def ended(question: str) -> list[str]:
+        got = await service(store).recall(caller, RecallRequest(query=question, k=5))
+        return [f.object for f in got.ended_values]
+
+    assert await ended("did we ever use SQLite?") == ["SQLite"]
+    assert await ended("have we used Jekyll in the past?") == ["Jekyll"]
+    # Asked of now, Postgres 16's "known from" is when it was told: it does not say when
+    # SQLite ended, so SQLite is named; Docusaurus's stated start is Jekyll's end.
+    assert await ended("is the database still SQLite?") == ["SQLite"]
+    assert await ended("is the docs site still on Jekyll?") == []
