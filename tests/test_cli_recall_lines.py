@@ -111,6 +111,15 @@ def test_an_ended_value_the_question_names_is_said_first_then_what_its_slot_hold
     ]
 
 
+def test_a_value_the_question_names_that_was_found_wrong_is_said_as_never_true() -> None:
+    answered = ["result: rows", "- ledger · ci: Buildkite"]
+    gha = ["- ledger · ci: GitHub Actions [corrected]"]
+    # "Ended" would say it held once: a corrected value never did.
+    assert ended_lines(answered, [], gha, True, ["corrected"])[1] == (
+        "found wrong, never true (the question names it; what holds now follows):"
+    )
+
+
 def test_a_question_asking_what_changed_says_the_changes_first_then_what_holds_now() -> None:
     answered = ["result: rows", "- shop · ci: GitHub Actions"]
     changed = [

@@ -263,8 +263,10 @@ def recall(
         believed = bool(answer.get("then_believed"))
         lines = then_lines(lines, label, then, bool(rows), still_lines, events, believed)
         ended = [fact_line(f, zone.info) for f in answer.get("ended") or []]
-        ended_values = [fact_line(f, zone.info) for f in answer.get("ended_values") or []]
-        lines = ended_lines(lines, ended, ended_values, bool(answer["facts"]))
+        named_ended = answer.get("ended_values") or []
+        ended_values = [fact_line(f, zone.info) for f in named_ended]
+        reasons = [f.get("retired_reason") for f in named_ended]
+        lines = ended_lines(lines, ended, ended_values, bool(answer["facts"]), reasons)
         if span := answer.get("changes_in"):
             changed = [fact_line(f, zone.info) for f in answer.get("changed") or []]
             learned = bool(answer.get("changes_told"))

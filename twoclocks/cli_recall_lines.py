@@ -15,7 +15,7 @@ from typing import Any
 from twoclocks.domain.belief_questions import believed_then_head, none_believed_line
 from twoclocks.domain.change_questions import changed_head, nothing_changed_line
 from twoclocks.domain.corrections_made import corrected_head, none_corrected_line
-from twoclocks.domain.fact_text import ENDED_SLOT_HEAD, ENDED_VALUE_HEAD
+from twoclocks.domain.fact_text import ENDED_SLOT_HEAD, ended_values_head
 from twoclocks.domain.named_times import (
     NamedTime,
     held_then_head,
@@ -169,18 +169,23 @@ def changed_lines(
 
 
 def ended_lines(
-    lines: list[str], ended: list[str], ended_values: list[str], held_now: bool
+    lines: list[str],
+    ended: list[str],
+    ended_values: list[str],
+    held_now: bool,
+    reasons: Sequence[str | None] = (),
 ) -> list[str]:
     """A recall's lines, with the last value of an ended slot the question names, and the
     ended values it names of slots holding others, first.
 
     "What was our release cadence?" after it ended: the rows about other slots (the sprint
     length, "two weeks") would be taken for the cadence. "Is Bo still a maintainer?": the
-    maintainers now do not say that Bo's value ended, or when. ``held_now`` as ``then_lines``.
+    maintainers now do not say that Bo's value ended, or when. ``held_now`` as ``then_lines``;
+    ``reasons``: why each ended value is history (one found wrong is not "ended").
     """
     sections = [
         *([ENDED_SLOT_HEAD, *ended] if ended else []),
-        *([ENDED_VALUE_HEAD, *ended_values] if ended_values else []),
+        *([ended_values_head(reasons), *ended_values] if ended_values else []),
     ]
     if not sections:
         return lines

@@ -9,7 +9,7 @@ import pytest
 from storekit import Writer
 from test_recall_service import ew, service  # noqa: F401 (ew is a fixture)
 
-from twoclocks.domain.model import Tier
+from twoclocks.domain.model import RetiredReason, Tier
 from twoclocks.graph.port import Store
 from twoclocks.service.recall_requests import RecallRequest
 from twoclocks.service.requests import Caller
@@ -46,3 +46,24 @@ async def test_recall_an_ended_value_the_question_asks_ever_held_is_named_whatev
     # SQLite ended, so SQLite is named; Docusaurus's stated start is Jekyll's end.
     assert await ended("is the database still SQLite?") == ["SQLite"]
     assert await ended("is the docs site still on Jekyll?") == []
+
+
+async def test_recall_a_value_the_question_names_that_was_found_wrong_is_named_as_never_true(
+    store: Store,
+    ew: Writer,  # noqa: F811
+    account: str,
+) -> None:
+    # GitHub Actions told, then corrected to Buildkite: "is the ci still GitHub Actions?"
+    # got Buildkite alone, which does not say that GitHub Actions never held.
+    gha = await ew.write("ledger", "ci", "GitHub Actions", datetime(2029, 6, 1, tzinfo=UTC),
+                         tier=Tier.ASSERTED)  # fmt: skip
+    await ew.revise(gha.fact_id, RetiredReason.CORRECTED, replacement="Buildkite")
+    caller = Caller(account=account)
+    ask = RecallRequest(query="is the ci still GitHub Actions?", k=5)
+    got = await service(store).recall(caller, ask)
+    assert [(f.object, f.retired_reason) for f in got.ended_values] == [
+        ("GitHub Actions", RetiredReason.CORRECTED)
+    ]
+    # A question naming no such value gets none.
+    plain = await service(store).recall(caller, RecallRequest(query="which ci do we use?", k=5))
+    assert plain.ended_values == []

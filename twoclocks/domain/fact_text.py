@@ -8,7 +8,7 @@ Both read the wire rows (the API's JSON, the MCP tools' `Fact`), name a slot as 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
 from typing import Protocol
 
@@ -80,6 +80,28 @@ ENDED_VALUE_HEAD = "ended, not true now (the question names it; what holds now f
 """The head of a recall's ``ended_values`` lines: "is Bo still a maintainer?" after Bo's
 value of a many-value slot ended, said before the maintainers now, which do not say it (or
 "do we still use Heroku?", when Render began months after Heroku's end)."""
+
+CORRECTED_VALUE_HEAD = "found wrong, never true (the question names it; what holds now follows):"
+"""The head of a recall's ``ended_values`` lines when each was corrected: "is the ci still
+GitHub Actions?" after GitHub Actions was corrected to Buildkite."""
+
+
+def ended_values_head(reasons: Sequence[str | None]) -> str:
+    """The head above the ended values a question names, by why each is history
+    (``retired_reason``): ended, found wrong, or some of each.
+
+    >>> ended_values_head(["corrected"])
+    'found wrong, never true (the question names it; what holds now follows):'
+    >>> ended_values_head(["ended", "corrected"])
+    'ended or found wrong, not true now (the question names it; what holds now follows):'
+    """
+    wrong = [reason == RetiredReason.CORRECTED for reason in reasons]
+    if wrong and all(wrong):
+        return CORRECTED_VALUE_HEAD
+    if any(wrong):
+        return "ended or found wrong, not true now (the question names it; what holds now follows):"
+    return ENDED_VALUE_HEAD
+
 
 TOLD_LATER_HEAD = "told later, with no start stated (they may have held then; memory does not know"
 """The head of a past read's ``told_later`` lines, its bracket left open for a surface to

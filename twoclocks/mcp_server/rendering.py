@@ -31,8 +31,8 @@ from twoclocks.domain.change_questions import changed_head, nothing_changed_line
 from twoclocks.domain.corrections_made import corrected_head, none_corrected_line
 from twoclocks.domain.fact_text import (
     ENDED_SLOT_HEAD,
-    ENDED_VALUE_HEAD,
     TOLD_LATER_HEAD,
+    ended_values_head,
     history_note,
     mended_ends,
     replaced_belief,
@@ -196,7 +196,8 @@ def _ended(answer: RecallResult) -> list[str]:
     of a slot holding others, under their own heads."""
     slots = [ENDED_SLOT_HEAD, *(fact_line(f) for f in answer.ended)] if answer.ended else []
     values = answer.ended_values
-    return slots + ([ENDED_VALUE_HEAD, *(fact_line(f) for f in values)] if values else [])
+    head = ended_values_head([f.retired_reason for f in values])
+    return slots + ([head, *(fact_line(f) for f in values)] if values else [])
 
 
 def _told_later(answer: RecallResult) -> list[str]:

@@ -131,7 +131,8 @@ its last value comes first under "no value now in the slot the question names; i
 one ended": say it ended, and do not take a row of another slot for it. A value it names
 that ended while others hold ("is Bo still a maintainer?", "do we still use Heroku?"
 when Render began months later, "did we ever use SQLite?") comes first under "ended, not
-true now": say it ended, and when. A question asking what changed ("what changed this
+true now": say it ended, and when; one found wrong, under "found wrong, never true": say
+it never held. A question asking what changed ("what changed this
 week?", "anything new since Monday?"; the past 7 days when it names no time) gets the
 facts that began or ended then first, under "changed <that time>", or a line saying none
 did; one naming a thing or slot and no time ("what changed in the database?") gets its

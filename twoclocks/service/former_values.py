@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Set
+from datetime import datetime
 
-from twoclocks.domain.model import Cardinality, FactVersion, Kind
+from twoclocks.domain.model import Cardinality, FactVersion, Kind, RetiredReason
 from twoclocks.domain.named_things import names_value
 from twoclocks.domain.named_times import speaks_of_the_past
 from twoclocks.domain.slot_names import canonical_tokens
@@ -150,21 +151,23 @@ async def ended_values_named(
     Jekyll ended). Not when the question asks whether the value held at all ("did we ever
     use SQLite?": Postgres's line alone reads as "no"), nor when the value now was told
     with no start (its "known from" is when it was told, which says nothing of the other's
-    end). A slot holding nothing now is ``ended_of_named_slots``'. ``subjects`` as there.
-    The last end of each value, at most one a value.
+    end). A value found wrong (``corrected``) is named the same way: "is the ci still
+    GitHub Actions?" after GitHub Actions was corrected to Buildkite got Buildkite alone,
+    which does not say that GitHub Actions never held. A slot holding nothing now is
+    ``ended_of_named_slots``'. ``subjects`` as there. The last end of each value, at most
+    one a value.
     """
-    held_at_all = asks_whether_it_held(text)
+    # A value found wrong never held: nothing in the value now says so.
+    kept = asks_whether_it_held(text)
     named = sorted(
         (
             v
             for v in closed
             if v.kind is Kind.FACT
-            and _believed_about(v, subjects)
-            and v.invalid_at is not None
-            and v.invalid_at <= query.now
+            and (_ended_by(v, query.now, subjects) or _corrected_by(v, query.now, subjects))
             and names_value(text, v.object)
         ),
-        key=lambda v: (v.invalid_at, v.version_id),
+        key=lambda v: (_gone_at(v), v.version_id),
     )
     out: list[FactVersion] = []
     for slot in list(dict.fromkeys(v.slot for v in named))[:MAX_ENDED_SLOTS]:
@@ -180,9 +183,33 @@ async def ended_values_named(
             out += [
                 v
                 for value, v in last.items()
-                if value not in values_now and (held_at_all or not _replaced_at_its_end(v, held))
+                if value not in values_now
+                and (kept or v.expired_at is not None or not _replaced_at_its_end(v, held))
             ]
     return out
+
+
+def _ended_by(v: FactVersion, now: datetime, subjects: frozenset[str] | None) -> bool:
+    """A believed value that ended by ``now``, about a thing the question names."""
+    return _believed_about(v, subjects) and v.invalid_at is not None and v.invalid_at <= now
+
+
+def _corrected_by(v: FactVersion, now: datetime, subjects: frozenset[str] | None) -> bool:
+    """A value found wrong by ``now`` (never true), about a thing the question names."""
+    return (
+        v.retired_reason is RetiredReason.CORRECTED
+        and v.expired_at is not None
+        and v.expired_at <= now
+        and shown_to_model(v.tier)
+        and (subjects is None or is_about(v.subject, v.object, subjects))
+    )
+
+
+def _gone_at(v: FactVersion) -> datetime:
+    """When a value stopped holding: its end, or when it was found wrong."""
+    gone = v.invalid_at if v.expired_at is None else v.expired_at
+    assert gone is not None  # ``_ended_by`` or ``_corrected_by`` kept it
+    return gone
 
 
 def _replaced_at_its_end(ended: FactVersion, held: list[FactVersion]) -> bool:

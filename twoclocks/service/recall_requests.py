@@ -176,7 +176,9 @@ class RecallResult(BaseModel):
         "rows of `facts` do not say it ended. Of a one-value slot, only when its value now "
         "did not begin, by a stated start, at that end ('do we still use Heroku?', Heroku "
         "ended in March, Render from June), or when the question asks whether it held at all "
-        "('did we ever use SQLite?'). Not true now; `score` as for `ended`",
+        "('did we ever use SQLite?'). A value found wrong is named too, whatever replaced it "
+        "('is the ci still GitHub Actions?' after it was corrected to Buildkite): its "
+        "`retired_reason` is `corrected`, never true. Not true now; `score` as for `ended`",
     )
     changes_in: NamedSpan | None = Field(
         None,
