@@ -126,6 +126,19 @@ def test_a_value_closed_by_a_later_value_still_to_come_is_not_history() -> None:
     ]
 
 
+def test_a_value_told_with_its_end_says_it_holds_until_the_end_given() -> None:
+    # "--until": Ravi covers on call until a day; not "when a later value takes over".
+    start = (datetime.now(UTC) + timedelta(days=4)).replace(microsecond=0)
+    end = start + timedelta(days=7)
+    answer = {
+        "outcome": "stored_closed", "fact_id": "f9", "predicate": "on_call",
+        "tier": "asserted", "replaced": [], "invalid_at": end.isoformat(),
+    }  # fmt: skip
+    lines = remember_lines(answer, "team", "project", start.isoformat(), end.isoformat())
+    assert lines[0] == "stored: f9 (on_call, asserted)"
+    assert lines[-1] == f"true until {format_time(end, UTC)}, the end you gave"
+
+
 def test_a_replaced_value_with_a_line_break_prints_on_one_line() -> None:
     answer = {
         "outcome": "inserted",

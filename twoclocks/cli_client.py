@@ -163,6 +163,13 @@ def remember(
             f"start): {WHEN_HELP}"
         ),
     ] = None,
+    until: Annotated[
+        str | None,
+        typer.Option(
+            help="When it stops being true, if known now (a freeze until a day; the value it "
+            f"interrupts holds again from then): {WHEN_HELP}"
+        ),
+    ] = None,
     kind: Annotated[
         Kind, typer.Option(help="fact (holds until changed) or event (happened once)")
     ] = Kind.FACT,
@@ -189,6 +196,7 @@ def remember(
         "predicate": predicate,
         "object": obj,
         "valid_at": zone.when(valid_at, "--valid-at"),
+        "invalid_at": zone.when(until, "--until"),
         "kind": kind.value,
         "tier": tier.value if tier else None,
         "class": fact_class.value if fact_class else None,
@@ -198,7 +206,8 @@ def remember(
         "cwd": str(Path.cwd()),
     }
     answer = call("POST", "/v1/facts", {k: v for k, v in body.items() if v is not None})
-    show(answer, as_json, remember_lines(answer, subject, body["class"], body["valid_at"]))
+    lines = remember_lines(answer, subject, body["class"], body["valid_at"], body["invalid_at"])
+    show(answer, as_json, lines)
 
 
 def recall(

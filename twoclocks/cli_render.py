@@ -171,6 +171,7 @@ def remember_lines(
     subject: str,
     fact_class: str | None = None,
     valid_at: str | None = None,
+    until: str | None = None,
 ) -> list[str]:
     """What a write did, in words: stored or not, under which slot, and what it replaced.
 
@@ -208,11 +209,15 @@ def remember_lines(
                 f"(`twoclocks facts --as-of {_as_of_arg(starts)}` shows it as true)"
             )
     if ends is not None:
-        # Closed at once because a later value of the slot was already known: say until
-        # when it holds, and that it is history only once that time has passed.
-        until = format_time(ends, starts.tzinfo if starts and starts.tzinfo else UTC)
-        tense = "takes" if ends > datetime.now(UTC) else "took"
-        lines.append(f"true until {until}, when a later value of the slot {tense} over")
+        # Closed at once because a later value of the slot was already known, or at the end
+        # the writer gave: say until when it holds, and that it is history only after that.
+        when = format_time(ends, starts.tzinfo if starts and starts.tzinfo else UTC)
+        given = _moment(until)
+        if given is not None and ends == given:
+            lines.append(f"true until {when}, the end you gave")
+        else:
+            tense = "takes" if ends > datetime.now(UTC) else "took"
+            lines.append(f"true until {when}, when a later value of the slot {tense} over")
     for old in answer.get("replaced", []):
         value = f"{on_one_line(old['object'])} ({old['fact_id'][:12]})"
         if later:

@@ -599,3 +599,36 @@ async def test_merge_joins_two_slots_a_split_parts_them_and_an_unknown_slot_is_4
     assert "no slot 'sponsor'" in r.json()["message"]
     r = await api.post("/v1/aliases/merge", json=body | {"canonical": "steward"})
     assert r.status_code == 422 and "already one slot" in r.json()["message"]
+
+
+async def test_a_fact_told_with_its_end_holds_until_then_and_a_bad_end_changes_nothing(
+    api: httpx.AsyncClient,
+) -> None:
+    # Dana on call from December 1; Ravi covers from the 14th until the 21st: Dana again after.
+    base = {"subject": "team", "predicate": "on_call"}
+    await api.post("/v1/facts", json=base | {"object": "Dana", "valid_at": "2026-12-01T00:00:00Z"})
+    cover = base | {
+        "object": "Ravi", "valid_at": "2026-12-14T00:00:00Z", "invalid_at": "2026-12-21T00:00:00Z"
+    }  # fmt: skip
+    r = await api.post("/v1/facts", json=cover)
+    assert r.status_code == 201, r.text
+    assert r.json()["invalid_at"].startswith("2026-12-21")
+
+    async def on_call(at: str) -> list[str]:
+        got = await api.get("/v1/facts", params={"subject": "team", "as_of": at})
+        return [f["object"] for f in got.json()["facts"]]
+
+    assert await on_call("2026-12-15T00:00:00Z") == ["Ravi"]
+    assert await on_call("2026-12-22T00:00:00Z") == ["Dana"]
+    # An end before the start, or an end of an event, is refused, and nothing is written.
+    before = base | {
+        "object": "Mia", "valid_at": "2026-12-14T00:00:00Z", "invalid_at": "2026-12-10T00:00:00Z"
+    }  # fmt: skip
+    r = await api.post("/v1/facts", json=before)
+    assert r.status_code == 422 and r.json()["error"] == "InvalidTemporalRange"
+    assert "invalid_at" in r.json()["message"]
+    event = before | {"kind": "event", "invalid_at": "2026-12-20T00:00:00Z"}
+    r = await api.post("/v1/facts", json=event)
+    assert r.status_code == 422 and "event" in r.json()["message"]
+    got = await api.get("/v1/facts", params={"subject": "team", "include_history": "true"})
+    assert "Mia" not in [f["object"] for f in got.json()["facts"]]

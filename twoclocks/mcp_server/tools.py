@@ -78,6 +78,9 @@ fact per call.
 - valid_at is when it became true. When the person says ("since Monday", "we moved
   last week"), pass it; a date alone is fine. Omitted, it is the time you told it, read
   as "known since" then, and a later write that dates the change earlier replaces it.
+- invalid_at is when it stops being true, when the person says so now ("a deploy freeze
+  until January 4", "Ravi covers on call until Friday"): the value it interrupts holds
+  again from then. Omitted, it holds until changed.
 - tier: "asserted" only for the person's own words (pass their message as evidence),
   "observed" for what you read in a tool result (commit, test run, file), "inferred"
   for your own guess. Omitted, it is "inferred" (your guess); an "asserted" whose
@@ -85,8 +88,8 @@ fact per call.
 - The workspace is decided by the server from the session's directory.
 - Anything that looks like a credential is refused (SecretRefused).
 Returns fact_id, the outcome (inserted / restated / stored_closed: closed at once,
-because a later value of the slot was already known; invalid_at says when it stops being
-true, and until then it is no history), the slot name
+because a later value of the slot was already known or invalid_at was given; invalid_at
+says when it stops being true, and until then it is no history), the slot name
 used (it may be an existing synonym; then written_as is the name you gave), the facts it
 closed (closed: their ids; replaced: their ids, values and how each left, ended or, for a
 value this write's date overruled, outdated or corrected, so you can tell the person
@@ -328,6 +331,13 @@ def build_server(backend: Backend) -> MCPServer:
         object: Annotated[str, Field(description="The value, e.g. 'Render, Oregon region'")],
         ctx: Context,
         valid_at: When = None,
+        invalid_at: Annotated[
+            str | None,
+            Field(
+                description="when it stops being true, if that is known now (a freeze until "
+                "January 4): RFC 3339 or a date, as valid_at; a fact only"
+            ),
+        ] = None,
         kind: Annotated[
             Literal["fact", "event"],
             Field(description="fact: holds until changed; event: happened once"),
@@ -360,6 +370,7 @@ def build_server(backend: Backend) -> MCPServer:
                         "predicate": predicate,
                         "object": object,
                         "valid_at": await _when(backend, ctx, valid_at, "valid_at"),
+                        "invalid_at": await _when(backend, ctx, invalid_at, "invalid_at"),
                         "kind": kind,
                         "cardinality": cardinality,
                         "tier": tier,

@@ -15,12 +15,14 @@ from twoclocks.domain.correction import overruled_by
 from twoclocks.domain.errors import (
     FactNotFound,
     InvalidInput,
+    InvalidTemporalRange,
     TwoclocksError,
 )
 from twoclocks.domain.model import (
     FactClass,
     FactVersion,
     Incoming,
+    Kind,
     Place,
     Plan,
     RetiredReason,
@@ -96,6 +98,21 @@ def incoming(**fields: Any) -> Incoming:
         raise InvalidInput(str(exc)) from None
 
 
+def check_end(invalid_at: datetime | None, valid_at: datetime, kind: Kind) -> None:
+    """Refuse an end a write cannot have: before its start, or of an event (once, no span)."""
+    if invalid_at is None:
+        return
+    if kind is Kind.EVENT:
+        raise InvalidInput(
+            "an end (invalid_at, --until) is for a fact: an event happens once, at valid_at"
+        )
+    if invalid_at <= valid_at:
+        raise InvalidTemporalRange(
+            f"the end (invalid_at, --until) {invalid_at.isoformat()} must be after the start "
+            f"(valid_at) {valid_at.isoformat()}, or after now when no start is given"
+        )
+
+
 def no_workspace(_cwd: str | None) -> Workspace:
     """A resolver for callers that have no spaces configured: every row is unplaced."""
     return Workspace()
@@ -144,6 +161,8 @@ class MemoryService(FactReads):
         overrides = (await self.settings_of(caller.account)).places if self.settings_of else None
         place, key = workspace.placed(resolve_place(req.fact_class, req.category, overrides))
         now = self.clock()
+        starts = req.valid_at or now
+        check_end(req.invalid_at, starts, req.kind)
         episode_id = self.new_id() if req.evidence else None
         subject = req.subject.strip()
         asked = req.predicate.strip()
@@ -155,8 +174,9 @@ class MemoryService(FactReads):
             subject=subject,
             predicate=predicate,
             object=req.object,
-            valid_at=req.valid_at or now,
+            valid_at=starts,
             start_stated=req.valid_at is not None,
+            invalid_at=req.invalid_at,
             kind=req.kind,
             cardinality=req.cardinality,
             tier=tier.tier,

@@ -75,6 +75,12 @@ class RememberRequest(BaseModel):
         description="When it became true (default: now, stored with start_stated false: "
         "a later write that dates the change earlier replaces it)",
     )
+    invalid_at: datetime | None = Field(
+        None,
+        description="When it stops being true, when that is known already (a deploy freeze "
+        "until January 4, a cover on call until Friday): after valid_at (or now), a fact only; "
+        "the slot's value it interrupts holds again from then. Default: until changed",
+    )
     kind: Kind = Field(Kind.FACT, description="fact (holds until changed) or event (happened once)")
     cardinality: Cardinality | None = Field(None, description="one or many current values")
     tier: Tier | None = Field(
@@ -87,10 +93,10 @@ class RememberRequest(BaseModel):
     cwd: Text | None = Field(None, max_length=4096, description="the session's working directory")
     evidence: Text | None = Field(None, max_length=10_000, description="the person's own message")
 
-    @field_validator("valid_at")
+    @field_validator("valid_at", "invalid_at")
     @classmethod
-    def _aware(cls, value: datetime | None) -> datetime | None:
-        return require_aware(value, "valid_at")
+    def _aware(cls, value: datetime | None, info: ValidationInfo) -> datetime | None:
+        return require_aware(value, info.field_name or "valid_at")
 
 
 class ReplacedValue(BaseModel):
