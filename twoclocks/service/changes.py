@@ -127,11 +127,15 @@ async def _read(
 ) -> list[FactVersion]:
     """The versions ``reads`` find, each once, about a thing in ``named`` when it has any."""
     found = await asyncio.gather(*(store.timeline(account, q) for q in reads))
-    rows = list({v.version_id: v for read in found for v in read}.values())
-    if named:
-        folded = frozenset(name.casefold() for name in named)
-        rows = [v for v in rows if is_about(v.subject, v.object, folded)]
-    return rows
+    return _about(list({v.version_id: v for read in found for v in read}.values()), named)
+
+
+def _about(rows: list[FactVersion], names: Sequence[str]) -> list[FactVersion]:
+    """The rows about a thing in ``names`` (its subject or whole value), or all with none."""
+    if not names:
+        return rows
+    folded = frozenset(name.casefold() for name in names)
+    return [v for v in rows if is_about(v.subject, v.object, folded)]
 
 
 async def _told(
@@ -164,10 +168,7 @@ async def _corrected(
     found = await store.corrected_since(
         account, span.start, _until(span, now), workspaces, limit=4 * MAX_CORRECTIONS
     )
-    if names:
-        folded = frozenset(name.casefold() for name in names)
-        found = [v for v in found if is_about(v.subject, v.object, folded)]
-    return found
+    return _about(found, names)
 
 
 async def _told_instead(
