@@ -249,7 +249,8 @@ def test_a_question_asking_what_memory_believed_then_says_that_belief_first() ->
     heroku = ["- team · host: Heroku (corrected 2029-12-20: never true)"]
     assert then_lines(answered, "2029-12-10", heroku, True, believed=True) == [
         "result: rows",
-        "memory believed at the end of 2029-12-10 (the question asks what it believed then; "
+        "memory believed on 2029-12-10, read at its start and its end (the question asks what "
+        "it believed then; "
         "a mark says what changed since):",
         *heroku,
         "holds now:",
@@ -258,6 +259,7 @@ def test_a_question_asking_what_memory_believed_then_says_that_belief_first() ->
     # Nothing believed then: said so before the rows, never "ended since" (a world-time word).
     assert then_lines(answered, "2029-11-15", [], True, believed=True) == [
         "result: rows",
-        "memory believed nothing found for the question at the end of 2029-11-15; these hold now",
+        "memory believed nothing found for the question on 2029-11-15, read at its start and "
+        "its end; these hold now",
         "- team · host: Render",
     ]

@@ -183,14 +183,16 @@ def test_a_question_asking_what_memory_believed_then_reads_that_belief_first() -
     )
     lines = recall_text(asked).splitlines()
     assert lines[:2] == [
-        "memory believed at the end of 2029-12-10 (the question asks what it believed then; "
+        "memory believed on 2029-12-10, read at its start and its end (the question asks what "
+        "it believed then; "
         "a mark says what changed since):",
         fact_line(heroku),
     ]
     assert fact_line(render) in lines[2:]
     none = asked.model_copy(update={"held_then": []})
     assert recall_text(none).splitlines()[-1] == (
-        "memory believed nothing found for the question at the end of 2029-12-10; these hold now"
+        "memory believed nothing found for the question on 2029-12-10, read at its start and its "
+        "end; these hold now"
     )
 
 

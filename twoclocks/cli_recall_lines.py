@@ -114,7 +114,7 @@ def then_lines(
     and now, beside Bo, who left), said next, or Bo would read as April's whole answer;
     ``lines`` then leaves them out. ``held_now``: ``lines`` lists current facts after its
     first. ``events``: ``then`` are events that happened in that time (November's incidents).
-    ``believed``: ``then`` is what memory believed at the end of that time (a recall's
+    ``believed``: ``then`` is what memory believed at its start and its end (a recall's
     ``then_believed``: "what did you think our host was on Tuesday?").
     """
     if label is None:

@@ -9,7 +9,7 @@ from storekit import Writer
 from test_recall_legs import EMBEDDER
 from test_recall_service import NOWHERE, ew  # noqa: F401 (ew is a fixture)
 
-from twoclocks.domain.model import Tier
+from twoclocks.domain.model import RetiredReason, Tier
 from twoclocks.graph.port import Store
 from twoclocks.service.recall import RecallService
 from twoclocks.service.recall_requests import RecallRequest
@@ -43,3 +43,27 @@ async def test_recall_a_question_naming_a_part_of_a_day_gets_what_held_or_change
     # Last night, nothing of it held: no value is named as held then.
     night = await recall.recall(caller, RecallRequest(query="what was the branch last night?"))
     assert night.named_time is not None and night.held_then == []
+
+
+async def test_recall_a_belief_question_naming_a_time_still_running_reads_its_start_too(
+    store: Store,
+    ew: Writer,  # noqa: F811
+    account: str,
+) -> None:
+    # GitHub Actions told on the 30th, corrected to Buildkite at 09:00 on the 31st; asked at
+    # 10:30 "what did you think the ci was this morning?". Read at the morning's end alone
+    # (now), memory believed Buildkite: the value it holds now, not what it thought then.
+    told = datetime(2029, 12, 30, 9, tzinfo=UTC)
+    gha = await ew.write("ledger", "ci", "GitHub Actions", told, now=told, tier=Tier.ASSERTED)
+    fixed = datetime(2029, 12, 31, 9, tzinfo=UTC)
+    await ew.revise(gha.fact_id, RetiredReason.CORRECTED, now=fixed)
+    await ew.write("ledger", "ci", "Buildkite", told, now=fixed, tier=Tier.ASSERTED)
+    recall = RecallService(store, lambda: NOW, EMBEDDER, lambda _cwd: NOWHERE, UTC)  # type: ignore[arg-type]
+    caller = Caller(account=account)
+    ask = RecallRequest(query="what did you think the ci was this morning?")
+    got = await recall.recall(caller, ask)
+    assert got.then_believed
+    assert [(f.object, f.retired_reason) for f in got.held_then][:2] == [
+        ("GitHub Actions", RetiredReason.CORRECTED),
+        ("Buildkite", None),
+    ]

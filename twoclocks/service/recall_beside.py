@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
+from datetime import datetime, timedelta
+from itertools import zip_longest
 
 from twoclocks.domain.before_questions import time_before
 from twoclocks.domain.belief_questions import asks_what_was_believed
@@ -145,8 +147,11 @@ async def of_the_past_time(
     return then, still, False
 
 
+MOMENT = timedelta(minutes=1)
+"""A named time this short is a moment ("two hours ago"): memory's belief is read once."""
+
 MAX_BELIEVED_THEN = 3
-"""Facts at most named as believed at the end of a past time: the best matches then."""
+"""Facts at most named as believed in a past time: the best matches then."""
 
 
 async def believed_then(
@@ -157,19 +162,31 @@ async def believed_then(
     workspace: Workspace,
     named: NamedTime,
 ) -> Ranked:
-    """What memory believed at the end of ``named`` about that instant, best first, for a
-    question asking what it believed then (``domain.belief_questions``).
+    """What memory believed at the start and at the end of ``named``, each about that
+    instant, best first (the two reads' rows in turn, each once), for a question asking
+    what it believed then (``domain.belief_questions``); at a moment named, at it alone.
 
     Both clocks at one instant, as DESIGN §3's ``as_believed`` alone: a value believed then
-    and corrected since (never true) is named, which no world-time read can do.
+    and corrected since (never true) is named, which no world-time read can do. Read at its
+    end alone, a time still running ("this morning", asked at 10:30) was read now.
     """
-    at = min(named.end, query.now)
-    then = query.model_copy(
-        update={"as_of": at, "as_believed": at, "include_history": False, "include_later": False}
-    )
-    return (await ranked_of(account, req.query, then, MAX_BELIEVED_THEN, workspace))[
-        :MAX_BELIEVED_THEN
-    ]
+    end = min(named.end, query.now)
+    instants = [named.start, end] if end - named.start > MOMENT else [end]
+
+    async def believed_at(at: datetime) -> Ranked:
+        then = query.model_copy(
+            update={
+                "as_of": at, "as_believed": at, "include_history": False, "include_later": False
+            }
+        )  # fmt: skip
+        return await ranked_of(account, req.query, then, MAX_BELIEVED_THEN, workspace)
+
+    reads = await asyncio.gather(*(believed_at(at) for at in instants))
+    in_turn = [row for rows in zip_longest(*reads) for row in rows if row is not None]
+    once: dict[str, tuple[FactVersion, float]] = {}
+    for v, score in in_turn:
+        once.setdefault(v.version_id, (v, score))
+    return list(once.values())[:MAX_BELIEVED_THEN]
 
 
 async def held_then_and_still(

@@ -138,8 +138,9 @@ class RecallResult(BaseModel):
         False,
         description="with named_time: true when the question asks what memory believed then "
         "('what did you think our host was on Tuesday?'); held_then then lists up to 3 facts "
-        "memory believed at the end of that time about that instant (as_believed and as_of "
-        "both then), best first, each with its record as it stands now (expired_at and "
+        "memory believed at the start and at the end of that time, each about that instant "
+        "(as_believed and as_of both then; at a moment named, at it alone), the two reads' best "
+        "in turn, each with its record as it stands now (expired_at and "
         "retired_reason say a belief corrected since), and still_held is empty",
     )
     still_held: list[ScoredFact] = Field(

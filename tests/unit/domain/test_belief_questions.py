@@ -43,7 +43,10 @@ def test_the_head_says_when_the_belief_was_read_a_moment_or_the_end_of_a_span() 
     assert believed_then_head("at 10:00 (two hours ago)").startswith(
         "memory believed at 10:00 (two hours ago) (the question asks what it believed then"
     )
-    assert believed_then_head("March 2026").startswith("memory believed at the end of March 2026")
+    assert believed_then_head("March 2026").startswith(
+        "memory believed in March 2026, read at its start and its end"
+    )
     assert none_believed_line("2026-12-01") == (
-        "memory believed nothing found for the question at the end of 2026-12-01; these hold now"
+        "memory believed nothing found for the question on 2026-12-01, read at its start and its "
+        "end; these hold now"
     )
