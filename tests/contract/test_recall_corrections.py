@@ -55,6 +55,11 @@ async def a_week_of_mistakes(store: Store, account: str) -> Caller:
     await correct(at(31, 12), await say(at(31, 11), "host", "AWS", at(31, 0)))
     await say(at(1, month=1), "language", "Rust", at(1, month=1))
     await say(at(31, 13), "language", "Go", at(31, 0))
+    # Heroku told with no start at 14:00, then "Fly.io since 00:00" at 15:00: Heroku is
+    # outdated (told after it had changed), no mistake.
+    clock.now = at(31, 14)
+    await svc.remember(who, RememberRequest(subject="shop", predicate="deploy", object="Heroku"))
+    await say(at(31, 15), "deploy", "Fly.io", at(31, 0))
     return Caller(account=account)
 
 
@@ -95,8 +100,10 @@ async def test_a_question_asking_what_changed_or_what_memory_learned_names_the_c
 ) -> None:
     caller = await a_week_of_mistakes(store, account)
     changed = await service(store).recall(caller, RecallRequest(query="what changed this week?"))
-    # The world changed once (Rust to Go); memory's mind changed twice, said apart.
-    assert [f.object for f in changed.changed] == ["Rust", "Go"]
+    # The world changed: Rust to Go, and Fly.io from 00:00 (told late: Heroku, told before
+    # it, is outdated, no mistake). Memory's mind changed twice, said apart.
+    first, *began = [f.object for f in changed.changed]  # all at 00:00; an end comes first
+    assert (first, sorted(began)) == ("Rust", ["Fly.io", "Go"])
     assert not changed.changes_corrected
     assert [o for o, _ in told(changed)] == ["GitHub Actions", "Buildkite", "AWS", "Render"]
     learned = await service(store).recall(

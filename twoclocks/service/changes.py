@@ -24,7 +24,7 @@ from twoclocks.domain.corrections_made import (
     asks_what_was_corrected,
     corrections_told,
 )
-from twoclocks.domain.model import FactVersion
+from twoclocks.domain.model import FactVersion, RetiredReason
 from twoclocks.domain.named_times import NamedTime
 from twoclocks.domain.recent_changes import correction_successor
 from twoclocks.graph.port import Clock, FactQuery, Store, TimelineQuery
@@ -164,11 +164,17 @@ async def _corrected(
     names: Sequence[str],
 ) -> list[FactVersion]:
     """The facts memory found wrong during ``span`` (record time), about a thing the
-    question names when it names any."""
+    question names when it names any.
+
+    Not a value retired ``outdated`` (told with no start, dated earlier by a later word):
+    it was no mistake, only told after it had changed, and the change itself is what
+    changed then (Fly.io from 00:00, told at 11:00 over Heroku told at 09:20).
+    """
     found = await store.corrected_since(
         account, span.start, _until(span, now), workspaces, limit=4 * MAX_CORRECTIONS
     )
-    return _about(found, names)
+    wrong = [v for v in found if v.retired_reason is RetiredReason.CORRECTED]
+    return _about(wrong, names)
 
 
 async def _told_instead(
