@@ -215,9 +215,10 @@ class RecallResult(BaseModel):
     corrected: list[ScoredFact] = Field(
         default_factory=list,
         description="with changes_in: the facts memory found wrong in that time (record "
-        "time: corrected; a value outdated when told was no mistake), about a thing or slot the question names "
-        "when it names any, the latest 5, oldest first, each followed by what holds instead "
-        "when memory holds one (its `supersedes` names the wrong fact, or it is the value "
+        "time: corrected; a value outdated when told was no mistake), about a thing or slot "
+        "the question names when it names any, the latest 5, oldest first, each followed by "
+        "what holds instead when memory holds one (its `supersedes` names the wrong fact, or "
+        "it is the value "
         "the correction believed again). A correction changes memory's belief, not the "
         "world: `changed` never lists it. `score` as for `ended`",
     )
