@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from twoclocks.domain.answer_kinds import asks_yes_or_no
 from twoclocks.domain.model import FactVersion
-from twoclocks.domain.named_times import NamedTime
+from twoclocks.domain.named_times import NamedTime, speaks_of_the_past
 
 _BEFORE = re.compile(
     r"\b(?:before|prior\s+to|previous\s+to|until\s+we\s+(?:moved|switched|migrated)\s+to)"
@@ -92,3 +92,19 @@ def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTim
         start=last.valid_at,
         end=value.valid_at,
     )
+
+
+_EVER = re.compile(r"\b(?:ever|previously|in\s+the\s+past|at\s+some\s+point)\b", re.IGNORECASE)
+
+
+def asks_whether_it_held(text: str) -> bool:
+    """Whether a question asks whether a value held at all, not whether it holds now.
+
+    >>> asks_whether_it_held("did we ever use SQLite?")
+    True
+    >>> asks_whether_it_held("have we used Heroku in the past?")
+    True
+    >>> asks_whether_it_held("is the docs site still on Jekyll?")
+    False
+    """
+    return speaks_of_the_past(text) or _EVER.search(text) is not None

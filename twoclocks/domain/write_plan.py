@@ -58,12 +58,14 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 
 from twoclocks.domain.cardinality import resolve_cardinality
+from twoclocks.domain.errors import InvalidInput, InvalidTemporalRange
 from twoclocks.domain.model import (
     Cardinality,
     EpisodeLink,
     Expiry,
     FactVersion,
     Incoming,
+    Kind,
     Outcome,
     Plan,
     RetiredReason,
@@ -442,3 +444,22 @@ def overruled_by_the_word(
     return sorted(
         (v for v in spoken_for if end is None or v.valid_at < end), key=lambda v: v.valid_at
     )
+
+
+def check_end(invalid_at: datetime | None, valid_at: datetime, kind: Kind) -> None:
+    """Refuse an end a write cannot have: before its start, or of an event (once, no span).
+
+    DESIGN §2, "An end told with the value": Ravi covers on call from the 14th, told with
+    an end on the 21st, is written; the same end on the 10th is ``InvalidTemporalRange``.
+    """
+    if invalid_at is None:
+        return
+    if kind is Kind.EVENT:
+        raise InvalidInput(
+            "an end (invalid_at, --until) is for a fact: an event happens once, at valid_at"
+        )
+    if invalid_at <= valid_at:
+        raise InvalidTemporalRange(
+            f"the end (invalid_at, --until) {invalid_at.isoformat()} must be after the start "
+            f"(valid_at) {valid_at.isoformat()}, or after now when no start is given"
+        )

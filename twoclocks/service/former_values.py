@@ -11,13 +11,12 @@ or Heroku's when Render began months after it ended.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Set
 from datetime import datetime
 
+from twoclocks.domain.before_questions import asks_whether_it_held
 from twoclocks.domain.model import Cardinality, FactVersion, Kind, RetiredReason
 from twoclocks.domain.named_things import names_value
-from twoclocks.domain.named_times import speaks_of_the_past
 from twoclocks.domain.slot_names import canonical_tokens
 from twoclocks.domain.temporal import is_visible
 from twoclocks.domain.text_fold import fold_value
@@ -200,8 +199,7 @@ def _corrected_by(v: FactVersion, now: datetime, subjects: frozenset[str] | None
         v.retired_reason is RetiredReason.CORRECTED
         and v.expired_at is not None
         and v.expired_at <= now
-        and shown_to_model(v.tier)
-        and (subjects is None or is_about(v.subject, v.object, subjects))
+        and _shown_about(v, subjects)
     )
 
 
@@ -220,26 +218,13 @@ def _replaced_at_its_end(ended: FactVersion, held: list[FactVersion]) -> bool:
     )
 
 
-_EVER = re.compile(r"\b(?:ever|previously|in\s+the\s+past|at\s+some\s+point)\b", re.IGNORECASE)
-
-
-def asks_whether_it_held(text: str) -> bool:
-    """Whether a question asks whether a value held at all, not whether it holds now.
-
-    >>> asks_whether_it_held("did we ever use SQLite?")
-    True
-    >>> asks_whether_it_held("have we used Heroku in the past?")
-    True
-    >>> asks_whether_it_held("is the docs site still on Jekyll?")
-    False
-    """
-    return speaks_of_the_past(text) or _EVER.search(text) is not None
-
-
 def _believed_about(version: FactVersion, subjects: frozenset[str] | None) -> bool:
     """Believed, shown to a model, and about a thing the question names (when it names any)."""
-    return (
-        version.expired_at is None
-        and shown_to_model(version.tier)
-        and (subjects is None or is_about(version.subject, version.object, subjects))
+    return version.expired_at is None and _shown_about(version, subjects)
+
+
+def _shown_about(version: FactVersion, subjects: frozenset[str] | None) -> bool:
+    """Shown to a model, and about a thing the question names (when it names any)."""
+    return shown_to_model(version.tier) and (
+        subjects is None or is_about(version.subject, version.object, subjects)
     )

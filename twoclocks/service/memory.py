@@ -15,14 +15,12 @@ from twoclocks.domain.correction import overruled_by
 from twoclocks.domain.errors import (
     FactNotFound,
     InvalidInput,
-    InvalidTemporalRange,
     TwoclocksError,
 )
 from twoclocks.domain.model import (
     FactClass,
     FactVersion,
     Incoming,
-    Kind,
     Place,
     Plan,
     RetiredReason,
@@ -36,7 +34,7 @@ from twoclocks.domain.revise_plan import (
     plan_revise,
 )
 from twoclocks.domain.trust import decide_tier
-from twoclocks.domain.write_plan import IdFactory, plan_write, raised_between
+from twoclocks.domain.write_plan import IdFactory, check_end, plan_write, raised_between
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import (
@@ -96,21 +94,6 @@ def incoming(**fields: Any) -> Incoming:
             if isinstance(cause, TwoclocksError):
                 raise cause from None
         raise InvalidInput(str(exc)) from None
-
-
-def check_end(invalid_at: datetime | None, valid_at: datetime, kind: Kind) -> None:
-    """Refuse an end a write cannot have: before its start, or of an event (once, no span)."""
-    if invalid_at is None:
-        return
-    if kind is Kind.EVENT:
-        raise InvalidInput(
-            "an end (invalid_at, --until) is for a fact: an event happens once, at valid_at"
-        )
-    if invalid_at <= valid_at:
-        raise InvalidTemporalRange(
-            f"the end (invalid_at, --until) {invalid_at.isoformat()} must be after the start "
-            f"(valid_at) {valid_at.isoformat()}, or after now when no start is given"
-        )
 
 
 def no_workspace(_cwd: str | None) -> Workspace:

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import pytest
+
+from twoclocks.domain.errors import InvalidInput, InvalidTemporalRange
 from twoclocks.domain.model import (
     Cardinality,
     FactClass,
@@ -20,7 +23,7 @@ from twoclocks.domain.model import (
     Tier,
 )
 from twoclocks.domain.temporal import is_current, is_visible
-from twoclocks.domain.write_plan import plan_write
+from twoclocks.domain.write_plan import check_end, plan_write
 
 
 def at(month: int, day: int = 1) -> datetime:
@@ -553,3 +556,13 @@ def test_restating_the_current_open_value_still_confirms_it() -> None:
     render = version("r1", "Render", FEB)
     plan = plan_write(incoming("Render", MAR), [render], NOW, id_factory())
     assert plan.outcome is Outcome.RESTATED and plan.version_id == "r1"
+
+
+def test_an_end_told_with_the_value_must_come_after_its_start_and_belong_to_a_fact() -> None:
+    start = datetime(2026, 12, 14, tzinfo=UTC)
+    check_end(None, start, Kind.FACT)
+    check_end(start + timedelta(days=7), start, Kind.FACT)
+    with pytest.raises(InvalidTemporalRange):
+        check_end(start, start, Kind.FACT)
+    with pytest.raises(InvalidInput):
+        check_end(start + timedelta(days=1), start, Kind.EVENT)
