@@ -139,6 +139,13 @@ def test_a_question_asking_what_changed_says_the_changes_first_then_what_holds_n
         "result: empty",
         "no fact memory holds began or ended today (2026-12-06) (the question asks what changed)",
     ]
+    # Of a slot the question names: said of it, not of every fact.
+    assert changed_lines(["result: rows"], "today (2026-12-06)", [], False, about=["shop · ci"])[
+        1
+    ] == (
+        "no fact memory holds of shop · ci began or ended today (2026-12-06) (the question "
+        "asks what changed)"
+    )
 
 
 def test_a_question_asking_what_was_corrected_says_the_corrections_then_first() -> None:

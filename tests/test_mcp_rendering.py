@@ -363,6 +363,12 @@ def test_a_question_asking_what_changed_reads_the_changes_first_then_the_other_r
         "no fact memory holds began or ended this week (from 2026-05-25) (the question asks "
         "what changed)"
     )
+    # Of a slot it names: said of that slot ("what changed in the ci this week?").
+    of_ci = RecallResult(status="rows", facts=[ci], changes_in=week, changes_about=["shop · ci"])
+    assert recall_text(of_ci).splitlines()[0] == (
+        "no fact memory holds of shop · ci began or ended this week (from 2026-05-25) (the "
+        "question asks what changed)"
+    )
 
 
 def test_a_question_asking_what_was_corrected_reads_the_corrections_first() -> None:

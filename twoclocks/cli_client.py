@@ -282,7 +282,7 @@ def recall(
             corrected = [fact_line(f, zone.info) for f in answer.get("corrected") or []]
             lines = changed_lines(
                 lines, span["label"], changed, bool(rows), learned, corrected,
-                bool(answer.get("changes_corrected")),
+                bool(answer.get("changes_corrected")), answer.get("changes_about") or (),
             )  # fmt: skip
         first = bool(answer.get("later_first"))
         if to_come := answer.get("time_to_come"):

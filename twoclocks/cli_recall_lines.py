@@ -147,6 +147,7 @@ def changed_lines(
     told: bool = False,
     corrected: Sequence[str] = (),
     corrections: bool = False,
+    about: Sequence[str] = (),
 ) -> list[str]:
     """A recall's lines for a question asking what changed: the facts that began or ended
     in the time it asks about first (or that memory was ``told`` then), or a word that none
@@ -154,7 +155,7 @@ def changed_lines(
     instead), then the rows that hold now and match its words. "result: empty" alone would
     read as "nothing changed" by chance. ``corrections``: the question asks what was
     corrected ("what did we correct today?"), and the corrections, or a word that there
-    were none, come first alone."""
+    were none, come first alone. ``about``: the things or slots it asked of, if any."""
     wrong = [corrected_head(label), *corrected] if corrected else []
     if corrections:
         first = wrong or [none_corrected_line(label)]
@@ -162,7 +163,7 @@ def changed_lines(
         first = (
             [changed_head(label, told), *changed]
             if changed
-            else [nothing_changed_line(label, told)]
+            else [nothing_changed_line(label, told, about)]
         )
         first += wrong
     return [lines[0], *first, *([NOW_MATCHING_HEAD, *lines[1:]] if held_now else [])]

@@ -47,7 +47,9 @@ _ASKS_WHAT_CHANGED = re.compile(
     r"|\banything\s+(?:changed|new)\b"
     r"|\bwhat(?:'s|\s+is)\s+new\b"
     r"|\bwhat\s+changes\s+(?:did|were|have|has|happened|went|since|this|last|in\s+the)\b"
-    r"|\b(?:any|recent|latest)\s+changes\b",
+    r"|\b(?:any|recent|latest)\s+changes\b"
+    # "Did the rust toolchain change today?", "has our database changed since Monday?"
+    r"|\b(?:did|has|have)\s+(?:[\w.'-]+\s+){1,4}(?:been\s+)?(?<!\bto\s)change[ds]?\b",
     re.IGNORECASE,
 )
 # "What did you learn this week?" asks what memory was told then, on the record clock:
@@ -308,13 +310,22 @@ def changed_head(label: str, told: bool = False) -> str:
     )
 
 
-def nothing_changed_line(label: str, told: bool = False) -> str:
+def nothing_changed_line(label: str, told: bool = False, about: Sequence[str] = ()) -> str:
     """Said when a question asks what changed and no fact memory believes began or ended
-    then, or what memory was ``told`` and it was told nothing it still holds."""
+    then, or what memory was ``told`` and it was told nothing it still holds. ``about``:
+    the things or slots the question asked of, when it named any; the line says so, or
+    "nothing changed this week" would read as nothing changed anywhere.
+
+    >>> nothing_changed_line("this week (from 2026-12-07)", about=["ledger · ci"])
+    'no fact memory holds of ledger · ci began or ended this week (from 2026-12-07) (the question asks what changed)'
+    """  # noqa: E501
+    of = f" of {', '.join(about)}" if about else ""
     if told:
-        return f"memory was told nothing it still holds {time_phrase(label)}"
+        return f"memory was told nothing{of} it still holds {time_phrase(label)}"
     if label == ANY_TIME_LABEL:
-        return "no fact memory holds about it began or ended at any time (no time named)"
+        of = of or " about it"
+        return f"no fact memory holds{of} began or ended at any time (no time named)"
     return (
-        f"no fact memory holds began or ended {time_phrase(label)} (the question asks what changed)"
+        f"no fact memory holds{of} began or ended {time_phrase(label)} "
+        "(the question asks what changed)"
     )

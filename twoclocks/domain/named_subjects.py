@@ -164,6 +164,22 @@ def subject_mentions(
     return scores
 
 
+def named_by_slot_words(subject: str, asked: frozenset[str], slots: Iterable[str]) -> bool:
+    """Whether every word the question (its ``question_words``) says of ``subject``'s name
+    is a word of a slot name in ``slots`` it names: a slot named whole claims its words, as
+    a subject named whole does.
+
+    >>> asked = question_words("when did the deploy target change?")
+    >>> named_by_slot_words("no deploys", asked, ["deploy_target"])
+    True
+    >>> named_by_slot_words("ledger", question_words("did ledger's database change?"), ["database"])
+    False
+    """
+    said = _said_words(subject, asked)
+    words = frozenset(t for slot in slots for t in canonical_tokens(slot))
+    return bool(said) and all(_said(w, words) for w in said)
+
+
 def _said_words(subject: str, asked: frozenset[str]) -> frozenset[str]:
     """The distinctive words of an ordinary subject's name the question says ("I" and
     "we" name the person and the team, which claim no words of other names)."""

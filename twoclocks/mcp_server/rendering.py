@@ -157,7 +157,8 @@ def _changed(answer: RecallResult) -> list[str]:
         first = wrong if answer.corrected else [none_corrected_line(label)]
     else:
         changed = [changed_head(label, told), *(fact_line(f) for f in answer.changed)]
-        first = changed if answer.changed else [nothing_changed_line(label, told)]
+        none = nothing_changed_line(label, told, answer.changes_about)
+        first = changed if answer.changed else [none]
         first += wrong if answer.corrected else []
     said = {f.version_id for f in [*answer.changed, *answer.corrected]}
     facts = [f for f in answer.facts if f.version_id not in said]

@@ -139,7 +139,8 @@ true now": say it ended, and when; one found wrong, under "found wrong, never tr
 it never held. A question asking what changed ("what changed this
 week?", "anything new since Monday?"; the past 7 days when it names no time) gets the
 facts that began or ended then first, under "changed <that time>", or a line saying none
-did; one naming a thing or slot and no time ("what changed in the database?") gets its
+did (of the slot it names, when it names one: "no fact memory holds of ledger · ci began or
+ended ..."); one naming a thing or slot and no time ("what changed in the database?") gets its
 latest changes, under "the latest changes (no time named)"; one asking what memory
 learned ("what did you learn today?") gets the facts told then, under "told to memory
 <that time>". Each also gets the facts memory found wrong then, under "corrected <that

@@ -25,6 +25,7 @@ from twoclocks.domain.corrections_made import (
     corrections_told,
 )
 from twoclocks.domain.model import FactVersion, RetiredReason
+from twoclocks.domain.named_subjects import named_by_slot_words, question_words
 from twoclocks.domain.named_times import NamedTime
 from twoclocks.domain.recent_changes import correction_successor
 from twoclocks.graph.port import Clock, FactQuery, Store, TimelineQuery
@@ -46,13 +47,15 @@ class Changes:
     """What recall tells a question asking what changed: the time, its facts, and whether
     they are what memory was ``told`` then (record time) rather than what changed then;
     the facts memory found wrong then, each followed by what holds instead (``corrected``),
-    and whether the question asked for those alone (``corrections``)."""
+    and whether the question asked for those alone (``corrections``); the things or slots
+    the question asked of (``about``, "ledger · ci"), when it named any."""
 
     span: NamedTime
     facts: list[FactVersion]
     told: bool = False
     corrected: list[FactVersion] = field(default_factory=list)
     corrections: bool = False
+    about: tuple[str, ...] = ()
 
 
 async def changed_facts(
@@ -72,7 +75,10 @@ async def changed_facts(
     About a thing the question names (``names``: its entities, the person's own left out),
     when it names any: "what changed in ledger this week?" is not told of the storefront's.
     Of the slots that changed, the ones the question names by name, when it names any:
-    "what changed in the database this week?" is not told of the package manager.
+    "what changed in the database this week?" is not told of the package manager. A slot
+    of the answer's rows (``slots``) it names that did not change then is no license to
+    tell every other change: "what changed in the ci this week?" is told that nothing of
+    ci did.
 
     With no time named, a question about a thing or a slot asks for its latest changes,
     whenever they were: "what changed in the database?" is answered by PostgreSQL replacing
@@ -82,6 +88,13 @@ async def changed_facts(
     keeps the past 7 days.
     """
     said = content_words(question)
+    asked = [s for s in dict.fromkeys(slots) if names_slot(said, s[1])]
+    # "When did the deploy target change?" names the slot, not the value "no deploys".
+    words = question_words(question)
+    names = [n for n in names if not named_by_slot_words(n, words, [p for _, p in asked])]
+    if names:  # "what changed in ledger's database?" asks of ledger's, not the storefront's
+        folded = {n.casefold() for n in names}
+        asked = [s for s in asked if s[0].casefold() in folded]
     found = await _corrected(store, account, span, now, workspaces, names)
 
     async def instead(narrowed: bool = False) -> list[FactVersion]:
@@ -103,10 +116,9 @@ async def changed_facts(
     named = list(names)[:MAX_NAMED_READS]
     if not span.said and (named or narrowed_words(said)):
         ever = query.model_copy(update={"since": None})
-        asked = [s for s in dict.fromkeys(slots) if names_slot(said, s[1])][:MAX_NAMED_READS]
         reads = [ever.model_copy(update={"subject": name}) for name in named] or [
             ever.model_copy(update={"subject": subject, "predicate": predicate})
-            for subject, predicate in asked
+            for subject, predicate in asked[:MAX_NAMED_READS]
         ]
         if reads:
             rows = await _read(store, account, reads, named)
@@ -114,12 +126,15 @@ async def changed_facts(
             every = NamedTime(said="", label=ANY_TIME_LABEL, start=_EVER, end=now)
             changes = changed_in(slots_named or rows, every, now, firsts=False)
             mistaken = await instead(bool(slots_named))
-            return Changes(any_time(changes, now), changes, corrected=mistaken)
+            about = [f"{subject} · {predicate}" for subject, predicate in asked] or named
+            return Changes(any_time(changes, now), changes, corrected=mistaken, about=tuple(about))
     reads = [query, *(query.model_copy(update={"subject": name}) for name in named)]
     rows = await _read(store, account, reads, named)
     slots_named = [v for v in rows if names_slot(said, v.predicate)]
-    mistaken = await instead(bool(slots_named))
-    return Changes(span, changed_in(slots_named or rows, span, now), corrected=mistaken)
+    mistaken = await instead(bool(slots_named or asked))
+    changes = changed_in(slots_named if slots_named or asked else rows, span, now)
+    about = [f"{subject} · {predicate}" for subject, predicate in asked] or named
+    return Changes(span, changes, corrected=mistaken, about=tuple(about))
 
 
 async def _read(

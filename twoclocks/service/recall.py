@@ -307,6 +307,7 @@ class RecallService:
             ended=scored(ended),
             ended_values=scored(ended_values),
             changes_in=None if found is None else NamedSpan.of(found.span),
+            changes_about=[] if found is None else list(found.about),
             changes_told=found is not None and found.told,
             changed=scored(changed),
             changes_corrected=found is not None and found.corrections,

@@ -189,6 +189,13 @@ class RecallResult(BaseModel):
         "(no time named)', when it names no time but a thing or slot: 'what changed in the "
         "database?'). Such a question gets no `named_time`",
     )
+    changes_about: list[str] = Field(
+        default_factory=list,
+        description="with changes_in: the slots ('ledger · ci') or things ('ledger') the "
+        "question asks what changed of, when it names any; `changed` and `corrected` then "
+        "hold only theirs, and when both are empty nothing of them changed then (not "
+        "nothing at all)",
+    )
     changes_told: bool = Field(
         False,
         description="with changes_in: true when the question asks what memory was told in "

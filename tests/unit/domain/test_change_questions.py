@@ -19,6 +19,7 @@ from twoclocks.domain.change_questions import (
     changed_head,
     changed_in,
     narrowed_words,
+    nothing_changed_line,
     told_in,
 )
 from twoclocks.domain.model import FactVersion, Kind, Tier
@@ -38,6 +39,9 @@ NOW = datetime(2026, 12, 6, 12, tzinfo=UTC)
         "any changes to the deploy since November?",
         "what have we changed recently",
         "what changes did we make to billing last week?",
+        "did the rust toolchain change today?",
+        "has our database changed since Monday?",
+        "when did the deploy target change?",
     ],
 )
 def test_recall_a_question_asking_what_changed_is_told_apart(question: str) -> None:
@@ -52,6 +56,7 @@ def test_recall_a_question_asking_what_changed_is_told_apart(question: str) -> N
         "what changes when we set FEATURE_X?",  # what a setting does
         "which database do we use?",
         "what's the news feed service called?",
+        "did the team agree to change the schema?",  # a decision, not a change
     ],
 )
 def test_recall_a_question_about_what_holds_is_not_one_asking_what_changed(question: str) -> None:
@@ -276,3 +281,13 @@ def test_recall_what_memory_was_told_names_the_believed_facts_recorded_then() ->
     ]
     assert [v.object for v in told_in(rows, span, NOW)] == ["MySQL 8"]
     assert changed_head(span.label, told=True).startswith("told to memory this week")
+
+
+def test_recall_nothing_changed_of_a_slot_the_question_names_is_said_of_that_slot() -> None:
+    # "No fact began or ended this week" after "what changed in the ci this week?" would
+    # read as nothing changed anywhere; the database did.
+    line = nothing_changed_line("this week (from 2026-11-30)", about=["ledger · ci"])
+    assert line.startswith("no fact memory holds of ledger · ci began or ended this week")
+    assert "of ledger" not in nothing_changed_line("this week (from 2026-11-30)")
+    told = nothing_changed_line("today (2026-12-06)", told=True, about=["ledger"])
+    assert told == "memory was told nothing of ledger it still holds today (2026-12-06)"

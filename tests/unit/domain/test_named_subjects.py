@@ -6,6 +6,7 @@ import pytest
 
 from twoclocks.domain.named_subjects import (
     asks_of_the_person,
+    named_by_slot_words,
     question_words,
     subject_mention,
     subject_mentions,
@@ -98,3 +99,13 @@ def test_what_is_my_asks_of_the_person_not_of_a_colleague() -> None:
     for other in ("who should approve my change?", "why was my merge blocked?"):
         assert not asks_of_the_person(other)
     assert subject_mentions(question_words(question), subjects)["user"] == 0.5
+
+
+def test_a_slot_named_whole_claims_its_words_from_a_name() -> None:
+    # "When did the deploy target change?" was read as about the value "no deploys".
+    asked = question_words("when did the deploy target change?")
+    assert named_by_slot_words("no deploys", asked, ["deploy_target"])
+    assert not named_by_slot_words("no deploys", asked, ["ci"])
+    # A name said in words beside the slot's is named: ledger's database is ledger's.
+    asked = question_words("did ledger's database change?")
+    assert not named_by_slot_words("ledger", asked, ["database"])

@@ -1,0 +1,102 @@
+"""Recall of what changed in one slot a question names, over every real store (DESIGN.md
+§6): nothing of it changed is said of it, not answered with every other change."""
+
+from __future__ import annotations
+
+import itertools
+import uuid
+from datetime import UTC, datetime
+
+import pytest
+from storekit import FakeClock
+from test_recall_legs import EmbeddingStore
+from test_recall_service import service
+
+from twoclocks.domain.change_questions import ANY_TIME_LABEL
+from twoclocks.domain.trust import Channel, Writer
+from twoclocks.graph.port import Store
+from twoclocks.service.memory import MemoryService
+from twoclocks.service.recall_requests import RecallRequest, RecallResult
+from twoclocks.service.requests import Caller, RememberRequest
+
+pytestmark = pytest.mark.anyio
+
+
+def at(day: int, hour: int = 9, month: int = 12, year: int = 2029) -> datetime:
+    return datetime(year, month, day, hour, tzinfo=UTC)
+
+
+async def a_new_week(store: Store, account: str) -> Caller:
+    """Told through the service, asked on Tuesday 2030-01-01 (the week began on Monday the
+    31st): CI on GitHub Actions since September; the database SQLite since October,
+    replaced on the 31st by Postgres 16 told with no start; the deploy target Fly.io from
+    15 November, replaced at 11:00 on the 31st by Render told with no start; a deploy
+    freeze, "no deploys", from the 20th (a value whose name shares a word with a slot's)."""
+    clock = FakeClock()
+    ids = (uuid.uuid4().hex for _ in itertools.count())
+    svc = MemoryService(EmbeddingStore(store), lambda: clock.now, lambda: next(ids))  # type: ignore[arg-type]
+    who = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
+
+    async def say(told: datetime, predicate: str, value: str, start: datetime | None) -> None:
+        clock.now = told
+        req = RememberRequest(subject="ledger", predicate=predicate, object=value, valid_at=start)
+        await svc.remember(who, req)
+
+    await say(at(1, month=9), "ci", "GitHub Actions", at(1, month=9))
+    await say(at(1, month=10), "database", "SQLite", at(1, month=10))
+    await say(at(15, month=11), "deploy_target", "Fly.io", at(15, month=11))
+    await say(at(1, month=12), "deploy_freeze", "no deploys", at(20, month=12))
+    await say(at(31, 10), "database", "Postgres 16", None)
+    await say(at(31, 11), "deploy_target", "Render", None)
+    return Caller(account=account)
+
+
+async def ask(store: Store, caller: Caller, question: str) -> RecallResult:
+    return await service(store).recall(caller, RecallRequest(query=question, k=5))
+
+
+async def test_a_change_question_naming_a_slot_that_did_not_change_is_told_so_of_that_slot(
+    store: Store, account: str
+) -> None:
+    # "What changed in the ci this week?" was told the database and the deploy target,
+    # read as what changed in ci.
+    caller = await a_new_week(store, account)
+    got = await ask(store, caller, "what changed in the ci this week?")
+    assert got.changes_in is not None and got.changed == []
+    assert got.changes_about == ["ledger · ci"]
+    assert "GitHub Actions" in [f.object for f in got.facts]
+    # A slot that did change is told alone, as before.
+    got = await ask(store, caller, "what changed in the database this week?")
+    assert [f.object for f in got.changed] == ["SQLite", "Postgres 16"]
+    assert got.changes_about == ["ledger · database"]
+    # A question naming no slot is told every change.
+    got = await ask(store, caller, "what changed this week?")
+    assert {f.predicate for f in got.changed} == {"database", "deploy_target"}
+    assert got.changes_about == []
+
+
+async def test_a_question_whether_a_slot_changed_is_a_change_question(
+    store: Store, account: str
+) -> None:
+    # "Did the database change this week?" was read as what holds: Postgres 16 "known from"
+    # the 31st does not say that SQLite held until then.
+    caller = await a_new_week(store, account)
+    got = await ask(store, caller, "did the database change this week?")
+    assert [f.object for f in got.changed] == ["SQLite", "Postgres 16"]
+    got = await ask(store, caller, "has the ci changed since Monday?")
+    assert (got.changed, got.changes_about) == ([], ["ledger · ci"])
+
+
+async def test_when_a_slot_changed_names_a_value_told_with_no_start_that_closed_another(
+    store: Store, account: str
+) -> None:
+    # Render, told with no start, closed Fly.io on the 31st: that is when the deploy target
+    # changed, whenever Render began. "deploy" names the slot, not the value "no deploys":
+    # read as that thing, the question was told that nothing of it ever changed.
+    caller = await a_new_week(store, account)
+    got = await ask(store, caller, "when did the deploy target change?")
+    assert got.changes_in is not None and got.changes_in.label == ANY_TIME_LABEL
+    assert [(f.object, f.invalid_at) for f in got.changed] == [
+        ("Fly.io", at(31, 11)),
+        ("Render", None),
+    ]
