@@ -67,3 +67,26 @@ async def test_recall_a_value_the_question_names_that_was_found_wrong_is_named_a
     # A question naming no such value gets none.
     plain = await service(store).recall(caller, RecallRequest(query="which ci do we use?", k=5))
     assert plain.ended_values == []
+
+
+async def test_recall_a_version_the_question_names_that_was_found_wrong_is_named(
+    store: Store,
+    ew: Writer,  # noqa: F811
+    account: str,
+) -> None:
+    # Rust 1.82 told, then corrected to 1.83: "are we on Rust 1.82?" got 1.83 alone, since a
+    # number was never a value a question names.
+    rust = await ew.write("ledger", "rust_toolchain", "1.82", datetime(2029, 6, 1, tzinfo=UTC),
+                          tier=Tier.ASSERTED)  # fmt: skip
+    await ew.revise(rust.fact_id, RetiredReason.CORRECTED)
+    await ew.write("ledger", "rust_toolchain", "1.83", datetime(2029, 6, 1, tzinfo=UTC),
+                   tier=Tier.ASSERTED)  # fmt: skip
+    caller = Caller(account=account)
+    got = await service(store).recall(caller, RecallRequest(query="are we on Rust 1.82?", k=5))
+    assert [(f.object, f.retired_reason) for f in got.ended_values] == [
+        ("1.82", RetiredReason.CORRECTED)
+    ]
+    assert got.facts[0].object == "1.83"
+    # 1.821 is another version: nothing is named.
+    other = await service(store).recall(caller, RecallRequest(query="are we on Rust 1.821?"))
+    assert other.ended_values == []

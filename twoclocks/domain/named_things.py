@@ -42,6 +42,8 @@ name the product only when written with a capital ("Go", "Vault")."""
 
 _TOKEN = re.compile(r"[A-Za-z0-9][A-Za-z0-9.+#/!_-]*")
 _EDGE = ".,;:!?/-"
+_DOTTED_VERSION = re.compile(r"v?\d+(?:\.\d+)+", re.IGNORECASE)
+"""A value that is a version alone ("1.82", "v3.11.4"): a number, yet no count or size."""
 _FUNCTION_WORDS = frozenset("a an the of and or to in on at for is are be yes no none".split())
 
 
@@ -146,8 +148,9 @@ def _names_a_versioned_part(asked: list[str], wanted: list[str]) -> bool:
 def names_value(question: str, value: str) -> bool:
     """Whether the question names ``value``: its words in a row, a trailing version aside.
 
-    Values that are only function words or numbers ("yes", "2") are never named: too many
-    questions hold them.
+    Values that are only function words or whole numbers ("yes", "2") are never named: too
+    many questions hold them. A dotted version ("1.82", "3.11.4") is named when the question
+    holds it whole: "are we on Rust 1.82?" names the 1.82 found wrong.
 
     >>> names_value("do we still use Black?", "Black")
     True
@@ -165,8 +168,12 @@ def names_value(question: str, value: str) -> bool:
     True
     >>> names_value("is the ingestor still on OTP 26?", "Elixir 1.15 on OTP 26")
     True
+    >>> names_value("are we on Rust 1.82?", "1.82"), names_value("on 1.821?", "1.82")
+    (True, False)
     """
     folded = fold_case_and_spacing(value)
+    if _DOTTED_VERSION.fullmatch(folded):
+        return folded.lstrip("v") in {t.lower().lstrip("v") for t in _tokens(question)}
     head = _QUALIFIED.split(folded, maxsplit=1)[0]
     if head != folded and names_value(question, head):
         return True  # "Render" names "Render, Oregon region"; "GCP" names "GCP (Azure ...)"

@@ -84,3 +84,12 @@ def test_a_question_opening_with_a_verb_that_is_also_a_first_name_names_no_one()
     assert not names_value("May we ship on Friday?", "May Chen")
     assert names_value("is Will still on call?", "Will Smith")
     assert names_value("Will Smith still on call?", "Will Smith")
+
+
+def test_a_version_alone_is_named_when_the_question_holds_it_whole() -> None:
+    # "Are we on Rust 1.82?" after 1.82 was corrected to 1.83 named nothing: a number was
+    # never a value a question names. A count still is not.
+    assert names_value("are we on Rust 1.82?", "1.82")
+    assert names_value("is node on v20.11 still?", "20.11")
+    assert not names_value("are we on 1.821?", "1.82")
+    assert not names_value("do we run 2 replicas?", "2")
