@@ -256,7 +256,8 @@ def test_a_question_asking_what_memory_believed_then_says_that_belief_first() ->
     heroku = ["- team · host: Heroku (corrected 2029-12-20: never true)"]
     assert then_lines(answered, "2029-12-10", heroku, True, believed=True) == [
         "result: rows",
-        "memory believed on 2029-12-10, read at its start and its end (the question asks what "
+        "memory believed on 2029-12-10, read at its start, its end, and the slot asked in "
+        "between (the question asks what "
         "it believed then; "
         "a mark says what changed since):",
         *heroku,

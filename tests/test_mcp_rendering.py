@@ -183,7 +183,8 @@ def test_a_question_asking_what_memory_believed_then_reads_that_belief_first() -
     )
     lines = recall_text(asked).splitlines()
     assert lines[:2] == [
-        "memory believed on 2029-12-10, read at its start and its end (the question asks what "
+        "memory believed on 2029-12-10, read at its start, its end, and the slot asked in "
+        "between (the question asks what "
         "it believed then; "
         "a mark says what changed since):",
         fact_line(heroku),

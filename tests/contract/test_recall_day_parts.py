@@ -67,3 +67,32 @@ async def test_recall_a_belief_question_naming_a_time_still_running_reads_its_st
         ("GitHub Actions", RetiredReason.CORRECTED),
         ("Buildkite", None),
     ]
+
+
+async def test_recall_a_belief_question_names_a_belief_that_began_and_ended_inside_its_time(
+    store: Store,
+    ew: Writer,  # noqa: F811
+    account: str,
+) -> None:
+    # GitHub Actions told at 09:00 on the 31st, corrected to Buildkite at 09:30; asked at
+    # 10:30 "what did you think the ci was this morning?". Memory believed no CI at 00:00
+    # and Buildkite at 10:30: read at the two ends alone, GitHub Actions was missed.
+    told = datetime(2029, 12, 31, 9, tzinfo=UTC)
+    gha = await ew.write("ledger", "ci", "GitHub Actions", told, now=told, tier=Tier.ASSERTED)
+    fixed = datetime(2029, 12, 31, 9, 30, tzinfo=UTC)
+    await ew.revise(gha.fact_id, RetiredReason.CORRECTED, now=fixed)
+    await ew.write("ledger", "ci", "Buildkite", told, now=fixed, tier=Tier.ASSERTED)
+    await ew.write("ledger", "database", "Postgres 16", told, now=told, tier=Tier.ASSERTED)
+    recall = RecallService(store, lambda: NOW, EMBEDDER, lambda _cwd: NOWHERE, UTC)  # type: ignore[arg-type]
+    caller = Caller(account=account)
+    ask = RecallRequest(query="what did you think the ci was this morning?")
+    got = await recall.recall(caller, ask)
+    assert [(f.object, f.retired_reason) for f in got.held_then][:2] == [
+        ("GitHub Actions", RetiredReason.CORRECTED),
+        ("Buildkite", None),
+    ]
+    # Asked of last night, before either was told: neither is named.
+    night = RecallRequest(query="what did you think the ci was last night?")
+    assert "GitHub Actions" not in [
+        f.object for f in (await recall.recall(caller, night)).held_then
+    ]

@@ -13,16 +13,22 @@ that same instant ([created_at <= 12-09T00:00 < expired_at) for the end): Heroku
 then, corrected since. The rows that hold now (Render) follow it. Read at the end alone, a
 span still running ("what did you think the CI was this morning?", the correction made at
 09:00, asked at 10:30) was read now, and told the value memory holds now: the start says
-what it thought before.
+what it thought before. A belief that began and ended between the two reads (told at
+09:00, corrected at 09:30) is in neither: ``believed_between`` finds it among the slot's
+versions recorded then.
 
-Pure: words in, a verdict or a line out.
+Pure: words and versions in, a verdict, versions or a line out.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from datetime import datetime
 
+from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_times import time_phrase
+from twoclocks.domain.trust import shown_to_model
 
 _ASKS_WHAT_WAS_BELIEVED = re.compile(
     r"\b(?:did|had)\s+(?:we|you|i|memory|twoclocks)\s+(?:think|thought|believe|believed|"
@@ -47,20 +53,44 @@ def asks_what_was_believed(question: str) -> bool:
     return _ASKS_WHAT_WAS_BELIEVED.search(question) is not None
 
 
+def believed_between(
+    versions: Iterable[FactVersion], start: datetime, end: datetime
+) -> list[FactVersion]:
+    """The versions memory began and stopped believing within [start, end], shown to a
+    model, the first told first: believed inside the time, yet at neither of its ends.
+
+    Worked example: CI told GitHub Actions at 09:00 and corrected to Buildkite at 09:30;
+    "what did you think the CI was this morning?", asked at 10:30, reads memory at 00:00
+    (no CI yet) and at 10:30 (Buildkite). GitHub Actions, recorded [09:00, 09:30), is
+    the belief those reads miss; a version still believed at 10:30, or told before 00:00,
+    is not (one read has it).
+    """
+    inside = [
+        v
+        for v in versions
+        if start <= v.created_at
+        and v.expired_at is not None
+        and v.expired_at <= end
+        and shown_to_model(v.tier)
+    ]
+    return sorted(inside, key=lambda v: v.created_at)
+
+
 def believed_then_head(label: str) -> str:
     """The line above the facts memory believed in the time the question names.
 
     >>> believed_then_head("yesterday (2026-12-09)")
-    'memory believed yesterday (2026-12-09), read at its start and its end (the question asks what it believed then; a mark says what changed since):'
+    'memory believed yesterday (2026-12-09), read at its start, its end, and the slot asked in between (the question asks what it believed then; a mark says what changed since):'
     """  # noqa: E501
     return (
-        f"memory believed {_at(label)} (the question asks what it believed then; a mark says "
-        "what changed since):"
+        f"memory believed {_at(label, between=True)} (the question asks what it believed "
+        "then; a mark says what changed since):"
     )
 
 
 def none_believed_line(label: str) -> str:
-    """Said when memory believed nothing about the question in that time.
+    """Said when memory believed nothing about the question in that time (no slot was
+    found to read in between).
 
     >>> none_believed_line("2026-12-01")
     'memory believed nothing found for the question on 2026-12-01, read at its start and its end; these hold now'
@@ -68,13 +98,15 @@ def none_believed_line(label: str) -> str:
     return f"memory believed nothing found for the question {_at(label)}; these hold now"
 
 
-def _at(label: str) -> str:
+def _at(label: str, between: bool = False) -> str:
     """When memory's belief is read: at a moment named ("at 10:00 (two hours ago)"), or at
-    the start and the end of a span.
+    the start and the end of a span (and the slot asked ``between`` them).
 
     >>> _at("at 10:00 (two hours ago)"), _at("2026-12-01")
     ('at 10:00 (two hours ago)', 'on 2026-12-01, read at its start and its end')
     """
     if label.startswith("at "):
         return label
+    if between:
+        return f"{time_phrase(label)}, read at its start, its end, and the slot asked in between"
     return f"{time_phrase(label)}, read at its start and its end"

@@ -127,9 +127,10 @@ now, but the asked slot's facts that held then and have ended since come first, 
 <that time> too, and still holds now"), or the events that happened then under "happened
 in <that time>": answer the past from them, or pass as_of to read that time whole.
 Asked what memory believed then ("what did you think our host was on Tuesday?"), what it
-believed at the start and the end of that time comes first, under "memory believed <that
-time>, read at its start and its end", marked [corrected] or [ended] where that changed
-since.
+believed at the start and the end of that time, and any value of the asked slot it
+believed only in between, comes first, under "memory believed <that time>, read at its
+start, its end, and the slot asked in between", marked [corrected] or [ended] where that
+changed since.
 When the question names a slot (by name, or by a value it held) that holds no value now,
 its last value comes first under "no value now in the slot the question names; its last
 one ended": say it ended, and do not take a row of another slot for it. A value it names

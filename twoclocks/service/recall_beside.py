@@ -16,7 +16,7 @@ from datetime import datetime, timedelta
 from itertools import zip_longest
 
 from twoclocks.domain.before_questions import time_before
-from twoclocks.domain.belief_questions import asks_what_was_believed
+from twoclocks.domain.belief_questions import asks_what_was_believed, believed_between
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_things import names_value
@@ -24,7 +24,7 @@ from twoclocks.domain.named_times import NamedTime, held_then, still_held
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import Scope, readable_spaces
 from twoclocks.domain.temporal import told_after
-from twoclocks.graph.port import FactQuery, Store
+from twoclocks.graph.port import Clock, FactQuery, Store, TimelineQuery
 from twoclocks.service.changes import Changes, changed_facts
 from twoclocks.service.former_values import ended_of_named_slots, ended_values_named
 from twoclocks.service.named_entities import Named, is_about, subjects_named
@@ -142,7 +142,8 @@ async def of_the_past_time(
     if past is None:
         return [], [], False
     if asks_what_was_believed(req.query):
-        return await believed_then(ranked_of, account, req, query, workspace, past), [], True
+        believed = await believed_then(store, ranked_of, account, req, query, workspace, past)
+        return believed, [], True
     then, still = await held_then_and_still(store, ranked_of, account, req, query, workspace, past)
     return then, still, False
 
@@ -155,6 +156,7 @@ MAX_BELIEVED_THEN = 3
 
 
 async def believed_then(
+    store: Store,
     ranked_of: RankedOf,
     account: str,
     req: RecallRequest,
@@ -168,7 +170,10 @@ async def believed_then(
 
     Both clocks at one instant, as DESIGN §3's ``as_believed`` alone: a value believed then
     and corrected since (never true) is named, which no world-time read can do. Read at its
-    end alone, a time still running ("this morning", asked at 10:30) was read now.
+    end alone, a time still running ("this morning", asked at 10:30) was read now. Of the
+    best row's slot, the values believed only inside the time (``believed_between``: told
+    at 09:00, corrected at 09:30) come too, read from the record clock; that slot's values
+    come first, the first believed first.
     """
     end = min(named.end, query.now)
     instants = [named.start, end] if end - named.start > MOMENT else [end]
@@ -183,6 +188,17 @@ async def believed_then(
 
     reads = await asyncio.gather(*(believed_at(at) for at in instants))
     in_turn = [row for rows in zip_longest(*reads) for row in rows if row is not None]
+    if in_turn and len(instants) > 1:
+        top, score = in_turn[0]
+        told_then = TimelineQuery(
+            clock=Clock.SYSTEM, since=named.start, until=end, subject=top.subject,
+            predicate=top.predicate, workspaces=query.workspaces,
+        )  # fmt: skip
+        between = believed_between(await store.timeline(account, told_then), named.start, end)
+        slot = [row for row in in_turn if row[0].slot == top.slot]
+        rows = [*slot, *((v, score) for v in between)]
+        rows.sort(key=lambda row: row[0].created_at)
+        in_turn = [*rows, *(row for row in in_turn if row[0].slot != top.slot)]
     once: dict[str, tuple[FactVersion, float]] = {}
     for v, score in in_turn:
         once.setdefault(v.version_id, (v, score))

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 
 from twoclocks.domain.belief_questions import (
     asks_what_was_believed,
+    believed_between,
     believed_then_head,
     none_believed_line,
 )
+from twoclocks.domain.model import FactVersion, Tier
 
 
 @pytest.mark.parametrize(
@@ -44,9 +48,38 @@ def test_the_head_says_when_the_belief_was_read_a_moment_or_the_end_of_a_span() 
         "memory believed at 10:00 (two hours ago) (the question asks what it believed then"
     )
     assert believed_then_head("March 2026").startswith(
-        "memory believed in March 2026, read at its start and its end"
+        "memory believed in March 2026, read at its start, its end, and the slot asked in between"
     )
     assert none_believed_line("2026-12-01") == (
         "memory believed nothing found for the question on 2026-12-01, read at its start and its "
         "end; these hold now"
     )
+
+
+def told(
+    obj: str, at: int, gone: int | None = None, tier: Tier | None = Tier.ASSERTED
+) -> FactVersion:
+    """A CI value memory believed from ``at`` o'clock to ``gone`` o'clock on 2029-12-31."""
+
+    def hour(h: int) -> datetime:
+        return datetime(2029, 12, 31, h, tzinfo=UTC)
+
+    return FactVersion(
+        version_id=f"v-{obj}", fact_id=f"f-{obj}", subject="ledger", predicate="ci",
+        object=obj, valid_at=hour(at), created_at=hour(at), tier=tier,
+        expired_at=None if gone is None else hour(gone),
+    )  # fmt: skip
+
+
+def test_recall_a_belief_that_began_and_ended_inside_the_time_asked_of_is_found() -> None:
+    # The morning read at 00:00 and at 10:00 misses a value told at 8 and corrected at 9.
+    start, end = datetime(2029, 12, 31, tzinfo=UTC), datetime(2029, 12, 31, 10, tzinfo=UTC)
+    versions = [
+        told("Jenkins", 7, 8),
+        told("GitHub Actions", 8, 9),
+        told("Buildkite", 9),  # still believed at 10: the end's read has it
+        told("guess", 8, 9, tier=None),  # untiered: never shown to a model
+    ]
+    found = believed_between(versions, start, end)
+    assert [v.object for v in found] == ["Jenkins", "GitHub Actions"]
+    assert believed_between(versions, end, end.replace(hour=12)) == []
