@@ -28,7 +28,8 @@ Rules:
   first; the events of one slot (captured edits, commits) share one line, the newest
   5 named and the rest counted, and a fact whose value an event of its subject names
   (``last_commit``) is told by that line, put where the fact ranked;
-* at most 3 recent changes, newest first: facts corrected in the last 48 h
+* at most 3 recent changes, newest first (and a line counting the rest, when more
+  happened: ``more_changes_line``): facts corrected in the last 48 h
   (``correction_line``: what was never true, and what holds instead), and versions
   whose world-time end falls in the last 48 h,
   each paired with the version that replaced it (old -> new): one that names it
@@ -76,6 +77,7 @@ from twoclocks.domain.recent_changes import (
     correction_successor,
     earlier_in_window,
     is_recent_ending,
+    more_changes_line,
     recent_change,
 )
 from twoclocks.domain.restatement import is_restatement
@@ -331,8 +333,6 @@ def _sections(
     slots_said: set[tuple[tuple[str, str], str | None]] = set()
     as_events = {_event_key(v) for v in current if v.kind is Kind.EVENT}
     for old in closed:
-        if len(changes) == MAX_RECENT_CHANGES:
-            break
         if not is_recent_ending(old, now) or (old.slot, old.workspace) in slots_said:
             continue
         # Every row, tiered or not, is looked at for the successor: an untiered one
@@ -367,6 +367,7 @@ def _sections(
         new = correction_successor(wrong, facts)
         changes.append((wrong.expired_at, _Line(correction_line(wrong, new, now, tz)), ()))
     changes.sort(key=lambda change: -change[0].timestamp())
+    more_changes = len(changes) - MAX_RECENT_CHANGES
     del changes[MAX_RECENT_CHANGES:]
     in_changes = as_event_lines | {version_id for _, _, told in changes for version_id in told}
 
@@ -375,7 +376,8 @@ def _sections(
         "fact": _fact_lines(
             [v for v in current if v.version_id not in rule_ids], shown, tz, workspace_keys
         ),
-        "change": [line for _, line, _ in changes],
+        "change": [line for _, line, _ in changes]
+        + ([_Line(more_changes_line(more_changes), 0)] if more_changes > 0 else []),
         "coming": [_Line(coming_line(v, shown, tz)) for v in coming_up(shown, now)],
         "invalid": [
             _Line(_invalid_line(v, tz))

@@ -172,6 +172,20 @@ def correction_successor(old: FactVersion, rows: Sequence[FactVersion]) -> FactV
     return min(found, key=lambda v: (v.valid_at, v.version_id)) if found else None
 
 
+def more_changes_line(count: int) -> str:
+    """Said after the recent changes shown when ``count`` more happened in the window: a
+    model told three of five would take them for all (the database replaced, unsaid).
+
+    >>> more_changes_line(2)
+    '- … 2 more changes in the last 48 h: call recall with "what changed in the past 2 days?"'
+    """
+    changes = "change" if count == 1 else "changes"
+    return (
+        f"- … {count} more {changes} in the last 48 h: call recall with "
+        '"what changed in the past 2 days?"'
+    )
+
+
 def correction_line(old: FactVersion, new: FactVersion | None, now: datetime, tz: tzinfo) -> str:
     """The "Recent changes" line of a corrected fact: ``a -> b (corrected …: a was never true)``.
 

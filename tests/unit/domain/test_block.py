@@ -271,7 +271,7 @@ def test_query_rank_orders_within_each_group_but_never_across_groups():
     ]
 
 
-def test_recent_changes_are_at_most_three_from_the_last_48_hours_old_to_new():
+def test_recent_changes_are_at_most_three_from_the_last_48_hours_old_to_new_the_rest_counted():
     facts = []
     # Five slots changed at 2, 10, 20, 30 and 40 hours ago; one changed 49 hours ago.
     for i, hours in enumerate([2, 10, 20, 30, 40, 49]):
@@ -287,8 +287,11 @@ def test_recent_changes_are_at_most_three_from_the_last_48_hours_old_to_new():
         "- svc · setting 0: old 0 -> new 0 (changed 2026-03-02 10:00 +03)",
         "- svc · setting 1: old 1 -> new 1 (changed 2026-03-02 02:00 +03)",
         "- svc · setting 2: old 2 -> new 2 (changed 2026-03-01 16:00 +03)",
+        # Three of five would read as all: the two left out are counted (49 h is not).
+        '- … 2 more changes in the last 48 h: call recall with "what changed in the past 2 days?"',
     ]
     assert "old 5" not in block.text and "old 3" not in block.text
+    assert block.more == 0  # the count is no cut: the block fit its budget
 
 
 def test_a_correction_in_the_last_48_hours_is_a_recent_change_told_as_never_true():
@@ -316,8 +319,9 @@ def test_a_correction_in_the_last_48_hours_is_a_recent_change_told_as_never_true
         "- shop · host: Heroku -> Render (changed 2026-03-02 10:00 +03)",
         "- shop · queue: Redis streams -> RabbitMQ (corrected 2026-03-01 06:00 +03:"
         " Redis streams was never true)",
+        '- … 1 more change in the last 48 h: call recall with "what changed in the past 2 days?"',
     ]
-    # Three lines at most; older than 48 h never.
+    # Three lines at most, the rest counted (Drone); older than 48 h never (Zed).
     assert "Drone" not in block.text and "Zed" not in block.text
     alone = render([rabbit], corrections=[gone])
     assert body(alone)[-1] == "- shop · ci: Drone (corrected 2026-03-01 00:00 +03: never true)"
