@@ -407,6 +407,25 @@ def test_a_run_stopped_after_a_failure_still_says_what_failed() -> None:
     ]
 
 
+def test_a_nextest_run_is_the_cargo_suite_named_as_it_ran_with_its_failing_tests() -> None:
+    # `cargo nextest run` was told as "cargo test failed", naming no test: nextest prints
+    # neither cargo's "test x ... FAILED" nor its summary.
+    out = (
+        "    Starting 3 tests across 1 binary\n"
+        "        PASS [   0.002s] ledger tests::totals\n"
+        "        FAIL [   0.003s] ledger tests::rounding\n"
+        "     Summary [   0.005s] 3 tests run: 2 passed, 1 failed, 0 skipped\n"
+        "        FAIL [   0.003s] ledger tests::rounding\n"
+        "error: test run failed\n"
+    )
+    assert said(ran_tests(_failed("cargo nextest run", out), CTX)) == [
+        ("cargo_test_result", "cargo nextest failed: 1 failing: ledger tests::rounding")
+    ]
+    assert said(ran_tests(_piped("cargo nextest run -E 'test(totals)'", "1 passed"), CTX)) == [
+        ("cargo_test_selection_result", "cargo nextest -E 'test(totals)' passed")
+    ]
+
+
 def test_a_passing_summary_that_counts_zero_failures_stays_passed() -> None:
     cargo = "test result: ok. 12 passed; 0 failed; 0 ignored; finished in 0.02s\n"
     assert said(ran_tests(_piped("cargo test 2>&1 | tail -2", cargo), CTX)) == [
@@ -424,7 +443,7 @@ def test_a_passing_summary_that_counts_zero_failures_stays_passed() -> None:
         ("uv run pytest -q -p no:cacheprovider -n 4 --tb=short 2>&1", "pytest_result", "pytest"),
         ("pytest tests/ > out.txt", "pytest_result", "pytest"),
         ("go test -count=1 ./...", "go_test_result", "go test"),
-        ("cargo nextest run", "cargo_test_result", "cargo test"),
+        ("cargo nextest run", "cargo_test_result", "cargo nextest"),  # the suite, named so
         ("pnpm vitest run", "vitest_result", "vitest"),
         ("npm run test -- --coverage", "npm_test_result", "npm test"),
         ("make test V=1", "make_test_result", "make test"),  # make's words are make's own

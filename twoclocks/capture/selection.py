@@ -62,10 +62,11 @@ _CARGO = RunnerOptions(
     }),
     selects=frozenset({
         "-p", "--package", "--test", "--bench", "--example", "--bin", "--lib", "--doc",
-        "--exclude", "--exact", "--skip", "--ignored",
+        "--exclude", "--exact", "--skip", "--ignored", "-E", "--filter-expr",
     }),
     selects_with_value=frozenset({
         "-p", "--package", "--test", "--bench", "--example", "--bin", "--exclude", "--skip",
+        "-E", "--filter-expr",  # nextest's filter expressions
     }),
     whole=frozenset({"run"}),  # `cargo nextest run`
 )  # fmt: skip
@@ -93,6 +94,7 @@ _OPTIONS = {
     "pytest": _PYTEST,
     "go test": _GO,
     "cargo test": _CARGO,
+    "cargo nextest": _CARGO,
     "jest": _JS,
     "vitest": _JS,
     "tox": _TOX,

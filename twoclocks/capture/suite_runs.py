@@ -64,14 +64,17 @@ def _after_subcommand(tool: str, subs: tuple[str, ...]) -> Callable[[list[str]],
     return lambda w: 1 if os.path.basename(w[0]) == tool and w[1] in subs else None
 
 
-# Each runner: the name the value gives it, and where its own words start (None: not it).
-_RUNNERS: tuple[tuple[str, Callable[[list[str]], int | None]], ...] = (
-    ("pytest", lambda w: _at(w, ("pytest", "py.test"), 4)),
-    ("go test", _after_subcommand("go", ("test",))),
-    ("cargo test", _after_subcommand("cargo", ("test", "nextest"))),
-    ("vitest", lambda w: _at(w, ("vitest",), 3)),
-    ("jest", lambda w: _at(w, ("jest",), 3)),
-    ("tox", lambda w: 0 if os.path.basename(w[0]) == "tox" else None),
+# Each runner: the name the value gives it, the slot it reports to, and where its own words
+# start (None: not it). `cargo nextest run` runs the suite `cargo test` runs: one slot, so
+# a nextest pass closes a cargo test failure, but the value names what ran.
+_RUNNERS: tuple[tuple[str, str, Callable[[list[str]], int | None]], ...] = (
+    ("pytest", "pytest", lambda w: _at(w, ("pytest", "py.test"), 4)),
+    ("go test", "go_test", _after_subcommand("go", ("test",))),
+    ("cargo test", "cargo_test", _after_subcommand("cargo", ("test",))),
+    ("cargo nextest", "cargo_test", _after_subcommand("cargo", ("nextest",))),
+    ("vitest", "vitest", lambda w: _at(w, ("vitest",), 3)),
+    ("jest", "jest", lambda w: _at(w, ("jest",), 3)),
+    ("tox", "tox", lambda w: 0 if os.path.basename(w[0]) == "tox" else None),
 )  # fmt: skip
 # Tools that run a named script: each test script reports to a slot of its own
 # (`npm test` -> npm_test_result, `pnpm test:unit` -> npm_test_unit_result), so an e2e run
@@ -81,6 +84,7 @@ _FAILING = (
     re.compile(r"^(?:FAILED|ERROR) (\S+)", re.M),  # pytest -ra / default summary
     re.compile(r"^\s*--- FAIL: (\S+)", re.M),  # go test
     re.compile(r"^test (\S+) \.\.\. FAILED\s*$", re.M),  # cargo test
+    re.compile(r"^\s*FAIL \[\s*[\d.]+s\] (.+?)\s*$", re.M),  # cargo nextest
     re.compile(r"^\s*● (.+?)\s*$", re.M),  # jest
     re.compile(r"^\s*FAIL\s+(\S+\s+>\s+.+?)\s*$", re.M),  # vitest
 )
@@ -150,9 +154,9 @@ def runner_of(event: ToolEvent) -> SuiteRun | None:
     slot it reports to (a run of part of the suite reports to ``<slot>_selection_result``)."""
     lines = segments(event.command or "")
     for index, words in enumerate(lines):
-        for name, starts_at in _RUNNERS:
+        for name, slot, starts_at in _RUNNERS:
             if (at := starts_at([*words, ""])) is not None:
-                named = _named(name, name.replace(" ", "_"), selected(name, words[at + 1 :]))
+                named = _named(name, slot, selected(name, words[at + 1 :]))
                 return SuiteRun(*named, words, lines[:index])
         tool = os.path.basename(words[0])
         for family, tools in _SCRIPT_RUNNERS:
