@@ -126,15 +126,20 @@ async def changed_facts(
             every = NamedTime(said="", label=ANY_TIME_LABEL, start=_EVER, end=now)
             changes = changed_in(slots_named or rows, every, now, firsts=False)
             mistaken = await instead(bool(slots_named))
-            about = [f"{subject} · {predicate}" for subject, predicate in asked] or named
-            return Changes(any_time(changes, now), changes, corrected=mistaken, about=tuple(about))
+            about = _asked_of(asked, named)
+            return Changes(any_time(changes, now), changes, corrected=mistaken, about=about)
     reads = [query, *(query.model_copy(update={"subject": name}) for name in named)]
     rows = await _read(store, account, reads, named)
     slots_named = [v for v in rows if names_slot(said, v.predicate)]
     mistaken = await instead(bool(slots_named or asked))
     changes = changed_in(slots_named if slots_named or asked else rows, span, now)
-    about = [f"{subject} · {predicate}" for subject, predicate in asked] or named
-    return Changes(span, changes, corrected=mistaken, about=tuple(about))
+    return Changes(span, changes, corrected=mistaken, about=_asked_of(asked, named))
+
+
+def _asked_of(slots: Sequence[tuple[str, str]], names: Sequence[str]) -> tuple[str, ...]:
+    """What a change question narrowed to, as its lines name it: the slots it names
+    ("ledger · ci"), else the things."""
+    return tuple(f"{subject} · {predicate}" for subject, predicate in slots) or tuple(names)
 
 
 async def _read(
