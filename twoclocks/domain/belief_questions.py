@@ -26,7 +26,7 @@ import re
 from collections.abc import Iterable
 from datetime import datetime
 
-from twoclocks.domain.model import FactVersion
+from twoclocks.domain.model import FactVersion, RetiredReason
 from twoclocks.domain.named_times import time_phrase
 from twoclocks.domain.trust import shown_to_model
 
@@ -53,6 +53,11 @@ def asks_what_was_believed(question: str) -> bool:
     return _ASKS_WHAT_WAS_BELIEVED.search(question) is not None
 
 
+_NOT_TOLD = frozenset({RetiredReason.RETRACTED, RetiredReason.HELD_BACK, RetiredReason.REWRITTEN})
+"""Why a version memory stopped believing is never named as a belief: forgotten on request,
+held back by the refusal watch, or the same value written again."""
+
+
 def believed_between(
     versions: Iterable[FactVersion], start: datetime, end: datetime
 ) -> list[FactVersion]:
@@ -63,7 +68,8 @@ def believed_between(
     "what did you think the CI was this morning?", asked at 10:30, reads memory at 00:00
     (no CI yet) and at 10:30 (Buildkite). GitHub Actions, recorded [09:00, 09:30), is
     the belief those reads miss; a version still believed at 10:30, or told before 00:00,
-    is not (one read has it).
+    is not (one read has it). Nor is a value forgotten on request or held back (memory
+    says nothing of those), or one written again (its value is in the version after it).
     """
     inside = [
         v
@@ -71,6 +77,7 @@ def believed_between(
         if start <= v.created_at
         and v.expired_at is not None
         and v.expired_at <= end
+        and v.retired_reason not in _NOT_TOLD
         and shown_to_model(v.tier)
     ]
     return sorted(inside, key=lambda v: v.created_at)

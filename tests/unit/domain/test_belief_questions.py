@@ -12,7 +12,7 @@ from twoclocks.domain.belief_questions import (
     believed_then_head,
     none_believed_line,
 )
-from twoclocks.domain.model import FactVersion, Tier
+from twoclocks.domain.model import FactVersion, RetiredReason, Tier
 
 
 @pytest.mark.parametrize(
@@ -57,7 +57,11 @@ def test_the_head_says_when_the_belief_was_read_a_moment_or_the_end_of_a_span() 
 
 
 def told(
-    obj: str, at: int, gone: int | None = None, tier: Tier | None = Tier.ASSERTED
+    obj: str,
+    at: int,
+    gone: int | None = None,
+    tier: Tier | None = Tier.ASSERTED,
+    why: RetiredReason | None = None,
 ) -> FactVersion:
     """A CI value memory believed from ``at`` o'clock to ``gone`` o'clock on 2029-12-31."""
 
@@ -67,7 +71,7 @@ def told(
     return FactVersion(
         version_id=f"v-{obj}", fact_id=f"f-{obj}", subject="ledger", predicate="ci",
         object=obj, valid_at=hour(at), created_at=hour(at), tier=tier,
-        expired_at=None if gone is None else hour(gone),
+        expired_at=None if gone is None else hour(gone), retired_reason=why,
     )  # fmt: skip
 
 
@@ -79,6 +83,10 @@ def test_recall_a_belief_that_began_and_ended_inside_the_time_asked_of_is_found(
         told("GitHub Actions", 8, 9),
         told("Buildkite", 9),  # still believed at 10: the end's read has it
         told("guess", 8, 9, tier=None),  # untiered: never shown to a model
+        # Forgotten on request: memory says nothing of it, even of then.
+        told("a secret-ish value", 8, 9, why=RetiredReason.RETRACTED),
+        # Written again by the person: its value is Buildkite's version's, not said twice.
+        told("Buildkite", 8, 9, why=RetiredReason.REWRITTEN),
     ]
     found = believed_between(versions, start, end)
     assert [v.object for v in found] == ["Jenkins", "GitHub Actions"]
