@@ -20,6 +20,18 @@ pytestmark = pytest.mark.anyio
 NOW = datetime(2029, 12, 31, 10, 30, tzinfo=UTC)
 
 
+def recall_at_now(store: Store) -> RecallService:
+    """Recall asked at 10:30 on Monday 2029-12-31, UTC."""
+    return RecallService(store, lambda: NOW, EMBEDDER, lambda _cwd: NOWHERE, UTC)  # type: ignore[arg-type]
+
+
+async def ci_corrected(writer: Writer, told: datetime, fixed: datetime) -> None:
+    """CI told as GitHub Actions at ``told``, corrected to Buildkite at ``fixed``."""
+    gha = await writer.write("ledger", "ci", "GitHub Actions", told, now=told, tier=Tier.ASSERTED)
+    await writer.revise(gha.fact_id, RetiredReason.CORRECTED, now=fixed)
+    await writer.write("ledger", "ci", "Buildkite", told, now=fixed, tier=Tier.ASSERTED)
+
+
 async def test_recall_a_question_naming_a_part_of_a_day_gets_what_held_or_changed_then(
     store: Store,
     ew: Writer,  # noqa: F811
@@ -31,7 +43,7 @@ async def test_recall_a_question_naming_a_part_of_a_day_gets_what_held_or_change
     switched = datetime(2029, 12, 31, 9, 30, tzinfo=UTC)
     await ew.write("ledger", "branch", "main", main, now=main, tier=Tier.OBSERVED)
     await ew.write("ledger", "branch", "fix/login", switched, now=switched, tier=Tier.OBSERVED)
-    recall = RecallService(store, lambda: NOW, EMBEDDER, lambda _cwd: NOWHERE, UTC)  # type: ignore[arg-type]
+    recall = recall_at_now(store)
     caller = Caller(account=account)
     then = await recall.recall(caller, RecallRequest(query="what was the branch this morning?"))
     assert then.named_time is not None
@@ -53,12 +65,10 @@ async def test_recall_a_belief_question_naming_a_time_still_running_reads_its_st
     # GitHub Actions told on the 30th, corrected to Buildkite at 09:00 on the 31st; asked at
     # 10:30 "what did you think the ci was this morning?". Read at the morning's end alone
     # (now), memory believed Buildkite: the value it holds now, not what it thought then.
-    told = datetime(2029, 12, 30, 9, tzinfo=UTC)
-    gha = await ew.write("ledger", "ci", "GitHub Actions", told, now=told, tier=Tier.ASSERTED)
-    fixed = datetime(2029, 12, 31, 9, tzinfo=UTC)
-    await ew.revise(gha.fact_id, RetiredReason.CORRECTED, now=fixed)
-    await ew.write("ledger", "ci", "Buildkite", told, now=fixed, tier=Tier.ASSERTED)
-    recall = RecallService(store, lambda: NOW, EMBEDDER, lambda _cwd: NOWHERE, UTC)  # type: ignore[arg-type]
+    await ci_corrected(
+        ew, datetime(2029, 12, 30, 9, tzinfo=UTC), datetime(2029, 12, 31, 9, tzinfo=UTC)
+    )
+    recall = recall_at_now(store)
     caller = Caller(account=account)
     ask = RecallRequest(query="what did you think the ci was this morning?")
     got = await recall.recall(caller, ask)
@@ -78,12 +88,9 @@ async def test_recall_a_belief_question_names_a_belief_that_began_and_ended_insi
     # 10:30 "what did you think the ci was this morning?". Memory believed no CI at 00:00
     # and Buildkite at 10:30: read at the two ends alone, GitHub Actions was missed.
     told = datetime(2029, 12, 31, 9, tzinfo=UTC)
-    gha = await ew.write("ledger", "ci", "GitHub Actions", told, now=told, tier=Tier.ASSERTED)
-    fixed = datetime(2029, 12, 31, 9, 30, tzinfo=UTC)
-    await ew.revise(gha.fact_id, RetiredReason.CORRECTED, now=fixed)
-    await ew.write("ledger", "ci", "Buildkite", told, now=fixed, tier=Tier.ASSERTED)
+    await ci_corrected(ew, told, datetime(2029, 12, 31, 9, 30, tzinfo=UTC))
     await ew.write("ledger", "database", "Postgres 16", told, now=told, tier=Tier.ASSERTED)
-    recall = RecallService(store, lambda: NOW, EMBEDDER, lambda _cwd: NOWHERE, UTC)  # type: ignore[arg-type]
+    recall = recall_at_now(store)
     caller = Caller(account=account)
     ask = RecallRequest(query="what did you think the ci was this morning?")
     got = await recall.recall(caller, ask)

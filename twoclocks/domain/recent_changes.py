@@ -180,9 +180,10 @@ def more_changes_line(count: int) -> str:
     '- … 2 more changes in the last 48 h: call recall with "what changed in the past 2 days?"'
     """
     changes = "change" if count == 1 else "changes"
+    hours = RECENT_WINDOW // timedelta(hours=1)
     return (
-        f"- … {count} more {changes} in the last 48 h: call recall with "
-        '"what changed in the past 2 days?"'
+        f"- … {count} more {changes} in the last {hours} h: call recall with "
+        f'"what changed in the past {hours // 24} days?"'
     )
 
 

@@ -89,9 +89,9 @@ async def changed_facts(
     """
     said = content_words(question)
     asked = [s for s in dict.fromkeys(slots) if names_slot(said, s[1])]
-    # "When did the deploy target change?" names the slot, not the value "no deploys".
-    words = question_words(question)
-    names = [n for n in names if not named_by_slot_words(n, words, [p for _, p in asked])]
+    if asked:  # "When did the deploy target change?" names the slot, not "no deploys".
+        words = question_words(question)
+        names = [n for n in names if not named_by_slot_words(n, words, [p for _, p in asked])]
     if names:  # "what changed in ledger's database?" asks of ledger's, not the storefront's
         folded = {n.casefold() for n in names}
         asked = [s for s in asked if s[0].casefold() in folded]
