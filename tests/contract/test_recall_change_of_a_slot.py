@@ -100,3 +100,22 @@ async def test_when_a_slot_changed_names_a_value_told_with_no_start_that_closed_
         ("Fly.io", at(31, 11)),
         ("Render", None),
     ]
+
+
+async def test_a_question_of_a_move_to_a_value_is_told_the_change_of_that_values_slot(
+    store: Store, account: str
+) -> None:
+    # "When did we switch to Render?" was read as what holds: Render "known from" the 31st,
+    # with no word that Fly.io held until then. Read as a change question, "Render" (a
+    # value, no subject) was read as a thing, and nothing about it had ever changed.
+    caller = await a_new_week(store, account)
+    got = await ask(store, caller, "when did we switch to Render?")
+    assert got.changes_about == ["ledger · deploy_target"]
+    assert [(f.object, f.invalid_at) for f in got.changed] == [
+        ("Fly.io", at(31, 11)),
+        ("Render", None),
+    ]
+    # A value that has ended names its slot too.
+    got = await ask(store, caller, "have we moved off SQLite?")
+    assert [f.object for f in got.changed] == ["SQLite", "Postgres 16"]
+    assert got.changes_about == ["ledger · database"]

@@ -49,7 +49,10 @@ _ASKS_WHAT_CHANGED = re.compile(
     r"|\bwhat\s+changes\s+(?:did|were|have|has|happened|went|since|this|last|in\s+the)\b"
     r"|\b(?:any|recent|latest)\s+changes\b"
     # "Did the rust toolchain change today?", "has our database changed since Monday?"
-    r"|\b(?:did|has|have)\s+(?:[\w.'-]+\s+){1,4}(?:been\s+)?(?<!\bto\s)change[ds]?\b",
+    r"|\b(?:did|has|have)\s+(?:[\w.'-]+\s+){1,4}(?:been\s+)?(?<!\bto\s)change[ds]?\b"
+    # "When did we switch to uv?", "have we moved off Heroku?": a move between values.
+    r"|\b(?:did|has|have)\s+(?:[\w.'-]+\s+){1,4}(?<!\bto\s)"
+    r"(?:switch|move|migrate|upgrade|downgrade|swap)(?:e?d)?\s+(?:to|from|off|over|away)\b",
     re.IGNORECASE,
 )
 # "What did you learn this week?" asks what memory was told then, on the record clock:

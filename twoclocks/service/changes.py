@@ -7,7 +7,7 @@ alone when asked ("what did we correct today?"), the facts memory found wrong th
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
@@ -66,7 +66,7 @@ async def changed_facts(
     now: datetime,
     workspaces: tuple[str, ...] | None,
     names: Sequence[str],
-    slots: Sequence[tuple[str, str]] = (),
+    rows: Sequence[FactVersion] = (),
 ) -> Changes:
     """The believed facts that began or ended during ``span`` in ``workspaces``, and the
     time they are of. A question asking what memory was told ("what did you learn
@@ -86,19 +86,32 @@ async def changed_facts(
     answer's rows) the question names by name; each such slot or thing is read whole from
     its subject, never the account. A question that narrows to nothing ("anything new?")
     keeps the past 7 days.
+
+    A value of the answer's rows (``rows``) the question names, and no subject, asks of
+    that value's slot: "when did we switch to uv?" is told poetry ended and uv began, not
+    that nothing about uv (no subject) ever changed.
     """
     said = content_words(question)
+    slots = [v.slot for v in rows]
     asked = [s for s in dict.fromkeys(slots) if names_slot(said, s[1])]
     if asked:  # "When did the deploy target change?" names the slot, not "no deploys".
         words = question_words(question)
         names = [n for n in names if not named_by_slot_words(n, words, [p for _, p in asked])]
+    valued = _slots_of_values(rows, names)
+    if valued:
+        values = {v.object.casefold() for v in rows if v.slot in valued}
+        names = [n for n in names if n.casefold() not in values]
+        asked = list(dict.fromkeys([*asked, *valued]))
     if names:  # "what changed in ledger's database?" asks of ledger's, not the storefront's
         folded = {n.casefold() for n in names}
         asked = [s for s in asked if s[0].casefold() in folded]
     found = await _corrected(store, account, span, now, workspaces, names)
 
+    def of_asked(v: FactVersion) -> bool:
+        return names_slot(said, v.predicate) or v.slot in asked
+
     async def instead(narrowed: bool = False) -> list[FactVersion]:
-        return await _told_instead(store, now, account, workspaces, said, found, narrowed)
+        return await _told_instead(store, now, account, workspaces, of_asked, found, narrowed)
 
     if asks_what_was_corrected(question):
         return Changes(span, [], corrected=await instead(), corrections=True)
@@ -121,19 +134,27 @@ async def changed_facts(
             for subject, predicate in asked[:MAX_NAMED_READS]
         ]
         if reads:
-            rows = await _read(store, account, reads, named)
-            slots_named = [v for v in rows if names_slot(said, v.predicate)]
+            found_rows = await _read(store, account, reads, named)
+            slots_named = [v for v in found_rows if of_asked(v)]
             every = NamedTime(said="", label=ANY_TIME_LABEL, start=_EVER, end=now)
-            changes = changed_in(slots_named or rows, every, now, firsts=False)
+            changes = changed_in(slots_named or found_rows, every, now, firsts=False)
             mistaken = await instead(bool(slots_named))
             about = _asked_of(asked, named)
             return Changes(any_time(changes, now), changes, corrected=mistaken, about=about)
     reads = [query, *(query.model_copy(update={"subject": name}) for name in named)]
-    rows = await _read(store, account, reads, named)
-    slots_named = [v for v in rows if names_slot(said, v.predicate)]
+    found_rows = await _read(store, account, reads, named)
+    slots_named = [v for v in found_rows if of_asked(v)]
     mistaken = await instead(bool(slots_named or asked))
-    changes = changed_in(slots_named if slots_named or asked else rows, span, now)
+    changes = changed_in(slots_named if slots_named or asked else found_rows, span, now)
     return Changes(span, changes, corrected=mistaken, about=_asked_of(asked, named))
+
+
+def _slots_of_values(rows: Sequence[FactVersion], names: Sequence[str]) -> list[tuple[str, str]]:
+    """The slots of ``rows`` whose whole value is one of ``names`` that is no row's subject:
+    "uv" in "when did we switch to uv?" names payments' package manager."""
+    folded = {n.casefold() for n in names}
+    subjects = {v.subject.casefold() for v in rows}
+    return list(dict.fromkeys(v.slot for v in rows if v.object.casefold() in folded - subjects))
 
 
 def _asked_of(slots: Sequence[tuple[str, str]], names: Sequence[str]) -> tuple[str, ...]:
@@ -202,14 +223,14 @@ async def _told_instead(
     now: datetime,
     account: str,
     workspaces: tuple[str, ...] | None,
-    said: frozenset[str],
+    asked: Callable[[FactVersion], bool],
     corrected: list[FactVersion],
     narrowed: bool = False,
 ) -> list[FactVersion]:
-    """``corrected`` of the slots the question names by name, when it names any
+    """``corrected`` of the slots the question ``asked`` of, when it asked of any
     (``narrowed``: its changes did; "what changed in the database?" is not told that CI was
     corrected), each followed by what holds instead (``corrections_told``)."""
-    named = [v for v in corrected if names_slot(said, v.predicate)]
+    named = [v for v in corrected if asked(v)]
     if named or narrowed:
         corrected = named
     slots = {(v.subject, v.predicate) for v in corrected}

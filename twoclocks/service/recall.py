@@ -237,7 +237,7 @@ class RecallService:
             )
             found, changed, corrected = (
                 await beside.changes(
-                    self.store, account, req.query, span, query, named_task, ranked
+                    self.store, account, req.query, span, query, named_task, ranked, closed
                 )
                 if span is not None
                 else (None, [], [])

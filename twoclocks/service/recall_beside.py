@@ -114,15 +114,17 @@ async def changes(
     query: FactQuery,
     named_task: asyncio.Task[Named],
     ranked: Ranked,
+    closed: Sequence[FactVersion] = (),
 ) -> tuple[Changes, Ranked, Ranked]:
     """What a question asking what changed gets (``changed_facts``'): the time and how it
     was read, the facts that began or ended then (or were told then), and the facts found
-    wrong then, each followed by what holds instead, each scored by the question's words."""
+    wrong then, each followed by what holds instead, each scored by the question's words.
+    The ranking's ``closed`` rows name slots too ("have we moved off flake8?")."""
     named = await named_task
     names = [] if named.by_self else named.names
-    slots = [v.slot for v, _ in ranked]
+    rows = [*(v for v, _ in ranked), *closed]
     found = await changed_facts(
-        store, account, text, span, query.now, query.workspaces, names, slots
+        store, account, text, span, query.now, query.workspaces, names, rows
     )
     return found, _by_words(text, found.facts), _by_words(text, found.corrected)
 

@@ -192,7 +192,8 @@ class RecallResult(BaseModel):
     changes_about: list[str] = Field(
         default_factory=list,
         description="with changes_in: the slots ('ledger · ci') or things ('ledger') the "
-        "question asks what changed of, when it names any; `changed` and `corrected` then "
+        "question asks what changed of, when it names any (a value it names, the slot that "
+        "holds it: 'when did we switch to uv?'); `changed` and `corrected` then "
         "hold only theirs, and when both are empty nothing of them changed then (not "
         "nothing at all)",
     )

@@ -42,6 +42,10 @@ NOW = datetime(2026, 12, 6, 12, tzinfo=UTC)
         "did the rust toolchain change today?",
         "has our database changed since Monday?",
         "when did the deploy target change?",
+        "when did we switch to uv?",
+        "have we moved off Heroku?",
+        "did we upgrade to Postgres 16?",
+        "when did payments migrate from poetry to uv?",
     ],
 )
 def test_recall_a_question_asking_what_changed_is_told_apart(question: str) -> None:
@@ -57,6 +61,9 @@ def test_recall_a_question_asking_what_changed_is_told_apart(question: str) -> N
         "which database do we use?",
         "what's the news feed service called?",
         "did the team agree to change the schema?",  # a decision, not a change
+        "did the team agree to switch to uv?",
+        "how do I switch to staging?",  # how to, not whether it did
+        "did you move the file to src?",  # a move of a file, not between values
     ],
 )
 def test_recall_a_question_about_what_holds_is_not_one_asking_what_changed(question: str) -> None:
