@@ -426,6 +426,62 @@ def test_a_nextest_run_is_the_cargo_suite_named_as_it_ran_with_its_failing_tests
     ]
 
 
+# Maven 3.8.7 with Surefire 3.2.5, as `mvn test` printed it into a pipe here (2026-12-07):
+# coloured although no terminal read it.
+_MAVEN_FAILED = (
+    "[\x1b[1;31mERROR\x1b[m] \x1b[1;31mTests \x1b[0;1mrun: \x1b[0;1m3\x1b[m, \x1b[1;31mFailures: "
+    "\x1b[0;1;31m2\x1b[m, Errors: 0, Skipped: 0, Time elapsed: 0.074 s\x1b[1;31m <<< FAILURE!\x1b[m"
+    " -- in demo.\x1b[1mCalcTest\x1b[m\n"
+    "[\x1b[1;31mERROR\x1b[m] demo.CalcTest.adds -- Time elapsed: 0.037 s <<< FAILURE!\n"
+    "org.opentest4j.AssertionFailedError: expected: <3> but was: <4>\n"
+    "[\x1b[1;31mERROR\x1b[m] demo.CalcTest.addsNegatives -- Time elapsed: 0.004 s <<< FAILURE!\n"
+    "[\x1b[1;31mERROR\x1b[m] Failures: \n"
+    "[\x1b[1;31mERROR\x1b[m]   CalcTest.adds:5 expected: <3> but was: <4>\n"
+    "[\x1b[1;31mERROR\x1b[m] \x1b[1;31mTests run: 3, Failures: 2, Errors: 0, Skipped: 0\x1b[m\n"
+    "[\x1b[1;34mINFO\x1b[m] \x1b[1;31mBUILD FAILURE\x1b[m\n"
+)
+
+
+def test_a_maven_run_names_its_failing_tests_and_its_summary_counts_when_piped() -> None:
+    # `mvn test` wrote nothing: no rule knew Maven (nor Gradle).
+    assert said(ran_tests(_failed("mvn test", _MAVEN_FAILED), CTX)) == [
+        ("maven_test_result",
+         "mvn test failed: 2 failing: demo.CalcTest.adds, demo.CalcTest.addsNegatives")
+    ]  # fmt: skip
+    # `| tail` exits 0: the coloured summary still counts the failures.
+    assert said(ran_tests(_piped("mvn -B clean verify | tail -40", _MAVEN_FAILED), CTX)) == [
+        ("maven_test_result",
+         "mvn verify failed: 2 failing: demo.CalcTest.adds, demo.CalcTest.addsNegatives")
+    ]  # fmt: skip
+    passed = "[INFO] Tests run: 3, Failures: 0, Errors: 0, Skipped: 0\n[INFO] BUILD SUCCESS\n"
+    assert said(ran_tests(_piped("./mvnw test", passed), CTX)) == [
+        ("maven_test_result", "mvn test passed")
+    ]
+    # A compile error fails the build before any test: the suite did not pass.
+    broken = "[ERROR] COMPILATION ERROR : \n[INFO] BUILD FAILURE\n"
+    assert said(ran_tests(_piped("mvn -q test 2>&1 | tail", broken), CTX)) == [
+        ("maven_test_result", "mvn test failed")
+    ]
+    # A filter that matched no test gave no result; skipped tests ran none.
+    none = '[ERROR] Failed to execute goal ...: No tests matching pattern "Nope" were executed!'
+    assert ran_tests(_failed("mvn test -Dtest=Nope", none), CTX) == []
+    assert ran_tests(_piped("mvn install -DskipTests", passed), CTX) == []
+
+
+def test_a_gradle_run_names_its_failing_tests() -> None:
+    out = (
+        "> Task :app:test FAILED\n\nCalcTest > adds() FAILED\n"
+        "    org.opentest4j.AssertionFailedError at CalcTest.java:5\n\n"
+        "3 tests completed, 1 failed\n\nFAILURE: Build failed with an exception.\n"
+    )
+    assert said(ran_tests(_failed("./gradlew test", out), CTX)) == [
+        ("gradle_test_result", "gradle test failed: 1 failing: CalcTest > adds()")
+    ]
+    assert said(ran_tests(_piped("./gradlew test | tail", out), CTX)) == [
+        ("gradle_test_result", "gradle test failed: 1 failing: CalcTest > adds()")
+    ]
+
+
 def test_a_passing_summary_that_counts_zero_failures_stays_passed() -> None:
     cargo = "test result: ok. 12 passed; 0 failed; 0 ignored; finished in 0.02s\n"
     assert said(ran_tests(_piped("cargo test 2>&1 | tail -2", cargo), CTX)) == [
@@ -460,6 +516,14 @@ def test_a_passing_summary_that_counts_zero_failures_stays_passed() -> None:
         ("npx jest src/orders.test.ts", "jest_selection_result", "jest src/orders.test.ts"),
         ("npm test -- orders", "npm_test_selection_result", "npm test orders"),
         ("tox -e py311", "tox_selection_result", "tox -e py311"),
+        ("mvn -B -T 4 clean test", "maven_test_result", "mvn test"),
+        ("./mvnw test -Dtest=CalcTest#adds", "maven_test_selection_result",
+         "mvn test '-Dtest=CalcTest#adds'"),
+        ("mvn -pl api verify", "maven_test_selection_result", "mvn verify -pl api"),
+        ("./gradlew clean test --console=plain", "gradle_test_result", "gradle test"),
+        ("gradle test --tests demo.CalcTest", "gradle_test_selection_result",
+         "gradle test --tests demo.CalcTest"),
+        ("./gradlew :app:test", "gradle_test_selection_result", "gradle test :app:test"),
     ],
 )  # fmt: skip
 def test_a_run_of_part_of_the_suite_reports_to_its_own_slot_and_names_what_ran(

@@ -90,6 +90,30 @@ _TOX = RunnerOptions(
     selects=frozenset({"-e", "--env", "-m", "-f", "--factors", "--labels"}),
     selects_with_value=frozenset({"-e", "--env", "-m", "-f", "--factors", "--labels"}),
 )  # fmt: skip
+# Maven and Gradle: goals and tasks that run the whole suite are not a selection; a module
+# (`-pl api`, `:api:test`) or a test filter (`-Dtest=CalcTest`, `--tests CalcTest`) is.
+_BUILD_GOALS = frozenset({"clean", "compile", "test-compile", "test", "verify", "check", "build"})
+_MAVEN = RunnerOptions(
+    takes_value=frozenset({
+        "-f", "--file", "-s", "--settings", "-gs", "--global-settings", "-t", "--toolchains",
+        "-T", "--threads", "-P", "--activate-profiles", "-l", "--log-file",
+    }),
+    selects=frozenset({
+        "-pl", "--projects", "-rf", "--resume-from", "-Dtest", "-Dit.test", "-Dgroups",
+        "-DexcludedGroups", "-Dsurefire.failIfNoSpecifiedTests",
+    }),
+    selects_with_value=frozenset({"-pl", "--projects", "-rf", "--resume-from"}),
+    whole=_BUILD_GOALS,
+)  # fmt: skip
+_GRADLE = RunnerOptions(
+    takes_value=frozenset({
+        "-p", "--project-dir", "-b", "--build-file", "-c", "--settings-file", "-x",
+        "--exclude-task", "--max-workers", "-g", "--gradle-user-home", "--console",
+    }),
+    selects=frozenset({"--tests"}),
+    selects_with_value=frozenset({"--tests"}),
+    whole=_BUILD_GOALS,
+)  # fmt: skip
 _OPTIONS = {
     "pytest": _PYTEST,
     "go test": _GO,
@@ -98,6 +122,10 @@ _OPTIONS = {
     "jest": _JS,
     "vitest": _JS,
     "tox": _TOX,
+    "mvn test": _MAVEN,
+    "mvn verify": _MAVEN,
+    "gradle test": _GRADLE,
+    "gradle check": _GRADLE,
     "npm": RunnerOptions(),  # `npm test -- orders`: what follows the script narrows it
 }
 _REDIRECT = re.compile(r"^\d*(?:>>?|<|>&\d*|&>)")

@@ -64,6 +64,21 @@ def _after_subcommand(tool: str, subs: tuple[str, ...]) -> Callable[[list[str]],
     return lambda w: 1 if os.path.basename(w[0]) == tool and w[1] in subs else None
 
 
+# A build tool runs the tests when a goal or task that runs them is named anywhere on its
+# line (`mvn -B clean verify`, `./gradlew :api:test`), unless they are skipped.
+_SKIPS_TESTS = ("-DskipTests", "-Dmaven.test.skip=true", "-DskipTests=true")
+
+
+def _with_goal(tools: tuple[str, ...], goal: str) -> Callable[[list[str]], int | None]:
+    def starts_at(words: list[str]) -> int | None:
+        if os.path.basename(words[0]) not in tools or any(w in _SKIPS_TESTS for w in words):
+            return None
+        named = any(w == goal or w.endswith(f":{goal}") for w in words[1:])
+        return 0 if named else None
+
+    return starts_at
+
+
 # Each runner: the name the value gives it, the slot it reports to, and where its own words
 # start (None: not it). `cargo nextest run` runs the suite `cargo test` runs: one slot, so
 # a nextest pass closes a cargo test failure, but the value names what ran.
@@ -75,6 +90,11 @@ _RUNNERS: tuple[tuple[str, str, Callable[[list[str]], int | None]], ...] = (
     ("vitest", "vitest", lambda w: _at(w, ("vitest",), 3)),
     ("jest", "jest", lambda w: _at(w, ("jest",), 3)),
     ("tox", "tox", lambda w: 0 if os.path.basename(w[0]) == "tox" else None),
+    # `mvn verify` runs the suite `mvn test` runs, and more: one slot, as for nextest.
+    ("mvn test", "maven_test", _with_goal(("mvn", "mvnw"), "test")),
+    ("mvn verify", "maven_test", _with_goal(("mvn", "mvnw"), "verify")),
+    ("gradle test", "gradle_test", _with_goal(("gradle", "gradlew"), "test")),
+    ("gradle check", "gradle_test", _with_goal(("gradle", "gradlew"), "check")),
 )  # fmt: skip
 # Tools that run a named script: each test script reports to a slot of its own
 # (`npm test` -> npm_test_result, `pnpm test:unit` -> npm_test_unit_result), so an e2e run
@@ -87,14 +107,24 @@ _FAILING = (
     re.compile(r"^\s*FAIL \[\s*[\d.]+s\] (.+?)\s*$", re.M),  # cargo nextest
     re.compile(r"^\s*● (.+?)\s*$", re.M),  # jest
     re.compile(r"^\s*FAIL\s+(\S+\s+>\s+.+?)\s*$", re.M),  # vitest
+    # Maven Surefire: "[ERROR] demo.CalcTest.adds -- Time elapsed: 0.03 s <<< FAILURE!"
+    # (2.x: "adds(demo.CalcTest)  Time elapsed"); the class's own line starts "Tests run:".
+    re.compile(r"^\[ERROR\] (\S+)\s+(?:--\s+)?Time elapsed:.*<<< (?:FAILURE|ERROR)!", re.M),
+    re.compile(r"^(\S.*? > .+?) FAILED\s*$", re.M),  # Gradle: "CalcTest > adds() FAILED"
 )
 # A summary line that says the run failed. Zero is not a failure ("0 failed" is cargo's
 # passing summary), and pytest's closing line counts errors (collection, fixtures) apart.
 _FAILED_SUMMARY = re.compile(
     r"\b[1-9]\d* failed\b|^FAIL\b|test result: FAILED|^--- FAIL|^FAILED "
-    r"|^=+ .*\b[1-9]\d* errors?\b.* =+$",
+    r"|^=+ .*\b[1-9]\d* errors?\b.* =+$"
+    # Maven ("Tests run: 3, Failures: 2, Errors: 0"; a build that failed before a test ran,
+    # as a compile error, says only BUILD FAILURE) and Gradle.
+    r"|\bTests run: \d+, (?:Failures: [1-9]|Failures: 0, Errors: [1-9])"
+    r"|^\[INFO\] BUILD FAILURE\s*$|^BUILD FAILED\b",
     re.M,
 )
+# Maven colours its output even into a pipe; the lines above are matched without it.
+_ESCAPES = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 # A run that gave no result: nothing may be said of the suite, and the last result stands.
 # It never started (the runner not found or not runnable, no such script or target)...
@@ -106,7 +136,9 @@ _NEVER_STARTED = re.compile(
 # ... or it ran no test (a filter that matched none: pytest's exit 5, jest and vitest's
 # "exiting with code 1") ...
 _RAN_NO_TEST = re.compile(
-    r"\bno tests ran\b|^collected 0 items|No tests found|No test files found", re.M
+    r"\bno tests ran\b|^collected 0 items|No tests found|No test files found"
+    r"|No tests were executed|No tests matching pattern|No tests to run",  # Maven, Gradle
+    re.M,
 )
 # ... or it was stopped: by the person, a signal (128 + N; Python reports -N), timeout(1),
 # or the client's own time limit ("Command timed out after 2m 0s", Claude Code's Bash).
@@ -136,7 +168,7 @@ def gave_no_result(event: ToolEvent) -> bool:
     never_started = code != 0 and (
         code in _NEVER_STARTED_CODES or bool(_NEVER_STARTED.search(event.output))
     )
-    return stopped or never_started or bool(_RAN_NO_TEST.search(event.output))
+    return stopped or never_started or bool(_RAN_NO_TEST.search(_ESCAPES.sub("", event.output)))
 
 
 class SuiteRun(NamedTuple):
@@ -193,8 +225,9 @@ def ran_tests(event: ToolEvent, ctx: RuleContext) -> list[CapturedFact]:
     # through `tail` or `head`, and a pipeline exits with its last command's status, so
     # `pnpm test | tail -20` over two failing tests exits 0 (Claude Code then fires
     # PostToolUse, the success event). "passed" there would be a false fact.
-    failing = _failing(event.output)
-    counted = bool(_FAILED_SUMMARY.search(event.output))
+    output = _ESCAPES.sub("", event.output)
+    failing = _failing(output)
+    counted = bool(_FAILED_SUMMARY.search(output))
     # Failures the output names or counts stand even when the run was cut short after them.
     if not failing and not counted and gave_no_result(event):
         return []
