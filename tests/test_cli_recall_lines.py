@@ -146,6 +146,11 @@ def test_a_question_asking_what_changed_says_the_changes_first_then_what_holds_n
         "no fact memory holds of shop · ci began or ended today (2026-12-06) (the question "
         "asks what changed)"
     )
+    # Cut to the latest: the rest are counted, not left to read as none.
+    assert changed_lines(["result: rows"], "today (2026-12-06)", changed, False, more=3)[-1] == (
+        "… 3 more changes today (2026-12-06), not listed: ask of one thing or slot, or read "
+        "the timeline"
+    )
 
 
 def test_a_question_asking_what_was_corrected_says_the_corrections_then_first() -> None:

@@ -372,6 +372,18 @@ def test_a_question_asking_what_changed_reads_the_changes_first_then_the_other_r
     )
 
 
+def test_a_change_list_cut_to_the_latest_says_how_many_more_changed() -> None:
+    # Ten lines read as every change of a week that had twelve.
+    week = NamedSpan(said="this week", label="this week (from 2026-05-25)", since=T0, until=T1)
+    pnpm = fact(predicate="package_manager", object="pnpm", version_id="v2")
+    answer = RecallResult(status="rows", facts=[], changes_in=week, changed=[pnpm], changes_more=2)
+    assert recall_text(answer).splitlines()[1:] == [
+        fact_line(pnpm),
+        "… 2 more changes this week (from 2026-05-25), not listed: ask of one thing or slot, "
+        "or read the timeline",
+    ]
+
+
 def test_a_question_asking_what_was_corrected_reads_the_corrections_first() -> None:
     # "what did we correct today?": GitHub Actions found wrong, Buildkite told instead.
     today = NamedSpan(said="today", label="today (2026-05-26)", since=T0, until=T1)

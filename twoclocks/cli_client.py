@@ -283,6 +283,7 @@ def recall(
             lines = changed_lines(
                 lines, span["label"], changed, bool(rows), learned, corrected,
                 bool(answer.get("changes_corrected")), answer.get("changes_about") or (),
+                answer.get("changes_more") or 0,
             )  # fmt: skip
         first = bool(answer.get("later_first"))
         if to_come := answer.get("time_to_come"):

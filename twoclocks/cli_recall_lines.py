@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from twoclocks.domain.belief_questions import believed_then_head, none_believed_line
-from twoclocks.domain.change_questions import changed_head, nothing_changed_line
+from twoclocks.domain.change_questions import changed_head, more_changes_line, nothing_changed_line
 from twoclocks.domain.corrections_made import corrected_head, none_corrected_line
 from twoclocks.domain.fact_text import ENDED_SLOT_HEAD, ended_values_head
 from twoclocks.domain.named_times import (
@@ -148,6 +148,7 @@ def changed_lines(
     corrected: Sequence[str] = (),
     corrections: bool = False,
     about: Sequence[str] = (),
+    more: int = 0,
 ) -> list[str]:
     """A recall's lines for a question asking what changed: the facts that began or ended
     in the time it asks about first (or that memory was ``told`` then), or a word that none
@@ -155,13 +156,18 @@ def changed_lines(
     instead), then the rows that hold now and match its words. "result: empty" alone would
     read as "nothing changed" by chance. ``corrections``: the question asks what was
     corrected ("what did we correct today?"), and the corrections, or a word that there
-    were none, come first alone. ``about``: the things or slots it asked of, if any."""
+    were none, come first alone. ``about``: the things or slots it asked of, if any;
+    ``more``: the changes the list leaves out, counted after it."""
     wrong = [corrected_head(label), *corrected] if corrected else []
     if corrections:
         first = wrong or [none_corrected_line(label)]
     else:
         first = (
-            [changed_head(label, told), *changed]
+            [
+                changed_head(label, told),
+                *changed,
+                *([more_changes_line(more, label, told)] if more else []),
+            ]
             if changed
             else [nothing_changed_line(label, told, about)]
         )

@@ -115,7 +115,30 @@ async def test_a_question_of_a_move_to_a_value_is_told_the_change_of_that_values
         ("Fly.io", at(31, 11)),
         ("Render", None),
     ]
+    # The rows beside them are said to match the question's words: the ci does not.
+    assert {f.object for f in got.facts} <= {"Render"}
     # A value that has ended names its slot too.
     got = await ask(store, caller, "have we moved off SQLite?")
     assert [f.object for f in got.changed] == ["SQLite", "Postgres 16"]
     assert got.changes_about == ["ledger · database"]
+
+
+async def test_a_change_question_counts_the_changes_its_list_leaves_out(
+    store: Store, account: str
+) -> None:
+    # Twelve slots changed this week; the list names the latest ten and counted none else,
+    # which reads as every change of the week.
+    clock = FakeClock()
+    ids = (uuid.uuid4().hex for _ in itertools.count())
+    svc = MemoryService(EmbeddingStore(store), lambda: clock.now, lambda: next(ids))  # type: ignore[arg-type]
+    who = Caller(account=account, writer=Writer.PERSON, channel=Channel.CLI)
+    for i in range(12):
+        clock.now = at(31, 8 + i // 6)
+        start = datetime(2029, 12, 31, 8 + i // 6, i, tzinfo=UTC)
+        req = RememberRequest(
+            subject="ledger", predicate=f"setting_{i}", object="on", valid_at=start
+        )
+        await svc.remember(who, req)
+    got = await ask(store, Caller(account=account), "what changed this week?")
+    assert len(got.changed) == 10
+    assert got.changes_more == 2

@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from datetime import date, datetime, timedelta, tzinfo
+from typing import NamedTuple
 
 from twoclocks.domain.corrections_made import asks_what_was_corrected
 from twoclocks.domain.model import FactVersion, Kind
@@ -210,11 +211,29 @@ def _this(today: date, unit: str) -> tuple[date, str]:
     return today.replace(month=1, day=1), f"this year ({today.year})"
 
 
+class Listed(NamedTuple):
+    """The versions a change question names, oldest first, and how many more there were
+    (``more``: the latest ``MAX_CHANGES`` are named, at most ``MAX_CHANGES_A_SLOT`` a slot)."""
+
+    shown: list[FactVersion]
+    more: int
+
+
 def changed_in(
     versions: Sequence[FactVersion], span: NamedTime, now: datetime, firsts: bool = True
 ) -> list[FactVersion]:
     """The believed, tiered facts that began or ended during ``span``: the latest
-    ``MAX_CHANGES`` (at most ``MAX_CHANGES_A_SLOT`` a slot), oldest change first.
+    ``MAX_CHANGES`` (at most ``MAX_CHANGES_A_SLOT`` a slot), oldest change first
+    (``changes_listed``, without the count of the rest)."""
+    return changes_listed(versions, span, now, firsts).shown
+
+
+def changes_listed(
+    versions: Sequence[FactVersion], span: NamedTime, now: datetime, firsts: bool = True
+) -> Listed:
+    """The believed, tiered facts that began or ended during ``span``: the latest
+    ``MAX_CHANGES`` (at most ``MAX_CHANGES_A_SLOT`` a slot), oldest change first, and the
+    count of the others.
 
     A value told with no start stated began then only when it closed another value then:
     "we use PostgreSQL", told today with nothing before it, may have held for years. Nor
@@ -258,7 +277,7 @@ def changed_in(
     return _latest_a_few(found, changed_at)
 
 
-def told_in(versions: Sequence[FactVersion], span: NamedTime, now: datetime) -> list[FactVersion]:
+def told_in(versions: Sequence[FactVersion], span: NamedTime, now: datetime) -> Listed:
     """The believed, tiered versions memory was told during ``span`` (record time): the
     latest ``MAX_CHANGES`` (at most ``MAX_CHANGES_A_SLOT`` a slot), the first told first.
 
@@ -280,9 +299,13 @@ def told_in(versions: Sequence[FactVersion], span: NamedTime, now: datetime) -> 
 
 def _latest_a_few(
     found: Sequence[FactVersion], moment: Callable[[FactVersion], tuple[datetime, int]]
-) -> list[FactVersion]:
+) -> Listed:
     """The latest ``MAX_CHANGES`` by ``moment``, at most ``MAX_CHANGES_A_SLOT`` a slot,
-    returned oldest first."""
+    returned oldest first, and the count of the rest.
+
+    A change is never cut in half: a value that began at the moment its slot's last value
+    ended is left out with it ("uv" alone, with poetry cut, does not say what it replaced).
+    """
     latest_first = sorted(found, key=lambda v: (moment(v), v.version_id), reverse=True)
     kept: list[FactVersion] = []
     per_slot: dict[tuple[str, str], int] = {}
@@ -290,7 +313,13 @@ def _latest_a_few(
         per_slot[v.slot] = per_slot.get(v.slot, 0) + 1
         if per_slot[v.slot] <= MAX_CHANGES_A_SLOT:
             kept.append(v)
-    return kept[:MAX_CHANGES][::-1]
+    shown, cut = kept[:MAX_CHANGES], kept[MAX_CHANGES:]
+    oldest = shown[-1] if shown else None
+    if oldest is not None and moment(oldest)[1] == 1:
+        at = moment(oldest)[0]
+        if any(v.slot == oldest.slot and moment(v) == (at, 0) for v in cut):
+            shown = shown[:-1]
+    return Listed(shown[::-1], len(found) - len(shown))
 
 
 def changed_head(label: str, told: bool = False) -> str:
@@ -332,3 +361,21 @@ def nothing_changed_line(label: str, told: bool = False, about: Sequence[str] = 
         f"no fact memory holds{of} began or ended {time_phrase(label)} "
         "(the question asks what changed)"
     )
+
+
+def more_changes_line(count: int, label: str, told: bool = False) -> str:
+    """Said after the changes a question asking what changed is told, when there were
+    ``count`` more than it names (the latest ``MAX_CHANGES``, ``MAX_CHANGES_A_SLOT`` a slot):
+    ten lines read as all of them in a week of captured branches and test runs.
+
+    >>> more_changes_line(4, "this week (from 2026-12-07)")
+    '… 4 more changes this week (from 2026-12-07), not listed: ask of one thing or slot, or read the timeline'
+    """  # noqa: E501
+    things = ("fact" if told else "change") + ("" if count == 1 else "s")
+    if told:
+        what = f"{count} more {things} told to memory {time_phrase(label)}"
+    elif label == ANY_TIME_LABEL:
+        what = f"{count} earlier {things}"
+    else:
+        what = f"{count} more {things} {time_phrase(label)}"
+    return f"… {what}, not listed: ask of one thing or slot, or read the timeline"

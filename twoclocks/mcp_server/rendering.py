@@ -27,7 +27,11 @@ from datetime import UTC, datetime
 
 from twoclocks.domain.belief_questions import believed_then_head, none_believed_line
 from twoclocks.domain.block_lines import format_time, tier_note
-from twoclocks.domain.change_questions import changed_head, nothing_changed_line
+from twoclocks.domain.change_questions import (
+    changed_head,
+    more_changes_line,
+    nothing_changed_line,
+)
 from twoclocks.domain.corrections_made import corrected_head, none_corrected_line
 from twoclocks.domain.fact_text import (
     ENDED_SLOT_HEAD,
@@ -156,7 +160,12 @@ def _changed(answer: RecallResult) -> list[str]:
     if answer.changes_corrected:
         first = wrong if answer.corrected else [none_corrected_line(label)]
     else:
-        changed = [changed_head(label, told), *(fact_line(f) for f in answer.changed)]
+        more = answer.changes_more
+        changed = [
+            changed_head(label, told),
+            *(fact_line(f) for f in answer.changed),
+            *([more_changes_line(more, label, told)] if more else []),
+        ]
         none = nothing_changed_line(label, told, answer.changes_about)
         first = changed if answer.changed else [none]
         first += wrong if answer.corrected else []

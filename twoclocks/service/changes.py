@@ -13,9 +13,10 @@ from datetime import UTC, datetime, timedelta
 
 from twoclocks.domain.change_questions import (
     ANY_TIME_LABEL,
+    Listed,
     any_time,
     asks_what_was_told,
-    changed_in,
+    changes_listed,
     narrowed_words,
     told_in,
 )
@@ -48,7 +49,8 @@ class Changes:
     they are what memory was ``told`` then (record time) rather than what changed then;
     the facts memory found wrong then, each followed by what holds instead (``corrected``),
     and whether the question asked for those alone (``corrections``); the things or slots
-    the question asked of (``about``, "ledger · ci"), when it named any."""
+    the question asked of (``about``, "ledger · ci"), when it named any; and how many more
+    changes (or facts told) there were than ``facts`` names (``more``)."""
 
     span: NamedTime
     facts: list[FactVersion]
@@ -56,6 +58,7 @@ class Changes:
     corrected: list[FactVersion] = field(default_factory=list)
     corrections: bool = False
     about: tuple[str, ...] = ()
+    more: int = 0
 
 
 async def changed_facts(
@@ -116,12 +119,12 @@ async def changed_facts(
     if asks_what_was_corrected(question):
         return Changes(span, [], corrected=await instead(), corrections=True)
     if asks_what_was_told(question):
-        told = await _told(store, account, span, now, workspaces, names)
+        told, more = await _told(store, account, span, now, workspaces, names)
         mistaken = await instead()
         # A value told instead of a wrong one is said once, after it.
         after = {v.version_id for v in mistaken}
         told = [v for v in told if v.version_id not in after]
-        return Changes(span, told, told=True, corrected=mistaken)
+        return Changes(span, told, told=True, corrected=mistaken, more=more)
     query = TimelineQuery(
         clock=Clock.WORLD, since=span.start, until=_until(span, now), workspaces=workspaces,
         ends_too=True, latest=MAX_CHANGES_READ,
@@ -137,16 +140,18 @@ async def changed_facts(
             found_rows = await _read(store, account, reads, named)
             slots_named = [v for v in found_rows if of_asked(v)]
             every = NamedTime(said="", label=ANY_TIME_LABEL, start=_EVER, end=now)
-            changes = changed_in(slots_named or found_rows, every, now, firsts=False)
+            changes, more = changes_listed(slots_named or found_rows, every, now, firsts=False)
             mistaken = await instead(bool(slots_named))
             about = _asked_of(asked, named)
-            return Changes(any_time(changes, now), changes, corrected=mistaken, about=about)
+            span = any_time(changes, now)
+            return Changes(span, changes, corrected=mistaken, about=about, more=more)
     reads = [query, *(query.model_copy(update={"subject": name}) for name in named)]
     found_rows = await _read(store, account, reads, named)
     slots_named = [v for v in found_rows if of_asked(v)]
     mistaken = await instead(bool(slots_named or asked))
-    changes = changed_in(slots_named if slots_named or asked else found_rows, span, now)
-    return Changes(span, changes, corrected=mistaken, about=_asked_of(asked, named))
+    changes, more = changes_listed(slots_named if slots_named or asked else found_rows, span, now)
+    about = _asked_of(asked, named)
+    return Changes(span, changes, corrected=mistaken, about=about, more=more)
 
 
 def _slots_of_values(rows: Sequence[FactVersion], names: Sequence[str]) -> list[tuple[str, str]]:
@@ -155,6 +160,12 @@ def _slots_of_values(rows: Sequence[FactVersion], names: Sequence[str]) -> list[
     folded = {n.casefold() for n in names}
     subjects = {v.subject.casefold() for v in rows}
     return list(dict.fromkeys(v.slot for v in rows if v.object.casefold() in folded - subjects))
+
+
+def shares_a_word(question: str, version: FactVersion) -> bool:
+    """Whether a fact's subject, slot name or value holds a content word of ``question``."""
+    held = content_words(f"{version.subject} {version.predicate} {version.object}")
+    return not content_words(question).isdisjoint(held)
 
 
 def _asked_of(slots: Sequence[tuple[str, str]], names: Sequence[str]) -> tuple[str, ...]:
@@ -186,7 +197,7 @@ async def _told(
     now: datetime,
     workspaces: tuple[str, ...] | None,
     names: Sequence[str],
-) -> list[FactVersion]:
+) -> Listed:
     """The believed facts memory was told during ``span`` (record time), about a thing the
     question names when it names any ("what did you learn about ledger today?")."""
     query = TimelineQuery(

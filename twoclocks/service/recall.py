@@ -43,6 +43,7 @@ from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service import recall_beside as beside
 from twoclocks.service.accounts import zone_of
+from twoclocks.service.changes import shares_a_word
 from twoclocks.service.former_values import (
     current_of_former,
     text_search,
@@ -266,6 +267,9 @@ class RecallService:
         facts = [
             ScoredFact(**Fact.of(v).model_dump(), score=score, elsewhere=elsewhere)
             for v, score, elsewhere in here_first(ranked, here, slots)
+            # Beside what changed, a question's rows are said to match its words: "when did
+            # we switch to uv?" is not told the editor, however close its meaning scored.
+            if found is None or shares_a_word(req.query, v)
         ]
         starting = scored(later[:MAX_STARTING_LATER])
         if (
@@ -308,6 +312,7 @@ class RecallService:
             ended_values=scored(ended_values),
             changes_in=None if found is None else NamedSpan.of(found.span),
             changes_about=[] if found is None else list(found.about),
+            changes_more=0 if found is None else found.more,
             changes_told=found is not None and found.told,
             changed=scored(changed),
             changes_corrected=found is not None and found.corrections,

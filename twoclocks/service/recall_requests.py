@@ -197,6 +197,11 @@ class RecallResult(BaseModel):
         "hold only theirs, and when both are empty nothing of them changed then (not "
         "nothing at all)",
     )
+    changes_more: int = Field(
+        0,
+        description="with changes_in: how many more facts changed (or were told) then than "
+        "`changed` names (the latest 10, at most 3 a slot); the timeline has them all",
+    )
     changes_told: bool = Field(
         False,
         description="with changes_in: true when the question asks what memory was told in "

@@ -18,6 +18,8 @@ from twoclocks.domain.change_questions import (
     change_span,
     changed_head,
     changed_in,
+    changes_listed,
+    more_changes_line,
     narrowed_words,
     nothing_changed_line,
     told_in,
@@ -203,6 +205,31 @@ def test_recall_what_changed_keeps_the_latest_changes_and_a_few_a_slot() -> None
     assert len(changed_in(many, span, NOW)) == MAX_CHANGES
 
 
+def test_recall_what_changed_counts_the_changes_it_leaves_out_and_never_cuts_one_in_half() -> None:
+    span = change_span("what changed this week?", NOW, UTC)
+    assert span is not None
+    # Ten lines read as every change of a week that had twelve.
+    many = [version(f"v{i}", f"2026-12-0{1 + i // 6}T{10 + i % 6}:00", predicate=f"p{i}")
+            for i in range(12)]  # fmt: skip
+    assert changes_listed(many, span, NOW).more == 2
+    # Poetry ended at the moment uv began: cut after uv, uv alone would not say what it
+    # replaced, so both are left out and counted.
+    replaced = [
+        version("poetry", "2026-01-01", "2026-12-01T09:00", predicate="package_manager"),
+        version("uv", "2026-12-01T09:00", predicate="package_manager"),
+    ]
+    later = [version(f"w{i}", f"2026-12-0{2 + i // 5}T{10 + i % 5}:00", predicate=f"q{i}")
+             for i in range(9)]  # fmt: skip
+    shown, more = changes_listed([*replaced, *later], span, NOW)
+    assert [v.object for v in shown] == [f"w{i}" for i in range(9)]
+    assert more == 2
+    assert changed_in([*replaced, *later[1:]], span, NOW)[:2] == replaced  # room for both
+    assert more_changes_line(2, span.label) == (
+        "… 2 more changes this week (from 2026-11-30), not listed: ask of one thing or slot, "
+        "or read the timeline"
+    )
+
+
 @pytest.mark.parametrize(
     ("words", "narrowed"),
     [
@@ -286,7 +313,7 @@ def test_recall_what_memory_was_told_names_the_believed_facts_recorded_then() ->
         ),
         version("Oracle", "2026-12-01", expired=True).model_copy(update={"created_at": monday}),
     ]
-    assert [v.object for v in told_in(rows, span, NOW)] == ["MySQL 8"]
+    assert [v.object for v in told_in(rows, span, NOW).shown] == ["MySQL 8"]
     assert changed_head(span.label, told=True).startswith("told to memory this week")
 
 
