@@ -631,6 +631,16 @@ async def test_a_question_asking_what_came_before_a_value_names_what_held_before
     )
     assert got.named_time is not None and got.named_time.label == "the time before 50"
     assert [f.object for f in got.held_then] == ["20"]
+    # "Earlier" at the end asks the same: the failure a pass ended, not the pass alone.
+    await ew.write("shop", "pytest_result", "pytest failed: 1 failing: test_refund", T0,
+                   tier=Tier.OBSERVED)  # fmt: skip
+    await ew.write("shop", "pytest_result", "pytest passed", datetime(2029, 6, 1, tzinfo=UTC),
+                   tier=Tier.OBSERVED)  # fmt: skip
+    got = await service(store).recall(
+        caller, RecallRequest(query="which test failed earlier?", k=3)
+    )
+    assert got.facts[0].object == "pytest passed"
+    assert [f.object for f in got.held_then] == ["pytest failed: 1 failing: test_refund"]
 
 
 async def test_recall_current_facts_only_and_a_question_asking_what_memory_believed_then_gets_that_belief(  # noqa: E501

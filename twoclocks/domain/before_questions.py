@@ -46,6 +46,8 @@ def what_came_before(question: str) -> str | None:
 
 _BEFORE_NOW = re.compile(
     r"\bbefore\W*$|\b(?:previously|formerly|beforehand)\b"
+    # "which test failed earlier?", "what broke last time?": before now, said at the end.
+    r"|\b(?:earlier(?:\s+on)?|last\s+time)\W*$"
     r"|\b(?:the|our|its|their|my)\s+(?:old|previous|former)\s+\w",
     re.IGNORECASE,
 )
@@ -58,6 +60,8 @@ def asks_what_came_before(question: str) -> bool:
     >>> asks_what_came_before("what was max db connections before?")
     True
     >>> asks_what_came_before("which chat did we use previously")
+    True
+    >>> asks_what_came_before("which test failed earlier?")
     True
     >>> asks_what_came_before("what do I run before I open a PR?")
     False

@@ -22,6 +22,10 @@ def test_recall_the_time_before_a_value_runs_from_the_value_that_ended_last_befo
     assert asks_what_came_before("what was the port before?")
     assert asks_what_came_before("which database did we use previously")
     assert asks_what_came_before("who was our old release manager?")
+    assert asks_what_came_before("which test failed earlier?")  # "earlier" ends it
+    assert asks_what_came_before("what broke last time?")
+    assert not asks_what_came_before("what was the earlier version?")  # an adjective
+    assert not asks_what_came_before("did the tests fail earlier?")  # a yes or a no
     assert not asks_what_came_before("what do I run before I open a PR?")
     assert not asks_what_came_before("have we hit this error before?")  # a yes or a no
     # "before" that opens a clause names no value: only its first few words are read.
