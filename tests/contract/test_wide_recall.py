@@ -301,6 +301,23 @@ async def test_rows_here_about_another_thing_than_the_one_named_say_wide_has_it(
     assert "ingest" in {f["subject"] for f in wide["facts"]} and wide["elsewhere"] is None
 
 
+async def test_rows_here_sharing_no_word_of_the_question_say_wide_has_better(
+    walled: World,
+) -> None:
+    # "Which database?" asked in B got B's data store, close in meaning only, with no word
+    # that A holds a database: that row said nothing of where the answer was.
+    await walled.project_fact(walled.a, "ingest", "database", "Postgres 16")
+    await walled.project_fact(walled.b, "billing", "data_store", "S3 bucket billing-b")
+    ask = {"query": "which database?", "k": 5, "cwd": str(walled.b)}
+    here = (await walled.http.post("/v1/recall", json=ask)).json()
+    assert here["status"] == "rows" and "S3 bucket billing-b" in objects(here["facts"])
+    assert here["elsewhere"] == 1
+    # A row here that holds a word of the question needs no count.
+    await walled.project_fact(walled.b, "billing", "database", "MySQL 8")
+    here = (await walled.http.post("/v1/recall", json=ask)).json()
+    assert "MySQL 8" in objects(here["facts"]) and here["elsewhere"] is None
+
+
 async def test_both_clocks_apply_across_projects(walled: World) -> None:
     await walled.project_fact(walled.a, "ingest", "queue", "RabbitMQ", valid_at=T1)
     await walled.project_fact(walled.a, "ingest", "queue", "Kafka topics", valid_at=T2)

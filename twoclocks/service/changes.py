@@ -162,12 +162,6 @@ def _slots_of_values(rows: Sequence[FactVersion], names: Sequence[str]) -> list[
     return list(dict.fromkeys(v.slot for v in rows if v.object.casefold() in folded - subjects))
 
 
-def shares_a_word(question: str, version: FactVersion) -> bool:
-    """Whether a fact's subject, slot name or value holds a content word of ``question``."""
-    held = content_words(f"{version.subject} {version.predicate} {version.object}")
-    return not content_words(question).isdisjoint(held)
-
-
 def _asked_of(slots: Sequence[tuple[str, str]], names: Sequence[str]) -> tuple[str, ...]:
     """What a change question narrowed to, as its lines name it: the slots it names
     ("ledger · ci"), else the things."""

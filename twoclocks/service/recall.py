@@ -43,7 +43,6 @@ from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service import recall_beside as beside
 from twoclocks.service.accounts import zone_of
-from twoclocks.service.changes import shares_a_word
 from twoclocks.service.former_values import (
     current_of_former,
     text_search,
@@ -68,6 +67,7 @@ from twoclocks.service.recall_requests import (
 )
 from twoclocks.service.relevance import (
     relevance_signals,
+    shares_a_word,
     warm_slot_matcher,
 )
 from twoclocks.service.requests import Caller, Fact
@@ -269,7 +269,8 @@ class RecallService:
             for v, score, elsewhere in here_first(ranked, here, slots)
             # Beside what changed, a question's rows are said to match its words: "when did
             # we switch to uv?" is not told the editor, however close its meaning scored.
-            if found is None or shares_a_word(req.query, v)
+            if found is None
+            or shares_a_word(req.query, v.subject, v.predicate, v.written_as, v.object)
         ]
         starting = scored(later[:MAX_STARTING_LATER])
         if (
@@ -288,6 +289,18 @@ class RecallService:
         elif req.scope is Scope.HERE and (missed := await named_and_missed(named_task, facts)):
             elsewhere = await beside.found_wide(
                 self._keys, ranked_of, account, req, query, workspace, keys, about=missed
+            )
+        elif (
+            req.scope is Scope.HERE
+            and facts
+            and not any(
+                shares_a_word(text, f.subject, f.predicate, f.written_as, f.object) for f in facts
+            )
+        ):
+            # "What database?" in a second worktree got the editor: the database fact is
+            # the first worktree's. Counted only where it ranks above every row here.
+            elsewhere = await beside.found_wide(
+                self._keys, ranked_of, account, req, query, workspace, keys, above_here=True
             )
         return RecallResult(
             # What changed is an answer too: "empty" would read as "nothing changed".

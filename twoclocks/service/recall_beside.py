@@ -29,7 +29,7 @@ from twoclocks.service.changes import Changes, changed_facts
 from twoclocks.service.former_values import ended_of_named_slots, ended_values_named
 from twoclocks.service.named_entities import Named, is_about, subjects_named
 from twoclocks.service.recall_requests import RecallRequest
-from twoclocks.service.relevance import content_words, lexical_overlap
+from twoclocks.service.relevance import content_words, lexical_overlap, shares_a_word
 from twoclocks.service.session_block import KeysOf, RankedOf
 
 Ranked = list[tuple[FactVersion, float]]
@@ -281,6 +281,7 @@ async def found_wide(
     workspace: Workspace,
     keys: tuple[str, ...],
     about: frozenset[str] | None = None,
+    above_here: bool = False,
 ) -> int | None:
     """How many facts the question finds in the space's other workspaces, or None.
 
@@ -288,7 +289,10 @@ async def found_wide(
     service another project holds learns that ``wide`` would answer, instead of a bare
     "empty" it would take for "never recorded". The same relevance floor applies.
     Asked too when ``here`` has rows but none about the thing the question names
-    (``about``, folded): then only the rows about it count.
+    (``about``, folded): then only the rows about it count. And when none of them holds a
+    word of the question (``above_here``): then only the rows that hold one and rank above
+    every row here count ("what database?" asked in a second worktree, answered with the
+    editor, while the first worktree holds the database).
     """
     try:
         wide = await keys_of(account, workspace, readable_spaces(workspace, Scope.WIDE))
@@ -299,13 +303,24 @@ async def found_wide(
         found = await ranked_of(account, req.query, wide_query, req.k, workspace)
     except StoreUnavailable:
         return None
+
     # The wide read holds this workspace's keys too: count only the others' rows.
+    def here(v: FactVersion) -> bool:
+        return v.workspace in (None, *keys)
+
+    read = found[: req.k]
+    if above_here:
+        first_here = next((i for i, (v, _) in enumerate(read) if here(v)), len(read))
+        read = [
+            (v, s)
+            for v, s in read[:first_here]
+            if shares_a_word(req.query, v.subject, v.predicate, v.written_as, v.object)
+        ]
     return (
         sum(
             1
-            for v, _ in found[: req.k]
-            if v.workspace not in (None, *keys)
-            and (about is None or is_about(v.subject, v.object, about))
+            for v, _ in read
+            if not here(v) and (about is None or is_about(v.subject, v.object, about))
         )
         or None
     )

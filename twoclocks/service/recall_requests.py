@@ -105,8 +105,9 @@ class RecallResult(BaseModel):
     elsewhere: int | None = Field(
         None,
         description="when scope here finds nothing, or finds rows none of which is about "
-        "the thing the question names: how many facts (about that thing, in the second "
-        "case) the same question finds in the space's other workspaces (scope wide reads "
+        "the thing the question names, or none of which holds a word of the question: how "
+        "many facts (about that thing, or holding its words and ranked above every row "
+        "here) the same question finds in the space's other workspaces (scope wide reads "
         "them); null otherwise",
     )
     named_time: NamedSpan | None = Field(

@@ -72,6 +72,13 @@ def content_words(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+def shares_a_word(question: str, *texts: str | None) -> bool:
+    """Whether a fact's ``texts`` (its subject, slot name, the name it was written as, its
+    value) hold a content word of ``question``."""
+    held = content_words(" ".join(t for t in texts if t))
+    return not content_words(question).isdisjoint(held)
+
+
 KIN_EVIDENCE = 0.3
 """How much a question naming a thing of the value's kind counts as evidence that memory
 holds an answer: above recall's relevance floor (0.24), like a slot name that close."""
