@@ -120,12 +120,12 @@ A question naming a time to come ("next week", "tomorrow", "on December 15") get
 plans that hold then first, under "holds <that time>, the time the question names (not
 true yet)", or a line saying none does: answer that time from them, as plans.
 A question naming a past time in words ("in March", "last year", "two weeks ago", "this
-morning"), or
-asking what came before a value ("before Discord"), is still answered with what holds
-now, but the asked slot's facts that held then and have ended since come first, under
-"held in <that time>", with the ones that held then and still hold after them ("held in
-<that time> too, and still holds now"), or the events that happened then under "happened
-in <that time>": answer the past from them, or pass as_of to read that time whole.
+morning"), or asking what came before a value ("before Discord", "which test failed
+earlier?"), is still answered with what holds now, but the asked slot's facts that held
+then and have ended since come first, under "held in <that time>", with the ones that held
+then and still hold after them ("held in <that time> too, and still holds now"), or the
+events that happened then under "happened in <that time>": answer the past from them, or
+pass as_of to read that time whole.
 Asked what memory believed then ("what did you think our host was on Tuesday?"), what it
 believed at the start and the end of that time, and any value of the asked slot it
 believed only in between, comes first, under "memory believed <that time>, read at its
@@ -141,14 +141,16 @@ it never held. A question asking what changed ("what changed this
 week?", "anything new since Monday?"; the past 7 days when it names no time) gets the
 facts that began or ended then first, under "changed <that time>", or a line saying none
 did (of the slot it names, when it names one: "no fact memory holds of ledger · ci began or
-ended ..."); one naming a thing or slot and no time ("what changed in the database?") gets its
-latest changes, under "the latest changes (no time named)"; one asking what memory
+ended ..."); one naming a thing or slot and no time ("what changed in the database?", or a
+value it moved to or from: "when did we switch to uv?") gets its latest changes, under "the
+latest changes (no time named)"; a list cut to the latest ten ends with a line counting the
+rest ("… 2 more changes this week ..."): say there were more; one asking what memory
 learned ("what did you learn today?") gets the facts told then, under "told to memory
 <that time>". Each also gets the facts memory found wrong then, under "corrected <that
 time>", each marked [corrected] and followed by what holds instead: memory's belief
 changed, not the world; one asking what was corrected ("what did we correct today?",
 "any corrections this week?") gets those alone, or a line saying none were. The rows
-that match its words follow. With a past
+that share a word with it follow. With a past
 as_of, values memory was told later with no start follow under "told later, with no
 start stated": they may have held then, and memory does not know; say so. Each fact
 reads as one line, `- subject · predicate: value (since <valid_at> | <valid_at> until
@@ -164,8 +166,8 @@ repo?") or about "anywhere" / "any of our services": it reads every project of t
 space (and the spaces it reads from), never beyond. A fact from elsewhere says
 `from <workspace>`: the project, repo or worktree it is from. An "empty here" answer says
 when other projects or worktrees of this space hold matching facts, and rows none of which is about
-the thing the question names say when they hold facts about it: then the rows
-are no answer about it; ask again with scope "wide"."""
+the thing the question names (or none of which holds a word of it) say when they hold
+facts about it: then the rows are no answer about it; ask again with scope "wide"."""
 
 REVISE_DOC = """\
 Retire a fact that is no longer the truth, optionally naming its replacement.
