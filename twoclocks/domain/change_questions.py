@@ -56,6 +56,7 @@ _ASKS_WHAT_CHANGED = re.compile(
     r"(?:switch|move|migrate|upgrade|downgrade|swap)(?:e?d)?\s+(?:to|from|off|over|away)\b",
     re.IGNORECASE,
 )
+_ASKS_WHY = re.compile(r"\s*(?:so\s+|and\s+|but\s+)?why\b", re.IGNORECASE)
 # "What did you learn this week?" asks what memory was told then, on the record clock:
 # a person who told memory five facts today hears them, not "nothing changed".
 _ASKS_WHAT_WAS_TOLD = re.compile(
@@ -92,8 +93,10 @@ def asks_what_changed(question: str) -> bool:
     True
     >>> asks_what_changed("who approves schema changes?")
     False
+    >>> asks_what_changed("why did we switch to uv?")  # a reason, not what or when
+    False
     """
-    return _ASKS_WHAT_CHANGED.search(question) is not None
+    return _ASKS_WHY.match(question) is None and _ASKS_WHAT_CHANGED.search(question) is not None
 
 
 def asks_what_was_told(question: str) -> bool:

@@ -66,6 +66,8 @@ def test_recall_a_question_asking_what_changed_is_told_apart(question: str) -> N
         "did the team agree to switch to uv?",
         "how do I switch to staging?",  # how to, not whether it did
         "did you move the file to src?",  # a move of a file, not between values
+        "why did we switch to uv?",  # a reason
+        "why did the database change?",
     ],
 )
 def test_recall_a_question_about_what_holds_is_not_one_asking_what_changed(question: str) -> None:
