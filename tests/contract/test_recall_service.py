@@ -21,6 +21,7 @@ from twoclocks.domain.change_questions import ANY_TIME_LABEL
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.model import Cardinality, Kind, RetiredReason, Tier
 from twoclocks.domain.places import Workspace
+from twoclocks.domain.times_to_come import ANY_TIME_TO_COME_LABEL
 from twoclocks.graph.port import FactQuery, Store
 from twoclocks.service.recall import RecallService
 from twoclocks.service.recall_requests import RecallRequest
@@ -306,6 +307,31 @@ async def test_recall_current_facts_only_and_a_question_naming_a_time_to_come_ge
     plain = await service(store).recall(caller, RecallRequest(query="who is on call?", k=3))
     assert plain.time_to_come is None and not plain.later_first
     assert plain.facts[0].object == "Dana"
+
+
+async def test_recall_current_facts_only_and_a_question_asking_only_what_is_to_come_gets_the_plans(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # "What's coming up?" shares no word with a deploy freeze from the 20th: ranked by its
+    # words, the answer was whatever held now, and the freeze was never named.
+    await ew.write("team", "ci_provider", "GitHub Actions", T0, tier=Tier.ASSERTED)
+    await ew.write(
+        "team", "deploy_freeze", "no deploys", datetime(2030, 1, 20, tzinfo=UTC),
+        invalid_at=datetime(2030, 2, 1, tzinfo=UTC), tier=Tier.ASSERTED,
+    )  # fmt: skip
+    await ew.write("team", "on_call", "Ravi", datetime(2030, 1, 7, tzinfo=UTC), tier=Tier.ASSERTED)
+    caller = Caller(account=account)
+    got = await service(store).recall(caller, RecallRequest(query="what's coming up?", k=3))
+    assert got.time_to_come is not None and got.time_to_come.label == ANY_TIME_TO_COME_LABEL
+    assert got.later_first
+    assert [f.object for f in got.starting_later] == ["Ravi", "no deploys"]  # soonest first
+    # A time named keeps to it: next week is Ravi's, the freeze comes after.
+    ask = RecallRequest(query="anything planned next week?", k=3)
+    week = await service(store).recall(caller, ask)
+    assert week.later_first and week.starting_later[0].object == "Ravi"
+    # A question that names what it asks of is ranked by its words, as before.
+    infra = RecallRequest(query="what infra upgrade is coming up?", k=3)
+    assert (await service(store).recall(caller, infra)).time_to_come is None
 
 
 async def test_recall_current_facts_only_and_a_slot_the_question_names_that_ended_is_named_first(

@@ -61,6 +61,41 @@ _NEXT_MONTH_NAMED = re.compile(
 )
 
 
+# "What's coming up?", "anything planned?", "what's next?": what is to come, no time named.
+_WHAT_COMES = re.compile(
+    r"\b(?:coming\s+up|upcoming|planned|scheduled|on\s+the\s+horizon)\b"
+    r"|\bwhat(?:'s|\s+is|\s+comes)\s+next\b",
+    re.IGNORECASE,
+)
+# The words such a question holds when it asks of nothing but what is to come.
+_ONLY_WHAT_COMES = frozenset(
+    "what s is are anything any coming up upcoming planned scheduled next comes on the "
+    "horizon soon for us me we i do have got there change changes plan plans new in this of "
+    "at day days week weeks month months".split()
+)
+ANY_TIME_TO_COME_LABEL = "from now on (no time named)"
+"""The label of the time a question asking what is to come names when it names none."""
+
+_ANY_TIME_TO_COME = timedelta(days=3660)
+"""How far "what's coming up?" reads: ten years, every plan a team writes down."""
+
+
+def asks_only_what_comes(question: str, said: str = "") -> bool:
+    """Whether a question asks what is to come and of nothing else, the time it names
+    (``said``) left out: "what's coming up?", "anything planned next week?", not "what
+    infra upgrade is coming up?" (its words name what it asks of).
+
+    >>> asks_only_what_comes("anything planned next week?", "next week")
+    True
+    >>> asks_only_what_comes("what's next on the tiles backlog?")
+    False
+    """
+    if _WHAT_COMES.search(question) is None:
+        return False
+    rest = question.lower().replace(said.lower(), " ") if said else question.lower()
+    return set(re.findall(r"[a-z]+", rest)) <= _ONLY_WHAT_COMES
+
+
 def time_to_come(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     """The span to come the question names, in the account's zone ``tz``; None if none.
 
@@ -74,6 +109,8 @@ def time_to_come(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     True
     >>> time_to_come("did we finish in two weeks?", now, UTC) is None
     True
+    >>> time_to_come("what's coming up?", now, UTC).label
+    'from now on (no time named)'
     """
     today = now.astimezone(tz).date()
     readers: tuple[Callable[[str, date], Span | None], ...] = (
@@ -88,6 +125,11 @@ def time_to_come(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
         if start <= now or after is None:
             continue  # begun already: the present, or a past time ``named_times`` reads
         return NamedTime(said=said, label=label, start=start, end=midnight(after, tz))
+    if asks_only_what_comes(question) and not speaks_of_the_past(question):
+        asked = _WHAT_COMES.search(question)
+        assert asked is not None
+        end = now + _ANY_TIME_TO_COME
+        return NamedTime(said=asked[0], label=ANY_TIME_TO_COME_LABEL, start=now, end=end)
     return None
 
 
@@ -103,6 +145,11 @@ def to_come_head(label: str, plural: bool) -> str:
     'holds next week (the week of 2026-12-14), the time the question names (not true yet):'
     """
     verb = "hold" if plural else "holds"
+    if label == ANY_TIME_TO_COME_LABEL:
+        return (
+            f"{verb} {time_phrase(label)}, soonest first (not true yet; the question asks "
+            "what is to come):"
+        )
     return f"{verb} {time_phrase(label)}, the time the question names (not true yet):"
 
 

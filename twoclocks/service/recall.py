@@ -36,7 +36,7 @@ from twoclocks.domain.scope import (
     keys_in_scope,
     readable_spaces,
 )
-from twoclocks.domain.times_to_come import time_to_come
+from twoclocks.domain.times_to_come import asks_only_what_comes, time_to_come
 from twoclocks.domain.trust import shown_to_model
 from twoclocks.embeddings.port import Embedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
@@ -56,7 +56,7 @@ from twoclocks.service.named_entities import (
 )
 from twoclocks.service.recall_beside import Ranked
 from twoclocks.service.recall_fusion import LEGS, fuse_legs
-from twoclocks.service.recall_later import plan_first, split_later
+from twoclocks.service.recall_later import plan_first, plans_in, split_later, with_plans
 from twoclocks.service.recall_requests import (
     BlockRequest,
     BlockResult,
@@ -246,12 +246,18 @@ class RecallService:
             told = await beside.told_later(
                 self.store, ranked_of, account, req, query, ranked, workspace
             )
+            plans = (
+                await plans_in(self.store, account, to_come, query)
+                if to_come is not None and asks_only_what_comes(text, to_come.said)
+                else []
+            )
         except StoreUnavailable as exc:
             log.warning("recall unavailable: %s", exc)
             return RecallResult(status="unavailable", facts=[])
         later: Ranked = []
         if later_too:
             ranked, later = split_later(ranked, now, req.k, to_come)
+            later = with_plans(later, plans)
 
         def here_of(v: FactVersion) -> bool:
             return v.workspace is None or v.workspace in workspace.keys

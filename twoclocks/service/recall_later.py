@@ -14,8 +14,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_times import NamedTime, speaks_of_what_comes
-from twoclocks.domain.times_to_come import holds_during
+from twoclocks.domain.times_to_come import asks_only_what_comes, holds_during
+from twoclocks.domain.trust import shown_to_model
+from twoclocks.graph.port import Clock, FactQuery, Store, TimelineQuery
 from twoclocks.service.recall_beside import Ranked
 from twoclocks.service.recall_requests import ScoredFact
 
@@ -36,6 +39,34 @@ def split_later(
     return [p for p in ranked if p[0].valid_at <= now][:k], later
 
 
+async def plans_in(
+    store: Store, account: str, span: NamedTime, query: FactQuery
+) -> list[FactVersion]:
+    """The believed, tiered facts that start in ``span`` after ``query.now``, soonest first.
+
+    What a question asking of nothing but what is to come ("what's coming up?", "anything
+    planned next week?") is told, whatever their words: ranked by the question's words, the
+    deploy freeze from the 20th was never found, and the answer was the branch checked out.
+    """
+    read = TimelineQuery(
+        clock=Clock.WORLD, since=span.start, until=span.end, workspaces=query.workspaces
+    )
+    found = await store.timeline(account, read)
+    plans = [
+        v
+        for v in found
+        if v.valid_at > query.now and v.expired_at is None and shown_to_model(v.tier)
+    ]
+    return sorted(plans, key=lambda v: (v.valid_at, v.version_id))
+
+
+def with_plans(later: Ranked, plans: Sequence[FactVersion]) -> Ranked:
+    """``plans`` first, soonest first, then the other facts starting later, each once.
+    A plan is not scored by the question's words: its score is 0."""
+    seen = {v.version_id for v in plans}
+    return [*((v, 0.0) for v in plans), *(p for p in later if p[0].version_id not in seen)]
+
+
 def plan_first(
     question: str,
     starting: Sequence[ScoredFact],
@@ -48,14 +79,20 @@ def plan_first(
     than every row ("is there a deploy freeze?", one from the 10th) and no row holds its
     slot now, unless the question asks what is to come ("what will we use in February?").
     Asked of a time to come, it comes first when it holds then and it is the first row's
-    slot, or it matches better than every row: "who is on call next week?".
+    slot, or it matches better than every row: "who is on call next week?"; asked of
+    nothing but what is to come ("what's coming up?"), whenever it holds then.
     """
-    if not starting or not facts:
+    if not starting:
         return False
     plan = starting[0]
+    holds_then = to_come is not None and holds_during(to_come, plan.valid_at, plan.invalid_at)
+    if holds_then and to_come is not None and asks_only_what_comes(question, to_come.said):
+        return True  # the plans are the answer, whatever the rows
+    if not facts:
+        return False
     outscores = plan.score > max(f.score for f in facts)
     if to_come is not None:
-        if not holds_during(to_come, plan.valid_at, plan.invalid_at):
+        if not holds_then:
             return False
         return (plan.subject, plan.predicate) == (facts[0].subject, facts[0].predicate) or (
             outscores

@@ -126,7 +126,10 @@ class RecallResult(BaseModel):
         "account's zone; null when it names none. `facts` still hold now; the facts of "
         "`starting_later` that hold then are named first, and `later_first` is true when "
         "the first of them holds the first row's slot then (Ravi on call next week, Dana "
-        "now) or matches the question better than every row",
+        "now) or matches the question better than every row. A question asking of nothing "
+        "but what is to come ('what's coming up?', 'anything planned next week?') names "
+        "that time, or 'from now on (no time named)', and `starting_later` holds every fact "
+        "that starts in it first, soonest first, whatever its words (score 0)",
     )
     held_then: list[ScoredFact] = Field(
         default_factory=list,

@@ -8,7 +8,13 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from twoclocks.domain.named_times import NamedTime, time_phrase
-from twoclocks.domain.times_to_come import holds_during, time_to_come, to_come_head
+from twoclocks.domain.times_to_come import (
+    ANY_TIME_TO_COME_LABEL,
+    asks_only_what_comes,
+    holds_during,
+    time_to_come,
+    to_come_head,
+)
 
 NOW = datetime(2026, 12, 7, 10, tzinfo=UTC)  # a Monday
 
@@ -112,3 +118,33 @@ def test_the_head_of_what_holds_then_names_the_time_with_its_preposition() -> No
     )
     assert time_phrase("January 2027") == "in January 2027"
     assert time_phrase("tomorrow (2026-12-08)") == "tomorrow (2026-12-08)"
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "only"),
+    [
+        ("what's coming up?", "", True),
+        ("anything scheduled?", "", True),
+        ("any upcoming changes?", "", True),
+        ("anything planned next week?", "next week", True),
+        ("what infra upgrade is coming up?", "", False),  # names what it asks of
+        ("what's next on the tiles backlog?", "", False),
+        ("how are infra changes planned and applied?", "", False),
+        ("what was planned?", "", False),  # the past
+    ],
+)
+def test_a_question_asking_of_nothing_but_what_is_to_come_is_told_apart(
+    question: str, said: str, only: bool
+) -> None:
+    assert asks_only_what_comes(question, said) is only
+
+
+def test_a_question_asking_what_is_to_come_with_no_time_names_every_time_to_come() -> None:
+    now = datetime(2026, 12, 7, 10, tzinfo=UTC)
+    named = time_to_come("what's coming up?", now, UTC)
+    assert named is not None and named.label == ANY_TIME_TO_COME_LABEL
+    assert named.start == now and named.end.year == 2036
+    assert to_come_head(named.label, plural=False) == (
+        "holds from now on (no time named), soonest first (not true yet; the question asks "
+        "what is to come):"
+    )
