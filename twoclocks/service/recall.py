@@ -31,7 +31,6 @@ from twoclocks.domain.named_times import (
 )
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import (
-    Scope,
     here_first,
     keys_in_scope,
     readable_spaces,
@@ -50,7 +49,6 @@ from twoclocks.service.former_values import (
 from twoclocks.service.named_entities import (
     Named,
     entities_named,
-    named_and_missed,
     names_of,
     workspace_entities,
 )
@@ -287,27 +285,11 @@ class RecallService:
             # Nothing of the asked slot ended: what held then and holds still is said apart
             # only as the answer's own first row's slot, never put above that row.
             still = []
-        elsewhere = None
-        if req.scope is Scope.HERE and not facts and not starting and not changed and not corrected:
-            elsewhere = await beside.found_wide(
-                self._keys, ranked_of, account, req, query, workspace, keys
-            )
-        elif req.scope is Scope.HERE and (missed := await named_and_missed(named_task, facts)):
-            elsewhere = await beside.found_wide(
-                self._keys, ranked_of, account, req, query, workspace, keys, about=missed
-            )
-        elif (
-            req.scope is Scope.HERE
-            and facts
-            and not any(
-                shares_a_word(text, f.subject, f.predicate, f.written_as, f.object) for f in facts
-            )
-        ):
-            # "What database?" in a second worktree got the editor: the database fact is
-            # the first worktree's. Counted only where it ranks above every row here.
-            elsewhere = await beside.found_wide(
-                self._keys, ranked_of, account, req, query, workspace, keys, above_here=True
-            )
+        answered = bool(facts or starting or changed or corrected)
+        elsewhere = await beside.elsewhere_count(
+            self._keys, ranked_of, account, req, query, workspace, keys, named_task, facts,
+            answered,
+        )  # fmt: skip
         return RecallResult(
             # What changed is an answer too: "empty" would read as "nothing changed".
             status="rows" if facts or changed or corrected else "empty",

@@ -27,8 +27,8 @@ from twoclocks.domain.temporal import told_after
 from twoclocks.graph.port import Clock, FactQuery, Store, TimelineQuery
 from twoclocks.service.changes import Changes, changed_facts
 from twoclocks.service.former_values import ended_of_named_slots, ended_values_named
-from twoclocks.service.named_entities import Named, is_about, subjects_named
-from twoclocks.service.recall_requests import RecallRequest
+from twoclocks.service.named_entities import Named, is_about, named_and_missed, subjects_named
+from twoclocks.service.recall_requests import RecallRequest, ScoredFact
 from twoclocks.service.relevance import content_words, lexical_overlap, shares_a_word
 from twoclocks.service.session_block import KeysOf, RankedOf
 
@@ -269,6 +269,37 @@ async def before(
             return None
         held = held_then(versions, named, query.now)
         return named, [(v, score) for v in held if v.fact_id != version.fact_id]
+    return None
+
+
+async def elsewhere_count(
+    keys_of: KeysOf,
+    ranked_of: RankedOf,
+    account: str,
+    req: RecallRequest,
+    query: FactQuery,
+    workspace: Workspace,
+    keys: tuple[str, ...],
+    named_task: asyncio.Task[Named],
+    facts: Sequence[ScoredFact],
+    answered: bool,
+) -> int | None:
+    """How many facts the space's other workspaces hold for a ``here`` recall that lacks
+    them (``found_wide``), or None: asked when it ``answered`` nothing, when its rows are
+    about another thing than the one the question names, or when none of them holds a word
+    of the question ("what database?" in a second worktree, answered with the editor)."""
+    if req.scope is not Scope.HERE:
+        return None
+    wide = (keys_of, ranked_of, account, req, query, workspace, keys)
+    if not answered:
+        return await found_wide(*wide)
+    if missed := await named_and_missed(named_task, list(facts)):
+        return await found_wide(*wide, about=missed)
+    said = req.query
+    if facts and not any(
+        shares_a_word(said, f.subject, f.predicate, f.written_as, f.object) for f in facts
+    ):
+        return await found_wide(*wide, above_here=True)
     return None
 
 
