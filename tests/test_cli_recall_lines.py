@@ -10,6 +10,7 @@ from twoclocks.cli_recall_lines import (
     then_lines,
     to_come_lines,
 )
+from twoclocks.domain.times_to_come import ANY_TIME_TO_COME_LABEL
 
 
 def test_a_recall_naming_a_past_time_lists_what_held_then_first_under_its_own_head() -> None:
@@ -234,6 +235,12 @@ def test_a_question_naming_a_time_to_come_says_what_holds_then_first_then_what_h
         "nothing holds now; holds next week (the week of 2026-12-14), the time the question "
         "names (not true yet):",
         *ravi,
+    ]
+    # "What's coming up?" with no plan and no row: said of what is to come, not a bare
+    # "result: empty".
+    assert to_come_lines(["result: empty"], ANY_TIME_TO_COME_LABEL, [], [], first=False) == [
+        "result: empty",
+        "nothing memory holds starts later (the question asks what is to come)",
     ]
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from twoclocks.domain.block_lines import format_time
 from twoclocks.domain.model import Kind, RetiredReason, Tier
+from twoclocks.domain.times_to_come import ANY_TIME_TO_COME_LABEL
 from twoclocks.mcp_server.rendering import fact_line, recall_text, timeline_text
 from twoclocks.service.recall_requests import NamedSpan, RecallResult, ScoredFact
 from twoclocks.service.requests import Fact
@@ -169,6 +170,12 @@ def test_a_question_naming_a_time_to_come_reads_what_holds_then_first() -> None:
         "the question names; the rows say when each ends",
         "2 facts start later (not true yet, say so if you use them):",
     ]
+    # "What's coming up?" with no plan and no row: said of what is to come.
+    ahead = NamedSpan(said="coming up", label=ANY_TIME_TO_COME_LABEL, since=T0, until=T1)
+    none = RecallResult(status="empty", facts=[], time_to_come=ahead)
+    assert recall_text(none) == (
+        "empty: nothing memory holds starts later (the question asks what is to come)"
+    )
 
 
 def test_a_question_asking_what_memory_believed_then_reads_that_belief_first() -> None:

@@ -22,7 +22,12 @@ from twoclocks.domain.named_times import (
     none_held_line,
     still_held_head,
 )
-from twoclocks.domain.times_to_come import holds_during, none_to_come_line, to_come_head
+from twoclocks.domain.times_to_come import (
+    holds_during,
+    none_to_come_line,
+    nothing_to_come_line,
+    to_come_head,
+)
 
 LATER_HEAD = "starts later (not true yet):"
 LATER_FIRST_HEAD = "starts later (not true yet), the best match for the question:"
@@ -56,8 +61,9 @@ def to_come_lines(
     """
     after = [LATER_HEAD, *rest] if rest else []
     if not during:
-        lines = [current[0], none_to_come_line(label), *current[1:]] if len(current) > 1 else []
-        return [*(lines or current), *after]
+        if len(current) <= 1:
+            return [*current, nothing_to_come_line(label), *after]
+        return [current[0], none_to_come_line(label), *current[1:], *after]
     head = to_come_head(label, len(during) > 1)
     if len(current) <= 1:
         return [*current, f"nothing holds now; {head}", *during, *after]

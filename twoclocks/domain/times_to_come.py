@@ -159,9 +159,21 @@ def none_to_come_line(label: str) -> str:
     >>> none_to_come_line("tomorrow (2026-12-08)")
     'these hold now; nothing found that starts later holds tomorrow (2026-12-08), the time the question names'
     """  # noqa: E501
+    return f"these hold now; {nothing_to_come_line(label)}"
+
+
+def nothing_to_come_line(label: str) -> str:
+    """Said when a question names a time to come, nothing that starts later holds then,
+    and nothing that matches it holds now: "result: empty" alone does not say the question
+    was read as asking what is to come.
+
+    >>> nothing_to_come_line(ANY_TIME_TO_COME_LABEL)
+    'nothing memory holds starts later (the question asks what is to come)'
+    """
+    if label == ANY_TIME_TO_COME_LABEL:  # every plan was read, whatever its words
+        return "nothing memory holds starts later (the question asks what is to come)"
     return (
-        f"these hold now; nothing found that starts later holds {time_phrase(label)}, the time "
-        "the question names"
+        f"nothing found that starts later holds {time_phrase(label)}, the time the question names"
     )
 
 

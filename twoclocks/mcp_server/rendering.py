@@ -49,7 +49,12 @@ from twoclocks.domain.named_times import (
     none_held_line,
     still_held_head,
 )
-from twoclocks.domain.times_to_come import holds_during, none_to_come_line, to_come_head
+from twoclocks.domain.times_to_come import (
+    holds_during,
+    none_to_come_line,
+    nothing_to_come_line,
+    to_come_head,
+)
 from twoclocks.service.recall_requests import RecallResult, ScoredFact
 from twoclocks.service.requests import Fact
 
@@ -90,6 +95,9 @@ def recall_text(answer: RecallResult) -> str:
         # truth to tell ("it ended"), not "nothing recorded".
         ended = _ended(answer)
         return "\n".join(["empty now: nothing holds now; " + ended[0], *ended[1:]])
+    if answer.status == "empty" and answer.time_to_come is not None and not answer.elsewhere:
+        # "What's coming up?" with no plan: said of the time to come, not a bare "empty".
+        return "empty: " + nothing_to_come_line(answer.time_to_come.label)
     if answer.status == "empty" and answer.elsewhere:
         # Not "never recorded": another project or worktree of this space may hold an
         # answer. "May": the count passes recall's relevance floor, which does not prove an answer.
