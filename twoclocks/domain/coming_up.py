@@ -36,13 +36,19 @@ HEADING = "Coming up (next 7 days):"
 
 def coming_up(rows: Sequence[FactVersion], now: datetime) -> list[FactVersion]:
     """Believed, tiered versions that start in ``(now, now + COMING_WINDOW]``, soonest first."""
+    return starting_after(rows, now, now + COMING_WINDOW)[:MAX_COMING]
+
+
+def starting_after(
+    rows: Sequence[FactVersion], now: datetime, until: datetime
+) -> list[FactVersion]:
+    """Believed, tiered versions that start in ``(now, until]``, soonest first: the block's
+    coming week, and what a question asking what is to come is told."""
     found = [
         v for v in rows
-        if v.expired_at is None and shown_to_model(v.tier)
-        and now < v.valid_at <= now + COMING_WINDOW
+        if v.expired_at is None and shown_to_model(v.tier) and now < v.valid_at <= until
     ]  # fmt: skip
-    found.sort(key=lambda v: (v.valid_at, v.version_id))
-    return found[:MAX_COMING]
+    return sorted(found, key=lambda v: (v.valid_at, v.version_id))
 
 
 def coming_line(new: FactVersion, rows: Sequence[FactVersion], tz: tzinfo) -> str:

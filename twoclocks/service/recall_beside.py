@@ -285,25 +285,25 @@ async def elsewhere_count(
     answered: bool,
 ) -> int | None:
     """How many facts the space's other workspaces hold for a ``here`` recall that lacks
-    them (``found_wide``), or None: asked when it ``answered`` nothing, when its rows are
+    them (``_found_wide``), or None: asked when it ``answered`` nothing, when its rows are
     about another thing than the one the question names, or when none of them holds a word
     of the question ("what database?" in a second worktree, answered with the editor)."""
     if req.scope is not Scope.HERE:
         return None
     wide = (keys_of, ranked_of, account, req, query, workspace, keys)
     if not answered:
-        return await found_wide(*wide)
+        return await _found_wide(*wide)
     if missed := await named_and_missed(named_task, list(facts)):
-        return await found_wide(*wide, about=missed)
+        return await _found_wide(*wide, about=missed)
     said = req.query
     if facts and not any(
         shares_a_word(said, f.subject, f.predicate, f.written_as, f.object) for f in facts
     ):
-        return await found_wide(*wide, above_here=True)
+        return await _found_wide(*wide, above_here=True)
     return None
 
 
-async def found_wide(
+async def _found_wide(
     keys_of: KeysOf,
     ranked_of: RankedOf,
     account: str,

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from twoclocks.domain.coming_up import starting_after
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_times import NamedTime, speaks_of_what_comes
 from twoclocks.domain.times_to_come import asks_only_what_comes, holds_during
-from twoclocks.domain.trust import shown_to_model
 from twoclocks.graph.port import Clock, FactQuery, Store, TimelineQuery
 from twoclocks.service.recall_beside import Ranked
 from twoclocks.service.recall_requests import ScoredFact
@@ -51,13 +51,7 @@ async def plans_in(
     read = TimelineQuery(
         clock=Clock.WORLD, since=span.start, until=span.end, workspaces=query.workspaces
     )
-    found = await store.timeline(account, read)
-    plans = [
-        v
-        for v in found
-        if v.valid_at > query.now and v.expired_at is None and shown_to_model(v.tier)
-    ]
-    return sorted(plans, key=lambda v: (v.valid_at, v.version_id))
+    return starting_after(await store.timeline(account, read), query.now, span.end)
 
 
 def with_plans(later: Ranked, plans: Sequence[FactVersion]) -> Ranked:
