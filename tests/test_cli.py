@@ -522,6 +522,18 @@ def test_every_commands_summary_is_one_line() -> None:
     assert wrapped == []
 
 
+def test_remember_given_one_sentence_shows_its_three_parts_and_stores_nothing() -> None:
+    # A newcomer's first remember is a sentence; typer said only "Missing argument".
+    refused = CliRunner().invoke(
+        app, ["remember", "Anna owns the checkout flow"], env={"COLUMNS": "200"}
+    )
+    assert refused.exit_code == 2
+    assert "remember takes three parts and got 1" in refused.output
+    assert "twoclocks remember 'checkout flow' owner Anna" in refused.output
+    plain = CliRunner().invoke(app, ["remember", "shop", "framework"], env={"COLUMNS": "200"})
+    assert plain.exit_code == 2 and "got 2" in plain.output
+
+
 def test_a_revise_reason_outside_the_two_is_refused_naming_both() -> None:
     refused = CliRunner().invoke(app, ["revise", "abcd1234", "--reason", "finished"])
     assert refused.exit_code == 2

@@ -38,6 +38,7 @@ from twoclocks.cli_render import (
     remember_lines,
     retract_lines,
     revise_lines,
+    three_parts_message,
     timeline_line,
 )
 from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET
@@ -154,8 +155,16 @@ def query_string(values: dict[str, Any]) -> str:
 
 def remember(
     subject: Annotated[str, typer.Argument(help="What the fact is about, e.g. api")],
-    predicate: Annotated[str, typer.Argument(help="The slot name, e.g. deploy_target")],
-    obj: Annotated[str, typer.Argument(metavar="object", help="The value, e.g. Render")],
+    predicate: Annotated[
+        str | None,
+        typer.Argument(
+            metavar="{predicate}", help="The slot name, e.g. deploy_target", show_default=False
+        ),
+    ] = None,
+    obj: Annotated[
+        str | None,
+        typer.Argument(metavar="{object}", help="The value, e.g. Render", show_default=False),
+    ] = None,
     valid_at: Annotated[
         str | None,
         typer.Option(
@@ -189,7 +198,10 @@ def remember(
     ] = None,
     as_json: AsJson = False,
 ) -> None:
-    """Store a fact for this working directory."""
+    """Store a fact for this working directory: its subject, slot and value."""
+    if predicate is None or obj is None:
+        given = [part for part in (subject, predicate) if part is not None]
+        raise typer.BadParameter(three_parts_message(given), param_hint="SUBJECT PREDICATE OBJECT")
     zone = AccountZone()
     body = {
         "subject": subject,

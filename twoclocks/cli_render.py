@@ -18,6 +18,7 @@ from twoclocks.cli_recall_lines import later_lines
 from twoclocks.domain.block_lines import format_time
 from twoclocks.domain.fact_text import history_note, mended_ends, triple
 from twoclocks.domain.model import RetiredReason, on_one_line
+from twoclocks.domain.sentence_parts import sentence_parts
 from twoclocks.domain.temporal import midnight_of
 
 WHEN_HELP = "RFC 3339 with an offset, or a date (midnight in the account's zone)"
@@ -407,3 +408,28 @@ def facts_lines(
         line = line_of(f, zone, with_place, mended)
         (later if starts_later else current).append(line)
     return later_lines(current, later)
+
+
+def three_parts_message(given: list[str]) -> str:
+    """What ``remember`` says when given fewer than its three parts, filled from the
+    person's words where one sentence states them (``sentence_parts``)."""
+    parts = sentence_parts(" ".join(given))
+    if parts is not None:
+        slot = parts.slot or "SLOT"
+        example = f"twoclocks remember {quote_arg(parts.subject)} {slot} {quote_arg(parts.value)}"
+    else:
+        example = 'twoclocks remember shop frontend_framework "Next.js 14"'
+    lines = [
+        f"remember takes three parts and got {len(given)}: what the fact is about, the slot it"
+        " fills, and the value, e.g.",
+        f"  {example}",
+    ]
+    if parts is not None and parts.slot is None:
+        lines.append(f"  (SLOT: what {parts.value!r} is to {parts.subject!r}, e.g. framework)")
+    lines.append(
+        "Name the slot by what the value is (framework, owner, deploy_target): such a slot"
+        " holds one value, and a new one closes the old, where a verb such as uses holds many"
+        " and a change leaves both current. A rule in your own words: twoclocks remember team"
+        ' rule "..." --class rule'
+    )
+    return "\n".join(lines)

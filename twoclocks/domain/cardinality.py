@@ -21,6 +21,13 @@ MANY_VALUED_PREDICATES: frozenset[str] = frozenset(
         "alias",
         "contributor",
         "maintainer",
+        # a person's rules told one by one under one name ("team rule ..."): each a rule
+        "rule",
+        "rules",
+        "convention",
+        "conventions",
+        "guideline",
+        "guidelines",
         # session events
         "happened",
         "did",

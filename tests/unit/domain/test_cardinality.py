@@ -32,3 +32,9 @@ def test_registry_lookup_ignores_case() -> None:
 def test_symmetric_relations_and_events_are_in_the_registry() -> None:
     expected = {"works_with", "related_to", "committed", "pushed", "tool_error"}
     assert expected <= MANY_VALUED_PREDICATES
+
+
+def test_rules_told_one_by_one_under_one_name_each_hold() -> None:
+    # "team rule A" then "team rule B" closed A: a person's rules are many.
+    for name in ("rule", "rules", "convention", "guidelines"):
+        assert resolve_cardinality(None, name, Kind.FACT) is Cardinality.MANY
