@@ -232,10 +232,15 @@ def test_a_question_naming_a_time_to_come_says_what_holds_then_first_then_what_h
     ]
     assert to_come_lines(["result: empty"], label, ravi, [], first=False) == [
         "result: empty",
-        "nothing holds now; holds next week (the week of 2026-12-14), the time the question "
-        "names (not true yet):",
+        "nothing that matches the question holds now; holds next week (the week of "
+        "2026-12-14), the time the question names (not true yet):",
         *ravi,
     ]
+    # Asked only what is to come, the plans beyond k are counted after them.
+    assert to_come_lines(["result: empty"], label, ravi, [], first=False, more=2)[-1] == (
+        "… 2 more facts start next week (the week of 2026-12-14), not listed: ask with a larger"
+        " k, or of one thing or slot"
+    )
     # "What's coming up?" with no plan and no row: said of what is to come, not a bare
     # "result: empty".
     assert to_come_lines(["result: empty"], ANY_TIME_TO_COME_LABEL, [], [], first=False) == [

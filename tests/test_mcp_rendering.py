@@ -95,7 +95,8 @@ def test_an_empty_recall_names_what_starts_later_as_not_true_yet() -> None:
     text = recall_text(RecallResult(status="empty", facts=[], starting_later=[later]))
     head, line = text.splitlines()
     assert head == (
-        "empty now: nothing holds now; 1 fact starts later (not true yet, say so if you use them):"
+        "empty now: nothing that matches the question holds now; 1 fact starts later (not true"
+        " yet, say so if you use them):"
     )
     beside = recall_text(RecallResult(status="rows", facts=[fact()], starting_later=[later]))
     assert beside.splitlines()[2:] == [
@@ -176,6 +177,21 @@ def test_a_question_naming_a_time_to_come_reads_what_holds_then_first() -> None:
     assert recall_text(none) == (
         "empty: nothing memory holds starts later (the question asks what is to come)"
     )
+    # With plans and no matching row, the plans are the answer, under that time, and
+    # those beyond k are counted: "nothing holds now" read as an empty store.
+    ten_years = NamedSpan(said="coming up", label=ANY_TIME_TO_COME_LABEL, since=monday,
+                          until=datetime(2036, 12, 14, tzinfo=UTC))  # fmt: skip
+    plans = RecallResult(
+        status="empty", facts=[], time_to_come=ten_years, starting_later=[ravi],
+        starting_later_more=2, later_first=True,
+    )  # fmt: skip
+    assert recall_text(plans).splitlines() == [
+        "empty now: nothing that matches the question holds now",
+        "holds from now on (no time named), soonest first (not true yet; the question asks "
+        "what is to come), say so if you use them:",
+        fact_line(ravi),
+        "… 2 more facts start later, not listed: ask with a larger k, or of one thing or slot",
+    ]
 
 
 def test_a_question_asking_what_memory_believed_then_reads_that_belief_first() -> None:

@@ -301,7 +301,8 @@ def recall(
         if to_come := answer.get("time_to_come"):
             during = [fact_line(f, zone.info) for f in plans if holds_in(f, to_come)]
             rest = [fact_line(f, zone.info) for f in plans if not holds_in(f, to_come)]
-            lines = to_come_lines(lines, to_come["label"], during, rest, first)
+            more = answer.get("starting_later_more") or 0
+            lines = to_come_lines(lines, to_come["label"], during, rest, first, more)
         else:
             lines = later_lines(lines, later, first=first)
         if told := [fact_line(f, zone.info) for f in answer.get("told_later") or []]:

@@ -23,7 +23,9 @@ from twoclocks.domain.named_times import (
     still_held_head,
 )
 from twoclocks.domain.times_to_come import (
+    NOTHING_MATCHES_NOW,
     holds_during,
+    more_to_come_line,
     none_to_come_line,
     nothing_to_come_line,
     to_come_head,
@@ -46,11 +48,11 @@ def later_lines(current: list[str], later: list[str], first: bool = False) -> li
         return current
     if first and len(current) > 1:
         return [current[0], LATER_FIRST_HEAD, *later, NOW_AFTER_HEAD, *current[1:]]
-    return [*current, LATER_HEAD if current else f"nothing holds now; {LATER_HEAD}", *later]
+    return [*current, LATER_HEAD if current else f"{NOTHING_MATCHES_NOW}; {LATER_HEAD}", *later]
 
 
 def to_come_lines(
-    current: list[str], label: str, during: list[str], rest: list[str], first: bool
+    current: list[str], label: str, during: list[str], rest: list[str], first: bool, more: int = 0
 ) -> list[str]:
     """A recall's lines for a question naming a time to come ("who is on call next week?").
 
@@ -58,15 +60,17 @@ def to_come_lines(
     right after the result line when ``first`` (a recall's ``later_first``: Ravi, on call
     from Monday, before Dana's row, on call now). ``rest``: the other facts starting later.
     With none holding then, a line says so: the rows hold now, and are all memory knows.
+    ``more``: how many more start then than ``during`` lists (``starting_later_more``).
     """
     after = [LATER_HEAD, *rest] if rest else []
+    during = [*during, more_to_come_line(more, label)] if more and during else during
     if not during:
         if len(current) <= 1:
             return [*current, nothing_to_come_line(label), *after]
         return [current[0], none_to_come_line(label), *current[1:], *after]
     head = to_come_head(label, len(during) > 1)
     if len(current) <= 1:
-        return [*current, f"nothing holds now; {head}", *during, *after]
+        return [*current, f"{NOTHING_MATCHES_NOW}; {head}", *during, *after]
     if first:
         return [current[0], head, *during, NOW_AFTER_THEN_HEAD, *current[1:], *after]
     return [*current, head, *during, *after]

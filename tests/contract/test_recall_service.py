@@ -334,6 +334,32 @@ async def test_recall_current_facts_only_and_a_question_asking_only_what_is_to_c
     assert (await service(store).recall(caller, infra)).time_to_come is None
 
 
+async def test_recall_current_facts_only_and_a_question_asking_only_what_is_to_come_counts_the_rest(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Six plans, "what's coming up?" named three (the cap of a plan beside rows) and said
+    # nothing of the rest: the deploy freeze from the 20th was one of them.
+    plans = [
+        ("app", "node_version", "22", 3),
+        ("team", "release_manager", "Priya", 5),
+        ("team", "on_call", "Ravi", 7),
+        ("team", "deploy_freeze", "no deploys", 20),
+    ]
+    for subject, slot, value, day in plans:
+        when = datetime(2030, 1, day, tzinfo=UTC)
+        await ew.write(subject, slot, value, when, tier=Tier.ASSERTED)
+    caller = Caller(account=account)
+    got = await service(store).recall(caller, RecallRequest(query="what's coming up?", k=3))
+    assert [f.object for f in got.starting_later] == ["22", "Priya", "Ravi"]
+    assert got.starting_later_more == 1
+    five = await service(store).recall(caller, RecallRequest(query="anything planned?", k=5))
+    assert len(five.starting_later) == 4 and five.starting_later_more == 0
+    # Next week (from Monday the 7th) holds what starts before it too, soonest first.
+    ask = RecallRequest(query="anything planned next week?", k=5)
+    week = await service(store).recall(caller, ask)
+    assert [f.object for f in week.starting_later][:3] == ["22", "Priya", "Ravi"]
+
+
 async def test_recall_current_facts_only_and_a_slot_the_question_names_that_ended_is_named_first(
     store: Store, ew: Writer, account: str
 ) -> None:

@@ -251,3 +251,25 @@ def _month(question: str, today: date) -> Span | None:
         year = today.year if number > today.month else today.year + 1
     first = date(year, number, 1)
     return match[0], f"{month_name(number)} {year}", first, next_month(first)
+
+
+def more_to_come_line(count: int, label: str) -> str:
+    """Said after the plans a question asking only what is to come is told, when ``count``
+    more start in its time than the answer's size: three lines read as all of them, and
+    the deploy freeze from the 20th was the fourth.
+
+    >>> more_to_come_line(2, ANY_TIME_TO_COME_LABEL)
+    '… 2 more facts start later, not listed: ask with a larger k, or of one thing or slot'
+    >>> more_to_come_line(1, "next week (the week of 2026-12-14)")
+    '… 1 more fact starts next week (the week of 2026-12-14), not listed: ask with a larger k, or of one thing or slot'
+    """  # noqa: E501
+    things = "fact starts" if count == 1 else "facts start"
+    when = "later" if label == ANY_TIME_TO_COME_LABEL else time_phrase(label)
+    return (
+        f"… {count} more {things} {when}, not listed: ask with a larger k, or of one thing or slot"
+    )
+
+
+NOTHING_MATCHES_NOW = "nothing that matches the question holds now"
+"""Said before the facts starting later when no row answers now: "nothing holds now" read
+as an empty store to "what's coming up?", where only the question's words found none."""

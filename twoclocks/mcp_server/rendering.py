@@ -50,7 +50,9 @@ from twoclocks.domain.named_times import (
     still_held_head,
 )
 from twoclocks.domain.times_to_come import (
+    NOTHING_MATCHES_NOW,
     holds_during,
+    more_to_come_line,
     none_to_come_line,
     nothing_to_come_line,
     to_come_head,
@@ -85,11 +87,16 @@ def recall_text(answer: RecallResult) -> str:
         # Nothing on the record then, but values told since with no start may have held:
         # "empty" alone would read as "there was none".
         return "\n".join(["empty then: nothing on the record held then; " + then[0], *then[1:]])
+    if answer.status == "empty" and answer.time_to_come is not None and later:
+        # "What's coming up?": the plans are the answer, under the time it names; "nothing
+        # holds now" would read as an empty store, where only its words matched no row.
+        return "\n".join(["empty now: " + NOTHING_MATCHES_NOW, *_to_come(answer, [], True)])
     if answer.status == "empty" and (answer.held_then or later):
         # Nothing holds now, but what held at the time asked about, or what is planned, is
         # the answer the question wants: said after "empty now", never as a current fact.
         rest = [*(then if answer.held_then else []), *(scheduled if later else [])]
-        return "\n".join(["empty now: nothing holds now; " + rest[0], *rest[1:]])
+        none_now = "nothing holds now" if answer.held_then else NOTHING_MATCHES_NOW
+        return "\n".join([f"empty now: {none_now}; " + rest[0], *rest[1:]])
     if answer.status == "empty" and (answer.ended or answer.ended_values):
         # Nothing holds now, and the slot the question names ended: its last value is the
         # truth to tell ("it ended"), not "nothing recorded".
@@ -300,10 +307,11 @@ def _to_come(answer: RecallResult, rows: list[str], first_said: bool) -> list[st
     if not during:
         # All memory knows of then is what holds now: a row ending before then says so.
         said = f"{none_to_come_line(span.label)}; the rows say when each ends"
-        return [*rows, said, *after] if answer.facts else [rows[0], said, *after]
+        return [*rows, said, *after] if answer.facts else [*rows[:1], said, *after]
     plans = [
         to_come_head(span.label, len(during) > 1)[:-1] + ", say so if you use them:",
         *(fact_line(f) for f in during),
+        *([more_to_come_line(more, span.label)] if (more := answer.starting_later_more) else []),
     ]
     if answer.later_first and not first_said:
         head = f"rows: {_count(answer.facts)} true now (revise and retract take the id)"

@@ -120,8 +120,8 @@ A question naming a time to come ("next week", "tomorrow", "on December 15") get
 plans that hold then first, under "holds <that time>, the time the question names (not
 true yet)", or a line saying none does: answer that time from them, as plans. One asking
 of nothing but what is to come ("what's coming up?", "anything planned next week?") gets
-every fact that starts then, soonest first, under "holds from now on (no time named)"
-when it names no time.
+every fact that holds then, soonest first, under "holds from now on (no time named)"
+when it names no time; a last line counts those beyond k.
 A question naming a past time in words ("in March", "last year", "two weeks ago", "this
 morning"), or asking what came before a value ("before Discord", "which test failed
 earlier?"), is still answered with what holds now, but the asked slot's facts that held

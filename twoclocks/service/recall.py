@@ -276,7 +276,9 @@ class RecallService:
             if found is None
             or shares_a_word(req.query, v.subject, v.predicate, v.written_as, v.object)
         ]
-        starting = scored(later[:MAX_STARTING_LATER])
+        # Asked only what is to come, the plans are the answer: up to k, as rows are.
+        shown = req.k if plans else MAX_STARTING_LATER
+        starting = scored(later[:shown])
         if (
             not then
             and still
@@ -295,6 +297,7 @@ class RecallService:
             status="rows" if facts or changed or corrected else "empty",
             facts=facts,
             starting_later=starting,
+            starting_later_more=max(0, len(plans) - shown),
             # A question naming a past time asks about then, one naming an ended slot about
             # that slot: a plan of another is never its best match (``plan_first`` says
             # when one is, otherwise).

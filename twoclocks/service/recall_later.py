@@ -42,16 +42,20 @@ def split_later(
 async def plans_in(
     store: Store, account: str, span: NamedTime, query: FactQuery
 ) -> list[FactVersion]:
-    """The believed, tiered facts that start in ``span`` after ``query.now``, soonest first.
+    """The believed, tiered facts that start after ``query.now`` and hold in ``span``,
+    soonest first.
 
     What a question asking of nothing but what is to come ("what's coming up?", "anything
     planned next week?") is told, whatever their words: ranked by the question's words, the
     deploy freeze from the 20th was never found, and the answer was the branch checked out.
     """
+    # From now, not from the span's start: "anything planned next week?" is told of the
+    # release manager from Saturday too, who holds next week; soonest first.
     read = TimelineQuery(
-        clock=Clock.WORLD, since=span.start, until=span.end, workspaces=query.workspaces
+        clock=Clock.WORLD, since=query.now, until=span.end, workspaces=query.workspaces
     )
-    return starting_after(await store.timeline(account, read), query.now, span.end)
+    plans = starting_after(await store.timeline(account, read), query.now, span.end)
+    return [v for v in plans if holds_during(span, v.valid_at, v.invalid_at)]
 
 
 def with_plans(later: Ranked, plans: Sequence[FactVersion]) -> Ranked:
