@@ -29,7 +29,7 @@ Pure: the clock is passed in.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 
@@ -128,6 +128,8 @@ def speaks_of_the_past(question: str) -> bool:
 
 _ISO_DAY = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
 _YESTERDAY = re.compile(r"\byesterday\b", re.IGNORECASE)
+# "the week of Dec 21": the week (from Monday) that holds the day, not the day alone.
+_WEEK_OF = re.compile(r"\b(?:the\s+)?week\s+(?:of|starting|beginning)\s+", re.IGNORECASE)
 
 
 def past_time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
@@ -180,7 +182,8 @@ def time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
         return NamedTime(*part)
     today = now.astimezone(tz).date()
     readers = (
-        iso_day, _month_day, _weekday, _ago, _yesterday, _the_past, _last, _between, _month, _year,
+        _week_of, iso_day, _month_day, _weekday, _ago, _yesterday, _the_past, _last, _between,
+        _month, _year,
     )  # fmt: skip
     for read in readers:
         found = read(question, today)
@@ -305,6 +308,31 @@ def iso_day(question: str, today: date) -> Span | None:
     except ValueError:
         return None
     return match[0], day.isoformat(), day, day + timedelta(days=1)
+
+
+def week_holding(
+    question: str, today: date, read_day: Callable[[str, date], Span | None]
+) -> Span | None:
+    """ "The week of Dec 21" (or "starting 2026-12-21"): the week, from Monday, holding the
+    day ``read_day`` reads right after those words (a past one here, one to come in
+    ``times_to_come``); None when no day follows ("the week of the launch").
+
+    >>> week_holding("what broke the week of 2026-11-18?", date(2026, 12, 7), iso_day)[1:3]
+    ('the week of 2026-11-16', datetime.date(2026, 11, 16))
+    """
+    match = _WEEK_OF.search(question)
+    if match is None:
+        return None
+    rest = question[match.end() :]
+    day = iso_day(rest, today) or read_day(rest, today)
+    if day is None or not rest.startswith(day[0]):
+        return None
+    monday = day[2] - timedelta(days=day[2].weekday())
+    return match[0] + day[0], f"the week of {monday.isoformat()}", monday, monday + timedelta(7)
+
+
+def _week_of(question: str, today: date) -> Span | None:
+    return week_holding(question, today, _month_day)
 
 
 def _month_day(question: str, today: date) -> Span | None:

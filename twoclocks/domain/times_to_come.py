@@ -4,7 +4,8 @@ Recall answers what holds now, and names beside it up to three facts that start 
 (``starting_later``). Asked "who is on call next week?" with Dana on call until Sunday and
 Ravi from Monday, an answer led by Dana misleads: next week is Ravi's. This module reads
 the time ("tomorrow", "next week", "in two weeks", "next Friday", "on December 15", an ISO
-date after today, a month of a question that says "will") and picks the facts starting
+date after today, a month of a question that says "will", "the week of Dec 21", "the week
+after next", "the next ten days") and picks the facts starting
 later that hold in it; recall puts those first, the rows that hold now after them.
 
 Worked example (now Monday 2026-12-07 10:00, account zone UTC): "who is on call next
@@ -43,10 +44,18 @@ from twoclocks.domain.named_times import (
     speaks_of_the_past,
     speaks_of_what_comes,
     time_phrase,
+    week_holding,
 )
 
 _TOMORROW = re.compile(r"\b(?P<after>(?:the\s+)?day\s+after\s+)?tomorrow\b", re.IGNORECASE)
 _NEXT = re.compile(r"\bnext\s+(?P<unit>week|month|year)\b", re.IGNORECASE)
+_WEEK_AFTER_NEXT = re.compile(r"\b(?:the\s+)?week\s+after\s+next\b", re.IGNORECASE)
+# "in the next two weeks", "over the coming 10 days": from now to that many on.
+_NEXT_COUNT = re.compile(
+    rf"\b(?:next|coming|following)\s+(?P<n>{COUNT_PATTERN})\s+(?P<unit>day|week|month)s?\b",
+    re.IGNORECASE,
+)
+_UNIT_DAYS = {"day": 1, "week": 7, "month": 30}
 # "in a month" is as often "per month" ("how much downtime can prod have in a month?"):
 # only a count said as a number reads as a time to come.
 _IN_COUNT = re.compile(
@@ -111,10 +120,17 @@ def time_to_come(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     True
     >>> time_to_come("what's coming up?", now, UTC).label
     'from now on (no time named)'
+    >>> time_to_come("anything scheduled for the week of Dec 21?", now, UTC).label
+    'the week of 2026-12-21'
+    >>> time_to_come("who is on call in the next two weeks?", now, UTC).label
+    'the next 2 weeks (to 2026-12-21 10:00)'
     """
     today = now.astimezone(tz).date()
+    if (ahead := _next_count(question, now, tz)) is not None:
+        return ahead
     readers: tuple[Callable[[str, date], Span | None], ...] = (
-        iso_day, _tomorrow, _next, _in_count, _weekday, _month_day, _month,
+        _week_of, iso_day, _tomorrow, _week_after_next, _next, _in_count, _weekday,
+        _month_day, _month,
     )  # fmt: skip
     for read in readers:
         found = read(question, today)
@@ -184,6 +200,31 @@ def _tomorrow(question: str, today: date) -> Span | None:
     day = today + timedelta(days=2 if match["after"] else 1)
     said = "the day after tomorrow" if match["after"] else "tomorrow"
     return match[0], f"{said} ({day.isoformat()})", day, day + timedelta(days=1)
+
+
+def _next_count(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
+    """ "The next two weeks": from now, not from tomorrow, so a plan from this afternoon
+    is in it, to that many days on (a month as 30)."""
+    match = _NEXT_COUNT.search(question)
+    if match is None or speaks_of_the_past(question):
+        return None
+    n, unit = count(match["n"]), match["unit"].lower()
+    end = now + timedelta(days=n * _UNIT_DAYS[unit])
+    to = end.astimezone(tz).strftime("%Y-%m-%d %H:%M")
+    label = f"the next {n} {unit}{'' if n == 1 else 's'} (to {to})"
+    return NamedTime(said=match[0], label=label, start=now, end=end)
+
+
+def _week_of(question: str, today: date) -> Span | None:
+    return week_holding(question, today, _month_day)
+
+
+def _week_after_next(question: str, today: date) -> Span | None:
+    match = _WEEK_AFTER_NEXT.search(question)
+    if match is None:
+        return None
+    said, label, first, after = calendar_span(match[0], "week", today, back=-2)
+    return said, f"the week after next ({label})", first, after
 
 
 def _next(question: str, today: date) -> Span | None:

@@ -28,6 +28,13 @@ NOW = datetime(2026, 12, 5, 12, tzinfo=UTC)
         ("who was on call last week?", "the week of 2026-11-23", "2026-11-23", "2026-11-30"),
         ("what did we run two weeks ago", "the week of 2026-11-16", "2026-11-16", "2026-11-23"),
         ("what was the port on 2026-03-15?", "2026-03-15", "2026-03-15", "2026-03-16"),
+        # The week holding a day (November 18 was a Wednesday), not the day alone.
+        (
+            "who was on call the week of November 18?",
+            "the week of 2026-11-16",
+            "2026-11-16",
+            "2026-11-23",
+        ),
         ("who was on call on December 1?", "2026-12-01", "2026-12-01", "2026-12-02"),
         ("what did we use on the 3rd of March", "2026-03-03", "2026-03-03", "2026-03-04"),
         ("which CI did we have on Mar 3, 2025?", "2025-03-03", "2025-03-03", "2025-03-04"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -48,6 +48,25 @@ NOW = datetime(2026, 12, 7, 10, tzinfo=UTC)  # a Monday
         ("what will we use in February?", "February 2027", "2027-02-01", "2027-03-01"),
         ("what do we use next March", "March 2027", "2027-03-01", "2027-04-01"),
         ("which cloud in March 2027?", "March 2027", "2027-03-01", "2027-04-01"),
+        # The week holding a day, not the day alone (Dec 21 and 16 are a Monday, a Wednesday).
+        (
+            "anything scheduled for the week of Dec 21?",
+            "the week of 2026-12-21",
+            "2026-12-21",
+            "2026-12-28",
+        ),
+        (
+            "who is on call the week of 2026-12-16?",
+            "the week of 2026-12-14",
+            "2026-12-14",
+            "2026-12-21",
+        ),
+        (
+            "what is planned for the week after next?",
+            "the week after next (the week of 2026-12-21)",
+            "2026-12-21",
+            "2026-12-28",
+        ),
     ],
 )
 def test_a_time_to_come_named_in_words_is_read_as_its_span(
@@ -148,3 +167,23 @@ def test_a_question_asking_what_is_to_come_with_no_time_names_every_time_to_come
         "holds from now on (no time named), soonest first (not true yet; the question asks "
         "what is to come):"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "label", "days"),
+    [
+        ("who is on call in the next two weeks?", "the next 2 weeks (to 2026-12-21 10:00)", 14),
+        ("anything planned for the next 10 days?", "the next 10 days (to 2026-12-17 10:00)", 10),
+        ("what changes over the coming 3 days?", "the next 3 days (to 2026-12-10 10:00)", 3),
+    ],
+)
+def test_the_next_days_or_weeks_run_from_now_so_a_plan_from_this_afternoon_is_in_them(
+    question: str, label: str, days: int
+) -> None:
+    named = time_to_come(question, NOW, UTC)
+    assert named is not None
+    assert (named.label, named.start, named.end) == (label, NOW, NOW + timedelta(days=days))
+
+
+def test_the_week_of_a_day_names_no_week_without_a_day_after_it() -> None:
+    assert time_to_come("who is on call the week of the launch?", NOW, UTC) is None
