@@ -147,6 +147,13 @@ def test_a_question_asking_what_changed_says_the_changes_first_then_what_holds_n
         "no fact memory holds of shop · ci began or ended today (2026-12-06) (the question "
         "asks what changed)"
     )
+    # Of a thing no fact that changed holds: the other changes are counted, not listed.
+    assert changed_lines(
+        ["result: empty"], "today (2026-12-06)", [], False, about=["kubernetes"], more=3
+    )[2] == (
+        "… 3 changes of other things today (2026-12-06), not listed: ask what changed without "
+        "naming a thing to read them"
+    )
     # Cut to the latest: the rest are counted, not left to read as none.
     assert changed_lines(["result: rows"], "today (2026-12-06)", changed, False, more=3)[-1] == (
         "… 3 more changes today (2026-12-06), not listed: ask of one thing or slot, or read "

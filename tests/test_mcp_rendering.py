@@ -407,6 +407,21 @@ def test_a_change_list_cut_to_the_latest_says_how_many_more_changed() -> None:
     ]
 
 
+def test_a_change_question_of_a_thing_no_fact_holds_counts_the_other_changes() -> None:
+    # "What changed with kubernetes this week?", no kubernetes fact: the week's changes
+    # were told as its answer.
+    week = NamedSpan(said="this week", label="this week (from 2026-05-25)", since=T0, until=T1)
+    answer = RecallResult(
+        status="empty", facts=[], changes_in=week, changes_about=["kubernetes"], changes_more=4
+    )
+    assert recall_text(answer).splitlines() == [
+        "no fact memory holds of kubernetes began or ended this week (from 2026-05-25) (the "
+        "question asks what changed)",
+        "… 4 changes of other things this week (from 2026-05-25), not listed: ask what changed "
+        "without naming a thing to read them",
+    ]
+
+
 def test_a_question_asking_what_was_corrected_reads_the_corrections_first() -> None:
     # "what did we correct today?": GitHub Actions found wrong, Buildkite told instead.
     today = NamedSpan(said="today", label="today (2026-05-26)", since=T0, until=T1)

@@ -13,7 +13,12 @@ from datetime import datetime
 from typing import Any
 
 from twoclocks.domain.belief_questions import believed_then_head, none_believed_line
-from twoclocks.domain.change_questions import changed_head, more_changes_line, nothing_changed_line
+from twoclocks.domain.change_questions import (
+    changed_head,
+    more_changes_line,
+    nothing_changed_line,
+    other_changes_line,
+)
 from twoclocks.domain.corrections_made import corrected_head, none_corrected_line
 from twoclocks.domain.fact_text import ENDED_SLOT_HEAD, ended_values_head
 from twoclocks.domain.named_times import (
@@ -179,7 +184,10 @@ def changed_lines(
                 *([more_changes_line(more, label, told)] if more else []),
             ]
             if changed
-            else [nothing_changed_line(label, told, about)]
+            else [
+                nothing_changed_line(label, told, about),
+                *([other_changes_line(more, label)] if more else []),
+            ]
         )
         first += wrong
     return [lines[0], *first, *([NOW_MATCHING_HEAD, *lines[1:]] if held_now else [])]

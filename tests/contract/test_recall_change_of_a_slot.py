@@ -9,10 +9,12 @@ from datetime import UTC, datetime
 
 import pytest
 from storekit import FakeClock
+from storekit import Writer as StoreWriter
 from test_recall_legs import EmbeddingStore
 from test_recall_service import service
 
 from twoclocks.domain.change_questions import ANY_TIME_LABEL
+from twoclocks.domain.model import Tier
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
@@ -142,3 +144,36 @@ async def test_a_change_question_counts_the_changes_its_list_leaves_out(
     got = await ask(store, Caller(account=account), "what changed this week?")
     assert len(got.changed) == 10
     assert got.changes_more == 2
+
+
+async def test_a_change_question_naming_a_thing_no_fact_holds_is_told_none_of_it_changed(
+    store: Store, account: str
+) -> None:
+    # "What changed with kubernetes this week?" with no kubernetes fact was told the
+    # database and the deploy target, as if they were its changes; and a deploy freeze
+    # starting on the 20th was put before them as "the best match".
+    caller = await a_new_week(store, account)
+    got = await ask(store, caller, "what changed with kubernetes this week?")
+    assert got.changes_in is not None and got.changed == [] and got.corrected == []
+    assert got.changes_about == ["kubernetes"]
+    assert got.changes_more == 4  # SQLite ended, Postgres 16, Fly.io ended, Render
+    # A word inside a name still narrows to nothing: "deploy" is in deploy_target.
+    deploys = await ask(store, caller, "what changed with deploys this week?")
+    assert {f.predicate for f in deploys.changed} >= {"deploy_target"}
+    # A word naming no thing keeps every change.
+    code = await ask(store, caller, "what changed in the codebase this week?")
+    assert {f.predicate for f in code.changed} == {"database", "deploy_target"}
+
+
+async def test_a_change_question_never_reads_a_plan_as_its_best_match(
+    store: Store, account: str
+) -> None:
+    # A release freeze from the 10th outscored the week's changes and was put first, "the
+    # best match", above them: it is no change made this week.
+    caller = await a_new_week(store, account)
+    plans = StoreWriter(EmbeddingStore(store), account)  # type: ignore[arg-type]
+    await plans.write(
+        "ledger", "release_freeze", "no releases", at(10, 1, 1, 2030), tier=Tier.ASSERTED
+    )
+    got = await ask(store, caller, "what changed with the release freeze this week?")
+    assert got.changes_in is not None and got.starting_later and not got.later_first

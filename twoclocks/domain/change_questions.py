@@ -23,7 +23,7 @@ sprint", "after the launch") is said so in the label. Pure.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime, timedelta, tzinfo
 from typing import NamedTuple
 
@@ -174,6 +174,47 @@ def narrowed_words(words: frozenset[str]) -> frozenset[str]:
     ['database']
     """
     return words - _CHANGE_WORDS
+
+
+_ANY_PLACE = frozenset(
+    "project repository code app application workspace here thing stuff memory everything "
+    "anything work world since lately recently".split()
+)
+"""Words a change question may hold that name no thing it asks of: "what changed in the
+codebase this week?" asks of every change."""
+
+
+def named_of_nothing(words: frozenset[str], texts: Iterable[str]) -> tuple[str, ...]:
+    """The words a change question narrows to (``words``: its ``narrowed_words``, the
+    time's own left out), when no text of the facts that changed then holds any of them:
+    "what changed with kubernetes today?" in a memory with no kubernetes fact asks of
+    nothing it holds, and every change of the day read as the answer. Empty when a text
+    holds one (inside a word too: "ci" in "circleci", "test" in "pytest").
+
+    >>> named_of_nothing(frozenset({"kubernetes"}), ["api deploy_target render"])
+    ('kubernetes',)
+    >>> named_of_nothing(frozenset({"ci", "project"}), ["team ci_provider circleci"])
+    ()
+    """
+    asked = words - _ANY_PLACE
+    folded = [text.casefold() for text in texts]
+    if any(word in text for word in asked for text in folded):
+        return ()
+    return tuple(sorted(asked))
+
+
+def other_changes_line(count: int, label: str) -> str:
+    """Said after "no fact memory holds of kubernetes began or ended today" when ``count``
+    changes of other things were made then: none of them is the answer, and none is listed.
+
+    >>> other_changes_line(3, "today (2026-12-07)")
+    '… 3 changes of other things today (2026-12-07), not listed: ask what changed without naming a thing to read them'
+    """  # noqa: E501
+    things = "change" if count == 1 else "changes"
+    return (
+        f"… {count} {things} of other things {time_phrase(label)}, not listed: ask what changed"
+        " without naming a thing to read them"
+    )
 
 
 def any_time(changes: Sequence[FactVersion], now: datetime) -> NamedTime:

@@ -31,6 +31,7 @@ from twoclocks.domain.change_questions import (
     changed_head,
     more_changes_line,
     nothing_changed_line,
+    other_changes_line,
 )
 from twoclocks.domain.corrections_made import corrected_head, none_corrected_line
 from twoclocks.domain.fact_text import (
@@ -181,8 +182,11 @@ def _changed(answer: RecallResult) -> list[str]:
             *(fact_line(f) for f in answer.changed),
             *([more_changes_line(more, label, told)] if more else []),
         ]
-        none = nothing_changed_line(label, told, answer.changes_about)
-        first = changed if answer.changed else [none]
+        none = [
+            nothing_changed_line(label, told, answer.changes_about),
+            *([other_changes_line(more, label)] if more else []),
+        ]
+        first = changed if answer.changed else none
         first += wrong if answer.corrected else []
     said = {f.version_id for f in [*answer.changed, *answer.corrected]}
     facts = [f for f in answer.facts if f.version_id not in said]

@@ -17,6 +17,7 @@ from twoclocks.domain.change_questions import (
     any_time,
     asks_what_was_told,
     changes_listed,
+    named_of_nothing,
     narrowed_words,
     told_in,
 )
@@ -151,7 +152,18 @@ async def changed_facts(
     mistaken = await instead(bool(slots_named or asked))
     changes, more = changes_listed(slots_named if slots_named or asked else found_rows, span, now)
     about = _asked_of(asked, named)
+    if not about and not slots_named:
+        # "What changed with kubernetes today?", and no fact of it: the day's changes are
+        # counted, not told as its answer.
+        words = narrowed_words(said) - content_words(span.said)
+        texts = [_text_of(v) for v in [*found_rows, *mistaken]]
+        if unnamed := named_of_nothing(words, texts):
+            return Changes(span, [], about=unnamed, more=len(changes) + more)
     return Changes(span, changes, corrected=mistaken, about=about, more=more)
+
+
+def _text_of(version: FactVersion) -> str:
+    return " ".join([version.subject, version.predicate, version.written_as or "", version.object])
 
 
 def _slots_of_values(rows: Sequence[FactVersion], names: Sequence[str]) -> list[tuple[str, str]]:

@@ -302,6 +302,7 @@ class RecallService:
             # that slot: a plan of another is never its best match (``plan_first`` says
             # when one is, otherwise).
             later_first=past is None
+            and found is None  # a plan is no change made in the time asked about
             and not ended
             and not ended_values
             and plan_first(req.query, starting, facts, to_come),

@@ -106,8 +106,9 @@ class RecallResult(BaseModel):
         "the current rows about other slots): the plan is the answer, the rows rank below "
         "it. Never when a fact of `facts` holds the plan's slot now (unless the question asks "
         "what is to come: 'what will we use in February?'), nor when the question names a "
-        "past time or an ended slot. With `time_to_come`: true when the plan holds then and "
-        "holds the first row's slot, or matches better than every row",
+        "past time, an ended slot or asks what changed (`changes_in`). With `time_to_come`: "
+        "true when the plan holds then and holds the first row's slot, or matches better "
+        "than every row",
     )
     elsewhere: int | None = Field(
         None,
@@ -211,7 +212,9 @@ class RecallResult(BaseModel):
     changes_more: int = Field(
         0,
         description="with changes_in: how many more facts changed (or were told) then than "
-        "`changed` names (the latest 10, at most 3 a slot); the timeline has them all",
+        "`changed` names (the latest 10, at most 3 a slot); the timeline has them all. With "
+        "`changed` empty and `changes_about` set, the changes then of other things: the "
+        "question named a thing no fact that changed then holds a word of",
     )
     changes_told: bool = Field(
         False,
