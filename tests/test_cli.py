@@ -486,6 +486,17 @@ async def test_recall_and_remember_take_the_apis_flags(served: Served) -> None:
     await served.ok("remember", "api", "port", "8080", "--tier", "asserted")
     one = (await served.ok("recall", "port", "-k", "1")).splitlines()
     assert one[0] == "result: rows" and len(one) == 2 and "api · port: 8080" in one[1]
+    # A question typed without quotes is the question ("Got unexpected extra argument").
+    unquoted = (await served.ok("recall", "which", "port", "-k", "1")).splitlines()
+    assert "api · port: 8080" in unquoted[1]
+
+
+def test_remember_given_a_value_of_several_unquoted_words_shows_it_quoted() -> None:
+    refused = CliRunner().invoke(
+        app, ["remember", "shop", "deploy_target", "Cloudflare", "Pages"], env={"COLUMNS": "200"}
+    )
+    assert refused.exit_code == 2
+    assert "twoclocks remember shop deploy_target 'Cloudflare Pages'" in refused.output
 
 
 def test_every_option_and_argument_of_every_command_has_help_text() -> None:

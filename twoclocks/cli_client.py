@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from functools import cached_property
 from pathlib import Path
+from shlex import quote as quote_arg
 from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 from urllib.parse import quote, urlencode
 from zoneinfo import ZoneInfo
@@ -158,12 +159,12 @@ def remember(
     predicate: Annotated[
         str | None,
         typer.Argument(
-            metavar="{predicate}", help="The slot name, e.g. deploy_target", show_default=False
+            metavar="predicate", help="The slot name, e.g. deploy_target", show_default=False
         ),
     ] = None,
-    obj: Annotated[
-        str | None,
-        typer.Argument(metavar="{object}", help="The value, e.g. Render", show_default=False),
+    value: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="object", help="The value, e.g. Render", show_default=False),
     ] = None,
     valid_at: Annotated[
         str | None,
@@ -199,9 +200,19 @@ def remember(
     as_json: AsJson = False,
 ) -> None:
     """Store a fact for this working directory: its subject, slot and value."""
-    if predicate is None or obj is None:
+    if predicate is None or not value:
         given = [part for part in (subject, predicate) if part is not None]
         raise typer.BadParameter(three_parts_message(given), param_hint="SUBJECT PREDICATE OBJECT")
+    if len(value) > 1:
+        # `remember shop deploy_target Cloudflare Pages`: the value is most likely the rest,
+        # but "checkout flow owner Anna" would store a wrong fact; shown, not guessed.
+        joined = quote_arg(" ".join(value))
+        raise typer.BadParameter(
+            f"remember takes three parts and got {len(value) + 2}: quote a part of several "
+            f"words, e.g. twoclocks remember {quote_arg(subject)} {quote_arg(predicate)} {joined}",
+            param_hint="SUBJECT PREDICATE OBJECT",
+        )
+    obj = value[0]
     zone = AccountZone()
     body = {
         "subject": subject,
@@ -223,7 +234,14 @@ def remember(
 
 
 def recall(
-    query: Annotated[str, typer.Argument(help="What to look for, in words")],
+    words: Annotated[
+        list[str],
+        typer.Argument(
+            metavar="query",
+            help="What to look for, in words (quotes optional)",
+            show_default=False,
+        ),
+    ],
     k: Annotated[
         int, typer.Option("-k", "--k", min=1, max=200, help="How many facts at most")
     ] = 10,
@@ -238,6 +256,7 @@ def recall(
     as_json: AsJson = False,
 ) -> None:
     """Hybrid recall of facts for this working directory (or, wide, its whole space)."""
+    query = " ".join(words)  # `twoclocks recall who owns checkout` asks what it says
     zone = AccountZone()
     body = {
         "query": query,
