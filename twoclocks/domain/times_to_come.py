@@ -73,13 +73,15 @@ _NEXT_MONTH_NAMED = re.compile(
 # "What's coming up?", "anything planned?", "what's next?": what is to come, no time named.
 _WHAT_COMES = re.compile(
     r"\b(?:coming\s+up|upcoming|planned|scheduled|on\s+the\s+horizon)\b"
-    r"|\bwhat(?:'s|\s+is|\s+comes)\s+next\b",
+    r"|\bwhat(?:'s|\s+is|\s+comes)\s+next\b"
+    r"|\bwhat(?:'s|\s+is|\s+are)\s+(?:coming|happening)\b",
     re.IGNORECASE,
 )
 # The words such a question holds when it asks of nothing but what is to come.
 _ONLY_WHAT_COMES = frozenset(
     "what s is are anything any coming up upcoming planned scheduled next comes on the "
     "horizon soon for us me we i do have got there change changes plan plans new in this of "
+    "coming happening over during "
     "at day days week weeks month months".split()
 )
 ANY_TIME_TO_COME_LABEL = "from now on (no time named)"

@@ -150,6 +150,10 @@ def test_the_head_of_what_holds_then_names_the_time_with_its_preposition() -> No
         ("what's next on the tiles backlog?", "", False),
         ("how are infra changes planned and applied?", "", False),
         ("what was planned?", "", False),  # the past
+        ("what is coming in the next 3 days?", "next 3 days", True),
+        ("what's happening next week?", "next week", True),
+        ("what is happening with the database migration?", "", False),
+        ("who is coming to the offsite?", "", False),
     ],
 )
 def test_a_question_asking_of_nothing_but_what_is_to_come_is_told_apart(
