@@ -41,7 +41,8 @@ Rules:
 * a current fact with a scheduled end says "until"; its "since" is when the value
   began, so a value written again after it had closed keeps its first start;
 * at most 3 values that start in the next 7 days, soonest first, under "Coming up"
-  (``coming_up``), each naming the value it replaces;
+  (``coming_up``), each naming the value it replaces, and a line counting the rest
+  (``more_coming_line``);
 * closed versions show as ``✗ INVALID`` only for session-state predicates, and not
   while the same value is current again;
 * the whole text fits ``budget`` characters; when anything is cut, the last line
@@ -66,7 +67,7 @@ from twoclocks.domain.block_lines import (
     tier_note,
 )
 from twoclocks.domain.coming_up import HEADING as COMING_HEADING
-from twoclocks.domain.coming_up import coming_line, coming_up
+from twoclocks.domain.coming_up import coming_line, coming_more, coming_up, more_coming_line
 from twoclocks.domain.errors import InvalidInput
 from twoclocks.domain.model import FactClass, FactVersion, Kind, Tier
 from twoclocks.domain.recent_changes import (
@@ -378,7 +379,8 @@ def _sections(
         ),
         "change": [line for _, line, _ in changes]
         + ([_Line(more_changes_line(more_changes), 0)] if more_changes > 0 else []),
-        "coming": [_Line(coming_line(v, shown, tz)) for v in coming_up(shown, now)],
+        "coming": [_Line(coming_line(v, shown, tz)) for v in coming_up(shown, now)]
+        + ([_Line(more_coming_line(more), 0)] if (more := coming_more(shown, now)) else []),
         "invalid": [
             _Line(_invalid_line(v, tz))
             for v in closed

@@ -39,6 +39,26 @@ def coming_up(rows: Sequence[FactVersion], now: datetime) -> list[FactVersion]:
     return starting_after(rows, now, now + COMING_WINDOW)[:MAX_COMING]
 
 
+def coming_more(rows: Sequence[FactVersion], now: datetime) -> int:
+    """How many more start in the window than ``coming_up`` names."""
+    return max(0, len(starting_after(rows, now, now + COMING_WINDOW)) - MAX_COMING)
+
+
+def more_coming_line(count: int) -> str:
+    """Said after the values coming up when ``count`` more start in the window: a model told
+    three of five would take them for all (the deploy freeze on day six, unsaid).
+
+    >>> print(more_coming_line(2))
+    - … 2 more start in the next 7 days: call recall with "what's coming up in the next 7 days?"
+    """
+    days = COMING_WINDOW.days
+    starts = "starts" if count == 1 else "start"
+    return (
+        f"- … {count} more {starts} in the next {days} days: call recall with "
+        f'"what\'s coming up in the next {days} days?"'
+    )
+
+
 def starting_after(
     rows: Sequence[FactVersion], now: datetime, until: datetime
 ) -> list[FactVersion]:

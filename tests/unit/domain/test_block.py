@@ -534,6 +534,22 @@ def test_facts_dated_in_the_future_are_not_current_yet():
     assert "Coming up (next 7 days):" in soon.text.split("\n")
 
 
+def test_coming_up_names_three_and_counts_the_rest_with_the_read_that_lists_them():
+    # Five plans this week: three lines read as all of them, the freeze on day six unsaid.
+    plans = [fv(f"p{i}", "team", f"plan_{i}", "on", NOW + timedelta(days=i)) for i in range(1, 6)]
+    lines = render(plans).text.split("\n")
+    start = lines.index("Coming up (next 7 days):") + 1
+    assert [line.split(" · ")[1].split(":")[0] for line in lines[start : start + 3]] == [
+        "plan 1",
+        "plan 2",
+        "plan 3",
+    ]
+    assert lines[start + 3] == (
+        "- … 2 more start in the next 7 days: call recall with \"what's coming up in the next"
+        ' 7 days?"'
+    )
+
+
 def test_a_budget_below_the_minimum_is_refused():
     with pytest.raises(InvalidInput, match="budget"):
         render([], budget=MIN_BUDGET - 1)
