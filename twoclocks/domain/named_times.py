@@ -129,7 +129,9 @@ def speaks_of_the_past(question: str) -> bool:
 _ISO_DAY = re.compile(r"\b(?P<y>\d{4})-(?P<m>\d{2})-(?P<d>\d{2})\b")
 _YESTERDAY = re.compile(r"\byesterday\b", re.IGNORECASE)
 # "the week of Dec 21": the week (from Monday) that holds the day, not the day alone.
-_WEEK_OF = re.compile(r"\b(?:the\s+)?week\s+(?:of|starting|beginning)\s+", re.IGNORECASE)
+_WEEK_OF = re.compile(
+    r"\b(?:the\s+)?week\s+(?:(?P<of>of)|starting|beginning)(?:\s+on)?\s+", re.IGNORECASE
+)
 
 
 def past_time_named(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
@@ -313,9 +315,10 @@ def iso_day(question: str, today: date) -> Span | None:
 def week_holding(
     question: str, today: date, read_day: Callable[[str, date], Span | None]
 ) -> Span | None:
-    """ "The week of Dec 21" (or "starting 2026-12-21"): the week, from Monday, holding the
-    day ``read_day`` reads right after those words (a past one here, one to come in
-    ``times_to_come``); None when no day follows ("the week of the launch").
+    """ "The week of Dec 21": the week, from Monday, holding the day ``read_day`` reads
+    right after those words (a past one here, one to come in ``times_to_come``); "the week
+    starting Dec 16", the seven days from it; None when no day follows ("the week of the
+    launch").
 
     >>> week_holding("what broke the week of 2026-11-18?", date(2026, 12, 7), iso_day)[1:3]
     ('the week of 2026-11-16', datetime.date(2026, 11, 16))
@@ -327,8 +330,9 @@ def week_holding(
     day = iso_day(rest, today) or read_day(rest, today)
     if day is None or not rest.startswith(day[0]):
         return None
-    monday = day[2] - timedelta(days=day[2].weekday())
-    return match[0] + day[0], f"the week of {monday.isoformat()}", monday, monday + timedelta(7)
+    # "The week of" a Wednesday is from its Monday; "the week starting" it, from it.
+    first = day[2] - timedelta(days=day[2].weekday()) if match["of"] else day[2]
+    return match[0] + day[0], f"the week of {first.isoformat()}", first, first + timedelta(7)
 
 
 def _week_of(question: str, today: date) -> Span | None:

@@ -56,6 +56,12 @@ NOW = datetime(2026, 12, 7, 10, tzinfo=UTC)  # a Monday
             "2026-12-28",
         ),
         (
+            "who is on call the week starting Dec 16?",
+            "the week of 2026-12-16",
+            "2026-12-16",
+            "2026-12-23",
+        ),
+        (
             "who is on call the week of 2026-12-16?",
             "the week of 2026-12-14",
             "2026-12-14",
