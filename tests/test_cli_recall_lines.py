@@ -295,3 +295,13 @@ def test_a_question_asking_what_memory_believed_then_says_that_belief_first() ->
         "its end; these hold now",
         "- team · host: Render",
     ]
+
+
+def test_a_question_asking_what_came_before_a_slots_first_value_says_so_after_it() -> None:
+    lines = ["result: rows", "bea-line", "other-line"]
+    assert then_lines(lines, "the time before Bea", [], True, first_value="before Bea") == [
+        "result: rows",
+        "bea-line",
+        "nothing memory holds came before Bea: Bea is the first value memory holds of its slot",
+        "other-line",
+    ]

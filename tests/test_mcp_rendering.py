@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from twoclocks.domain.before_questions import BEFORE_ANY_FACT
 from twoclocks.domain.block_lines import format_time
 from twoclocks.domain.model import Kind, RetiredReason, Tier
 from twoclocks.domain.times_to_come import ANY_TIME_TO_COME_LABEL
@@ -473,3 +474,14 @@ def test_a_question_asking_what_memory_learned_reads_what_was_told_first() -> No
     ravi = fact(predicate="on_call", object="Ravi", version_id="v3", valid_at=T1)
     told = asked.model_copy(update={"changed": [db, ravi], "starting_later": [ravi]})
     assert recall_text(told).splitlines()[1:] == [fact_line(db), fact_line(ravi)]
+
+
+def test_a_question_asking_what_came_before_a_slots_first_value_says_nothing_did() -> None:
+    # "Who owned checkout before?" answered with Bea alone read Bea as the former owner.
+    bea = fact(predicate="owner", object="Bea")
+    before = NamedSpan(said="before Bea", label="the time before Bea", since=BEFORE_ANY_FACT,
+                       until=T0)  # fmt: skip
+    answer = RecallResult(status="rows", facts=[bea], named_time=before)
+    assert recall_text(answer).splitlines()[0] == (
+        "nothing memory holds came before Bea: Bea is the first value memory holds of its slot"
+    )

@@ -42,6 +42,7 @@ from twoclocks.cli_render import (
     three_parts_message,
     timeline_line,
 )
+from twoclocks.domain.before_questions import BEFORE_ANY_FACT
 from twoclocks.domain.block import DEFAULT_BUDGET, MIN_BUDGET
 from twoclocks.domain.errors import TwoclocksError
 from twoclocks.domain.fact_text import TOLD_LATER_HEAD
@@ -301,7 +302,14 @@ def recall(
         label = named["label"] if named else None
         still_lines = [fact_line(f, zone.info) for f in still]
         believed = bool(answer.get("then_believed"))
-        lines = then_lines(lines, label, then, bool(rows), still_lines, events, believed)
+        first_value = (
+            named["said"]
+            if named and datetime.fromisoformat(named["since"]) == BEFORE_ANY_FACT
+            else None
+        )
+        lines = then_lines(
+            lines, label, then, bool(rows), still_lines, events, believed, first_value
+        )
         ended = [fact_line(f, zone.info) for f in answer.get("ended") or []]
         named_ended = answer.get("ended_values") or []
         ended_values = [fact_line(f, zone.info) for f in named_ended]

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from twoclocks.domain.before_questions import first_value_line
 from twoclocks.domain.belief_questions import believed_then_head, none_believed_line
 from twoclocks.domain.change_questions import (
     changed_head,
@@ -119,6 +120,7 @@ def then_lines(
     still: Sequence[str] = (),
     events: bool = False,
     believed: bool = False,
+    first_value: str | None = None,
 ) -> list[str]:
     """A recall's lines, with the facts that held at the time the question names first.
 
@@ -130,10 +132,14 @@ def then_lines(
     ``lines`` then leaves them out. ``held_now``: ``lines`` lists current facts after its
     first. ``events``: ``then`` are events that happened in that time (November's incidents).
     ``believed``: ``then`` is what memory believed at its start and its end (a recall's
-    ``then_believed``: "what did you think our host was on Tuesday?").
+    ``then_believed``: "what did you think our host was on Tuesday?"). ``first_value``: the
+    question asked what came before a value its slot held first ("before Bea"), said
+    right after the first row.
     """
     if label is None:
         return lines
+    if first_value is not None and not then:
+        return [*lines[:2], first_value_line(first_value), *lines[2:]]
     if believed:
         if not then:
             return [lines[0], none_believed_line(label), *lines[1:]] if held_now else lines

@@ -663,11 +663,13 @@ async def test_a_question_asking_what_came_before_a_value_names_what_held_before
         caller, RecallRequest(query="which chat did we use before Slack?", k=3)
     )
     assert [f.object for f in got.held_then] == ["IRC"]
-    # The slot's first value has nothing before it: no time is named.
+    # The slot's first value has nothing before it: the time before it is named, empty
+    # ("who owned checkout before?" answered with Bea alone read Bea as the former owner).
     got = await service(store).recall(
         caller, RecallRequest(query="what did the team chat on before IRC?", k=3)
     )
-    assert (got.named_time, got.held_then) == (None, [])
+    assert got.named_time is not None and got.named_time.label == "the time before IRC"
+    assert got.held_then == [] and got.facts[0].object == "Discord"
     # Naming no value, "before" asks of the first row's slot: what held before Discord.
     got = await service(store).recall(
         caller, RecallRequest(query="what was the team chat before?", k=3)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from twoclocks.domain.answer_kinds import asks_yes_or_no
 from twoclocks.domain.model import FactVersion
@@ -69,6 +70,22 @@ def asks_what_came_before(question: str) -> bool:
     False
     """
     return _BEFORE_NOW.search(question) is not None and not asks_yes_or_no(question)
+
+
+BEFORE_ANY_FACT = datetime(1, 1, 1, tzinfo=UTC)
+"""The start of the time before a slot's first value: nothing memory holds is older."""
+
+
+def first_value_line(said: str) -> str:
+    """Said when a question asks what came before a value (``said``: "before Bea") that is
+    the first its slot holds: "who owned checkout before?" answered with Bea alone read Bea
+    as the former owner.
+
+    >>> first_value_line("before Bea")
+    'nothing memory holds came before Bea: Bea is the first value memory holds of its slot'
+    """
+    value = said.removeprefix("before ")
+    return f"nothing memory holds came {said}: {value} is the first value memory holds of its slot"
 
 
 def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTime | None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from twoclocks.domain.before_questions import BEFORE_ANY_FACT, first_value_line
 from twoclocks.domain.belief_questions import believed_then_head, none_believed_line
 from twoclocks.domain.block_lines import format_time, tier_note
 from twoclocks.domain.change_questions import (
@@ -138,6 +139,8 @@ def recall_text(answer: RecallResult) -> str:
     # What held at the time the question names, or the last value of the ended slot it
     # names, is its answer: read first, or a model would take a current row for it.
     first = _held_then(answer) if answer.held_then or answer.still_held else _ended(answer)
+    if (named := answer.named_time) is not None and named.since == BEFORE_ANY_FACT:
+        first = [first_value_line(named.said)]  # "before Bea", Bea its slot's first value
     if first:
         where = ", in other slots" if answer.ended and not answer.ended_values else ""
         # What held then and still holds is true now too: these are the others.

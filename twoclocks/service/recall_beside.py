@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from itertools import zip_longest
 
-from twoclocks.domain.before_questions import time_before
+from twoclocks.domain.before_questions import BEFORE_ANY_FACT, time_before
 from twoclocks.domain.belief_questions import asks_what_was_believed, believed_between
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion
@@ -248,7 +248,8 @@ async def before(
 
     Answered with Discord alone, the question got the one value it did not ask for.
     Only a value among ``ranked`` is looked for, and its slot read whole once; with
-    ``after`` None ("what was the port before?"), the first of them that holds now.
+    ``after`` None ("what was the port before?"), the first of them that holds now. When
+    it is its slot's first value, the time before it (from ``BEFORE_ANY_FACT``) and nothing.
     """
     for version, score in ranked:
         if version.valid_at > query.now:
@@ -266,7 +267,15 @@ async def before(
         versions = await store.query(account, slot)
         named = time_before(version, versions)
         if named is None:
-            return None
+            # The slot's first value: "who owned checkout before?" answered with Bea alone
+            # read Bea as the former owner. The time before it is named, with nothing in it.
+            first = NamedTime(
+                said=f"before {version.object}",
+                label=f"the time before {version.object}",
+                start=BEFORE_ANY_FACT,
+                end=version.valid_at,
+            )
+            return first, []
         held = held_then(versions, named, query.now)
         return named, [(v, score) for v in held if v.fact_id != version.fact_id]
     return None
