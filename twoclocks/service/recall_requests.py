@@ -91,13 +91,14 @@ class RecallResult(BaseModel):
         "to 3 facts believed now that start later and rank among the k best for the "
         "question, best first. Not true yet, so never in `facts`; `as_of` a time after "
         "their valid_at reads them as facts. A question asking nothing but what is to come "
-        "('what's coming up?', 'anything planned next week?') gets every fact starting in "
-        "its `time_to_come`, soonest first, up to k",
+        "('what's coming up?', 'anything planned next week?') gets every fact that starts "
+        "after now and holds in its `time_to_come`, soonest first, up to k",
     )
     starting_later_more: int = Field(
         0,
         description="with a question asking nothing but what is to come: how many more "
-        "facts start in its `time_to_come` than `starting_later` names (k of them)",
+        "facts starting later hold in its `time_to_come` than `starting_later` names (k of "
+        "them)",
     )
     later_first: bool = Field(
         False,
