@@ -73,7 +73,8 @@ def asks_what_came_before(question: str) -> bool:
 
 
 BEFORE_ANY_FACT = datetime(1, 1, 1, tzinfo=UTC)
-"""The start of the time before a slot's first value: nothing memory holds is older."""
+"""Before any fact memory holds: the start of the time before a slot's first value, and
+of a change question's read of every change of a thing (``service.changes``)."""
 
 
 def first_value_line(said: str) -> str:

@@ -9,8 +9,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
+from twoclocks.domain.before_questions import BEFORE_ANY_FACT
 from twoclocks.domain.change_questions import (
     ANY_TIME_LABEL,
     Listed,
@@ -140,7 +141,7 @@ async def changed_facts(
         if reads:
             found_rows = await _read(store, account, reads, named)
             slots_named = [v for v in found_rows if of_asked(v)]
-            every = NamedTime(said="", label=ANY_TIME_LABEL, start=_EVER, end=now)
+            every = NamedTime(said="", label=ANY_TIME_LABEL, start=BEFORE_ANY_FACT, end=now)
             changes, more = changes_listed(slots_named or found_rows, every, now, firsts=False)
             mistaken = await instead(bool(slots_named))
             about = _asked_of(asked, named)
@@ -271,7 +272,3 @@ def _until(span: NamedTime, now: datetime) -> datetime:
     """The end of a read of ``span``: a span up to now takes now too (the end is exclusive),
     so the branch HEAD's check writes as the question is asked is in it."""
     return span.end if span.end < now else now + timedelta(microseconds=1)
-
-
-_EVER = datetime(1, 1, 1, tzinfo=UTC)
-"""Before any fact: the start ``changed_in`` reads every change from."""
