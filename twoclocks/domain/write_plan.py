@@ -356,7 +356,9 @@ def plan_write(
         )
 
     expire, insert, closed = _cut(holding, t, end, now, new_id)
-    incoming = _at_widest_replaced(incoming, holding)
+    # What the word overruled was replaced too: a project's value told late, outdated by a
+    # dated word in one worktree, leaves every worktree that read it wanting the new one.
+    incoming = _at_widest_replaced(incoming, [*holding, *covered])
     version = new_version(
         incoming,
         version_id=new_id(),

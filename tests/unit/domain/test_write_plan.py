@@ -393,6 +393,29 @@ def test_write_closes_only_what_it_can_see_and_takes_the_closed_values_place() -
     assert (render.place, render.workspace) == (Place.WORKTREE, "worktree:/w/one")
 
 
+def test_a_word_that_overrules_a_value_kept_wider_takes_that_values_place() -> None:
+    # The project's warehouse was told as Snowflake with no start; the person, in one
+    # worktree, says "BigQuery since November 15" with no class. Snowflake is outdated for
+    # every worktree that read it, so BigQuery applies at the project, as any new value
+    # replacing a value kept wider does; kept to the one worktree, the others would read
+    # no warehouse at all. A guess the person's word corrects likewise.
+    project = {"place": Place.PROJECT, "workspace": "project:/src/etl"}
+    here = {"place": Place.WORKTREE, "workspace": "worktree:/src/etl"}
+    told = version("v1", "Snowflake", MAR, tier=Tier.ASSERTED, start_stated=False, **project)
+    guess = version("v1", "Snowflake", MAR, tier=Tier.INFERRED, **project)
+    for held, why in ((told, RetiredReason.OUTDATED), (guess, RetiredReason.CORRECTED)):
+        word = incoming("BigQuery", FEB, tier=Tier.ASSERTED, **here)
+        plan = plan_write(word, [held], APR, id_factory())
+        assert [(e.version_id, e.reason) for e in plan.expire] == [("v1", why)]
+        (bigquery,) = [v for v in plan.insert if v.version_id == plan.version_id]
+        assert (bigquery.place, bigquery.workspace) == (Place.PROJECT, "project:/src/etl")
+    # The person confirming the guess's value keeps it where the guess applied.
+    same = incoming("Snowflake", FEB, tier=Tier.ASSERTED, **here)
+    plan = plan_write(same, [guess], APR, id_factory())
+    (snowflake,) = [v for v in plan.insert if v.version_id == plan.version_id]
+    assert (snowflake.place, snowflake.workspace) == (Place.PROJECT, "project:/src/etl")
+
+
 def test_a_new_value_never_goes_past_its_category_cap_to_reach_what_it_replaces() -> None:
     # A value kept everywhere, replaced by a git fact: git never goes wider than a project.
     anywhere = version("v1", "main", JAN, place=Place.EVERYWHERE, workspace=None)
