@@ -485,3 +485,10 @@ def test_a_question_asking_what_came_before_a_slots_first_value_says_nothing_did
     assert recall_text(answer).splitlines()[0] == (
         "nothing memory holds came before Bea: Bea is the first value memory holds of its slot"
     )
+    # A value told late that Bea's stated start outdated did come before her: it is named.
+    ana = fact(predicate="owner", object="Ana", version_id="v0", expired_at=T1,
+               retired_reason=RetiredReason.OUTDATED, start_stated=False)  # fmt: skip
+    told = answer.model_copy(update={"held_then": [ana]})
+    lines = recall_text(told).splitlines()
+    assert lines[0].startswith("held in the time before Bea (the question names it)")
+    assert lines[1] == fact_line(ana) and "[outdated when told]" in lines[1]

@@ -8,7 +8,7 @@ degrades (one leg lost) instead of failing when the embedder breaks.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from severable import SeverableLink
@@ -695,6 +695,34 @@ async def test_a_question_asking_what_came_before_a_value_names_what_held_before
     )
     assert got.facts[0].object == "pytest passed"
     assert [f.object for f in got.held_then] == ["pytest failed: 1 failing: test_refund"]
+
+
+async def test_a_value_told_late_and_outdated_by_a_dated_word_came_before_that_words_value(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # "warehouse Snowflake" told on 2029-12-07 with no start, then "BigQuery since November
+    # 15": Snowflake is outdated, and the block says "Snowflake -> BigQuery (changed Nov 15)".
+    # Recall said nothing came before BigQuery, and that the warehouse never changed.
+    told = datetime(2029, 12, 7, 15, tzinfo=UTC)
+    await ew.write("etl", "warehouse", "Snowflake", told, now=told, tier=Tier.ASSERTED,
+                   start_stated=False)  # fmt: skip
+    await ew.write("etl", "warehouse", "BigQuery", datetime(2029, 11, 15, tzinfo=UTC),
+                   now=told + timedelta(hours=1), tier=Tier.ASSERTED)  # fmt: skip
+    caller = Caller(account=account)
+    got = await service(store).recall(
+        caller, RecallRequest(query="what was the warehouse before BigQuery?", k=3)
+    )
+    assert got.facts[0].object == "BigQuery"
+    assert got.named_time is not None and got.named_time.label == "the time before BigQuery"
+    assert [(f.object, f.retired_reason) for f in got.held_then] == [
+        ("Snowflake", RetiredReason.OUTDATED)
+    ]
+    got = await service(store).recall(
+        caller, RecallRequest(query="when did we switch to BigQuery?", k=3)
+    )
+    assert [(f.object, f.valid_at) for f in got.changed] == [
+        ("BigQuery", datetime(2029, 11, 15, tzinfo=UTC))
+    ]
 
 
 async def test_recall_current_facts_only_and_a_question_asking_what_memory_believed_then_gets_that_belief(  # noqa: E501

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 
 from twoclocks.domain.answer_kinds import asks_yes_or_no
-from twoclocks.domain.model import FactVersion
+from twoclocks.domain.model import FactVersion, RetiredReason
 from twoclocks.domain.named_times import NamedTime, speaks_of_the_past
 
 _BEFORE = re.compile(
@@ -114,6 +114,23 @@ def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTim
         start=last.valid_at,
         end=value.valid_at,
     )
+
+
+def told_before(value: FactVersion, versions: Sequence[FactVersion]) -> list[FactVersion]:
+    """The values of ``value``'s slot that its stated start outdated: told with no start,
+    they are what memory was told came before it, though not since when.
+
+    Worked example: "warehouse Snowflake" told on December 7 with no start, then "BigQuery
+    since November 15": Snowflake is outdated (it had changed before it was told) and
+    BigQuery is its slot's first believed value, so ``time_before`` finds nothing ended
+    before it. "What was the warehouse before BigQuery?" is Snowflake, as the block's
+    "Snowflake -> BigQuery" says, not "nothing came before".
+    """
+    return [
+        v
+        for v in versions
+        if v.fact_id == value.supersedes and v.retired_reason is RetiredReason.OUTDATED
+    ]
 
 
 _EVER = re.compile(r"\b(?:ever|previously|in\s+the\s+past|at\s+some\s+point)\b", re.IGNORECASE)

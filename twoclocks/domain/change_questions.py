@@ -28,7 +28,7 @@ from datetime import date, datetime, timedelta, tzinfo
 from typing import NamedTuple
 
 from twoclocks.domain.corrections_made import asks_what_was_corrected
-from twoclocks.domain.model import FactVersion, Kind
+from twoclocks.domain.model import FactVersion, Kind, RetiredReason
 from twoclocks.domain.named_times import NamedTime, time_named, time_phrase
 from twoclocks.domain.trust import shown_to_model
 
@@ -306,9 +306,13 @@ def changes_listed(
     first_start: dict[tuple[str, str], datetime] = {}
     for v in believed:
         first_start[v.slot] = min(first_start.get(v.slot, v.valid_at), v.valid_at)
+    # A value told late, which a dated word outdated, came before that word's value:
+    # "BigQuery since November 15" after "Snowflake" is a change, though its slot's first.
+    outdated = {v.fact_id for v in versions if v.retired_reason is RetiredReason.OUTDATED}
 
     def began_then(v: FactVersion) -> bool:
-        stated = v.start_stated and (firsts or v.valid_at > first_start[v.slot])
+        later = v.valid_at > first_start[v.slot] or v.supersedes in outdated
+        stated = v.start_stated and (firsts or later)
         return within(v.valid_at) and (stated or (v.slot, v.valid_at) in closed_at)
 
     found = [

@@ -139,7 +139,8 @@ def recall_text(answer: RecallResult) -> str:
     # What held at the time the question names, or the last value of the ended slot it
     # names, is its answer: read first, or a model would take a current row for it.
     first = _held_then(answer) if answer.held_then or answer.still_held else _ended(answer)
-    if (named := answer.named_time) is not None and named.since == BEFORE_ANY_FACT:
+    named = answer.named_time
+    if named is not None and named.since == BEFORE_ANY_FACT and not answer.held_then:
         first = [first_value_line(named.said)]  # "before Bea", Bea its slot's first value
     if first:
         where = ", in other slots" if answer.ended and not answer.ended_values else ""

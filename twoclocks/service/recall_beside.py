@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from itertools import zip_longest
 
-from twoclocks.domain.before_questions import BEFORE_ANY_FACT, time_before
+from twoclocks.domain.before_questions import BEFORE_ANY_FACT, time_before, told_before
 from twoclocks.domain.belief_questions import asks_what_was_believed, believed_between
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion
@@ -268,14 +268,15 @@ async def before(
         named = time_before(version, versions)
         if named is None:
             # The slot's first value: "who owned checkout before?" answered with Bea alone
-            # read Bea as the former owner. The time before it is named, with nothing in it.
+            # read Bea as the former owner. The time before it is named, with nothing in it
+            # but a value told late that its stated start outdated.
             first = NamedTime(
                 said=f"before {version.object}",
                 label=f"the time before {version.object}",
                 start=BEFORE_ANY_FACT,
                 end=version.valid_at,
             )
-            return first, []
+            return first, [(v, score) for v in told_before(version, versions)]
         held = held_then(versions, named, query.now)
         return named, [(v, score) for v in held if v.fact_id != version.fact_id]
     return None

@@ -24,7 +24,7 @@ from twoclocks.domain.change_questions import (
     nothing_changed_line,
     told_in,
 )
-from twoclocks.domain.model import FactVersion, Kind, Tier
+from twoclocks.domain.model import FactVersion, Kind, RetiredReason, Tier
 
 NOW = datetime(2026, 12, 6, 12, tzinfo=UTC)
 
@@ -270,6 +270,21 @@ def test_recall_the_latest_changes_of_a_thing_leave_out_how_each_slot_began() ->
     got = [v.object for v in changed_in(rows, ever, NOW, firsts=False)]
     assert got == ["Heroku", "Render"]
     assert [v.object for v in changed_in(rows, ever, NOW)] == ["GitHub Actions", *got]
+
+
+def test_recall_a_value_whose_stated_start_outdated_a_told_one_is_a_change() -> None:
+    # "warehouse Snowflake", told today with no start, then "BigQuery since November 15":
+    # Snowflake is outdated (it had changed before it was told), BigQuery its slot's first
+    # believed value. "When did we switch to BigQuery?" is still a change on November 15,
+    # as the block says (Snowflake -> BigQuery); a value corrected away is none.
+    ever = replace(any_time([], NOW), start=datetime(1, 1, 1, tzinfo=UTC))
+    told = version("Snowflake", "2026-12-06", predicate="warehouse", expired=True, stated=False)
+    told = told.model_copy(update={"retired_reason": RetiredReason.OUTDATED})
+    bigquery = version("BigQuery", "2026-11-15", predicate="warehouse")
+    bigquery = bigquery.model_copy(update={"supersedes": "f-Snowflake"})
+    assert [v.object for v in changed_in([told, bigquery], ever, NOW, firsts=False)] == ["BigQuery"]
+    wrong = told.model_copy(update={"retired_reason": RetiredReason.CORRECTED})
+    assert changed_in([wrong, bigquery], ever, NOW, firsts=False) == []
 
 
 def test_recall_a_question_asking_what_changed_between_two_months_asks_of_them_whole() -> None:
