@@ -467,6 +467,27 @@ async def test_recall_of_what_changed_says_the_changes_first_and_each_row_once(
 
 
 @pytest.mark.anyio
+async def test_recall_of_what_memory_believed_today_marks_an_end_a_correction_took_back(
+    served: Served,
+) -> None:
+    # Prefect closed Airflow and was corrected: Airflow's closed copy was believed in between,
+    # and "[corrected]" on it read as Airflow found wrong, while Airflow holds now.
+    await served.ok("remember", "etl", "orchestrator", "Airflow")
+    await served.ok("remember", "etl", "orchestrator", "Prefect")
+    prefect = next(line for line in (await served.ok("facts")).splitlines() if "Prefect" in line)
+    await served.ok("revise", prefect.split()[0], "--reason", "corrected")
+    lines = (
+        await served.ok("recall", "what did we believe the orchestrator was today?")
+    ).splitlines()
+    assert lines[1].startswith("memory believed today (")
+    believed = lines[2 : lines.index("holds now:")]
+    airflow = [line for line in believed if "orchestrator: Airflow" in line]
+    assert any(line.endswith("[end corrected]") for line in airflow), believed
+    assert not any(line.endswith(" [corrected]") for line in airflow), believed
+    assert any("Prefect" in line and line.endswith("[corrected]") for line in believed)
+
+
+@pytest.mark.anyio
 async def test_recall_and_remember_take_the_apis_flags(served: Served) -> None:
     out = await served.ok(
         "remember", "deploy", "happened", "v1.2 to prod", "--kind", "event", "--evidence",

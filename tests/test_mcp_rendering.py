@@ -221,6 +221,27 @@ def test_a_question_asking_what_memory_believed_then_reads_that_belief_first() -
     )
 
 
+def test_what_memory_believed_then_marks_a_closed_copy_a_correction_gave_back_end_corrected() -> (
+    None
+):
+    # Airflow held; an agent's "Prefect" closed it at T1; correcting Prefect at T2 retired
+    # Airflow's closed copy and wrote Airflow again. "What did we believe the orchestrator
+    # was this afternoon?" lists the copy: "Airflow [corrected]" read as Airflow found wrong.
+    t2 = T1 + timedelta(minutes=1)
+    day = NamedSpan(said="this afternoon", label="this afternoon", since=T0, until=t2)
+    copy = fact(predicate="orchestrator", object="Airflow", version_id="v2", invalid_at=T1,
+                created_at=T1, expired_at=t2, retired_reason=RetiredReason.CORRECTED)  # fmt: skip
+    again = fact(predicate="orchestrator", object="Airflow", version_id="v3", created_at=t2)
+    guess = fact(fact_id="2e895e4ba94f404e9d3d2bb7c52c1a11", predicate="orchestrator",
+                 object="Prefect", version_id="g1", valid_at=T1, created_at=T1, expired_at=t2,
+                 retired_reason=RetiredReason.CORRECTED)  # fmt: skip
+    asked = RecallResult(status="rows", facts=[again], named_time=day, held_then=[copy, guess],
+                         then_believed=True)  # fmt: skip
+    lines = recall_text(asked).splitlines()
+    assert lines[1].endswith("[end corrected] id 1f0fca608f12")
+    assert lines[2].endswith("[corrected] id 2e895e4ba94f") and "[end" not in lines[2]
+
+
 def test_a_timeline_line_adds_when_memory_believed_it_and_counts_what_was_cut() -> None:
     replaced = Fact.model_validate(
         fact(invalid_at=T1, expired_at=T1, retired_reason=RetiredReason.ENDED).model_dump()

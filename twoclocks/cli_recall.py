@@ -21,7 +21,7 @@ from twoclocks.cli_recall_lines import (
     then_lines,
     to_come_lines,
 )
-from twoclocks.cli_render import WHEN_HELP, empty_line, fact_line, missed_line
+from twoclocks.cli_render import WHEN_HELP, empty_line, fact_line, mended_rows, missed_line
 from twoclocks.domain.before_questions import BEFORE_ANY_FACT
 from twoclocks.domain.fact_text import TOLD_LATER_HEAD
 from twoclocks.domain.model import on_one_line
@@ -75,11 +75,15 @@ def recall(
     apart = [*still, *(answer.get("held_then") or []), *(answer.get("changed") or [])]
     apart += answer.get("corrected") or []
     said_apart = {f["version_id"] for f in apart}
+    # A closed copy a correction gave back reads "[end corrected]", not "[corrected]": the
+    # value it was given back as may be a row or in any list beside them.
+    listed = [*answer["facts"], *apart, *(answer.get("ended_values") or [])]
+    mended = mended_rows(listed)
     rows = [f for f in answer["facts"] if f["version_id"] not in said_apart]
     if answer["facts"] and not as_json:
         # A row from another project says which, so it is never read as this one's.
         lines += [
-            fact_line(f, zone.info)
+            fact_line(f, zone.info, mended)
             + (f"  [elsewhere: {on_one_line(f['workspace'])}]" if f.get("elsewhere") else "")
             for f in rows
         ]
@@ -88,13 +92,13 @@ def recall(
     if not as_json:
         # A plan memory was told in the time asked about is said there, once.
         plans = [f for f in answer.get("starting_later") or [] if f["version_id"] not in said_apart]
-        later = [fact_line(f, zone.info) for f in plans]
+        later = [fact_line(f, zone.info, mended) for f in plans]
         named = answer.get("named_time")
         held_then = answer.get("held_then") or []
-        then = [fact_line(f, zone.info) for f in held_then]
+        then = [fact_line(f, zone.info, mended) for f in held_then]
         events = bool(held_then) and all(f.get("kind") == "event" for f in held_then)
         label = named["label"] if named else None
-        still_lines = [fact_line(f, zone.info) for f in still]
+        still_lines = [fact_line(f, zone.info, mended) for f in still]
         believed = bool(answer.get("then_believed"))
         first_value = (
             named["said"]
@@ -104,15 +108,15 @@ def recall(
         lines = then_lines(
             lines, label, then, bool(rows), still_lines, events, believed, first_value
         )
-        ended = [fact_line(f, zone.info) for f in answer.get("ended") or []]
+        ended = [fact_line(f, zone.info, mended) for f in answer.get("ended") or []]
         named_ended = answer.get("ended_values") or []
-        ended_values = [fact_line(f, zone.info) for f in named_ended]
+        ended_values = [fact_line(f, zone.info, mended) for f in named_ended]
         reasons = [f.get("retired_reason") for f in named_ended]
         lines = ended_lines(lines, ended, ended_values, bool(answer["facts"]), reasons)
         if span := answer.get("changes_in"):
-            changed = [fact_line(f, zone.info) for f in answer.get("changed") or []]
+            changed = [fact_line(f, zone.info, mended) for f in answer.get("changed") or []]
             learned = bool(answer.get("changes_told"))
-            corrected = [fact_line(f, zone.info) for f in answer.get("corrected") or []]
+            corrected = [fact_line(f, zone.info, mended) for f in answer.get("corrected") or []]
             lines = changed_lines(
                 lines, span["label"], changed, bool(rows), learned, corrected,
                 bool(answer.get("changes_corrected")), answer.get("changes_about") or (),
@@ -120,12 +124,12 @@ def recall(
             )  # fmt: skip
         first = bool(answer.get("later_first"))
         if to_come := answer.get("time_to_come"):
-            during = [fact_line(f, zone.info) for f in plans if holds_in(f, to_come)]
-            rest = [fact_line(f, zone.info) for f in plans if not holds_in(f, to_come)]
+            during = [fact_line(f, zone.info, mended) for f in plans if holds_in(f, to_come)]
+            rest = [fact_line(f, zone.info, mended) for f in plans if not holds_in(f, to_come)]
             more = answer.get("starting_later_more") or 0
             lines = to_come_lines(lines, to_come["label"], during, rest, first, more)
         else:
             lines = later_lines(lines, later, first=first)
-        if told := [fact_line(f, zone.info) for f in answer.get("told_later") or []]:
+        if told := [fact_line(f, zone.info, mended) for f in answer.get("told_later") or []]:
             lines += [f"{TOLD_LATER_HEAD}):", *told]
     show(answer, as_json, lines)

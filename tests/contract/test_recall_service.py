@@ -762,6 +762,38 @@ async def test_recall_current_facts_only_and_a_question_asking_what_memory_belie
     assert early.then_believed and early.held_then == []
 
 
+async def test_recall_current_facts_only_and_a_belief_asked_at_a_clock_time_or_today_is_read_then(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # Told Heroku at 09:00 yesterday, corrected to Render at 10:00. "What did you think our
+    # host was yesterday at 9:30?" and "... today?" named no time memory could read: both
+    # got Render alone, the value memory did not believe at 09:30.
+    heroku = await ew.write(
+        "team", "host", "Heroku", datetime(2029, 12, 31, 9, tzinfo=UTC),
+        now=datetime(2029, 12, 31, 9, tzinfo=UTC), tier=Tier.ASSERTED,
+    )  # fmt: skip
+    await ew.revise(
+        heroku.fact_id, RetiredReason.CORRECTED, now=datetime(2029, 12, 31, 10, tzinfo=UTC)
+    )
+    await ew.write(
+        "team", "host", "Render", datetime(2029, 12, 31, 9, tzinfo=UTC),
+        now=datetime(2029, 12, 31, 10, 1, tzinfo=UTC), tier=Tier.ASSERTED,
+    )  # fmt: skip
+    caller = Caller(account=account)
+    ask = RecallRequest(query="what did you think our host was yesterday at 9:30am?", k=3)
+    got = await service(store).recall(caller, ask)
+    assert got.named_time is not None and got.named_time.label == "at 2029-12-31 09:30"
+    assert got.then_believed
+    assert [(f.object, f.retired_reason) for f in got.held_then] == [
+        ("Heroku", RetiredReason.CORRECTED)
+    ]
+    # A time still running is read from its start to now: this week, from Monday the 31st,
+    # began before Heroku was told; memory believed it in between.
+    ask = RecallRequest(query="what did you think our host was this week?", k=3)
+    got = await service(store).recall(caller, ask)
+    assert got.then_believed and "Heroku" in [f.object for f in got.held_then]
+
+
 async def test_recall_current_facts_only_and_a_moment_hours_ago_names_what_held_then(
     store: Store, ew: Writer, account: str
 ) -> None:

@@ -24,10 +24,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from datetime import datetime
+from datetime import datetime, timedelta, tzinfo
 
+from twoclocks.domain.change_questions import this_span
 from twoclocks.domain.model import FactVersion, RetiredReason
-from twoclocks.domain.named_times import time_phrase
+from twoclocks.domain.named_times import NamedTime, past_time_named, time_named, time_phrase
 from twoclocks.domain.trust import shown_to_model
 
 _ASKS_WHAT_WAS_BELIEVED = re.compile(
@@ -51,6 +52,67 @@ def asks_what_was_believed(question: str) -> bool:
     False
     """
     return _ASKS_WHAT_WAS_BELIEVED.search(question) is not None
+
+
+_CLOCK_TIME = re.compile(
+    r"\bat\s+(?P<hour>2[0-3]|[01]?\d)(?!\d)(?::(?P<minute>[0-5]\d))?"
+    r"(?:\s*(?P<half>[ap])\.?m\b\.?)?",
+    re.IGNORECASE,
+)
+
+
+def past_time_asked(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
+    """The past time a question reads what held or what memory believed in.
+
+    A question of the world: ``named_times.past_time_named``'s. One asking what memory
+    believed names its time more ways: a moment by the clock ("at 15:29", "yesterday at
+    10am"), read at that minute, and a time still running ("today", "this week"), read at
+    its start, now, and in between; "what did you think the orchestrator was today?" got
+    what holds now alone. Of the world, "what's the standup at 09:30?" names no time and
+    "what port do we use today?" asks of now, so neither is read there.
+
+    >>> from datetime import UTC
+    >>> now = datetime(2026, 12, 7, 15, 40, tzinfo=UTC)
+    >>> past_time_asked("what did you think the orchestrator was at 15:29?", now, UTC).label
+    'at 15:29'
+    >>> past_time_asked("what did you think it was yesterday at 10am?", now, UTC).label
+    'at 2026-12-06 10:00'
+    >>> past_time_asked("what did we believe the warehouse was today?", now, UTC).label
+    'today (2026-12-07)'
+    >>> past_time_asked("what port do we use today?", now, UTC) is None
+    True
+    """
+    if not asks_what_was_believed(question):
+        return past_time_named(question, now, tz)
+    return (
+        _clock_time(question, now, tz)
+        or past_time_named(question, now, tz)
+        or this_span(question, now, tz)
+    )
+
+
+def _clock_time(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
+    """The past minute "at 15:29" or "at 10am" names: on the one day the question names
+    ("yesterday", "on Tuesday", "this morning"), else today; None when it has not come yet,
+    or when the question names a longer time ("last week at 10:00": which day?)."""
+    match = _CLOCK_TIME.search(question)
+    if match is None or not (match["minute"] or match["half"]):
+        return None  # "at 3" alone may count replicas
+    hour = int(match["hour"])
+    if match["half"]:
+        if not 1 <= hour <= 12:
+            return None
+        hour = hour % 12 + (12 if match["half"].lower() == "p" else 0)
+    named = time_named(question, now, tz)
+    if named is not None and named.end - named.start > timedelta(days=1):
+        return None
+    day = (named.start if named is not None else now).astimezone(tz).date()
+    at = datetime(day.year, day.month, day.day, hour, int(match["minute"] or 0), tzinfo=tz)
+    if at > now:
+        return None
+    today = now.astimezone(tz).date()
+    label = f"at {at:%H:%M}" if day == today else f"at {at:%Y-%m-%d %H:%M}"
+    return NamedTime(said=match[0], label=label, start=at, end=at + timedelta(minutes=1))
 
 
 _NOT_TOLD = frozenset({RetiredReason.RETRACTED, RetiredReason.HELD_BACK, RetiredReason.REWRITTEN})

@@ -133,12 +133,9 @@ def change_span(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
     if since and named is not None:
         label = f"since {named.label}"
         return NamedTime(said=since[0], label=label, start=named.start, end=now)
-    this = _THIS.search(question)
+    this = this_span(question, now, tz)
     if this is not None:
-        today = now.astimezone(tz).date()
-        first, label = _this(today, (this["unit"] or "day").lower())
-        start = datetime(first.year, first.month, first.day, tzinfo=tz)
-        return NamedTime(said=this[0], label=label, start=start, end=now)
+        return this
     named = time_named(question, now, tz)
     if named is not None:
         return NamedTime(named.said, named.label, named.start, min(named.end, now))
@@ -238,6 +235,23 @@ def _since(rest: str, now: datetime, tz: tzinfo) -> NamedTime | None:
         )
     # A month or a year alone reads as one after "in" ("since November" is "in November"'s start).
     return time_named(f"in {rest}", now, tz)
+
+
+def this_span(question: str, now: datetime, tz: tzinfo) -> NamedTime | None:
+    """The calendar day, week, month, quarter or year now running that the question names
+    ("today", "this week"), from its start in the zone ``tz`` up to now; None if none.
+
+    >>> from datetime import UTC
+    >>> this_span("what changed this week?", datetime(2026, 12, 9, 12, tzinfo=UTC), UTC).label
+    'this week (from 2026-12-07)'
+    """
+    this = _THIS.search(question)
+    if this is None:
+        return None
+    today = now.astimezone(tz).date()
+    first, label = _this(today, (this["unit"] or "day").lower())
+    start = datetime(first.year, first.month, first.day, tzinfo=tz)
+    return NamedTime(said=this[0], label=label, start=start, end=now)
 
 
 def _this(today: date, unit: str) -> tuple[date, str]:

@@ -211,7 +211,11 @@ def _held_then(answer: RecallResult) -> list[str]:
     if answer.then_believed:
         if not answer.held_then:
             return [none_believed_line(named.label)]
-        return [believed_then_head(named.label), *(fact_line(f) for f in answer.held_then)]
+        # The closed copy a correction gave back (Airflow, closed by a wrong guess) was
+        # believed then too: its end was the mistake, not its value.
+        mended = mended_ends([*answer.facts, *answer.held_then])
+        believed = (fact_line(f, f.version_id in mended) for f in answer.held_then)
+        return [believed_then_head(named.label), *believed]
     still = [fact_line(f) for f in answer.still_held]
     if not answer.held_then:
         if still:  # nothing ended: what held then and holds still is the answer

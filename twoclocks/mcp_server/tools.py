@@ -129,7 +129,8 @@ then and have ended since come first, under "held in <that time>", with the ones
 then and still hold after them ("held in <that time> too, and still holds now"), or the
 events that happened then under "happened in <that time>": answer the past from them, or
 pass as_of to read that time whole.
-Asked what memory believed then ("what did you think our host was on Tuesday?"), what it
+Asked what memory believed then ("what did you think our host was on Tuesday?", "at
+15:29?", "today?"), what it
 believed at the start and the end of that time, and any value of the asked slot it
 believed only in between, comes first, under "memory believed <that time>, read at its
 start, its end, and the slot asked in between", marked [corrected] or [ended] where that

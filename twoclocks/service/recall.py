@@ -19,16 +19,14 @@ from datetime import datetime, tzinfo
 from twoclocks.capture.rules import CURRENT_BRANCH, LAST_COMMIT
 from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.before_questions import asks_what_came_before, what_came_before
+from twoclocks.domain.belief_questions import past_time_asked
 from twoclocks.domain.change_questions import (
     change_span,
 )
 from twoclocks.domain.errors import ModelUnavailable, StoreUnavailable
 from twoclocks.domain.model import FactVersion
 from twoclocks.domain.named_subjects import question_words
-from twoclocks.domain.named_times import (
-    NamedTime,
-    past_time_named,
-)
+from twoclocks.domain.named_times import NamedTime
 from twoclocks.domain.places import Workspace
 from twoclocks.domain.scope import (
     here_first,
@@ -205,7 +203,7 @@ class RecallService:
                 else None
             )
             past = (
-                await self._in_zone(account, lambda tz: past_time_named(text, now, tz))
+                await self._in_zone(account, lambda tz: past_time_asked(text, now, tz))
                 if later_too and span is None
                 else None
             )

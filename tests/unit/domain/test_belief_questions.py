@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -11,6 +11,7 @@ from twoclocks.domain.belief_questions import (
     believed_between,
     believed_then_head,
     none_believed_line,
+    past_time_asked,
 )
 from twoclocks.domain.model import FactVersion, RetiredReason, Tier
 
@@ -41,6 +42,48 @@ def test_a_question_asking_what_memory_believed_reads_as_one(question: str) -> N
 )
 def test_a_question_about_the_world_or_what_memory_was_told_is_not_one(question: str) -> None:
     assert not asks_what_was_believed(question)
+
+
+ASKED_AT = datetime(2026, 12, 7, 15, 40, tzinfo=UTC)  # a Monday
+
+
+@pytest.mark.parametrize(
+    ("question", "label", "start", "end"),
+    [
+        # A moment by the clock: that minute, today or on the one day named.
+        ("what did you think the orchestrator was at 15:29?", "at 15:29",
+         datetime(2026, 12, 7, 15, 29, tzinfo=UTC), datetime(2026, 12, 7, 15, 30, tzinfo=UTC)),
+        ("what did we believe the CI was at 9:30 am?", "at 09:30",
+         datetime(2026, 12, 7, 9, 30, tzinfo=UTC), datetime(2026, 12, 7, 9, 31, tzinfo=UTC)),
+        ("what did you think the host was yesterday at 11pm?", "at 2026-12-06 23:00",
+         datetime(2026, 12, 6, 23, tzinfo=UTC), datetime(2026, 12, 6, 23, 1, tzinfo=UTC)),
+        # A time still running: from its start up to now.
+        ("what did you think the orchestrator was today?", "today (2026-12-07)",
+         datetime(2026, 12, 7, tzinfo=UTC), ASKED_AT),
+        ("what did we have on record for the warehouse this month?",
+         "this month (from 2026-12-01)", datetime(2026, 12, 1, tzinfo=UTC), ASKED_AT),
+    ],
+)  # fmt: skip
+def test_a_question_asking_what_memory_believed_names_a_moment_or_a_time_still_running(
+    question: str, label: str, start: datetime, end: datetime
+) -> None:
+    named = past_time_asked(question, ASKED_AT, UTC)
+    assert named is not None and (named.label, named.start, named.end) == (label, start, end)
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "what port do we use today?",  # of the world: now
+        "is the standup still at 09:30?",  # a value, not a time
+        "what did you think the host was at 16:00?",  # not come yet
+        "what did you think the host was last week at 10:00?",  # which day?
+        "what did you think the replica count was at 3?",  # a count, not a time
+    ],
+)
+def test_a_clock_time_or_a_running_time_is_read_only_of_a_past_belief(question: str) -> None:
+    named = past_time_asked(question, ASKED_AT, UTC)
+    assert named is None or named.end - named.start > timedelta(minutes=1)
 
 
 def test_the_head_says_when_the_belief_was_read_a_moment_or_the_end_of_a_span() -> None:
