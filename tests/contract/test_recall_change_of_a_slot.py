@@ -160,9 +160,16 @@ async def test_a_change_question_naming_a_thing_no_fact_holds_is_told_none_of_it
     # A word inside a name still narrows to nothing: "deploy" is in deploy_target.
     deploys = await ask(store, caller, "what changed with deploys this week?")
     assert {f.predicate for f in deploys.changed} >= {"deploy_target"}
+    # A word and a name that differ by a plural are one thing: "did the retry count
+    # change?" was told no retry changed while max_retries went from 3 to 5.
+    retries = StoreWriter(EmbeddingStore(store), account)  # type: ignore[arg-type]
+    await retries.write("loader", "max_retries", "3", at(31, 9), tier=Tier.ASSERTED)
+    await retries.write("loader", "max_retries", "5", at(31, 12), tier=Tier.ASSERTED)
+    got = await ask(store, caller, "did the retry count change this week?")
+    assert got.changes_about == [] and "max_retries" in {f.predicate for f in got.changed}
     # A word naming no thing keeps every change.
     code = await ask(store, caller, "what changed in the codebase this week?")
-    assert {f.predicate for f in code.changed} == {"database", "deploy_target"}
+    assert {f.predicate for f in code.changed} == {"database", "deploy_target", "max_retries"}
 
 
 async def test_a_change_question_never_reads_a_plan_as_its_best_match(

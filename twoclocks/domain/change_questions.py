@@ -30,6 +30,7 @@ from typing import NamedTuple
 from twoclocks.domain.corrections_made import asks_what_was_corrected
 from twoclocks.domain.model import FactVersion, Kind, RetiredReason
 from twoclocks.domain.named_times import NamedTime, time_named, time_phrase
+from twoclocks.domain.slot_names import canonical_tokens
 from twoclocks.domain.trust import shown_to_model
 
 MAX_CHANGES = 10
@@ -192,10 +193,25 @@ def named_of_nothing(words: frozenset[str], texts: Iterable[str]) -> tuple[str, 
     ('kubernetes',)
     >>> named_of_nothing(frozenset({"ci", "project"}), ["team ci_provider circleci"])
     ()
+
+    A word and a name that differ only by a plural or a short form name one thing: "did the
+    retry count change?" was told no retry changed while ``max_retries`` went from 3 to 5.
+
+    >>> named_of_nothing(frozenset({"retry", "count"}), ["loader max_retries 5"])
+    ()
+    >>> named_of_nothing(frozenset({"database"}), ["api db postgres 16"])
+    ()
     """
     asked = words - _ANY_PLACE
     folded = [text.casefold() for text in texts]
-    if any(word in text for word in asked for text in folded):
+    canonical = [" ".join(canonical_tokens(text)) for text in folded]
+
+    def held(word: str) -> bool:
+        if any(word in text for text in folded):
+            return True
+        return any(form in text for form in canonical_tokens(word) for text in canonical)
+
+    if any(held(word) for word in asked):
         return ()
     return tuple(sorted(asked))
 
