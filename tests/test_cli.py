@@ -240,6 +240,29 @@ async def test_recall_that_finds_nothing_here_says_scope_wide_would(
 
 
 @pytest.mark.anyio
+async def test_recall_of_an_ended_slot_says_it_ended_first_not_what_other_workspaces_hold(
+    served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The orchestrator ended here; another checkout holds a fact of the same words. The
+    # answer began "result: empty here; 1 fact in other projects ...", read as if memory
+    # here held nothing of it, and the ended Airflow came after.
+    work = Path.cwd()
+    airflow = (await served.ok("remember", "etl", "orchestrator", "Airflow")).split()[1]
+    await served.ok("revise", airflow, "--reason", "ended")
+    other = tmp_path / "other"
+    other.mkdir()
+    monkeypatch.chdir(other)
+    await served.ok("remember", "etl", "orchestrator_host", "airflow.internal")
+    monkeypatch.chdir(work)
+    answer = json.loads(await served.ok("recall", "etl orchestrator", "--json"))
+    assert answer["elsewhere"] and [f["object"] for f in answer["ended"]] == ["Airflow"]
+    lines = (await served.ok("recall", "etl orchestrator")).splitlines()
+    assert lines[0] == "result: empty"
+    assert lines[1].startswith("nothing holds now; no value now in the slot the question names")
+    assert "orchestrator: Airflow" in lines[2]
+
+
+@pytest.mark.anyio
 async def test_facts_in_an_empty_workspace_count_those_elsewhere_and_all_workspaces_lists_them(
     served: Served, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

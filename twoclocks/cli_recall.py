@@ -66,7 +66,10 @@ def recall(
     lines = [f"result: {answer['status']}"]
     elsewhere = answer.get("elsewhere")
     where, how = "other projects or worktrees of this space", "add --scope wide to read them"
-    if elsewhere and not answer["facts"]:
+    # An ended slot, a past time's value or a plan the question names is its answer, said
+    # next: "empty here; 2 facts in other projects" first read as if nothing here did.
+    answered = ("ended", "ended_values", "held_then", "starting_later")
+    if elsewhere and not answer["facts"] and not any(answer.get(key) for key in answered):
         lines = [empty_line(elsewhere, where=where, how=how)]
     # Facts that held at the time the question names and still hold, events that happened
     # in it, and facts that changed in the time a question asking what changed names, are
