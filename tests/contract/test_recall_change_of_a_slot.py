@@ -167,6 +167,10 @@ async def test_a_change_question_naming_a_thing_no_fact_holds_is_told_none_of_it
     await retries.write("loader", "max_retries", "5", at(31, 12), tier=Tier.ASSERTED)
     got = await ask(store, caller, "did the retry count change this week?")
     assert got.changes_about == [] and "max_retries" in {f.predicate for f in got.changed}
+    # And its changes are the answer, the week's others counted: "what changed in dbt?"
+    # was told every change of the week, dbt's among them.
+    assert [f.object for f in got.changed] == ["3", "5"]
+    assert got.changes_more == 4  # SQLite ended, Postgres 16, Fly.io ended, Render
     # A word naming no thing keeps every change.
     code = await ask(store, caller, "what changed in the codebase this week?")
     assert {f.predicate for f in code.changed} == {"database", "deploy_target", "max_retries"}

@@ -182,38 +182,46 @@ _ANY_PLACE = frozenset(
 codebase this week?" asks of every change."""
 
 
+def holds_words(words: frozenset[str], text: str) -> bool:
+    """Whether ``text`` (a fact's subject, slot, written-as name and value) holds one of the
+    ``words`` a change question narrows to that names a thing ("codebase", "project" name
+    none; with none left, every text does): inside a word too ("ci" in "circleci", "test" in
+    "pytest"), or by plural and short form.
+
+    A word and a name that differ only by a plural or a short form name one thing: "did the
+    retry count change?" was told no retry changed while ``max_retries`` went from 3 to 5.
+
+    >>> holds_words(frozenset({"retry", "count"}), "loader max_retries 5")
+    True
+    >>> holds_words(frozenset({"database"}), "api db postgres 16")
+    True
+    >>> holds_words(frozenset({"kubernetes"}), "api deploy_target render")
+    False
+    """
+    asked = words - _ANY_PLACE
+    if not asked:
+        return True
+    folded = text.casefold()
+    if any(word in folded for word in asked):
+        return True
+    canonical = " ".join(canonical_tokens(folded))
+    return any(form in canonical for word in asked for form in canonical_tokens(word))
+
+
 def named_of_nothing(words: frozenset[str], texts: Iterable[str]) -> tuple[str, ...]:
     """The words a change question narrows to (``words``: its ``narrowed_words``, the
-    time's own left out), when no text of the facts that changed then holds any of them:
-    "what changed with kubernetes today?" in a memory with no kubernetes fact asks of
-    nothing it holds, and every change of the day read as the answer. Empty when a text
-    holds one (inside a word too: "ci" in "circleci", "test" in "pytest").
+    time's own left out), when no text of the facts that changed then holds any of them
+    (``holds_words``): "what changed with kubernetes today?" in a memory with no kubernetes
+    fact asks of nothing it holds, and every change of the day read as the answer.
 
     >>> named_of_nothing(frozenset({"kubernetes"}), ["api deploy_target render"])
     ('kubernetes',)
     >>> named_of_nothing(frozenset({"ci", "project"}), ["team ci_provider circleci"])
     ()
-
-    A word and a name that differ only by a plural or a short form name one thing: "did the
-    retry count change?" was told no retry changed while ``max_retries`` went from 3 to 5.
-
-    >>> named_of_nothing(frozenset({"retry", "count"}), ["loader max_retries 5"])
-    ()
-    >>> named_of_nothing(frozenset({"database"}), ["api db postgres 16"])
-    ()
     """
-    asked = words - _ANY_PLACE
-    folded = [text.casefold() for text in texts]
-    canonical = [" ".join(canonical_tokens(text)) for text in folded]
-
-    def held(word: str) -> bool:
-        if any(word in text for text in folded):
-            return True
-        return any(form in text for form in canonical_tokens(word) for text in canonical)
-
-    if any(held(word) for word in asked):
+    if any(holds_words(words, text) for text in texts):
         return ()
-    return tuple(sorted(asked))
+    return tuple(sorted(words - _ANY_PLACE))
 
 
 def other_changes_line(count: int, label: str) -> str:

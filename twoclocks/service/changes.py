@@ -18,6 +18,7 @@ from twoclocks.domain.change_questions import (
     any_time,
     asks_what_was_told,
     changes_listed,
+    holds_words,
     named_of_nothing,
     narrowed_words,
     told_in,
@@ -160,6 +161,16 @@ async def changed_facts(
         texts = [_text_of(v) for v in [*found_rows, *mistaken]]
         if unnamed := named_of_nothing(words, texts):
             return Changes(span, [], about=unnamed, more=len(changes) + more)
+        # "What changed in dbt?" was told every change of the week, dbt's among them: the
+        # changes of facts holding its words are its answer, the others only counted.
+        held = [v for v in found_rows if holds_words(words, _text_of(v))]
+        narrowed, narrowed_more = changes_listed(held, span, now)
+        if narrowed and len(narrowed) + narrowed_more < len(changes) + more:
+            of_words = {v.slot for v in mistaken if holds_words(words, _text_of(v))}
+            wrong = [v for v in mistaken if v.slot in of_words]  # each with what holds instead
+            return Changes(
+                span, narrowed, corrected=wrong, more=len(changes) + more - len(narrowed)
+            )
     return Changes(span, changes, corrected=mistaken, about=about, more=more)
 
 
