@@ -27,9 +27,11 @@ def test_a_recall_naming_a_past_time_lists_what_held_then_first_under_its_own_he
     assert then_lines(["result: empty"], "March 2026", then, held_now=False)[1] == (
         "nothing holds now; held in March 2026 (the question names it), ended since (not true now):"
     )
-    assert then_lines(answered, "March 2026", [], held_now=True)[-1].startswith(
-        "these hold now; the question names March 2026"
-    )
+    # Nothing found held then: said first, or the first row would read as March's
+    # ("what warehouse did we use in October?" answered BigQuery, from November 15).
+    none = then_lines(answered, "March 2026", [], held_now=True)
+    assert none[1].startswith("these hold now; the question names March 2026")
+    assert none[2:] == ["- api · cache: Redis"]
     assert then_lines(answered, None, [], held_now=True) == answered
 
 

@@ -215,7 +215,7 @@ def test_a_question_asking_what_memory_believed_then_reads_that_belief_first() -
     ]
     assert fact_line(render) in lines[2:]
     none = asked.model_copy(update={"held_then": []})
-    assert recall_text(none).splitlines()[-1] == (
+    assert recall_text(none).splitlines()[0] == (
         "memory believed nothing found for the question on 2029-12-10, read at its start and its "
         "end; these hold now"
     )
@@ -333,11 +333,14 @@ def test_a_recall_naming_a_past_time_names_what_held_then_first_apart_from_what_
         "empty now: nothing holds now; held in March 2026 (the question names it), ended since "
         "(not true now):"
     )
+    # Nothing found held then: said first, or the first row would read as March's.
     none = recall_text(RecallResult(status="rows", facts=[fact()], named_time=march))
-    assert none.splitlines()[2] == (
+    assert none.splitlines() == [
         "these hold now; the question names March 2026, and no fact found for it held then "
-        "and ended since"
-    )
+        "and ended since",
+        "rows: 1 fact, best first (revise and retract take the id)",
+        fact_line(fact()),
+    ]
 
 
 def test_rows_none_of_which_is_about_the_thing_named_say_other_projects_hold_it() -> None:

@@ -145,7 +145,9 @@ def then_lines(
             return [lines[0], none_believed_line(label), *lines[1:]] if held_now else lines
         return _first(lines, believed_then_head(label), then, held_now, NOW_AFTER_THEN_HEAD)
     if not then and not still:
-        return [*lines, none_held_line(label)] if held_now else lines
+        # Said first: after every row, "what warehouse did we use in October?" read
+        # BigQuery, from November 15, as October's.
+        return [lines[0], none_held_line(label), *lines[1:]] if held_now else lines
     if then:
         head, first = held_then_head(label, events), [*then]
         first += [still_held_head(label), *still] if still else []

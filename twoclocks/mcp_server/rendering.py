@@ -136,6 +136,10 @@ def recall_text(answer: RecallResult) -> str:
     facts = [f for f in answer.facts if f.version_id not in said_then]
     now = [*(fact_line(f, f.version_id in mended) for f in facts), *missed]
     rows = [head, *now, *then]
+    if then and answer.named_time is not None and not answer.held_then and not answer.still_held:
+        # Nothing found held at the time named: said first, or "what warehouse did we use in
+        # October?" read its first row, BigQuery from November 15, as October's.
+        rows = [then[0], head, *now, *then[1:]]
     # What held at the time the question names, or the last value of the ended slot it
     # names, is its answer: read first, or a model would take a current row for it.
     first = _held_then(answer) if answer.held_then or answer.still_held else _ended(answer)
