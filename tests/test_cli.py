@@ -511,6 +511,19 @@ async def test_recall_of_what_memory_believed_today_marks_an_end_a_correction_to
 
 
 @pytest.mark.anyio
+async def test_recall_of_what_memory_believed_today_never_says_nothing_holds_now(
+    served: Served,
+) -> None:
+    # Every current fact was among what memory believed today, so none was left for the
+    # rows, and the answer began "nothing holds now; memory believed today ...".
+    await served.ok("remember", "etl", "warehouse", "BigQuery")
+    lines = (await served.ok("recall", "what did you think the warehouse was today?")).splitlines()
+    assert lines[0] == "result: rows"
+    assert lines[1].startswith("memory believed today (")
+    assert "etl · warehouse: BigQuery" in lines[2] and len(lines) == 3
+
+
+@pytest.mark.anyio
 async def test_recall_and_remember_take_the_apis_flags(served: Served) -> None:
     out = await served.ok(
         "remember", "deploy", "happened", "v1.2 to prod", "--kind", "event", "--evidence",

@@ -290,6 +290,15 @@ def test_a_question_asking_what_memory_believed_then_says_that_belief_first() ->
         "holds now:",
         "- team · host: Render",
     ]
+    # Every current fact among what was believed (today, still believed): no empty "holds
+    # now:" head, and never "nothing holds now".
+    render = ["- team · host: Render"]
+    assert then_lines(["result: rows"], "today (2029-12-10)", render, True, believed=True) == [
+        "result: rows",
+        "memory believed today (2029-12-10), read at its start, its end, and the slot asked in "
+        "between (the question asks what it believed then; a mark says what changed since):",
+        *render,
+    ]
     # Nothing believed then: said so before the rows, never "ended since" (a world-time word).
     assert then_lines(answered, "2029-11-15", [], True, believed=True) == [
         "result: rows",

@@ -108,9 +108,10 @@ def recall(
             if named and datetime.fromisoformat(named["since"]) == BEFORE_ANY_FACT
             else None
         )
-        lines = then_lines(
-            lines, label, then, bool(rows), still_lines, events, believed, first_value
-        )
+        # What memory believed in a time still running holds its current facts too: said
+        # there, none is left for the rows, and "nothing holds now" would be false.
+        held_now = bool(rows) or (believed and bool(answer["facts"]))
+        lines = then_lines(lines, label, then, held_now, still_lines, events, believed, first_value)
         ended = [fact_line(f, zone.info, mended) for f in answer.get("ended") or []]
         named_ended = answer.get("ended_values") or []
         ended_values = [fact_line(f, zone.info, mended) for f in named_ended]

@@ -106,9 +106,13 @@ NOW_OTHER_SLOTS_HEAD = "holds now, in other slots:"
 
 def _first(lines: list[str], head: str, first: list[str], held_now: bool, now: str) -> list[str]:
     """``first`` under ``head`` right after the result line, the current facts after it
-    under ``now``; after "nothing holds now" when there are none."""
+    under ``now``; after "nothing holds now" when there are none. With ``held_now`` and no
+    line after the result's, every current fact is among ``first`` (what memory believed
+    today and still does): ``now`` heads nothing."""
     if not held_now:
         return [*lines, f"nothing holds now; {head}", *first]
+    if len(lines) == 1:
+        return [lines[0], head, *first]
     return [lines[0], head, *first, now, *lines[1:]]
 
 
