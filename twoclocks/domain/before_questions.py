@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 
 from twoclocks.domain.answer_kinds import asks_yes_or_no
 from twoclocks.domain.model import FactVersion, RetiredReason
-from twoclocks.domain.named_times import NamedTime, speaks_of_the_past
+from twoclocks.domain.named_times import NamedTime, held_then, speaks_of_the_past
 
 _BEFORE = re.compile(
     r"\b(?:before|prior\s+to|previous\s+to|until\s+we\s+(?:moved|switched|migrated)\s+to)"
@@ -108,12 +108,30 @@ def time_before(value: FactVersion, versions: Sequence[FactVersion]) -> NamedTim
     if not earlier:
         return None
     last = max(earlier, key=lambda v: (v.invalid_at, v.valid_at))
+    return _time_before(value, last.valid_at)
+
+
+def _time_before(value: FactVersion, start: datetime) -> NamedTime:
     return NamedTime(
         said=f"before {value.object}",
         label=f"the time before {value.object}",
-        start=last.valid_at,
+        start=start,
         end=value.valid_at,
     )
+
+
+def held_before(
+    value: FactVersion, versions: Sequence[FactVersion], now: datetime
+) -> tuple[NamedTime, list[FactVersion]]:
+    """The time before ``value`` (of its slot's ``versions``, read whole) and what memory
+    holds of it: what held then and ended (``time_before``, ``held_then``), or, before the
+    slot's first value, the time from ``BEFORE_ANY_FACT`` with nothing in it but the values
+    its stated start outdated (``told_before``): "who owned checkout before?" answered
+    with Bea alone read Bea as the former owner."""
+    named = time_before(value, versions)
+    if named is None:
+        return _time_before(value, BEFORE_ANY_FACT), told_before(value, versions)
+    return named, [v for v in held_then(versions, named, now) if v.fact_id != value.fact_id]
 
 
 def told_before(value: FactVersion, versions: Sequence[FactVersion]) -> list[FactVersion]:

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from itertools import zip_longest
 
-from twoclocks.domain.before_questions import BEFORE_ANY_FACT, time_before, told_before
+from twoclocks.domain.before_questions import held_before
 from twoclocks.domain.belief_questions import asks_what_was_believed, believed_between
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion
@@ -244,12 +244,11 @@ async def before(
     ranked: Sequence[tuple[FactVersion, float]],
 ) -> tuple[NamedTime, Ranked] | None:
     """The time before a value the question names right after "before", and what held
-    in it (``domain.before_questions.time_before``): "what chat did we use before Discord?".
+    in it (``domain.before_questions.held_before``): "what chat did we use before Discord?".
 
     Answered with Discord alone, the question got the one value it did not ask for.
     Only a value among ``ranked`` is looked for, and its slot read whole once; with
-    ``after`` None ("what was the port before?"), the first of them that holds now. When
-    it is its slot's first value, the time before it (from ``BEFORE_ANY_FACT``) and nothing.
+    ``after`` None ("what was the port before?"), the first of them that holds now.
     """
     for version, score in ranked:
         if version.valid_at > query.now:
@@ -264,21 +263,8 @@ async def before(
                 "include_later": False,
             }
         )
-        versions = await store.query(account, slot)
-        named = time_before(version, versions)
-        if named is None:
-            # The slot's first value: "who owned checkout before?" answered with Bea alone
-            # read Bea as the former owner. The time before it is named, with nothing in it
-            # but a value told late that its stated start outdated.
-            first = NamedTime(
-                said=f"before {version.object}",
-                label=f"the time before {version.object}",
-                start=BEFORE_ANY_FACT,
-                end=version.valid_at,
-            )
-            return first, [(v, score) for v in told_before(version, versions)]
-        held = held_then(versions, named, query.now)
-        return named, [(v, score) for v in held if v.fact_id != version.fact_id]
+        named, held = held_before(version, await store.query(account, slot), query.now)
+        return named, [(v, score) for v in held]
     return None
 
 

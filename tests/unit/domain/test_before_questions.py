@@ -6,7 +6,14 @@ from datetime import UTC, datetime
 
 from test_named_times import NOW, version
 
-from twoclocks.domain.before_questions import asks_what_came_before, time_before, what_came_before
+from twoclocks.domain.before_questions import (
+    BEFORE_ANY_FACT,
+    asks_what_came_before,
+    held_before,
+    time_before,
+    what_came_before,
+)
+from twoclocks.domain.model import RetiredReason
 from twoclocks.domain.named_times import held_then
 
 
@@ -49,3 +56,24 @@ def test_recall_the_time_before_a_value_runs_from_the_value_that_ended_last_befo
     assert [v.object for v in held_then(slot, named, NOW)] == ["Slack"]
     # The slot's first value has nothing before it.
     assert time_before(slot[2], slot) is None
+
+
+def test_recall_before_a_slots_first_value_names_only_the_values_its_start_outdated() -> None:
+    # "warehouse Snowflake" told with no start, then "BigQuery since November 15": the
+    # block says Snowflake -> BigQuery; "before BigQuery?" said nothing came before it.
+    told = version("Snowflake", "2026-12-07", None, expired=True)
+    told = told.model_copy(update={"retired_reason": RetiredReason.OUTDATED, "fact_id": "f-sf"})
+    bigquery = version("BigQuery", "2026-11-15", None).model_copy(update={"supersedes": "f-sf"})
+    named, held = held_before(bigquery, [told, bigquery], NOW)
+    assert (named.label, named.start, named.end) == (
+        "the time before BigQuery",
+        BEFORE_ANY_FACT,
+        datetime(2026, 11, 15, tzinfo=UTC),
+    )
+    assert held == [told]
+    # A value corrected away came before nothing; nor does a first value with no told one.
+    wrong = told.model_copy(update={"retired_reason": RetiredReason.CORRECTED})
+    assert held_before(bigquery, [wrong, bigquery], NOW)[1] == []
+    # With a value that ended before it, that value is what held before.
+    slack = version("Slack", "2026-01-10", "2026-11-15")
+    assert held_before(bigquery, [slack, bigquery], NOW)[1] == [slack]
