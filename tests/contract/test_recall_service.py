@@ -725,6 +725,34 @@ async def test_a_value_told_late_and_outdated_by_a_dated_word_came_before_that_w
     ]
 
 
+async def test_recall_a_past_time_before_a_dated_word_names_the_value_it_outdated_as_told_later(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # The same store, asked of October: nothing on the record held then, yet the block says
+    # Snowflake -> BigQuery (changed Nov 15). Snowflake may have held: named apart, marked
+    # outdated, never under "held then". Asked of a time after November 15, it is not.
+    told = datetime(2029, 12, 7, 15, tzinfo=UTC)
+    await ew.write("etl", "warehouse", "Snowflake", told, now=told, tier=Tier.ASSERTED,
+                   start_stated=False)  # fmt: skip
+    await ew.write("etl", "warehouse", "BigQuery", datetime(2029, 11, 15, tzinfo=UTC),
+                   now=told + timedelta(hours=1), tier=Tier.ASSERTED)  # fmt: skip
+    caller = Caller(account=account)
+    october = await service(store).recall(
+        caller, RecallRequest(query="which warehouse did we use in October?", k=3)
+    )
+    assert october.named_time is not None and october.named_time.label == "October 2029"
+    assert october.facts[0].object == "BigQuery" and october.held_then == []
+    assert [(f.object, f.retired_reason) for f in october.told_later] == [
+        ("Snowflake", RetiredReason.OUTDATED)
+    ]
+    late_november = await service(store).recall(
+        caller, RecallRequest(query="which warehouse did we use on 2029-11-20?", k=3)
+    )
+    assert late_november.named_time is not None
+    assert [f.object for f in late_november.still_held] == ["BigQuery"]
+    assert late_november.told_later == []
+
+
 async def test_recall_current_facts_only_and_a_question_asking_what_memory_believed_then_gets_that_belief(  # noqa: E501
     store: Store, ew: Writer, account: str
 ) -> None:

@@ -151,6 +151,21 @@ def told_before(value: FactVersion, versions: Sequence[FactVersion]) -> list[Fac
     ]
 
 
+def outdated_before(versions: Sequence[FactVersion], named: NamedTime) -> list[FactVersion]:
+    """Of one slot's ``versions``, the values a believed value's stated start outdated, when
+    that value began after ``named`` began: told late with no start, memory was told they
+    came before it, not since when, so they may have held in ``named``.
+
+    Worked example: "build tool Expo" told on December 7 with no start, then "React Native
+    CLI since November 30": Expo is outdated, and the block says "Expo -> React Native CLI
+    (changed 2026-11-30)". "What build tool did we use two weeks ago?" (the week of
+    November 23) finds nothing that held then and ended: Expo is what may have, not
+    nothing. Asked of the week of November 30, React Native CLI had begun: Expo is not named.
+    """
+    began_after = [w for w in versions if w.expired_at is None and w.valid_at > named.start]
+    return [v for w in began_after for v in told_before(w, versions)]
+
+
 _EVER = re.compile(r"\b(?:ever|previously|in\s+the\s+past|at\s+some\s+point)\b", re.IGNORECASE)
 
 

@@ -212,7 +212,7 @@ class RecallService:
                 if later_too and past is None and span is None
                 else None
             )
-            then, still, believes = await beside.of_the_past_time(
+            then, still, believes, maybe = await beside.of_the_past_time(
                 self.store, ranked_of, account, req, query, workspace, past
             )
             asks_before = later_too and past is None
@@ -239,7 +239,7 @@ class RecallService:
                 if span is not None
                 else (None, [], [])
             )
-            told = await beside.told_later(
+            told = maybe + await beside.told_later(
                 self.store, ranked_of, account, req, query, ranked, workspace
             )
             plans = (

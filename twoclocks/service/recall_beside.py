@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from itertools import zip_longest
 
-from twoclocks.domain.before_questions import held_before
+from twoclocks.domain.before_questions import held_before, outdated_before
 from twoclocks.domain.belief_questions import asks_what_was_believed, believed_between
 from twoclocks.domain.errors import StoreUnavailable
 from twoclocks.domain.model import FactVersion
@@ -137,17 +137,21 @@ async def of_the_past_time(
     query: FactQuery,
     workspace: Workspace,
     past: NamedTime | None,
-) -> tuple[Ranked, Ranked, bool]:
+) -> tuple[Ranked, Ranked, bool, Ranked]:
     """What a question naming a past time gets beside its rows: what held then and has
-    ended since and what held then and still holds; or, when it asks what memory believed
-    then ("what did you think our host was on Tuesday?"), that belief, and True."""
+    ended since, what held then and still holds, and what may have held then (a value told
+    with no start that a later word outdated: ``outdated_before``); or, when it asks what
+    memory believed then ("what did you think our host was on Tuesday?"), that belief, and
+    True."""
     if past is None:
-        return [], [], False
+        return [], [], False, []
     if asks_what_was_believed(req.query):
         believed = await believed_then(store, ranked_of, account, req, query, workspace, past)
-        return believed, [], True
-    then, still = await held_then_and_still(store, ranked_of, account, req, query, workspace, past)
-    return then, still, False
+        return believed, [], True, []
+    then, still, maybe = await held_then_and_still(
+        store, ranked_of, account, req, query, workspace, past
+    )
+    return then, still, False, maybe
 
 
 MOMENT = timedelta(minutes=1)
@@ -215,9 +219,10 @@ async def held_then_and_still(
     query: FactQuery,
     workspace: Workspace,
     named: NamedTime,
-) -> tuple[Ranked, Ranked]:
-    """The asked slot's facts that held during ``named`` and have ended since, and,
-    beside those, the ones that held then and still hold.
+) -> tuple[Ranked, Ranked, Ranked]:
+    """The asked slot's facts that held during ``named`` and have ended since, beside
+    those the ones that held then and still hold, and the values a later word outdated
+    that may have held then (``outdated_before``).
 
     Run only for a question naming a past time: the answer's rows stay what holds now
     (DESIGN §6), and these are named beside them. A read with history ranks the slot
@@ -227,13 +232,16 @@ async def held_then_and_still(
     history = query.model_copy(update={"include_history": True, "include_later": False})
     ranked = await ranked_of(account, req.query, history, 1, workspace)
     if not ranked:
-        return [], []
+        return [], [], []
     top, score = ranked[0]
     slot = history.model_copy(update={"subject": top.subject, "predicate": top.predicate})
     versions = await store.query(account, slot)
     gone = held_then(versions, named, query.now)
     held = still_held(versions, named, query.now)
-    return [(v, score) for v in gone], [(v, score) for v in held]
+    # Only when nothing on the record held then: an outdated value is a guess at the
+    # time before the word that outdated it, never beside what is known to have held.
+    maybe = [] if gone or held else outdated_before(versions, named)
+    return [(v, score) for v in gone], [(v, score) for v in held], [(v, score) for v in maybe]
 
 
 async def before(

@@ -170,7 +170,10 @@ class RecallResult(BaseModel):
         description="with a past as_of: up to 3 facts believed now, best first, whose start "
         "nobody stated (start_stated false), told after as_of, of slots `facts` has nothing "
         "for, each matching the question at least as well as the best of `facts`: not true "
-        "then on the record, yet they may have held; memory does not know",
+        "then on the record, yet they may have held; memory does not know. With a past time "
+        "the question names (`named_time`) and nothing in `held_then` or `still_held`, first "
+        "the asked slot's values told with no start that a later word outdated (status "
+        "outdated), when that word's value began after the time began",
     )
     ended: list[ScoredFact] = Field(
         default_factory=list,

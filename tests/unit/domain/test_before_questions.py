@@ -10,11 +10,12 @@ from twoclocks.domain.before_questions import (
     BEFORE_ANY_FACT,
     asks_what_came_before,
     held_before,
+    outdated_before,
     time_before,
     what_came_before,
 )
 from twoclocks.domain.model import RetiredReason
-from twoclocks.domain.named_times import held_then
+from twoclocks.domain.named_times import NamedTime, held_then
 
 
 def test_recall_the_time_before_a_value_runs_from_the_value_that_ended_last_before_it() -> None:
@@ -77,3 +78,27 @@ def test_recall_before_a_slots_first_value_names_only_the_values_its_start_outda
     # With a value that ended before it, that value is what held before.
     slack = version("Slack", "2026-01-10", "2026-11-15")
     assert held_before(bigquery, [slack, bigquery], NOW)[1] == [slack]
+
+
+def test_recall_a_past_time_before_a_dated_word_may_have_held_the_value_it_outdated() -> None:
+    # "build tool Expo" told on December 7 with no start, then "React Native CLI since
+    # November 30": the block says Expo -> React Native CLI; "what build tool did we use two
+    # weeks ago?" was told nothing held then.
+    told = version("Expo", "2026-12-07", None, expired=True)
+    told = told.model_copy(update={"retired_reason": RetiredReason.OUTDATED, "fact_id": "f-ex"})
+    cli = version("React Native CLI", "2026-11-30", None).model_copy(update={"supersedes": "f-ex"})
+
+    def week(day: int) -> NamedTime:
+        start = datetime(2026, 11, day, tzinfo=UTC)
+        return NamedTime("a week", "the week", start, start.replace(day=day + 7))
+
+    assert outdated_before([told, cli], week(16)) == [told]
+    assert outdated_before([told, cli], week(23)) == [told]  # it ends as the change begins
+    # Once React Native CLI had begun, Expo is not named; nor is a value corrected away,
+    # nor one whose successor was itself found wrong.
+    later = NamedTime("this week", "this week", datetime(2026, 11, 30, tzinfo=UTC), NOW)
+    assert outdated_before([told, cli], later) == []
+    wrong = told.model_copy(update={"retired_reason": RetiredReason.CORRECTED})
+    assert outdated_before([wrong, cli], week(16)) == []
+    gone = cli.model_copy(update={"expired_at": NOW})
+    assert outdated_before([told, gone], week(16)) == []
