@@ -17,6 +17,14 @@ from twoclocks.domain.account_settings import AccountSettings
 from twoclocks.domain.trust import channel_named, writer_of
 from twoclocks.graph.port import Episode, SlotAlias, SlotsApart
 from twoclocks.service import explore
+from twoclocks.service.alias_requests import (
+    AliasesRequest,
+    KeepApartRequest,
+    MergeSlotRequest,
+    MergeSlotResult,
+    SplitAliasRequest,
+    SplitAliasResult,
+)
 from twoclocks.service.backup import (
     MAX_LINE_BYTES,
     Backup,
@@ -36,20 +44,14 @@ from twoclocks.service.capture import (
 from twoclocks.service.close_slots import CloseSlotList, CloseSlotsRequest, close_slots
 from twoclocks.service.recall_requests import BlockRequest, BlockResult, RecallRequest, RecallResult
 from twoclocks.service.requests import (
-    AliasesRequest,
     Caller,
     Fact,
     FactsRequest,
-    KeepApartRequest,
-    MergeSlotRequest,
-    MergeSlotResult,
     RememberRequest,
     RememberResult,
     RetractResult,
     ReviseRequest,
     ReviseResult,
-    SplitAliasRequest,
-    SplitAliasResult,
     TimelineRequest,
 )
 from twoclocks.service.turns import TurnStats

@@ -14,13 +14,15 @@ from twoclocks.domain.write_plan import plan_write
 from twoclocks.embeddings.hashing import HashingEmbedder
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import SlotsApart, SlotState, Store
+from twoclocks.service.alias_requests import (
+    KeepApartRequest,
+    MergeSlotRequest,
+    MergeSlotResult,
+)
 from twoclocks.service.close_slots import CloseSlot, CloseSlotsRequest, close_slots
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import (
     Caller,
-    KeepApartRequest,
-    MergeSlotRequest,
-    MergeSlotResult,
     RememberRequest,
     RememberResult,
 )

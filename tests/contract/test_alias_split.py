@@ -9,12 +9,14 @@ from storekit import FakeClock, names_only_service
 
 from twoclocks.domain.errors import AliasNotFound, InvalidInput
 from twoclocks.graph.port import Store
+from twoclocks.service.alias_requests import (
+    SplitAliasRequest,
+)
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import (
     Caller,
     FactsRequest,
     RememberRequest,
-    SplitAliasRequest,
 )
 
 pytestmark = pytest.mark.anyio

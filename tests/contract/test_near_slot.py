@@ -12,10 +12,12 @@ from twoclocks.domain.model import Cardinality, FactClass
 from twoclocks.domain.places import Workspace
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import Store
+from twoclocks.service.alias_requests import (
+    MergeSlotRequest,
+)
 from twoclocks.service.requests import (
     Caller,
     FactsRequest,
-    MergeSlotRequest,
     RememberRequest,
     RememberResult,
 )

@@ -15,8 +15,15 @@ from storekit import Writer as PlainWriter
 
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import SlotAlias, Store
+from twoclocks.service.alias_requests import (
+    SplitAliasRequest,
+)
 from twoclocks.service.extractor import Extractor
-from twoclocks.service.requests import Caller, FactsRequest, RememberRequest, SplitAliasRequest
+from twoclocks.service.requests import (
+    Caller,
+    FactsRequest,
+    RememberRequest,
+)
 from twoclocks.service.slot_judge import CONTROLS, SlotJudge
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]

@@ -21,17 +21,19 @@ from twoclocks.domain.errors import (
 from twoclocks.domain.model import RetiredReason, Tier
 from twoclocks.domain.trust import Writer
 from twoclocks.graph.port import SlotState, Store
+from twoclocks.service.alias_requests import (
+    MergeSlotRequest,
+    SplitAliasRequest,
+)
 from twoclocks.service.explore import fact_episodes
 from twoclocks.service.memory import MemoryService
 from twoclocks.service.requests import (
     Caller,
     FactsRequest,
-    MergeSlotRequest,
     RememberRequest,
     RememberResult,
     Replacement,
     ReviseRequest,
-    SplitAliasRequest,
 )
 
 pytestmark = pytest.mark.anyio

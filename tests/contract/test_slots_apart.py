@@ -10,7 +10,12 @@ from storekit import SlotRig
 from twoclocks.domain.errors import InvalidInput, SlotNotFound
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import SlotsApart, Store
-from twoclocks.service.requests import FactsRequest, SplitAliasRequest
+from twoclocks.service.alias_requests import (
+    SplitAliasRequest,
+)
+from twoclocks.service.requests import (
+    FactsRequest,
+)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 

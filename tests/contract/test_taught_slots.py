@@ -8,7 +8,12 @@ from storekit import SlotRig
 
 from twoclocks.embeddings.slot_matcher import SlotMatcher
 from twoclocks.graph.port import Store
-from twoclocks.service.requests import RememberResult, SplitAliasRequest
+from twoclocks.service.alias_requests import (
+    SplitAliasRequest,
+)
+from twoclocks.service.requests import (
+    RememberResult,
+)
 
 pytestmark = [pytest.mark.anyio, pytest.mark.slow]
 

@@ -46,22 +46,24 @@ from twoclocks.graph.port import (
     Store,
 )
 from twoclocks.secret_scan import refuse_secrets
+from twoclocks.service.alias_requests import (
+    KeepApartRequest,
+    MergeSlotRequest,
+    MergeSlotResult,
+    SplitAliasRequest,
+    SplitAliasResult,
+)
 from twoclocks.service.collaborators import RecordClock, SettingsLookup, WorkspaceResolver
 from twoclocks.service.fact_ids import FACT_ID, resolve_fact_id
 from twoclocks.service.fact_reads import FactReads
 from twoclocks.service.requests import (
     Caller,
-    KeepApartRequest,
-    MergeSlotRequest,
-    MergeSlotResult,
     RememberRequest,
     RememberResult,
     ReplacedValue,
     RetractResult,
     ReviseRequest,
     ReviseResult,
-    SplitAliasRequest,
-    SplitAliasResult,
 )
 from twoclocks.service.slot_aliases import SlotAliases
 from twoclocks.service.slot_judge import SlotJudge

@@ -33,7 +33,8 @@ from twoclocks.domain.places import seen_from
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Clock
 
-_STRICT = ConfigDict(extra="forbid", populate_by_name=True)
+STRICT = ConfigDict(extra="forbid", populate_by_name=True)
+"""Requests refuse fields they do not know: a typo is an error, never ignored."""
 
 
 def _printable(value: str, info: ValidationInfo) -> str:
@@ -65,7 +66,7 @@ class Caller(BaseModel):
 class RememberRequest(BaseModel):
     """A new fact; `evidence` is the person's own message, for the asserted check."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     subject: Line = Field(min_length=1, max_length=MAX_TEXT, description="What the fact is about")
     predicate: Line = Field(min_length=1, max_length=MAX_TEXT, description="The slot name")
@@ -202,7 +203,7 @@ class RememberResult(BaseModel):
 class Replacement(BaseModel):
     """The successor of a revised fact; its window is set by the revision."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     object: str = Field(min_length=1, max_length=MAX_TEXT, description="the new value")
     predicate: str | None = Field(
@@ -226,7 +227,7 @@ class Replacement(BaseModel):
 class ReviseRequest(BaseModel):
     """Retire a fact: `ended` (the world changed) or `corrected` (it was never true)."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     reason: Literal[RetiredReason.ENDED, RetiredReason.CORRECTED] = Field(
         description="ended: the world changed; corrected: it was never true"
@@ -259,97 +260,6 @@ class ReviseResult(BaseModel):
     )
 
 
-class AliasesRequest(BaseModel):
-    """Which slot-drift merges and kept-apart pairs to list: the account's, or one subject's."""
-
-    model_config = _STRICT
-
-    subject: Line | None = Field(
-        None, min_length=1, max_length=MAX_TEXT, description="only this subject's"
-    )
-
-
-class SplitAliasRequest(BaseModel):
-    """Undo a slot-drift merge: the alias becomes its own slot again."""
-
-    model_config = _STRICT
-
-    alias: Line = Field(max_length=MAX_TEXT, description="the name the writer used (written_as)")
-    subject: Line | None = Field(
-        None, max_length=MAX_TEXT, description="whose alias; needed when several subjects have it"
-    )
-
-
-class SplitAliasResult(BaseModel):
-    """What a split did: facts moved back to the alias's slot, facts believed open again."""
-
-    subject: str
-    alias: str
-    canonical: str = Field(description="the slot the alias had been merged into")
-    moved: list[str] = Field(description="facts now filed under the alias again")
-    reopened: list[str] = Field(
-        description="facts of the canonical slot whose end the merge had caused, open again"
-    )
-    values: dict[str, str] = Field(
-        default_factory=dict,
-        description="the value of each fact in `moved` and `reopened`, by fact id",
-    )
-
-
-class MergeSlotRequest(BaseModel):
-    """Merge what slot drift missed: one slot name becomes an alias of another."""
-
-    model_config = _STRICT
-
-    subject: Line = Field(min_length=1, max_length=MAX_TEXT, description="whose slots")
-    alias: Line = Field(
-        min_length=1,
-        max_length=MAX_TEXT,
-        description="the slot name to fold in; it becomes an alias",
-    )
-    canonical: Line = Field(
-        min_length=1, max_length=MAX_TEXT, description="the slot it joins, which keeps its name"
-    )
-
-
-class KeepApartRequest(BaseModel):
-    """Two slot names of a subject are two slots: drift never merges them, nor lists them."""
-
-    model_config = _STRICT
-
-    subject: Line = Field(min_length=1, max_length=MAX_TEXT, description="whose slots")
-    slot: Line = Field(min_length=1, max_length=MAX_TEXT, description="one slot name")
-    other: Line = Field(min_length=1, max_length=MAX_TEXT, description="the other slot name")
-
-
-class MergeSlotResult(BaseModel):
-    """What a merge did: facts filed under the other slot, values it made history."""
-
-    subject: str
-    alias: str
-    canonical: str = Field(description="the slot the alias now names")
-    moved: list[str] = Field(description="facts now filed under `canonical`, written_as `alias`")
-    closed: list[str] = Field(
-        description="facts that were current and are history now: the later value of the "
-        "one slot replaced them, as a write would have"
-    )
-    folded: dict[str, str] = Field(
-        default_factory=dict,
-        description="facts that said again what the other slot already said, over its own "
-        "time, each with the fact it is now one with (which keeps its start, its "
-        "episodes too): the same value under two names is one fact",
-    )
-    teaches: bool = Field(
-        False,
-        description="whether the two names now join for every other subject too: a merge "
-        "by the person does, unless the person kept the same two names apart elsewhere",
-    )
-    values: dict[str, str] = Field(
-        default_factory=dict,
-        description="the value of each fact in `moved`, `closed` and `folded`, by fact id",
-    )
-
-
 MAX_PAGE = 1000
 """The largest page GET /v1/facts answers with a limit."""
 
@@ -357,7 +267,7 @@ MAX_PAGE = 1000
 class FactsRequest(BaseModel):
     """A read on either clock or both."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     subject: Line | None = Field(None, max_length=MAX_TEXT, description="only this subject")
     predicate: Line | None = Field(None, max_length=MAX_TEXT, description="only this slot name")
@@ -427,7 +337,7 @@ TIMELINE_TEXT = 500
 class TimelineRequest(BaseModel):
     """A read of every version in time order on one clock, in the caller's workspace."""
 
-    model_config = _STRICT
+    model_config = STRICT
 
     clock: Clock = Field(Clock.WORLD, description="world orders by valid_at, system by created_at")
     since: datetime | None = Field(None, description="inclusive")

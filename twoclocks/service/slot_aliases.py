@@ -19,13 +19,15 @@ from twoclocks.domain.errors import AliasNotFound, InvalidInput, SlotNotFound
 from twoclocks.domain.model import FactVersion, Plan
 from twoclocks.domain.slot_merge import plan_merge
 from twoclocks.graph.port import FactQuery, SlotAlias, SlotsApart, SlotState, Store
-from twoclocks.service.requests import (
-    Caller,
+from twoclocks.service.alias_requests import (
     KeepApartRequest,
     MergeSlotRequest,
     MergeSlotResult,
     SplitAliasRequest,
     SplitAliasResult,
+)
+from twoclocks.service.requests import (
+    Caller,
 )
 from twoclocks.service.slot_naming import (
     apart_pair,
