@@ -102,6 +102,17 @@ def test_a_restatement_says_nothing_changed_and_a_late_value_says_it_is_history(
         "stored as history: f1 (runs_on, asserted)",
         f"true until {format_time(past, UTC)}, when a later value of the slot took over",
     ]
+    # The value that holds after it is named, and, told with no start, said to be so.
+    after = {"fact_id": "78be7eb184054796", "object": "Sentry", "tier": "asserted"}
+    named = {**late, "held_after": {**after, "start_stated": True}}
+    assert remember_lines(named, "api", "project")[1] == (
+        f"true until {format_time(past, UTC)}, when Sentry (78be7eb18405) took over"
+    )
+    told = {**late, "held_after": {**after, "start_stated": False}}
+    assert remember_lines(told, "api", "project")[1] == (
+        f"true until {format_time(past, UTC)}, when Sentry (78be7eb18405), told then with no "
+        "start stated (asserted), took over"
+    )
 
 
 def test_a_value_closed_by_a_later_value_still_to_come_is_not_history() -> None:

@@ -167,6 +167,18 @@ def _place_line(workspace: str) -> str:
     return f"applies in this {level} only ({on_one_line(where)}): {wider}"
 
 
+def _held_after(answer: dict[str, Any]) -> str:
+    """The value a write stored as history ends at, named: "a later value" left the writer
+    guessing which, and a value told with no start took over only when it was told."""
+    after = answer.get("held_after")
+    if after is None:
+        return "a later value of the slot"
+    value = f"{on_one_line(after['object'])} ({after['fact_id'][:12]})"
+    if after["start_stated"]:
+        return value
+    return f"{value}, told then with no start stated ({after['tier']}),"
+
+
 def remember_lines(
     answer: dict[str, Any],
     subject: str,
@@ -218,7 +230,7 @@ def remember_lines(
             lines.append(f"true until {when}, the end you gave")
         else:
             tense = "takes" if ends > datetime.now(UTC) else "took"
-            lines.append(f"true until {when}, when a later value of the slot {tense} over")
+            lines.append(f"true until {when}, when {_held_after(answer)} {tense} over")
     for old in answer.get("replaced", []):
         value = f"{on_one_line(old['object'])} ({old['fact_id'][:12]})"
         if later:

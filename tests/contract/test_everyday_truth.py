@@ -345,3 +345,49 @@ async def test_as_believed_alone_means_what_we_believed_then_about_then(
     # Every version held then, whatever its world window, is asked for with history.
     held = await values(svc, who, as_believed=then, include_history=True)
     assert held == ["Fly.io", "Render"]
+
+
+async def test_a_late_older_value_stored_as_history_names_the_value_that_holds_after_it(
+    store: Store, account: str
+) -> None:
+    # The person told "crash reporting Sentry" (no start); the agent, told of Bugsnag in
+    # chat, remembered "since yesterday" as its own guess: stored as history, ended where
+    # Sentry was told. "stored_closed" alone left the agent saying "saved" and the person
+    # believing Bugsnag current: the answer names Sentry, told with no start, asserted.
+    svc, clock, agent, person = agent_and_person(store, account)
+    sentry = await svc.remember(
+        person, RememberRequest(subject="app", predicate="crash_reporting", object="Sentry")
+    )
+    told = clock.now
+    clock.tick(seconds=60)
+    guess = await svc.remember(
+        agent,
+        RememberRequest(
+            subject="app", predicate="crash_reporting", object="Bugsnag",
+            valid_at=datetime(2025, 10, 31, tzinfo=UTC),
+        ),
+    )  # fmt: skip
+    assert guess.outcome == "stored_closed" and guess.invalid_at == told
+    after = guess.held_after
+    assert after is not None
+    assert (after.fact_id, after.object, after.valid_at) == (sentry.fact_id, "Sentry", told)
+    assert (after.start_stated, after.tier) == (False, Tier.ASSERTED)
+    # The person's own word dating the change replaces Sentry, as held_after says.
+    word = await svc.remember(
+        person,
+        RememberRequest(
+            subject="app", predicate="crash_reporting", object="Bugsnag",
+            valid_at=datetime(2025, 10, 31, tzinfo=UTC), evidence="we moved to Bugsnag yesterday",
+        ),
+    )  # fmt: skip
+    assert word.held_after is None and word.closed == [sentry.fact_id]
+    # An end the writer gave is no later value's start: nothing is named.
+    ended = await svc.remember(
+        person,
+        RememberRequest(
+            subject="app", predicate="release_freeze", object="on",
+            valid_at=datetime(2025, 10, 1, tzinfo=UTC),
+            invalid_at=datetime(2025, 10, 5, tzinfo=UTC),
+        ),
+    )  # fmt: skip
+    assert ended.outcome == "stored_closed" and ended.held_after is None

@@ -89,7 +89,10 @@ fact per call.
 - Anything that looks like a credential is refused (SecretRefused).
 Returns fact_id, the outcome (inserted / restated / stored_closed: closed at once,
 because a later value of the slot was already known or invalid_at was given; invalid_at
-says when it stops being true, and until then it is no history), the slot name
+says when it stops being true, and until then it is no history; held_after names that
+later value: one told with no start at a tier above yours was kept over your write, and
+if the person told you of the change, remember it again with tier "asserted" and their
+message as evidence), the slot name
 used (it may be an existing synonym; then written_as is the name you gave), the facts it
 closed (closed: their ids; replaced: their ids, values and how each left, ended or, for a
 value this write's date overruled, outdated or corrected, so you can tell the person

@@ -6,6 +6,7 @@ The record clock and id factory are injected, so tests drive time by hand.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import Any
 
@@ -21,6 +22,7 @@ from twoclocks.domain.model import (
     FactClass,
     FactVersion,
     Incoming,
+    Outcome,
     Place,
     Plan,
     RetiredReason,
@@ -58,6 +60,7 @@ from twoclocks.service.fact_ids import FACT_ID, resolve_fact_id
 from twoclocks.service.fact_reads import FactReads
 from twoclocks.service.requests import (
     Caller,
+    HeldAfter,
     RememberRequest,
     RememberResult,
     ReplacedValue,
@@ -69,6 +72,26 @@ from twoclocks.service.slot_aliases import SlotAliases
 from twoclocks.service.slot_judge import SlotJudge
 from twoclocks.service.slot_naming import SlotNaming, near_slot
 from twoclocks.service.slot_writer import SlotWriter
+
+
+def held_after(
+    outcome: Outcome,
+    ends: datetime | None,
+    given_end: datetime | None,
+    seen: Iterable[FactVersion],
+) -> HeldAfter | None:
+    """The believed value a write stored as history ends at, when a later value's start
+    ended it (not the end the writer gave): named, so "stored as history" says why."""
+    if outcome is not Outcome.STORED_CLOSED or ends in (None, given_end):
+        return None
+    later = [v for v in seen if v.expired_at is None and v.valid_at == ends]
+    if not later:
+        return None
+    v = later[0]
+    return HeldAfter(
+        fact_id=v.fact_id, object=v.object, valid_at=v.valid_at,
+        start_stated=v.start_stated, tier=v.tier,
+    )  # fmt: skip
 
 
 def place_of_words(resolve: WorkspaceResolver, cwd: str | None) -> str | None:
@@ -255,6 +278,9 @@ class MemoryService(FactReads):
             place=kept.place,
             workspace=kept.workspace,
             raised=raised,
+            held_after=held_after(
+                done.outcome, kept.invalid_at, req.invalid_at, seen_versions.values()
+            ),
             near_slot=near_slot(slot, slot_now, new, visible_to),
         )
 

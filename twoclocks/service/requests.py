@@ -143,6 +143,19 @@ class NearSlot(BaseModel):
     similarity: float = Field(description="how close the two names scored (the grey zone)")
 
 
+class HeldAfter(BaseModel):
+    """The value of a slot that starts where a late, older write stops, and goes on holding."""
+
+    fact_id: str
+    object: str
+    valid_at: datetime = Field(description="when it began, or, start_stated false, was told")
+    start_stated: bool = Field(
+        description="false: told with no start; only a word at least as trusted as its tier "
+        "that dates a change before it replaces it"
+    )
+    tier: Tier | None
+
+
 class RememberResult(BaseModel):
     """What a write did; `predicate` is the slot name used after drift merging."""
 
@@ -189,6 +202,14 @@ class RememberResult(BaseModel):
         None,
         description="for a restatement that vouched more than the fact held (a higher tier, a "
         "wider place), what it raised, e.g. 'tier inferred -> asserted'",
+    )
+    held_after: HeldAfter | None = Field(
+        None,
+        description="with outcome stored_closed: the slot's value that starts where this one "
+        "stops and goes on holding (a late, older value does not replace it). Told with no "
+        "start (start_stated false) and at a higher tier than the one stored, it was kept "
+        "over this write: the person's own word dating the change (tier asserted, their "
+        "message as evidence) replaces it",
     )
     near_slot: NearSlot | None = Field(
         None,
