@@ -386,6 +386,12 @@ async def test_recall_current_facts_only_and_a_slot_the_question_names_that_ende
     # A question naming another thing does not get this one's slot.
     other = RecallRequest(query="what is the release cadence of team?", k=3)
     assert (await service(store).recall(caller, other)).ended == []
+    # A slot named by a phrase the lexicon reads as another ("crash reporting" is an error
+    # tracker) is named by those words too: "result: empty" alone said nothing was used.
+    sentry = await ew.write("app", "crash_reporting", "Sentry", T0, tier=Tier.ASSERTED)
+    await ew.revise(sentry.fact_id, RetiredReason.ENDED, at=datetime(2029, 12, 1, tzinfo=UTC))
+    crash = RecallRequest(query="what do we use for crash reporting?", k=3)
+    assert [f.object for f in (await service(store).recall(caller, crash)).ended] == ["Sentry"]
 
     # A value starting later fills the slot: it is named as such, not the ended one.
     await ew.write(

@@ -17,7 +17,7 @@ from datetime import datetime
 from twoclocks.domain.before_questions import asks_whether_it_held
 from twoclocks.domain.model import Cardinality, FactVersion, Kind, RetiredReason
 from twoclocks.domain.named_things import names_value
-from twoclocks.domain.slot_names import canonical_tokens
+from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens
 from twoclocks.domain.temporal import is_visible
 from twoclocks.domain.text_fold import fold_value
 from twoclocks.domain.trust import shown_to_model
@@ -81,9 +81,16 @@ def names_slot(question: frozenset[str], predicate: str) -> bool:
     True
     >>> names_slot(content_words("how often do we release?"), "release_cadence")
     False
+    >>> names_slot(content_words("what do we use for crash reporting?"), "crash_reporting")
+    True
+
+    The name is read whole (a phrase the lexicon knows: "crash reporting" is an error
+    tracker) and word by word, as ``content_words`` reads the question: read whole alone,
+    "crash reporting" asked of the slot ``crash_reporting`` missed it.
     """
-    wanted = set(canonical_tokens(predicate))
-    return bool(wanted) and wanted <= question
+    whole = set(canonical_tokens(predicate))
+    each = {t for word in predicate_tokens(predicate) for t in canonical_tokens(word)}
+    return any(wanted and wanted <= question for wanted in (whole, each))
 
 
 async def ended_of_named_slots(
