@@ -14,7 +14,7 @@ from test_recall_legs import EmbeddingStore
 from test_recall_service import service
 
 from twoclocks.domain.change_questions import ANY_TIME_LABEL
-from twoclocks.domain.model import Tier
+from twoclocks.domain.model import Cardinality, RetiredReason, Tier
 from twoclocks.domain.trust import Channel, Writer
 from twoclocks.graph.port import Store
 from twoclocks.service.memory import MemoryService
@@ -188,3 +188,20 @@ async def test_a_change_question_never_reads_a_plan_as_its_best_match(
     )
     got = await ask(store, caller, "what changed with the release freeze this week?")
     assert got.changes_in is not None and got.starting_later and not got.later_first
+
+
+async def test_a_question_asking_who_left_is_a_change_question(store: Store, account: str) -> None:
+    # "Who left the team?" after Ana's membership ended was answered with the members
+    # still there, Bo first: a model read Bo as the one who left.
+    ew = StoreWriter(EmbeddingStore(store), account)  # type: ignore[arg-type]
+    for who in ("Ana", "Bo", "Chen"):
+        plan = await ew.write("mobile", "team_member", who, at(1), now=at(1),
+                              tier=Tier.ASSERTED, cardinality=Cardinality.MANY)  # fmt: skip
+        if who == "Ana":
+            ana = plan.fact_id
+    await ew.revise(ana, RetiredReason.ENDED, at=at(30), now=at(30))
+    caller = Caller(account=account)
+    for question in ("who left the team?", "what did we stop using?"):
+        got = await ask(store, caller, question)
+        assert got.changes_in is not None, question
+        assert [(f.object, f.invalid_at) for f in got.changed] == [("Ana", at(30))], question

@@ -54,7 +54,13 @@ _ASKS_WHAT_CHANGED = re.compile(
     r"|\b(?:did|has|have)\s+(?:[\w.'-]+\s+){1,4}(?:been\s+)?(?<!\bto\s)change[ds]?\b"
     # "When did we switch to uv?", "have we moved off Heroku?": a move between values.
     r"|\b(?:did|has|have)\s+(?:[\w.'-]+\s+){1,4}(?<!\bto\s)"
-    r"(?:switch|move|migrate|upgrade|downgrade|swap)(?:e?d)?\s+(?:to|from|off|over|away)\b",
+    r"(?:switch|move|migrate|upgrade|downgrade|swap)(?:e?d)?\s+(?:to|from|off|over|away)\b"
+    # "Who left the team?", "what did we stop using?": an end (or a start) with no value
+    # named; answered with what holds, the members still there read as the ones who left.
+    r"|\bwho\s+(?:has\s+|have\s+)?(?:left|joined|quit)\b(?!\s+(?:a|an)\b)"
+    r"|\bwh(?:o|at)\s+(?:was|were|got|has\s+been|have\s+been)\s+(?:added|removed|dropped)\b"
+    r"|\bwhat\s+(?:did|have|has)\s+(?:we|you|i|they)\s+"
+    r"(?:stop(?:ped)?\s+using|drop(?:ped)?|remove[d]?|add(?:ed)?)\b",
     re.IGNORECASE,
 )
 _ASKS_WHY = re.compile(r"\s*(?:so\s+|and\s+|but\s+)?why\b", re.IGNORECASE)
@@ -95,6 +101,10 @@ def asks_what_changed(question: str) -> bool:
     >>> asks_what_changed("who approves schema changes?")
     False
     >>> asks_what_changed("why did we switch to uv?")  # a reason, not what or when
+    False
+    >>> asks_what_changed("who left the team?"), asks_what_changed("what did we stop using?")
+    (True, True)
+    >>> asks_what_changed("who left a comment on the PR?")  # no end of a fact: read as asked
     False
     """
     return _ASKS_WHY.match(question) is None and _ASKS_WHAT_CHANGED.search(question) is not None
@@ -160,6 +170,8 @@ ANY_TIME_LABEL = "at any time (no time named)"
 _CHANGE_WORDS = frozenset(
     {"anything", "change", "changed", "else", "far", "lately", "latest", "make", "made", "new"}
     | {"recent", "recently"}
+    | {"left", "joined", "quit", "added", "removed", "dropped", "stop", "stopped", "using"}
+    | {"drop", "remove", "add"}
 )
 """Words of a question asking what changed that narrow it to nothing: "anything new lately?"."""
 

@@ -48,6 +48,10 @@ NOW = datetime(2026, 12, 6, 12, tzinfo=UTC)
         "have we moved off Heroku?",
         "did we upgrade to Postgres 16?",
         "when did payments migrate from poetry to uv?",
+        "who left the team?",
+        "who has joined ledger's maintainers?",
+        "what did we stop using?",
+        "what was removed from the stack?",
     ],
 )
 def test_recall_a_question_asking_what_changed_is_told_apart(question: str) -> None:
@@ -58,6 +62,8 @@ def test_recall_a_question_asking_what_changed_is_told_apart(question: str) -> N
     "question",
     [
         "who approves schema changes?",  # a slot about changes, not a question of them
+        "who left a comment on the PR?",  # no fact's end
+        "how many vacation days do I have left?",
         "what is the change freeze policy?",
         "what changes when we set FEATURE_X?",  # what a setting does
         "which database do we use?",
