@@ -731,6 +731,36 @@ async def test_a_value_told_late_and_outdated_by_a_dated_word_came_before_that_w
     ]
 
 
+async def test_recall_a_question_asking_what_replaced_a_value_gets_that_values_slot_first(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # "What replaced Expo?" was answered by analytics' Mixpanel first, the row that matched
+    # its words best: read as Expo's successor. The slots Expo held come first now.
+    told = datetime(2029, 12, 7, 15, tzinfo=UTC)
+    await ew.write("app", "analytics", "Mixpanel", told, now=told, tier=Tier.ASSERTED,
+                   start_stated=False)  # fmt: skip
+    await ew.write("app", "build_tool", "Expo", told, now=told, tier=Tier.ASSERTED,
+                   start_stated=False)  # fmt: skip
+    await ew.write("app", "build_tool", "React Native CLI", datetime(2029, 11, 30, tzinfo=UTC),
+                   now=told + timedelta(hours=1), tier=Tier.ASSERTED)  # fmt: skip
+    await ew.write("app", "host", "Heroku", datetime(2029, 1, 1, tzinfo=UTC), tier=Tier.ASSERTED)
+    await ew.write("app", "host", "Render", datetime(2029, 6, 1, tzinfo=UTC), tier=Tier.ASSERTED)
+    # Facts that share the question's words and name no successor.
+    await ew.write("app", "expo_account", "acme-mobile on Expo", T0, tier=Tier.ASSERTED)
+    await ew.write("app", "heroku_app_name", "acme-prod on Heroku", T0, tier=Tier.ASSERTED)
+    caller = Caller(account=account)
+    for question, value in [
+        ("what replaced Expo?", "React Native CLI"),
+        ("what did we replace Heroku with?", "Render"),
+        ("what do we use instead of Heroku?", "Render"),
+    ]:
+        got = await service(store).recall(caller, RecallRequest(query=question, k=3))
+        assert got.facts[0].object == value, question
+    # A value that still holds names no former slot: the order is recall's own.
+    got = await service(store).recall(caller, RecallRequest(query="what replaced Mixpanel?", k=3))
+    assert "Mixpanel" in [f.object for f in got.facts]
+
+
 async def test_recall_a_past_time_before_a_dated_word_names_the_value_it_outdated_as_told_later(
     store: Store, ew: Writer, account: str
 ) -> None:

@@ -18,6 +18,7 @@ from datetime import datetime, tzinfo
 
 from twoclocks.capture.rules import CURRENT_BRANCH, LAST_COMMIT
 from twoclocks.domain.account_settings import AccountSettings
+from twoclocks.domain.after_questions import replaced_slots
 from twoclocks.domain.before_questions import asks_what_came_before, what_came_before
 from twoclocks.domain.belief_questions import past_time_asked
 from twoclocks.domain.change_questions import (
@@ -194,6 +195,8 @@ class RecallService:
                 caller.account, req.query, query, req.k, workspace, extra, *asked,
                 closed_found=closed,
             )  # fmt: skip
+            if later_too and (held := replaced_slots(req.query, closed)):
+                ranked = await beside.slots_first(self.store, account, query, ranked, held)
             # "What changed this week?" asks of the changes in a time, not of what held
             # in it: the facts that began or ended then are named, and nothing as held then.
             text, now = req.query, query.now

@@ -11,10 +11,11 @@ values told after a past ``as_of``, and the count of facts other workspaces hold
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from datetime import datetime, timedelta
 from itertools import zip_longest
 
+from twoclocks.domain.after_questions import rows_of_slots_first
 from twoclocks.domain.before_questions import held_before, outdated_before
 from twoclocks.domain.belief_questions import asks_what_was_believed, believed_between
 from twoclocks.domain.errors import StoreUnavailable
@@ -274,6 +275,35 @@ async def before(
         named, held = held_before(version, await store.query(account, slot), query.now)
         return named, [(v, score) for v in held]
     return None
+
+
+MAX_REPLACED_SLOTS = 2
+"""Slots a question asking what replaced a value reads, when none of their rows ranked."""
+
+
+async def slots_first(
+    store: Store,
+    account: str,
+    query: FactQuery,
+    ranked: Sequence[tuple[FactVersion, float]],
+    slots: Set[tuple[str, str]],
+) -> Ranked:
+    """``ranked`` with the rows of ``slots`` first (``domain.after_questions``): "what
+    replaced Expo?" asks of the slots Expo held. A slot none of whose rows ranked is read,
+    its values now put first at the best row's score: ranked by the question's words, the
+    Expo account's name came first and React Native CLI not at all."""
+    top = max((score for _, score in ranked), default=0.0)
+    found = {v.slot for v, _ in ranked}
+    missing = sorted(slot for slot in slots if slot not in found)[:MAX_REPLACED_SLOTS]
+    tiered = {"tiered_only": True}  # as every leg reads: no untiered row reaches a model
+    reads = await asyncio.gather(
+        *(
+            store.query(account, query.model_copy(update={"subject": s, "predicate": p, **tiered}))
+            for s, p in missing
+        )
+    )
+    read = [(v, top) for versions in reads for v in versions]
+    return rows_of_slots_first([*read, *ranked], slots)
 
 
 async def elsewhere_count(
