@@ -516,3 +516,14 @@ def test_a_question_asking_what_came_before_a_slots_first_value_says_nothing_did
     lines = recall_text(told).splitlines()
     assert lines[0].startswith("held in the time before Bea (the question names it)")
     assert lines[1] == fact_line(ana) and "[outdated when told]" in lines[1]
+
+
+def test_a_facts_line_is_written_in_the_zone_asked_for() -> None:
+    # The block writes its times in the account's zone; the MCP lines wrote UTC beside it.
+    from zoneinfo import ZoneInfo
+
+    istanbul = ZoneInfo("Europe/Istanbul")
+    assert "(since 2026-01-05 03:00 +03, asserted)" in fact_line(fact(), zone=istanbul)
+    assert "(since 2026-01-05 00:00 +00, asserted)" in fact_line(fact())
+    answer = RecallResult(status="rows", facts=[fact()])
+    assert "03:00 +03" in recall_text(answer, istanbul)

@@ -286,6 +286,7 @@ async def test_a_date_alone_is_midnight_in_the_accounts_zone_through_both_backen
             cache = await _remember(
                 client, subject="db", predicate="cache", object="Redis 7", valid_at="2026-11-28"
             )
+            cached = await client.call_tool("recall", {"query": "db cache"})
     istanbul_midnight = {
         engine["fact_id"]: datetime(2026, 11, 26, 21, 0, tzinfo=UTC),
         cache["fact_id"]: datetime(2026, 11, 27, 21, 0, tzinfo=UTC),
@@ -299,6 +300,11 @@ async def test_a_date_alone_is_midnight_in_the_accounts_zone_through_both_backen
     assert _error_text(no_such_day).startswith("InvalidInput: as_of: '2026-02-30' is not a date")
     assert "db · engine: Postgres 16" in _read(then)
     assert "db · engine: Postgres 16" in _read(since)
+    # The lines are in the account's zone, as the block's are: a day the answer names
+    # ("yesterday (2026-11-27)") is the day its times fall on.
+    assert "db · engine: Postgres 16 (since 2026-11-27 00:00 +03" in _read(then)
+    assert "db · engine: Postgres 16 (since 2026-11-27 00:00 +03" in _read(since)
+    assert "db · cache: Redis 7 (since 2026-11-28 00:00 +03" in _read(cached)
 
 
 INITIALIZE = {

@@ -23,7 +23,7 @@ correction retired (asked with include_history)::
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import UTC, datetime, tzinfo
 
 from twoclocks.domain.before_questions import BEFORE_ANY_FACT, first_value_line
 from twoclocks.domain.belief_questions import believed_then_head, none_believed_line
@@ -72,7 +72,7 @@ _STATUS = {
 }
 
 
-def recall_text(answer: RecallResult) -> str:
+def recall_text(answer: RecallResult, zone: tzinfo = UTC) -> str:
     """The lines a model reads for a recall answer."""
     # A plan memory was told in the time a question asks about is said there, once.
     told = {f.version_id for f in answer.changed}
@@ -80,11 +80,11 @@ def recall_text(answer: RecallResult) -> str:
     verb = "starts" if len(later) == 1 else "start"
     scheduled = [
         f"{_count(later)} {verb} later (not true yet, say so if you use them):",
-        *(fact_line(f) for f in later),
+        *(fact_line(f, zone=zone) for f in later),
     ]
     if answer.changes_in is not None and answer.status != "unavailable":
-        return "\n".join([*_changed(answer), *(scheduled if later else [])])
-    then = _held_then(answer) + _told_later(answer)
+        return "\n".join([*_changed(answer, zone), *(scheduled if later else [])])
+    then = _held_then(answer, zone) + _told_later(answer, zone)
     if answer.status == "empty" and answer.told_later:
         # Nothing on the record then, but values told since with no start may have held:
         # "empty" alone would read as "there was none".
@@ -92,7 +92,7 @@ def recall_text(answer: RecallResult) -> str:
     if answer.status == "empty" and answer.time_to_come is not None and later:
         # "What's coming up?": the plans are the answer, under the time it names; "nothing
         # holds now" would read as an empty store, where only its words matched no row.
-        return "\n".join(["empty now: " + NOTHING_MATCHES_NOW, *_to_come(answer, [], True)])
+        return "\n".join(["empty now: " + NOTHING_MATCHES_NOW, *_to_come(answer, [], True, zone)])
     if answer.status == "empty" and (answer.held_then or later):
         # Nothing holds now, but what held at the time asked about, or what is planned, is
         # the answer the question wants: said after "empty now", never as a current fact.
@@ -102,7 +102,7 @@ def recall_text(answer: RecallResult) -> str:
     if answer.status == "empty" and (answer.ended or answer.ended_values):
         # Nothing holds now, and the slot the question names ended: its last value is the
         # truth to tell ("it ended"), not "nothing recorded".
-        ended = _ended(answer)
+        ended = _ended(answer, zone)
         return "\n".join(["empty now: nothing holds now; " + ended[0], *ended[1:]])
     if answer.status == "empty" and answer.time_to_come is not None and not answer.elsewhere:
         # "What's coming up?" with no plan: said of the time to come, not a bare "empty".
@@ -134,7 +134,7 @@ def recall_text(answer: RecallResult) -> str:
     # happened in it, are said there, once.
     said_then = {f.version_id for f in [*answer.still_held, *answer.held_then]}
     facts = [f for f in answer.facts if f.version_id not in said_then]
-    now = [*(fact_line(f, f.version_id in mended) for f in facts), *missed]
+    now = [*(fact_line(f, f.version_id in mended, zone) for f in facts), *missed]
     rows = [head, *now, *then]
     if then and answer.named_time is not None and not answer.held_then and not answer.still_held:
         # Nothing found held at the time named: said first, or "what warehouse did we use in
@@ -142,7 +142,9 @@ def recall_text(answer: RecallResult) -> str:
         rows = [then[0], head, *now, *then[1:]]
     # What held at the time the question names, or the last value of the ended slot it
     # names, is its answer: read first, or a model would take a current row for it.
-    first = _held_then(answer) if answer.held_then or answer.still_held else _ended(answer)
+    first = (
+        _held_then(answer, zone) if answer.held_then or answer.still_held else _ended(answer, zone)
+    )
     named = answer.named_time
     if named is not None and named.since == BEFORE_ANY_FACT and not answer.held_then:
         first = [first_value_line(named.said)]  # "before Bea", Bea its slot's first value
@@ -154,9 +156,9 @@ def recall_text(answer: RecallResult) -> str:
             f"rows: {_count(facts, other + 'fact')} true now{where}, best first "
             "(revise and retract take the id)"
         )
-        rows = [*first, *([head, *now] if facts else missed), *_told_later(answer)]
+        rows = [*first, *([head, *now] if facts else missed), *_told_later(answer, zone)]
     if answer.time_to_come is not None:
-        return "\n".join(_to_come(answer, rows, bool(first)))
+        return "\n".join(_to_come(answer, rows, bool(first), zone))
     if answer.later_first and not first:
         # The plan is what the question asks about ("is there a deploy freeze?"); read
         # first, the current rows would be taken for the answer.
@@ -165,7 +167,7 @@ def recall_text(answer: RecallResult) -> str:
         return "\n".join(
             [
                 f"{best} the question best (not true yet, say so if you use them):",
-                *(fact_line(f) for f in later),
+                *(fact_line(f, zone=zone) for f in later),
                 f"{head} (revise and retract take the id)",
                 *rows[1:],
             ]
@@ -173,21 +175,21 @@ def recall_text(answer: RecallResult) -> str:
     return "\n".join([*rows, *(scheduled if later else [])])
 
 
-def _changed(answer: RecallResult) -> list[str]:
+def _changed(answer: RecallResult, zone: tzinfo) -> list[str]:
     """A question asking what changed: the facts that began or ended in its time first, or
     a word that none did (never "empty": that reads as "nothing changed" only by chance),
     then the facts found wrong then, each followed by what holds instead, then the rows
     true now that match its words. Asked what was corrected, the corrections come alone."""
     assert answer.changes_in is not None
     label, told = answer.changes_in.label, answer.changes_told
-    wrong = [corrected_head(label), *(fact_line(f) for f in answer.corrected)]
+    wrong = [corrected_head(label), *(fact_line(f, zone=zone) for f in answer.corrected)]
     if answer.changes_corrected:
         first = wrong if answer.corrected else [none_corrected_line(label)]
     else:
         more = answer.changes_more
         changed = [
             changed_head(label, told),
-            *(fact_line(f) for f in answer.changed),
+            *(fact_line(f, zone=zone) for f in answer.changed),
             *([more_changes_line(more, label, told)] if more else []),
         ]
         none = [
@@ -202,12 +204,12 @@ def _changed(answer: RecallResult) -> list[str]:
     rows = [
         f"rows: {_count(facts, other + 'fact')} true now that match the question's words, "
         "best first (revise and retract take the id)",
-        *(fact_line(f) for f in facts),
+        *(fact_line(f, zone=zone) for f in facts),
     ]
     return [*first, *(rows if facts else [])]
 
 
-def _held_then(answer: RecallResult) -> list[str]:
+def _held_then(answer: RecallResult, zone: tzinfo) -> list[str]:
     """The facts that held at the past time the question names, under their own head."""
     named = answer.named_time
     if named is None:
@@ -218,38 +220,40 @@ def _held_then(answer: RecallResult) -> list[str]:
         # The closed copy a correction gave back (Airflow, closed by a wrong guess) was
         # believed then too: its end was the mistake, not its value.
         mended = mended_ends([*answer.facts, *answer.held_then])
-        believed = (fact_line(f, f.version_id in mended) for f in answer.held_then)
+        believed = (fact_line(f, f.version_id in mended, zone) for f in answer.held_then)
         return [believed_then_head(named.label), *believed]
-    still = [fact_line(f) for f in answer.still_held]
+    still = [fact_line(f, zone=zone) for f in answer.still_held]
     if not answer.held_then:
         if still:  # nothing ended: what held then and holds still is the answer
             return [still_held_head(named.label, after_ended=False), *still]
         return [none_held_line(named.label)]
     return [
         held_then_head(named.label, all(f.kind is Kind.EVENT for f in answer.held_then)),
-        *(fact_line(f) for f in answer.held_then),
+        *(fact_line(f, zone=zone) for f in answer.held_then),
         *([still_held_head(named.label), *still] if still else []),
     ]
 
 
-def _ended(answer: RecallResult) -> list[str]:
+def _ended(answer: RecallResult, zone: tzinfo) -> list[str]:
     """The last value of each ended slot the question names, and each ended value it names
     of a slot holding others, under their own heads."""
-    slots = [ENDED_SLOT_HEAD, *(fact_line(f) for f in answer.ended)] if answer.ended else []
+    slots = (
+        [ENDED_SLOT_HEAD, *(fact_line(f, zone=zone) for f in answer.ended)] if answer.ended else []
+    )
     values = answer.ended_values
     head = ended_values_head([f.retired_reason for f in values])
-    return slots + ([head, *(fact_line(f) for f in values)] if values else [])
+    return slots + ([head, *(fact_line(f, zone=zone) for f in values)] if values else [])
 
 
-def _told_later(answer: RecallResult) -> list[str]:
+def _told_later(answer: RecallResult, zone: tzinfo) -> list[str]:
     """A past read's values told since with no start stated, under their own head."""
     if not answer.told_later:
         return []
     head = f"{TOLD_LATER_HEAD}, say so if you use them):"
-    return [head, *(fact_line(f) for f in answer.told_later)]
+    return [head, *(fact_line(f, zone=zone) for f in answer.told_later)]
 
 
-def timeline_text(facts: Sequence[Fact], more: int, clock: str) -> str:
+def timeline_text(facts: Sequence[Fact], more: int, clock: str, zone: tzinfo = UTC) -> str:
     """The lines a model reads for a timeline: one per version, in the clock's order."""
     if not facts:
         return "empty: no version in that window"
@@ -258,22 +262,22 @@ def timeline_text(facts: Sequence[Fact], more: int, clock: str) -> str:
     lines = [f"{_count(facts, 'version')}, {order}{cut}"]
     mended = mended_ends(facts)
     for fact in facts:
-        believed = format_time(fact.created_at, UTC)
+        believed = format_time(fact.created_at, zone)
         # A replaced belief already says "[believed until T]": the same T twice is noise.
         if fact.expired_at is not None and not replaced_belief(
             fact.expired_at, fact.retired_reason
         ):
-            believed += f" until {format_time(fact.expired_at, UTC)}"
-        lines.append(f"{fact_line(fact, fact.version_id in mended)} (recorded {believed})")
+            believed += f" until {format_time(fact.expired_at, zone)}"
+        lines.append(f"{fact_line(fact, fact.version_id in mended, zone)} (recorded {believed})")
     return "\n".join(lines)
 
 
-def fact_line(fact: Fact, end_mended: bool = False) -> str:
+def fact_line(fact: Fact, end_mended: bool = False, zone: tzinfo = UTC) -> str:
     """One fact: triple, window, tier, why it is history, where it applies if elsewhere, id.
 
     ``end_mended``: a closed copy a correction gave back without its end (``mended_ends``).
     """
-    start = format_time(fact.valid_at, UTC)
+    start = format_time(fact.valid_at, zone)
     now = datetime.now(UTC)
     if fact.kind is Kind.EVENT and fact.invalid_at is None:
         # It happened once: "since" would read as still going on (an incident, an error).
@@ -282,21 +286,20 @@ def fact_line(fact: Fact, end_mended: bool = False) -> str:
         # "since" a time still to come would read as true now.
         window = f"{'from' if fact.valid_at > now else 'since'} {start}"
     else:
-        window = f"{start} until {format_time(fact.invalid_at, UTC)}"
+        window = f"{start} until {format_time(fact.invalid_at, zone)}"
     if not fact.start_stated and fact.kind is not Kind.EVENT:  # when told, not when true
         window = f"known {window}" if fact.invalid_at is None else f"known from {window}"
     notes = [window, tier_note(fact.tier) or "no tier"]
     if isinstance(fact, ScoredFact) and fact.elsewhere and fact.workspace:
         notes.append(f"from {on_one_line(fact.workspace)}")
-    why = history_note(fact.invalid_at, fact.expired_at, fact.retired_reason, _utc, now, end_mended)
+    why = history_note(
+        fact.invalid_at, fact.expired_at, fact.retired_reason, lambda t: format_time(t, zone), now,
+        end_mended,
+    )  # fmt: skip
     return (
         f"- {triple(fact.subject, fact.predicate, fact.object, fact.written_as)}"
         f" ({', '.join(notes)}){' ' + why if why else ''} id {fact.fact_id[:SHORT_ID]}"
     )
-
-
-def _utc(moment: datetime) -> str:
-    return format_time(moment, UTC)
 
 
 def _count(rows: Sequence[Fact], noun: str = "fact") -> str:
@@ -307,7 +310,7 @@ def _count_of(n: int, noun: str = "fact") -> str:
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
-def _to_come(answer: RecallResult, rows: list[str], first_said: bool) -> list[str]:
+def _to_come(answer: RecallResult, rows: list[str], first_said: bool, zone: tzinfo) -> list[str]:
     """A question naming a time to come ("who is on call next week?"): the plans that hold
     then, first when they answer it (``later_first``), the rows true now, the other plans."""
     assert answer.time_to_come is not None
@@ -318,7 +321,7 @@ def _to_come(answer: RecallResult, rows: list[str], first_said: bool) -> list[st
     verb = "starts" if len(rest) == 1 else "start"
     after = [
         *([f"{_count(rest)} {verb} later (not true yet, say so if you use them):"] if rest else []),
-        *(fact_line(f) for f in rest),
+        *(fact_line(f, zone=zone) for f in rest),
     ]
     if not during:
         # All memory knows of then is what holds now: a row ending before then says so.
@@ -326,7 +329,7 @@ def _to_come(answer: RecallResult, rows: list[str], first_said: bool) -> list[st
         return [*rows, said, *after] if answer.facts else [*rows[:1], said, *after]
     plans = [
         to_come_head(span.label, len(during) > 1)[:-1] + ", say so if you use them:",
-        *(fact_line(f) for f in during),
+        *(fact_line(f, zone=zone) for f in during),
         *([more_to_come_line(more, span.label)] if (more := answer.starting_later_more) else []),
     ]
     if answer.later_first and not first_said:

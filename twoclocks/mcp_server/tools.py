@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
-from datetime import datetime
+from datetime import UTC, datetime, tzinfo
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
@@ -275,6 +275,15 @@ async def _when(backend: Backend, ctx: Context, value: str | None, name: str) ->
     return _time(value, name)
 
 
+async def _lines_zone(backend: Backend, ctx: Context) -> tzinfo:
+    """The account's zone, which a recall's and a timeline's lines are written in, as the
+    block's are; UTC when the settings cannot be read (each time carries its offset)."""
+    try:
+        return zone_of(await backend.zone(ctx))
+    except TwoclocksError:
+        return UTC
+
+
 def _drop_none(values: dict[str, Any]) -> dict[str, Any]:
     return {k: v for k, v in values.items() if v is not None}
 
@@ -428,7 +437,7 @@ def build_server(backend: Backend) -> MCPServer:
                     }
                 )
             )
-            return recall_text(await backend.recall(ctx, req))
+            return recall_text(await backend.recall(ctx, req), await _lines_zone(backend, ctx))
 
     @server.tool(
         title="Revise a fact (ended or corrected)",
@@ -529,7 +538,8 @@ def build_server(backend: Backend) -> MCPServer:
                 )
             )
             rows = await backend.timeline(ctx, req)
-            return timeline_text(rows[:limit], max(0, len(rows) - limit), clock)
+            zone = await _lines_zone(backend, ctx)
+            return timeline_text(rows[:limit], max(0, len(rows) - limit), clock, zone)
 
     @server.tool(title="Search episodes", description=SEARCH_EPISODES_DOC, annotations=reads)
     async def search_episodes(
