@@ -703,17 +703,23 @@ async def test_a_question_asking_what_came_before_a_value_names_what_held_before
     assert [f.object for f in got.held_then] == ["pytest failed: 1 failing: test_refund"]
 
 
+async def snowflake_then_bigquery(ew: Writer) -> None:
+    """ "warehouse Snowflake" told on 2029-12-07 with no start, then "BigQuery since November
+    15" an hour later: Snowflake is outdated."""
+    told = datetime(2029, 12, 7, 15, tzinfo=UTC)
+    await ew.write("etl", "warehouse", "Snowflake", told, now=told, tier=Tier.ASSERTED,
+                   start_stated=False)  # fmt: skip
+    await ew.write("etl", "warehouse", "BigQuery", datetime(2029, 11, 15, tzinfo=UTC),
+                   now=told + timedelta(hours=1), tier=Tier.ASSERTED)  # fmt: skip
+
+
 async def test_a_value_told_late_and_outdated_by_a_dated_word_came_before_that_words_value(
     store: Store, ew: Writer, account: str
 ) -> None:
     # "warehouse Snowflake" told on 2029-12-07 with no start, then "BigQuery since November
     # 15": Snowflake is outdated, and the block says "Snowflake -> BigQuery (changed Nov 15)".
     # Recall said nothing came before BigQuery, and that the warehouse never changed.
-    told = datetime(2029, 12, 7, 15, tzinfo=UTC)
-    await ew.write("etl", "warehouse", "Snowflake", told, now=told, tier=Tier.ASSERTED,
-                   start_stated=False)  # fmt: skip
-    await ew.write("etl", "warehouse", "BigQuery", datetime(2029, 11, 15, tzinfo=UTC),
-                   now=told + timedelta(hours=1), tier=Tier.ASSERTED)  # fmt: skip
+    await snowflake_then_bigquery(ew)
     caller = Caller(account=account)
     got = await service(store).recall(
         caller, RecallRequest(query="what was the warehouse before BigQuery?", k=3)
@@ -767,11 +773,7 @@ async def test_recall_a_past_time_before_a_dated_word_names_the_value_it_outdate
     # The same store, asked of October: nothing on the record held then, yet the block says
     # Snowflake -> BigQuery (changed Nov 15). Snowflake may have held: named apart, marked
     # outdated, never under "held then". Asked of a time after November 15, it is not.
-    told = datetime(2029, 12, 7, 15, tzinfo=UTC)
-    await ew.write("etl", "warehouse", "Snowflake", told, now=told, tier=Tier.ASSERTED,
-                   start_stated=False)  # fmt: skip
-    await ew.write("etl", "warehouse", "BigQuery", datetime(2029, 11, 15, tzinfo=UTC),
-                   now=told + timedelta(hours=1), tier=Tier.ASSERTED)  # fmt: skip
+    await snowflake_then_bigquery(ew)
     caller = Caller(account=account)
     october = await service(store).recall(
         caller, RecallRequest(query="which warehouse did we use in October?", k=3)
@@ -925,3 +927,20 @@ async def test_recall_current_facts_only_and_a_past_time_named_in_words_is_named
     got = await service(store).recall(caller, asked_then)
     assert [f.object for f in got.facts][:1] == ["Snowflake"]
     assert (got.named_time, got.held_then) == (None, [])
+
+
+async def test_rows_with_no_tier_are_never_named_as_what_held_at_a_past_time(
+    store: Store, ew: Writer, account: str
+) -> None:
+    # An imported, untiered Jira ended in June; the tiered Linear holds since then.
+    await ew.write("app", "issue_tracker", "Jira", datetime(2029, 1, 1, tzinfo=UTC))
+    await ew.write("app", "issue_tracker", "Linear", datetime(2029, 6, 1, tzinfo=UTC),
+                   tier=Tier.OBSERVED)  # fmt: skip
+    caller = Caller(account=account)
+    for question in (
+        "which issue tracker did app use in March 2029?",
+        "which issue tracker did app use before Linear?",
+    ):
+        got = await service(store).recall(caller, RecallRequest(query=question, k=3))
+        assert got.named_time is not None, question
+        assert [f.object for f in [*got.held_then, *got.told_later]] == [], question

@@ -163,7 +163,9 @@ def outdated_before(versions: Sequence[FactVersion], named: NamedTime) -> list[F
     nothing. Asked of the week of November 30, React Native CLI had begun: Expo is not named.
     """
     began_after = [w for w in versions if w.expired_at is None and w.valid_at > named.start]
-    return [v for w in began_after for v in told_before(w, versions)]
+    # Each once: a value and its closed copy both name what they outdated.
+    found = {v.version_id: v for w in began_after for v in told_before(w, versions)}
+    return list(found.values())
 
 
 _EVER = re.compile(r"\b(?:ever|previously|in\s+the\s+past|at\s+some\s+point)\b", re.IGNORECASE)

@@ -235,7 +235,10 @@ async def held_then_and_still(
     if not ranked:
         return [], [], []
     top, score = ranked[0]
-    slot = history.model_copy(update={"subject": top.subject, "predicate": top.predicate})
+    # Tiered rows only, as every leg reads: an imported row with no tier never reaches a model.
+    slot = history.model_copy(
+        update={"subject": top.subject, "predicate": top.predicate, "tiered_only": True}
+    )
     versions = await store.query(account, slot)
     gone = held_then(versions, named, query.now)
     held = still_held(versions, named, query.now)
@@ -270,6 +273,7 @@ async def before(
                 "predicate": version.predicate,
                 "include_history": True,
                 "include_later": False,
+                "tiered_only": True,
             }
         )
         named, held = held_before(version, await store.query(account, slot), query.now)
