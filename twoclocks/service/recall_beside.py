@@ -294,9 +294,9 @@ async def slots_first(
 ) -> Ranked:
     """``ranked`` with the rows of ``slots`` first (``domain.after_questions``): "what
     replaced Expo?" asks of the slots Expo held. A slot none of whose rows ranked is read,
-    its values now put first at the best row's score: ranked by the question's words, the
-    Expo account's name came first and React Native CLI not at all."""
-    top = max((score for _, score in ranked), default=0.0)
+    its values now put first (``rows_of_slots_first`` scores them as the best row): ranked
+    by the question's words, the Expo account's name came first and React Native CLI not at
+    all."""
     found = {v.slot for v, _ in ranked}
     missing = sorted(slot for slot in slots if slot not in found)[:MAX_REPLACED_SLOTS]
     tiered = {"tiered_only": True}  # as every leg reads: no untiered row reaches a model
@@ -306,7 +306,7 @@ async def slots_first(
             for s, p in missing
         )
     )
-    read = [(v, top) for versions in reads for v in versions]
+    read = [(v, 0.0) for versions in reads for v in versions]
     return rows_of_slots_first([*read, *ranked], slots)
 
 
