@@ -10,6 +10,7 @@ the session's directory, never from anything a model could be argued into.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -273,7 +274,9 @@ def build_server(backend: Backend) -> MCPServer:
                     }
                 )
             )
-            return recall_text(await backend.recall(ctx, req), await _lines_zone(backend, ctx))
+            # The zone is read beside the recall, not after it: over HTTP each is a request.
+            answer, zone = await asyncio.gather(backend.recall(ctx, req), _lines_zone(backend, ctx))
+            return recall_text(answer, zone)
 
     @server.tool(
         title="Revise a fact (ended or corrected)",
@@ -373,8 +376,7 @@ def build_server(backend: Backend) -> MCPServer:
                     }
                 )
             )
-            rows = await backend.timeline(ctx, req)
-            zone = await _lines_zone(backend, ctx)
+            rows, zone = await asyncio.gather(backend.timeline(ctx, req), _lines_zone(backend, ctx))
             return timeline_text(rows[:limit], max(0, len(rows) - limit), clock, zone)
 
     @server.tool(title="Search episodes", description=SEARCH_EPISODES_DOC, annotations=reads)
