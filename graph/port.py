@@ -289,6 +289,15 @@ class Store(Protocol):
     ) -> list[tuple[FactVersion, float]]:
         """The vector leg, each version with its cosine similarity to ``vector`` (-1 to 1)."""
 
+    async def cosines(
+        self, account: str, vector: Sequence[float], version_ids: Sequence[str]
+    ) -> dict[str, float]:
+        """The exact cosine to ``vector`` (-1 to 1) of each listed version with an embedding.
+
+        For the rows other recall legs found: the vector index is approximate, so a row it
+        did not return may still be close to the question.
+        """
+
     async def entities_named(self, account: str, text: str, limit: int) -> list[str]:
         """Names of the entities a text mentions (fulltext over entity names), best first."""
 

@@ -177,6 +177,8 @@ class Dialect:
     """``ASC`` when the vector score is a distance, ``DESC`` when a similarity."""
     vector_cosine: Callable[[float], float]
     """The vector index's score as the cosine similarity of the two vectors."""
+    vector_score: str
+    """The vector index's score of ``e`` to ``$vector``, computed exactly (no index)."""
     entity_call: str
     """Fulltext over Entity.name with ``$ftq``; yields ``n, score``."""
     episode_call: str
@@ -300,6 +302,29 @@ async def search_vector_leg(
         rows, dialect.vector_call, dialect.vector_order, where, params, k, limited=True
     )
     return [(v, dialect.vector_cosine(score)) for v, score in found]
+
+
+async def cosines_leg(
+    rows: Rows, dialect: Dialect, account: str, vector: Sequence[float], version_ids: Sequence[str]
+) -> dict[str, float]:
+    """The exact cosine to ``vector`` of each of these versions that has an embedding.
+
+    The vector index is approximate (HNSW): among many near-identical facts ("<service>
+    ci_provider CircleCI" for dozens of services) it can miss a row however far the leg
+    widens, and a row another leg found must still be scored by its own cosine.
+    """
+    if not version_ids:
+        return {}
+    statement = (
+        "MATCH ()-[e:RELATES_TO]->()\n"
+        "WHERE e.uuid IN $ids AND e.group_id = $g AND e.fact_embedding IS NOT NULL\n"
+        f"RETURN e.uuid, {dialect.vector_score}"
+    )
+    params = {"ids": list(version_ids), "g": account, "vector": check_query_vector(vector)}
+    return {
+        str(uuid): dialect.vector_cosine(float(score))
+        for uuid, score in await rows(statement, params)
+    }
 
 
 def _norm(word: str) -> str:

@@ -37,6 +37,7 @@ DIALECT = Dialect(
     ),
     vector_order="ASC",  # FalkorDB's score is a cosine distance: lower is nearer
     vector_cosine=lambda distance: 1.0 - distance,
+    vector_score="vec.cosineDistance(e.fact_embedding, vecf32($vector))",
     entity_call="CALL db.idx.fulltext.queryNodes('Entity', $ftq) YIELD node AS n, score",
     episode_call="CALL db.idx.fulltext.queryNodes('Episodic', $ftq) YIELD node AS n, score",
     fulltext=FulltextSyntax("@{field}:({body})", " ", "|"),

@@ -500,6 +500,13 @@ class FalkorDBStore(KeyStore, TurnQueueStore):
             rows, search.DIALECT, account, vector, query, k
         )
 
+    async def cosines(
+        self, account: str, vector: Sequence[float], version_ids: Sequence[str]
+    ) -> dict[str, float]:
+        """The exact cosine to ``vector`` of each listed version with an embedding."""
+        rows = search.reader(await self._graph(account))
+        return await search_cypher.cosines_leg(rows, search.DIALECT, account, vector, version_ids)
+
     async def entities_named(self, account: str, text: str, limit: int) -> list[str]:
         """Names of the entities a text mentions, best first."""
         rows = search.reader(await self._graph(account))

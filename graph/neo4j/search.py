@@ -48,6 +48,8 @@ DIALECT = Dialect(
     ),
     vector_order="DESC",  # Neo4j's score is a similarity, (1 + cos) / 2: higher is nearer
     vector_cosine=lambda similarity: 2.0 * similarity - 1.0,
+    # Normalised to [0, 1] as the index's own score is.
+    vector_score="vector.similarity.cosine(e.fact_embedding, $vector)",
     entity_call=(
         "CALL db.index.fulltext.queryNodes('twoclocks_entity_name', $ftq) YIELD node AS n, score"
     ),

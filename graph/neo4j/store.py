@@ -476,6 +476,14 @@ class Neo4jStore(KeyStore, TurnQueueStore):
             self._rows, search.DIALECT, check_account(account), vector, query, k
         )
 
+    async def cosines(
+        self, account: str, vector: Sequence[float], version_ids: Sequence[str]
+    ) -> dict[str, float]:
+        """The exact cosine to ``vector`` of each listed version with an embedding."""
+        return await search_cypher.cosines_leg(
+            self._rows, search.DIALECT, check_account(account), vector, version_ids
+        )
+
     async def entities_named(self, account: str, text: str, limit: int) -> list[str]:
         """Names of the entities a text mentions, best first."""
         return await search_cypher.entities_named_leg(

@@ -52,6 +52,22 @@ async def test_the_vector_leg_scores_each_fact_by_its_cosine_to_the_question(
         assert score == pytest.approx(want, abs=0.06)
 
 
+async def test_every_candidate_is_scored_by_its_exact_cosine_to_the_question(
+    store: Store, ew: Writer, account: str
+) -> None:
+    cache = await ew.write("billing-api", "cache", "Redis", T0, tier=Tier.OBSERVED)
+    language = await ew.write("billing-api", "language", "Python", T0, tier=Tier.OBSERVED)
+    await Writer(store, account).write("legacy", "db", "Oracle", T0)  # stored with no embedding
+    ask = vector("billing-api cache")
+    rows = {v.version_id: v for v in await store.query(account, FactQuery(now=NOW))}
+    got = await store.cosines(account, ask, list(rows))
+    assert set(got) == {cache.insert[0].version_id, language.insert[0].version_id}
+    for vid, score in got.items():
+        v = rows[vid]
+        assert score == pytest.approx(dot(ask, vector(fact_text(v.subject, v.predicate, v.object))))
+    assert await store.cosines(account, ask, []) == {}
+
+
 async def test_a_walk_ranks_what_it_reaches_by_the_question_not_by_store_order(
     store: Store, ew: Writer, account: str
 ) -> None:

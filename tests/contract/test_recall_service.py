@@ -944,3 +944,31 @@ async def test_rows_with_no_tier_are_never_named_as_what_held_at_a_past_time(
         got = await service(store).recall(caller, RecallRequest(query=question, k=3))
         assert got.named_time is not None, question
         assert [f.object for f in [*got.held_then, *got.told_later]] == [], question
+
+
+class ApproximateIndex(EmbeddingStore):
+    """The store under test, its vector index missing the rows of one slot, as an
+    approximate (HNSW) index can among many near-identical facts."""
+
+    def __init__(self, store: Store, missed: tuple[str, str]) -> None:
+        super().__init__(store)
+        self._missed = missed
+
+    async def search_vector_scored(self, *args: object) -> list[tuple[object, float]]:
+        found = await self._store.search_vector_scored(*args)  # type: ignore[arg-type]
+        return [(v, score) for v, score in found if v.slot != self._missed]
+
+
+async def test_a_row_the_vector_index_missed_ranks_by_its_own_cosine(
+    store: Store, ew: Writer, account: str
+) -> None:
+    await ew.write("billing-api", "ci_provider", "CircleCI", T0, tier=Tier.OBSERVED)
+    await ew.write("billing-api", "language", "Python", T0, tier=Tier.OBSERVED)
+    for name in ("auth-api", "search-api", "media-api"):
+        await ew.write(name, "ci_provider", "CircleCI", T0, tier=Tier.OBSERVED)
+    missing = ApproximateIndex(store, missed=("billing-api", "ci_provider"))
+    ask = RecallRequest(query="which CI do we use?", k=3, cwd="/src/billing-api")
+    got = await service(missing, BILLING).recall(Caller(account=account), ask)  # type: ignore[arg-type]
+    # The workspace walk found it; scored as the farthest row the index returned (the
+    # language's), billing-api's CI fell below the other services' CI.
+    assert (got.facts[0].subject, got.facts[0].predicate) == ("billing-api", "ci_provider")

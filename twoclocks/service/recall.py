@@ -445,6 +445,10 @@ class RecallService:
         by_id = {
             v.version_id: v for leg in found_by.values() for v in leg if shown_to_model(v.tier)
         }
+        if vector is not None and cosine:
+            # Every candidate by its exact cosine: the index missed some (HNSW), and Neo4j's
+            # quantizes its scores, so a row found by another leg would rank on a guess.
+            cosine.update(await self.store.cosines(account, vector, list(by_id)))
         former_slots = {v.slot for v in found_by.get("former", [])}
         relevance = await relevance_signals(
             text, said, vector, by_id, cosine, self.slot_matcher, former_slots

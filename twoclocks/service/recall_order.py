@@ -114,8 +114,9 @@ def by_score(
 ) -> list[tuple[str, float]]:
     """The fused facts ordered by cosine, the relevance signals and fused rank (``FUSION_SHARE``).
 
-    A fact the vector leg did not reach scores the lowest cosine it returned: it is no
-    closer to the question than the last one the index found. ``kin_share`` is
+    ``cosine`` holds the exact cosine of every fact with an embedding (the vector leg's,
+    then ``Store.cosines`` for the rest); a fact without one scores the lowest cosine
+    there. ``kin_share`` is
     ``YES_NO_KIN_SHARE`` for a yes/no question, nothing otherwise.
     """
     if not fused:
