@@ -154,7 +154,7 @@ async def run_recall(
     if legs:
         service = recall.recall_service(store, embedder, loaded, None)
         for floor in FLOORS:
-            service.relevance_floor = floor
+            service.legs.relevance_floor = floor
             got = await recall.ask(service, loaded, questions)
             part = recall.score(a for a in got if a.question.split == "tune")
             out[f"floor {floor:.2f} tune"] = recall_row(f"floor {floor:.2f} (tune)", part)

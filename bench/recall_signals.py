@@ -66,7 +66,7 @@ async def capture(out: Path, folder: Path = data.DATA_DIR) -> None:
         )
         by_id = {v.version_id: v for v in every}
         service = recall.recall_service(store, embedder, loaded, None)
-        service.relevance_floor = -1.0
+        service.legs.relevance_floor = -1.0
         rows = []
         for q in questions:
             seen.clear()

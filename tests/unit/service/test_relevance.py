@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from twoclocks.service.recall import RELEVANCE_FLOOR
+from twoclocks.service.recall_legs import RELEVANCE_FLOOR
 from twoclocks.service.relevance import Relevance
 
 
