@@ -304,7 +304,7 @@ async def search_vector_leg(
     return [(v, dialect.vector_cosine(score)) for v, score in found]
 
 
-async def cosines_leg(
+async def cosines_of(
     rows: Rows, dialect: Dialect, account: str, vector: Sequence[float], version_ids: Sequence[str]
 ) -> dict[str, float]:
     """The exact cosine to ``vector`` of each of these versions that has an embedding.

@@ -505,7 +505,7 @@ class FalkorDBStore(KeyStore, TurnQueueStore):
     ) -> dict[str, float]:
         """The exact cosine to ``vector`` of each listed version with an embedding."""
         rows = search.reader(await self._graph(account))
-        return await search_cypher.cosines_leg(rows, search.DIALECT, account, vector, version_ids)
+        return await search_cypher.cosines_of(rows, search.DIALECT, account, vector, version_ids)
 
     async def entities_named(self, account: str, text: str, limit: int) -> list[str]:
         """Names of the entities a text mentions, best first."""

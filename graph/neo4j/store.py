@@ -480,7 +480,7 @@ class Neo4jStore(KeyStore, TurnQueueStore):
         self, account: str, vector: Sequence[float], version_ids: Sequence[str]
     ) -> dict[str, float]:
         """The exact cosine to ``vector`` of each listed version with an embedding."""
-        return await search_cypher.cosines_leg(
+        return await search_cypher.cosines_of(
             self._rows, search.DIALECT, check_account(account), vector, version_ids
         )
 

@@ -3,10 +3,10 @@
 Five legs, each filtered by the same clocks and workspace as a plain read: keyword
 (fulltext), vector (local embeddings through the engine's vector index), two graph walks
 (from the entities the query names, and from the workspace's own entity) and the current
-value of any slot whose former value the question names. They run concurrently; every
-candidate is scored by its exact cosine to the question, their rankings are fused by
-reciprocal rank, and the final order adds that fused rank to each fact's cosine and its
-relevance signals (``recall_order.by_score``). ``service.recall`` reads what is said
+value of any slot whose former value the question names. They run concurrently; their
+rankings are fused by reciprocal rank, and the final order adds that fused rank to each
+candidate's cosine to the question (read exactly, ``exact_cosines``) and its relevance
+signals (``recall_order.by_score``). ``service.recall`` reads what is said
 beside the rows.
 """
 

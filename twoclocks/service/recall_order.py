@@ -114,9 +114,8 @@ def by_score(
 ) -> list[tuple[str, float]]:
     """The fused facts ordered by cosine, the relevance signals and fused rank (``FUSION_SHARE``).
 
-    ``cosine`` holds the exact cosine of every fact with an embedding (the vector leg's,
-    then ``Store.cosines`` for the rest); a fact without one scores the lowest cosine
-    there. ``kin_share`` is
+    ``cosine`` holds each fact's cosine to the question as ``recall_legs.exact_cosines``
+    reads it; a fact without an embedding scores the lowest cosine there. ``kin_share`` is
     ``YES_NO_KIN_SHARE`` for a yes/no question, nothing otherwise.
     """
     if not fused:
