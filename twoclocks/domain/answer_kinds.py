@@ -195,18 +195,28 @@ or none): "what's pending for ingest?", "firmware open items?"."""
 _YES_NO = re.compile(
     r"^\s*(am|are|is|do|does|did|can|could|should|will|would|have|has|was|were)\b", re.I
 )
+# "npm or yarn for the dashboard?": a choice between named things, asked without a verb.
+_EITHER_OR = re.compile(
+    r"^\s*(?!(?:who|what|when|where|which|why|how)\b)[\w.+#-]+(?:\s+[\w.+#-]+)?\s+or\s+\w",
+    re.I,
+)
 
 
 def asks_yes_or_no(question: str) -> bool:
-    """True for a question a yes or a no answers: "are we an AWS shop?", "am I on Linux?".
+    """True for a question a yes or a no answers: "are we an AWS shop?", "am I on Linux?",
+    or a choice between the things it names: "npm or yarn for the dashboard?".
 
-    Such a question names a value to check ("AWS", "Linux"), and the fact that answers it
-    is the one whose slot holds a thing of that kind, whatever its words.
+    Such a question names a value to check ("AWS", "Linux", "npm"), and the fact that
+    answers it is the one whose slot holds a thing of that kind, whatever its words.
 
     >>> asks_yes_or_no("are we an AWS shop?"), asks_yes_or_no("which cloud do we use?")
     (True, False)
+    >>> asks_yes_or_no("poetry or something else for ingest?")
+    True
+    >>> asks_yes_or_no("what or who decides the release day?")
+    False
     """
-    return bool(_YES_NO.match(question))
+    return bool(_YES_NO.match(question) or _EITHER_OR.match(question))
 
 
 @lru_cache(maxsize=4096)  # a fact is scored for many questions

@@ -139,6 +139,24 @@ def test_a_question_that_starts_with_a_verb_is_answered_by_yes_or_no(
     assert asks_yes_or_no(question) is yes_no
 
 
+@pytest.mark.parametrize(
+    ("question", "choice"),
+    [
+        ("poetry or something else for telemetry-ingest?", True),
+        ("Postgres or MySQL for billing?", True),
+        ("GitHub Actions or CircleCI?", True),
+        ("what or who decides the release day?", False),  # a question word, no thing named
+        ("which db or cache does billing use?", False),
+        ("orders service port?", False),  # "or" only as a whole word
+    ],
+)
+def test_a_choice_between_named_things_is_checked_like_a_yes_or_no_question(
+    question: str, choice: bool
+) -> None:
+    # The things it names are values to check: the slot holding that kind answers it.
+    assert asks_yes_or_no(question) is choice
+
+
 def test_when_agrees_with_a_value_holding_a_date_not_with_a_year_read_as_a_number() -> None:
     # "when's the load test?" of next_milestone = "holiday load test on 2026-12-10": the
     # date is the answer's kind. A freeze "2026-12-18 to 2027-01-04" was the number 2026,
