@@ -85,7 +85,6 @@ class RecallService:
     ) -> None:
         self.store = store
         self.clock = clock
-        self.embedder = embedder
         self.resolve_workspace = resolve_workspace
         self.tz = tz
         self.settings_of = settings_of
