@@ -28,7 +28,11 @@ from twoclocks.domain.slot_verdict import (
 )
 from twoclocks.domain.tool_languages import for_another_language, narrowed_to_its_language
 from twoclocks.domain.value_attributes import names_what_the_values_are
-from twoclocks.domain.value_categories import categories_verdict, value_categories
+from twoclocks.domain.value_categories import (
+    categories_verdict,
+    shared_categories,
+    value_categories,
+)
 
 from .port import Embedder
 
@@ -188,7 +192,8 @@ class SlotMatcher:
                     vouching.add(name)
                     continue
                 things = categories_verdict(value, held) if value is not None else "unknown"
-                if things == "same_category" and relation_names_the_slot(predicate, name):
+                shared = shared_categories(value, held) if value is not None else frozenset()
+                if things == "same_category" and relation_names_the_slot(predicate, name, shared):
                     same.append(name)  # hosting Netlify, then deployed_to Vercel
                     continue
                 kinds = values_verdict(value, held) if value is not None else "unknown"

@@ -248,6 +248,29 @@ def test_slot_drift_a_relation_naming_the_slots_own_thing_is_that_slot(
 
 
 @pytest.mark.slow
+def test_slot_drift_a_relation_naming_what_its_category_holds_is_that_slot(
+    matcher: SlotMatcher,
+) -> None:
+    # Credentials are what a secrets manager holds, deals what a CRM tracks, in the words
+    # of their categories' glosses: the relation is the slot named for the thing.
+    for relation, existing, old, new in (
+        ("keeps_credentials_in", "secrets_manager", "HashiCorp Vault", "AWS Secrets Manager"),
+        ("deals_tracked_in", "crm", "Salesforce", "HubSpot"),
+    ):
+        found = matcher.decide(relation, [existing], new, {existing: [old]}, "web-app")
+        assert found.name == existing, relation
+    # A monitoring product holds logs, metrics or traces, each a slot of its own; a
+    # backup is no thing object storage is for; the plain name says which one.
+    for relation, existing, old, new in (
+        ("traces_sent_to", "monitoring", "Prometheus", "Jaeger"),
+        ("pushes_backups_to", "object_storage", "Amazon S3", "Backblaze B2"),
+        ("keeps_credentials_in", "staging_secrets", "HashiCorp Vault", "AWS Secrets Manager"),
+    ):
+        found = matcher.decide(relation, [existing], new, {existing: [old]}, "web-app")
+        assert found.name is None, relation
+
+
+@pytest.mark.slow
 def test_slot_drift_a_browser_test_tool_is_not_the_unit_test_framework(
     matcher: SlotMatcher,
 ) -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 CATEGORY_GLOSSES: dict[str, str] = {
-    "ci": "continuous integration: the CI service that builds and tests every commit",
+    "ci": "continuous integration: the CI service whose pipelines build and test every commit",
     "cloud": "cloud provider or hosting platform where services are deployed and run",
     "database": "database: where the data is stored, primary datastore, SQL tables",
     "data_warehouse": "data warehouse: analytics and reporting over all the company's data",

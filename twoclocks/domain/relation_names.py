@@ -9,12 +9,20 @@ two roles, and so is a relation with any word beyond a verb of use (``migrating_
 ``mirrors_to``, ``alerts_sent_to``), or one beside a name that says which one of several
 it is (``staging_cloud``, ``docs_hosting``). One more relation names the slot: one whose
 object is the plain name's own word and whose verb is an ordinary use of it
-(``images_pushed_to`` / ``container_registry``, ``logs_sent_to`` / ``log_destination``).
-Pure: names in, a yes or no out; the caller checks the values' categories.
+(``images_pushed_to`` / ``container_registry``, ``logs_sent_to`` / ``log_destination``),
+and so does one whose object is what a thing of the values' category holds, in the words
+of its gloss (``keeps_credentials_in`` beside ``secrets_manager``, two secrets managers;
+``deals_tracked_in`` beside ``crm``). Pure: names in, a yes or no out; the caller checks
+the values' categories and passes the one they share.
 """
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
+from functools import lru_cache
+
+from twoclocks.domain.category_glosses import CATEGORY_GLOSSES
 from twoclocks.domain.name_verbs import TRAILING_PARTICLES, is_verb_phrase
 from twoclocks.domain.slot_names import canonical_tokens, predicate_tokens, singular
 from twoclocks.domain.slot_verdict import says_which_one
@@ -41,10 +49,16 @@ _ORDINARY_USE = frozenset(
     """.split()
 )
 
+# Categories whose things hold several roles at once: one subject sends its logs to Loki
+# and its metrics to Prometheus, two monitoring products in two slots. A relation's object
+# found in their gloss ("logs_sent_to") names one role of several, not the slot.
+_MANY_ROLES = frozenset({"monitoring"})
 
-def relation_names_the_slot(a: str, b: str) -> bool:
+
+def relation_names_the_slot(a: str, b: str, categories: Iterable[str] = ()) -> bool:
     """True when one name is a relation to its value and the other a plain name, and the
-    relation names no role of its own.
+    relation names no role of its own. ``categories``: the specific categories both
+    names' values share, whose glosses say what such a thing holds.
 
     >>> relation_names_the_slot("deployed_to", "hosting")
     True
@@ -60,6 +74,10 @@ def relation_names_the_slot(a: str, b: str) -> bool:
     True
     >>> relation_names_the_slot("mirrors_images_to", "container_registry")
     False
+    >>> relation_names_the_slot("keeps_credentials_in", "secrets_manager", ["secrets"])
+    True
+    >>> relation_names_the_slot("traces_sent_to", "monitoring", ["monitoring"])
+    False
     """
     words_a, words_b = predicate_tokens(a), predicate_tokens(b)
     relation_a, relation_b = is_verb_phrase(words_a), is_verb_phrase(words_b)
@@ -70,20 +88,31 @@ def relation_names_the_slot(a: str, b: str) -> bool:
     if words and all(word.startswith(_USE_VERBS) for word in words):
         # staging_cloud, docs_hosting: one of several, not the one in use
         return not says_which_one(plain)
-    return _names_its_object(words, plain)
+    if _names_its_object(words, plain, set(canonical_tokens(plain))):
+        return True
+    return any(
+        _names_its_object(words, plain, _gloss_words(c)) for c in categories if c not in _MANY_ROLES
+    )
 
 
-def _names_its_object(words: list[str], plain: str) -> bool:
-    """True when the relation's object is the plain name's own word and its verb an
-    ordinary use: ``images_pushed_to`` / ``container_registry``, ``logs_sent_to`` /
-    ``log_destination``; the plain name's other words may not say which one."""
-    other = set(canonical_tokens(plain))
+def _names_its_object(words: list[str], plain: str, other: set[str]) -> bool:
+    """True when the relation's object is one of ``other`` (the plain name's own words, or
+    what its category's gloss says such a thing holds) and its verb an ordinary use:
+    ``images_pushed_to`` / ``container_registry``, ``logs_sent_to`` / ``log_destination``;
+    the plain name's other words may not say which one."""
     said = [w for w in words if _said_in(w, other)]
-    if not said or any(w not in _ORDINARY_USE for w in words if w not in said):
+    verbs = [w for w in words if w not in said]
+    if not said or any(w not in _ORDINARY_USE and not w.startswith(_USE_VERBS) for w in verbs):
         return False
     named = {c for w in said for c in canonical_tokens(w)}
     rest = [w for w in canonical_tokens(plain) if w not in named]
     return not says_which_one("_".join(rest))
+
+
+@lru_cache(maxsize=256)
+def _gloss_words(category: str) -> set[str]:
+    """The words of a category's gloss, singular: what a thing of that kind holds."""
+    return {singular(w) for w in re.findall(r"[a-z]+", CATEGORY_GLOSSES.get(category, "").lower())}
 
 
 def _said_in(word: str, other: set[str]) -> bool:

@@ -200,6 +200,20 @@ def categories_verdict(value: str, others: Iterable[str]) -> CategoryVerdict:
     return "unknown"
 
 
+def shared_categories(value: str, others: Iterable[str]) -> frozenset[str]:
+    """The specific categories ``value`` shares with every one of ``others``.
+
+    >>> sorted(shared_categories("Bitwarden", ["1Password"]))
+    ['secrets']
+    >>> sorted(shared_categories("Lisbon", ["Porto"]))
+    []
+    """
+    found = value_categories(value) - BROAD_CATEGORIES
+    for other in others:
+        found &= value_categories(other)
+    return found
+
+
 def kinds_by_slot(
     categories: Mapping[str, frozenset[str]], slot_of: Mapping[str, str]
 ) -> dict[str, frozenset[str]]:
