@@ -22,8 +22,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from twoclocks.domain.answer_kinds import asks_yes_or_no
-from twoclocks.service.recall_order import SERVICE_SHARES, YES_NO_KIN_SHARE, Shares, by_score
+from twoclocks.domain.answer_kinds import names_values_to_check
+from twoclocks.service.recall_order import CHECK_KIN_SHARE, SERVICE_SHARES, Shares, by_score
 
 GRID = (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.7)
 ROUNDS = 3
@@ -36,7 +36,7 @@ class Fit:
     shares: Shares = SERVICE_SHARES
     kin: float = 0.0
     """For a question that is not a yes/no one (the service gives none)."""
-    yes_no_kin: float = YES_NO_KIN_SHARE
+    yes_no_kin: float = CHECK_KIN_SHARE
 
     def moved(self, name: str, value: float) -> Fit:
         """This fit with one share set to ``value``."""
@@ -68,7 +68,9 @@ def load(paths: Sequence[Path], split: str) -> list[Question]:
             q = row["question"]
             if q.kind == "single" and q.split == split and row["fused"] and row["cosine"]:
                 want = frozenset(q.expect)
-                out.append(Question(row, capture["set_ids"], want, asks_yes_or_no(q.question)))
+                out.append(
+                    Question(row, capture["set_ids"], want, names_values_to_check(q.question))
+                )
     return out
 
 

@@ -202,18 +202,21 @@ _EITHER_OR = re.compile(
 )
 
 
-def asks_yes_or_no(question: str) -> bool:
-    """True for a question a yes or a no answers: "are we an AWS shop?", "am I on Linux?",
-    or a choice between the things it names: "npm or yarn for the dashboard?".
+def names_values_to_check(question: str) -> bool:
+    """True for a question that names the values to check: one a yes or a no answers
+    ("are we an AWS shop?", "am I on Linux?") or a choice between the things it names
+    ("npm or yarn for the dashboard?").
 
     Such a question names a value to check ("AWS", "Linux", "npm"), and the fact that
     answers it is the one whose slot holds a thing of that kind, whatever its words.
 
-    >>> asks_yes_or_no("are we an AWS shop?"), asks_yes_or_no("which cloud do we use?")
-    (True, False)
-    >>> asks_yes_or_no("poetry or something else for ingest?")
+    >>> names_values_to_check("are we an AWS shop?")
     True
-    >>> asks_yes_or_no("what or who decides the release day?")
+    >>> names_values_to_check("which cloud do we use?")
+    False
+    >>> names_values_to_check("poetry or something else for ingest?")
+    True
+    >>> names_values_to_check("what or who decides the release day?")
     False
     """
     return bool(_YES_NO.match(question) or _EITHER_OR.match(question))

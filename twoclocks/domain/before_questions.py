@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from twoclocks.domain.answer_kinds import asks_yes_or_no
+from twoclocks.domain.answer_kinds import names_values_to_check
 from twoclocks.domain.model import FactVersion, RetiredReason
 from twoclocks.domain.named_times import NamedTime, held_then, speaks_of_the_past
 
@@ -69,7 +69,7 @@ def asks_what_came_before(question: str) -> bool:
     >>> asks_what_came_before("have we seen this error before?")  # a yes or a no
     False
     """
-    return _BEFORE_NOW.search(question) is not None and not asks_yes_or_no(question)
+    return _BEFORE_NOW.search(question) is not None and not names_values_to_check(question)
 
 
 BEFORE_ANY_FACT = datetime(1, 1, 1, tzinfo=UTC)

@@ -11,11 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from twoclocks.domain.answer_kinds import asks_yes_or_no
+from twoclocks.domain.answer_kinds import names_values_to_check
 from twoclocks.domain.fusion import reciprocal_rank_fusion
 from twoclocks.domain.model import FactVersion
 from twoclocks.service.named_entities import Named
-from twoclocks.service.recall_order import YES_NO_KIN_SHARE, by_score
+from twoclocks.service.recall_order import CHECK_KIN_SHARE, by_score
 from twoclocks.service.relevance import Relevance, by_question
 
 LEGS = ("keyword", "vector", "entity_walk", "workspace_walk", "former", "slot")
@@ -61,5 +61,5 @@ def fuse_legs(
     own = set(rankings.get("workspace_walk", []))
     named_subjects = {e.lower() for e in named.names}
     by_name = {vid for vid, v in by_id.items() if v.subject.lower() in named_subjects}
-    kin_share = YES_NO_KIN_SHARE if asks_yes_or_no(text) else 0.0
+    kin_share = CHECK_KIN_SHARE if names_values_to_check(text) else 0.0
     return by_score(fused, relevance, cosine, own, by_name, kin_share)

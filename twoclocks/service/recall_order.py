@@ -63,10 +63,10 @@ CATEGORY_SHARE = 0.2
 payments, charges, ..." for ``payment_processor = Stripe``. Tune single hit@1 0.771 ->
 0.795 alone; 0.15-0.25 score the same with ``KIN_SHARE``, 0.5 falls to 0.72."""
 
-YES_NO_KIN_SHARE = 0.3
+CHECK_KIN_SHARE = 0.3
 """What a fact adds when a question a yes or a no answers names another thing of its
 value's kind ("is the docs site still on Jekyll?" for ``static_site_generator =
-Docusaurus 3``, "are we an AWS shop?", ``domain.answer_kinds.asks_yes_or_no``): the thing
+Docusaurus 3``, "are we an AWS shop?", ``domain.answer_kinds.names_values_to_check``): the thing
 it names is the one to check, so the slot holding that kind of thing answers it. Tune
 parts (bench/quality.py), 0.3 for every question: A unchanged, B 0.893 -> 0.920, D 0.907
 -> 0.893 (lost "which AWS region is production in?", no yes/no question); so for yes/no
@@ -118,7 +118,8 @@ def by_score(
 
     ``cosine`` holds each fact's cosine to the question as ``recall_legs.exact_cosines``
     reads it; a fact without an embedding scores the lowest cosine there. ``kin_share`` is
-    ``YES_NO_KIN_SHARE`` for a yes/no question, nothing otherwise.
+    ``CHECK_KIN_SHARE`` for a question naming values to check (yes/no, or a choice),
+    nothing otherwise.
     """
     if not fused:
         return fused

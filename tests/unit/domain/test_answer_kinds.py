@@ -7,8 +7,8 @@ import pytest
 from twoclocks.domain.answer_kinds import (
     AnswerKind,
     asked_kind,
-    asks_yes_or_no,
     kind_agreement,
+    names_values_to_check,
     value_kinds,
 )
 
@@ -136,7 +136,7 @@ def test_a_slot_about_work_that_is_no_piece_of_work_is_not_a_task(predicate: str
 def test_a_question_that_starts_with_a_verb_is_answered_by_yes_or_no(
     question: str, yes_no: bool
 ) -> None:
-    assert asks_yes_or_no(question) is yes_no
+    assert names_values_to_check(question) is yes_no
 
 
 @pytest.mark.parametrize(
@@ -154,7 +154,7 @@ def test_a_choice_between_named_things_is_checked_like_a_yes_or_no_question(
     question: str, choice: bool
 ) -> None:
     # The things it names are values to check: the slot holding that kind answers it.
-    assert asks_yes_or_no(question) is choice
+    assert names_values_to_check(question) is choice
 
 
 def test_when_agrees_with_a_value_holding_a_date_not_with_a_year_read_as_a_number() -> None:

@@ -7,13 +7,13 @@ import pytest
 
 from twoclocks.service.recall_order import (
     CATEGORY_SHARE,
+    CHECK_KIN_SHARE,
     FORMER_SHARE,
     FUSION_SHARE,
     KIND_SHARE,
     NAMED_SHARE,
     SUBJECT_SHARE,
     WORKSPACE_SHARE,
-    YES_NO_KIN_SHARE,
     Shares,
     by_score,
 )
@@ -91,13 +91,13 @@ def test_a_yes_or_no_question_lets_the_kind_of_thing_it_names_weigh_more() -> No
     # closer in words; a plain question ("which AWS region is production in?") asks the
     # region, and the product it names adds nothing.
     fused = [("region", 0.03), ("cloud", 0.03)]
-    cos = {"region": 0.5, "cloud": 0.5 - YES_NO_KIN_SHARE / 2}
+    cos = {"region": 0.5, "cloud": 0.5 - CHECK_KIN_SHARE / 2}
     rel = {
         "region": Relevance(lexical=0.0, slot=0.0, vector=None),
         "cloud": Relevance(lexical=0.0, slot=0.0, vector=None, kin=1.0),
     }
     assert order(by_score(fused, rel, cos, set())) == ["region", "cloud"]
-    yes_no = by_score(fused, rel, cos, set(), kin_share=YES_NO_KIN_SHARE)
+    yes_no = by_score(fused, rel, cos, set(), kin_share=CHECK_KIN_SHARE)
     assert order(yes_no) == ["cloud", "region"]
 
 
