@@ -19,7 +19,7 @@ the values' categories and passes the one they share.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from functools import lru_cache
 
 from twoclocks.domain.category_glosses import CATEGORY_GLOSSES
@@ -88,18 +88,19 @@ def relation_names_the_slot(a: str, b: str, categories: Iterable[str] = ()) -> b
     if words and all(word.startswith(_USE_VERBS) for word in words):
         # staging_cloud, docs_hosting: one of several, not the one in use
         return not says_which_one(plain)
-    if _names_its_object(words, plain, set(canonical_tokens(plain))):
+    if _names_its_object(words, plain, frozenset(canonical_tokens(plain))):
         return True
     return any(
         _names_its_object(words, plain, _gloss_words(c)) for c in categories if c not in _MANY_ROLES
     )
 
 
-def _names_its_object(words: list[str], plain: str, other: set[str]) -> bool:
+def _names_its_object(words: list[str], plain: str, other: Set[str]) -> bool:
     """True when the relation's object is one of ``other`` (the plain name's own words, or
-    what its category's gloss says such a thing holds) and its verb an ordinary use:
-    ``images_pushed_to`` / ``container_registry``, ``logs_sent_to`` / ``log_destination``;
-    the plain name's other words may not say which one."""
+    the words of the gloss of what its values are) and its other words are verbs of an
+    ordinary use or of use: ``images_pushed_to`` / ``container_registry``,
+    ``logs_sent_to`` / ``log_destination``, ``pipelines_run_on`` / ``ci``; the plain
+    name's other words may not say which one."""
     said = [w for w in words if _said_in(w, other)]
     verbs = [w for w in words if w not in said]
     if not said or any(w not in _ORDINARY_USE and not w.startswith(_USE_VERBS) for w in verbs):
@@ -110,10 +111,11 @@ def _names_its_object(words: list[str], plain: str, other: set[str]) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _gloss_words(category: str) -> set[str]:
+def _gloss_words(category: str) -> frozenset[str]:
     """The words of a category's gloss, singular: what a thing of that kind holds."""
-    return {singular(w) for w in re.findall(r"[a-z]+", CATEGORY_GLOSSES.get(category, "").lower())}
+    words = re.findall(r"[a-z]+", CATEGORY_GLOSSES.get(category, "").lower())
+    return frozenset(singular(w) for w in words)
 
 
-def _said_in(word: str, other: set[str]) -> bool:
+def _said_in(word: str, other: Set[str]) -> bool:
     return singular(word) in other or set(canonical_tokens(word)) <= other
