@@ -90,9 +90,14 @@ class RecallService:
         self.settings_of = settings_of
         # Slot names are few and repeat across questions: their vectors come from the
         # matcher's cache, so the slot leg costs a dot product per candidate.
-        self.slot_matcher = slot_matcher or (SlotMatcher(embedder) if embedder else None)
-        self.legs = RecallLegs(store, embedder, self.slot_matcher, leg_weights)
+        matcher = slot_matcher or (SlotMatcher(embedder) if embedder else None)
+        self.legs = RecallLegs(store, embedder, matcher, leg_weights)
         self.observe_checkout = observe_checkout
+
+    @property
+    def slot_matcher(self) -> SlotMatcher | None:
+        """The legs' slot matcher (one cache of name vectors), which ``warm`` fills."""
+        return self.legs.slot_matcher
 
     async def recall(self, caller: Caller, req: RecallRequest) -> RecallResult:
         """Fuse the keyword, vector and graph legs; only tiered rows, since a model reads them.
