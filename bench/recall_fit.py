@@ -35,18 +35,18 @@ class Fit:
 
     shares: Shares = SERVICE_SHARES
     kin: float = 0.0
-    """For a question that is not a yes/no one (the service gives none)."""
-    yes_no_kin: float = CHECK_KIN_SHARE
+    """For a question naming no values to check (the service gives none)."""
+    check_kin: float = CHECK_KIN_SHARE
 
     def moved(self, name: str, value: float) -> Fit:
         """This fit with one share set to ``value``."""
-        if name in ("kin", "yes_no_kin"):
+        if name in ("kin", "check_kin"):
             return dataclasses.replace(self, **{name: value})
         return dataclasses.replace(self, shares=dataclasses.replace(self.shares, **{name: value}))
 
     def named(self) -> dict[str, float]:
         """Every share by name."""
-        return {**dataclasses.asdict(self.shares), "kin": self.kin, "yes_no_kin": self.yes_no_kin}
+        return {**dataclasses.asdict(self.shares), "kin": self.kin, "check_kin": self.check_kin}
 
 
 @dataclass(frozen=True)
@@ -56,7 +56,7 @@ class Question:
     row: Mapping[str, Any]
     ids: Mapping[str, str]
     want: frozenset[str]
-    yes_no: bool
+    checks_values: bool
 
 
 def load(paths: Sequence[Path], split: str) -> list[Question]:
@@ -77,7 +77,7 @@ def load(paths: Sequence[Path], split: str) -> list[Question]:
 def reciprocal_rank(fit: Fit, q: Question, k: int = 5) -> float:
     """1 / rank of the first wanted fact among the k best, as ``by_score`` orders them."""
     row = q.row
-    kin = fit.yes_no_kin if q.yes_no else fit.kin
+    kin = fit.check_kin if q.checks_values else fit.kin
     ranked = by_score(
         row["fused"], row["relevance"], row["cosine"], row["own"], row["named"], kin, fit.shares
     )

@@ -192,8 +192,11 @@ class SlotMatcher:
                     vouching.add(name)
                     continue
                 things = categories_verdict(value, held) if value is not None else "unknown"
-                shared = shared_categories(value, held) if value is not None else frozenset()
-                if things == "same_category" and relation_names_the_slot(predicate, name, shared):
+                if (
+                    things == "same_category"
+                    and value is not None
+                    and relation_names_the_slot(predicate, name, shared_categories(value, held))
+                ):
                     same.append(name)  # hosting Netlify, then deployed_to Vercel
                     continue
                 kinds = values_verdict(value, held) if value is not None else "unknown"
